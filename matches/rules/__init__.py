@@ -1,0 +1,26 @@
+"""The rules of every game the system runs: pure Python and numpy, no Django.
+
+`rules_for(game)` returns the game's rules object (see `base.GameRules`).
+"""
+
+from __future__ import annotations
+
+from matches.rules.base import GameRules
+from matches.rules.kakomimasu import KakomimasuRules
+
+_REGISTRY: dict[str, GameRules] = {
+    rules.game: rules for rules in (KakomimasuRules(),)
+}
+
+GAMES: tuple[str, ...] = tuple(_REGISTRY)
+
+
+class UnknownGame(KeyError):
+    """A game id that no rules module implements."""
+
+
+def rules_for(game: str) -> GameRules:
+    try:
+        return _REGISTRY[game]
+    except KeyError:
+        raise UnknownGame(game) from None

@@ -1,0 +1,320 @@
+"""Kakomimasu (Procon 31), exactly as in docs/rules/kakomimasu.md.
+
+The board is held padded by a one-cell neutral frame, so the territory flood can
+start from the frame without copying the board every turn.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import ndimage
+
+from matches.rules.base import TEAM_LETTERS, Outcomes, TurnActions
+
+NEUTRAL, WALL_A, WALL_B, TERRITORY_A, TERRITORY_B = 0, 1, 2, 3, 4
+WALL = (WALL_A, WALL_B)
+TERRITORY = (TERRITORY_A, TERRITORY_B)
+CELL_CHARS = bytes.maketrans(bytes(range(5)), b".ABab")
+ACTION_KEYS = ("agent", "type", "x", "y")
+_ACTION_KEY_SET = frozenset(ACTION_KEYS)
+TARGETED = ("put", "move", "remove")
+_EIGHT_WAY = np.ones((3, 3), dtype=bool)
+
+Cell = tuple[int, int]  # (x, y) on the unpadded board
+AgentKey = tuple[int, int]  # (team, agent)
+Agents = tuple[tuple[Cell | None, ...], tuple[Cell | None, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    width: int
+    height: int
+    points: np.ndarray  # (height + 2, width + 2) int64, zero frame
+    abs_points: np.ndarray
+
+
+@dataclass(frozen=True, slots=True)
+class KakomimasuState:
+    turn: int
+    board: Board
+    cells: np.ndarray  # (height + 2, width + 2) int8 cell codes, neutral frame
+    agents: Agents
+
+
+@dataclass(slots=True)
+class _Order:
+    """A put, move or remove that passed step 1, while it is being resolved."""
+
+    team: int
+    agent: int
+    kind: str
+    target: Cell
+    out: dict
+
+
+def make_board(points: Sequence[Sequence[int]]) -> Board:
+    padded = np.pad(np.asarray(points, dtype=np.int64), 1)
+    magnitude = np.abs(padded)
+    padded.setflags(write=False)
+    magnitude.setflags(write=False)
+    return Board(len(points[0]), len(points), padded, magnitude)
+
+
+def _name(key: AgentKey) -> str:
+    return f"agent {key[1]} of team {TEAM_LETTERS[key[0]]}"
+
+
+class KakomimasuRules:
+    game = "kakomimasu"
+
+    def initial_state(self, record: Any) -> KakomimasuState:
+        board = make_board(record.board["points"])
+        cells = np.zeros(board.points.shape, dtype=np.int8)
+        empty = (None,) * record.agents
+        return KakomimasuState(0, board, cells, (empty, empty))
+
+    def resolve_turn(
+        self, state: KakomimasuState, actions: TurnActions
+    ) -> tuple[KakomimasuState, Outcomes]:
+        outcomes: Outcomes = [[], []]
+        orders = _validate(state, 0, actions[0], outcomes[0])
+        orders += _validate(state, 1, actions[1], outcomes[1])
+        if not orders:
+            return KakomimasuState(state.turn + 1, state.board, state.cells, state.agents), outcomes
+        _fail_same_targets(orders)
+        standing = {cell: (team, agent) for team, team_agents in enumerate(state.agents)
+                    for agent, cell in enumerate(team_agents) if cell}
+        moves = _settle_claims(standing, [o for o in orders if o.kind != "remove" and _ok(o)])
+        cells = state.cells.copy()
+        walls_changed = _apply_moves(moves, state.agents, cells, standing)
+        for order in orders:
+            if order.kind == "remove" and _ok(order):
+                walls_changed |= _apply_remove(order, cells, standing)
+        if walls_changed:
+            _recompute_territory(cells)
+        agents = [list(team_agents) for team_agents in state.agents]
+        for order in moves:
+            agents[order.team][order.agent] = order.target
+        frozen: Agents = (tuple(agents[0]), tuple(agents[1]))
+        return KakomimasuState(state.turn + 1, state.board, cells, frozen), outcomes
+
+    def view(self, state: KakomimasuState) -> dict[str, Any]:
+        width = state.board.width
+        text = state.cells[1:-1, 1:-1].tobytes().translate(CELL_CHARS).decode()
+        return {
+            "turn": state.turn,
+            "cells": [text[i : i + width] for i in range(0, len(text), width)],
+            "agents": [[list(cell) if cell else None for cell in team] for team in state.agents],
+            "scores": scores(state),
+        }
+
+    def is_over(self, state: KakomimasuState, turns: int) -> bool:
+        return state.turn >= turns
+
+    def result(self, state: KakomimasuState) -> dict[str, Any]:
+        a, b = scores(state)
+        for key in ("total", "wall"):
+            if a[key] != b[key]:
+                return {"winner": 0 if a[key] > b[key] else 1, "decided_by": key}
+        return {"winner": None, "decided_by": "draw"}
+
+
+def scores(state: KakomimasuState) -> list[dict[str, int]]:
+    codes = state.cells.ravel()
+    signed = np.bincount(codes, weights=state.board.points.ravel(), minlength=5)
+    magnitude = np.bincount(codes, weights=state.board.abs_points.ravel(), minlength=5)
+    result = []
+    for team in (0, 1):
+        wall, territory = int(signed[WALL[team]]), int(magnitude[TERRITORY[team]])
+        result.append({"wall": wall, "territory": territory, "total": wall + territory})
+    return result
+
+
+# --- step 1: invalid actions -------------------------------------------------
+
+
+def _validate(
+    state: KakomimasuState, team: int, actions: Sequence[Mapping[str, Any]], out: list
+) -> list[_Order]:
+    """Judge each action of one team against the start-of-turn board."""
+    repeated = _repeated_agents(actions)
+    orders = []
+    for action in actions:
+        reason = _invalid_reason(state, team, action, repeated)
+        if action.keys() <= _ACTION_KEY_SET:
+            echoed = dict(action)
+        else:  # unknown keys are ignored and never emitted
+            echoed = {key: action[key] for key in ACTION_KEYS if key in action}
+        if reason:
+            echoed["result"], echoed["reason"] = "invalid", reason
+        else:
+            echoed["result"] = "ok"
+            if action["type"] != "stay":
+                target = (action["x"], action["y"])
+                orders.append(_Order(team, action["agent"], action["type"], target, echoed))
+        out.append(echoed)
+    return orders
+
+
+def _repeated_agents(actions: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Agent numbers named more than once, with how often (all those actions are invalid)."""
+    counts: dict[int, int] = {}
+    for action in actions:
+        agent = action.get("agent")
+        if type(agent) is int:
+            counts[agent] = counts.get(agent, 0) + 1
+    return {agent: n for agent, n in counts.items() if n > 1}
+
+
+def _invalid_reason(
+    state: KakomimasuState, team: int, action: Mapping[str, Any], repeated: dict[int, int]
+) -> str:
+    agent, kind = action.get("agent"), action.get("type")
+    if type(agent) is not int or not 0 <= agent < len(state.agents[team]):
+        return f"there is no agent {json.dumps(agent)}"
+    if agent in repeated:
+        return f"agent {agent} has {repeated[agent]} actions this turn"
+    if kind == "stay":
+        return ""
+    if kind not in TARGETED:
+        return f"unknown action type {json.dumps(kind)} (expected put, move, remove or stay)"
+    x, y = action.get("x"), action.get("y")
+    if type(x) is not int or type(y) is not int:
+        return f"a {kind} needs whole-number x and y"
+    return _target_reason(state, team, kind, state.agents[team][agent], x, y)
+
+
+def _target_reason(
+    state: KakomimasuState, team: int, kind: str, position: Cell | None, x: int, y: int
+) -> str:
+    if kind == "put":
+        if position is not None:
+            return "the agent is already on the board"
+    elif position is None:
+        return "the agent is not on the board"
+    if not (0 <= x < state.board.width and 0 <= y < state.board.height):
+        return "target is off the board"
+    if kind != "put" and max(abs(x - position[0]), abs(y - position[1])) != 1:
+        return f"target is not next to the agent at ({position[0]}, {position[1]})"
+    cell = state.cells.item(y + 1, x + 1)
+    if kind == "remove":
+        return "" if cell in WALL else "target is not a wall"
+    return "target is an opponent wall" if cell == WALL[1 - team] else ""
+
+
+# --- steps 2 and 3: conflicts -------------------------------------------------
+
+
+def _ok(order: _Order) -> bool:
+    return order.out["result"] == "ok"
+
+
+def _fail(order: _Order, reason: str) -> None:
+    order.out["result"] = "conflict"
+    order.out["reason"] = reason
+
+
+def _fail_same_targets(orders: list[_Order]) -> None:
+    first: dict[Cell, _Order] = {}
+    rivals: dict[Cell, list[_Order]] = {}
+    for order in orders:
+        if order.target in first:
+            rivals.setdefault(order.target, [first[order.target]]).append(order)
+        else:
+            first[order.target] = order
+    for (x, y), group in rivals.items():
+        for order in group:
+            other = next(o for o in group if o is not order)
+            _fail(order, f"{_name((other.team, other.agent))} also targets ({x}, {y})")
+
+
+def _settle_claims(standing: dict[Cell, AgentKey], movers: list[_Order]) -> list[_Order]:
+    """Step 3: fail every put or move into a cell whose agent ends the turn there.
+
+    After step 2 no two movers share a target, so a cell is claimed twice exactly
+    when a mover targets the cell of an agent that is not moving (any more).
+    """
+    moving = {(o.team, o.agent): o for o in movers}
+    failed = True
+    while failed:
+        failed = False
+        for key, order in list(moving.items()):
+            holder = standing.get(order.target)
+            if holder is not None and holder not in moving:
+                _fail(order, f"the agent at the target stays ({_name(holder)})")
+                del moving[key]
+                failed = True
+    return list(moving.values())
+
+
+# --- steps 4 and 5: apply ---------------------------------------------------------
+
+
+def _apply_moves(moves: list[_Order], agents: Agents, cells: np.ndarray, standing: dict) -> bool:
+    """Wall each target and move the agent there; `standing` follows. True if walls changed."""
+    changed = False
+    for order in moves:  # leave every old cell first: team-mates may swap
+        old = agents[order.team][order.agent]
+        if old is not None:
+            del standing[old]
+    for order in moves:
+        x, y = order.target
+        wall = WALL[order.team]
+        changed |= cells.item(y + 1, x + 1) != wall
+        cells[y + 1, x + 1] = wall
+        standing[order.target] = (order.team, order.agent)
+    return changed
+
+
+def _apply_remove(order: _Order, cells: np.ndarray, standing: dict) -> bool:
+    """Clear the wall unless an agent now stands on it. True if the wall went."""
+    holder = standing.get(order.target)
+    if holder is not None:
+        _fail(order, f"the agent at the target stays ({_name(holder)})")
+        return False
+    x, y = order.target
+    cells[y + 1, x + 1] = NEUTRAL
+    return True
+
+
+# --- territory ---------------------------------------------------------------
+
+
+def _enclosed(block_a: np.ndarray, block_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per team, the cells an 8-way flood from the frame cannot reach past its blocks.
+
+    Both teams are labelled in one call: the two padded boards are stacked, and
+    their frames join into one outside, which changes nothing for either team.
+    The frame's corner is open, so the outside is label 1.
+    """
+    labels, _ = ndimage.label(~np.concatenate((block_a, block_b)), structure=_EIGHT_WAY)
+    enclosed = labels != 1
+    height = block_a.shape[0]
+    return enclosed[:height], enclosed[height:]
+
+
+def _recompute_territory(cells: np.ndarray) -> None:
+    """Resolve territory ring by ring, the innermost ring deciding (in place).
+
+    Round by round, a cell enclosed by one team only is resolved to it, a cell
+    enclosed by neither is resolved and keeps its state, and the rest (enclosed
+    by both) wait for the next round, in which only unresolved walls block.
+    Every round resolves at least the outermost unresolved wall, so it ends.
+    """
+    wall_a, wall_b = cells == WALL_A, cells == WALL_B
+    owner = np.zeros_like(cells)
+    block_a, block_b = wall_a, wall_b
+    while True:
+        enclosed_a, enclosed_b = _enclosed(block_a, block_b)
+        both = enclosed_a & enclosed_b
+        np.copyto(owner, TERRITORY_A, where=enclosed_a > both)
+        np.copyto(owner, TERRITORY_B, where=enclosed_b > both)
+        if not both.any():
+            break
+        block_a, block_b = wall_a & both, wall_b & both
+    np.copyto(cells, owner, where=(owner != 0) > (wall_a | wall_b))

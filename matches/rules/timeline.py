@@ -1,0 +1,40 @@
+"""Recompute a match from its record: the one place every game's turns are replayed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from matches.rules import rules_for
+from matches.rules.records import TIMELINE_FORMAT, MatchRecord
+
+
+def states(record: MatchRecord) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """Yield (state, timeline state) for turn 0 and after every recorded turn."""
+    rules = rules_for(record.game)
+    state = rules.initial_state(record)
+    yield state, rules.view(state)
+    for actions in record.actions:
+        if rules.is_over(state, record.turns):
+            break
+        state, outcomes = rules.resolve_turn(state, actions)
+        view = rules.view(state)
+        view["outcomes"] = outcomes
+        yield state, view
+
+
+def compute_timeline(record: MatchRecord) -> dict[str, Any]:
+    """The timeline/1 of a record; `result` only once the match is over."""
+    rules = rules_for(record.game)
+    views, state = [], None
+    for state, view in states(record):
+        views.append(_ordered(view))
+    timeline: dict[str, Any] = {"format": TIMELINE_FORMAT, "game": record.game, "states": views}
+    if rules.is_over(state, record.turns):
+        timeline["result"] = rules.result(state)
+    return timeline
+
+
+def _ordered(view: dict[str, Any]) -> dict[str, Any]:
+    keys = ("turn", "cells", "agents", "outcomes", "scores")
+    return {key: view[key] for key in keys if key in view} | view
