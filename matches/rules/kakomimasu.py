@@ -35,7 +35,8 @@ class Board:
     width: int
     height: int
     points: np.ndarray  # (height + 2, width + 2) int64, zero frame
-    abs_points: np.ndarray
+    magnitude: np.ndarray  # |points|, flat, for bincount
+    sign_offset: np.ndarray  # 5 where the point value is negative, else 0, flat
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,10 +60,11 @@ class _Order:
 
 def make_board(points: Sequence[Sequence[int]]) -> Board:
     padded = np.pad(np.asarray(points, dtype=np.int64), 1)
-    magnitude = np.abs(padded)
-    padded.setflags(write=False)
-    magnitude.setflags(write=False)
-    return Board(len(points[0]), len(points), padded, magnitude)
+    magnitude = np.abs(padded).ravel().astype(np.float64)
+    sign_offset = np.where(padded.ravel() < 0, 5, 0).astype(np.int8)
+    for array in (padded, magnitude, sign_offset):
+        array.setflags(write=False)
+    return Board(len(points[0]), len(points), padded, magnitude, sign_offset)
 
 
 def _name(key: AgentKey) -> str:
@@ -125,12 +127,14 @@ class KakomimasuRules:
 
 
 def scores(state: KakomimasuState) -> list[dict[str, int]]:
-    codes = state.cells.ravel()
-    signed = np.bincount(codes, weights=state.board.points.ravel(), minlength=5)
-    magnitude = np.bincount(codes, weights=state.board.abs_points.ravel(), minlength=5)
+    """Wall points are signed, territory points absolute (one bincount for both)."""
+    board = state.board
+    index = state.cells.ravel() + board.sign_offset  # codes 0-4, or 5-9 on negative cells
+    sums = np.bincount(index, weights=board.magnitude, minlength=10).astype(np.int64).tolist()
     result = []
     for team in (0, 1):
-        wall, territory = int(signed[WALL[team]]), int(magnitude[TERRITORY[team]])
+        wall = sums[WALL[team]] - sums[WALL[team] + 5]
+        territory = sums[TERRITORY[team]] + sums[TERRITORY[team] + 5]
         result.append({"wall": wall, "territory": territory, "total": wall + territory})
     return result
 
@@ -142,10 +146,10 @@ def _validate(
     state: KakomimasuState, team: int, actions: Sequence[Mapping[str, Any]], out: list
 ) -> list[_Order]:
     """Judge each action of one team against the start-of-turn board."""
-    repeated = _repeated_agents(actions)
+    judge = _Judge(state, team, _repeated_agents(actions))
     orders = []
     for action in actions:
-        reason = _invalid_reason(state, team, action, repeated)
+        reason = judge.reason(action)
         if action.keys() <= _ACTION_KEY_SET:
             echoed = dict(action)
         else:  # unknown keys are ignored and never emitted
@@ -171,40 +175,45 @@ def _repeated_agents(actions: Sequence[Mapping[str, Any]]) -> dict[int, int]:
     return {agent: n for agent, n in counts.items() if n > 1}
 
 
-def _invalid_reason(
-    state: KakomimasuState, team: int, action: Mapping[str, Any], repeated: dict[int, int]
-) -> str:
-    agent, kind = action.get("agent"), action.get("type")
-    if type(agent) is not int or not 0 <= agent < len(state.agents[team]):
-        return f"there is no agent {json.dumps(agent)}"
-    if agent in repeated:
-        return f"agent {agent} has {repeated[agent]} actions this turn"
-    if kind == "stay":
-        return ""
-    if kind not in TARGETED:
-        return f"unknown action type {json.dumps(kind)} (expected put, move, remove or stay)"
-    x, y = action.get("x"), action.get("y")
-    if type(x) is not int or type(y) is not int:
-        return f"a {kind} needs whole-number x and y"
-    return _target_reason(state, team, kind, state.agents[team][agent], x, y)
+class _Judge:
+    """Step 1 for one team: why an action is invalid, or "" when it is not."""
 
+    __slots__ = ("positions", "repeated", "width", "height", "cell_at", "opponent_wall")
 
-def _target_reason(
-    state: KakomimasuState, team: int, kind: str, position: Cell | None, x: int, y: int
-) -> str:
-    if kind == "put":
-        if position is not None:
-            return "the agent is already on the board"
-    elif position is None:
-        return "the agent is not on the board"
-    if not (0 <= x < state.board.width and 0 <= y < state.board.height):
-        return "target is off the board"
-    if kind != "put" and max(abs(x - position[0]), abs(y - position[1])) != 1:
-        return f"target is not next to the agent at ({position[0]}, {position[1]})"
-    cell = state.cells.item(y + 1, x + 1)
-    if kind == "remove":
-        return "" if cell in WALL else "target is not a wall"
-    return "target is an opponent wall" if cell == WALL[1 - team] else ""
+    def __init__(self, state: KakomimasuState, team: int, repeated: dict[int, int]) -> None:
+        self.positions = state.agents[team]
+        self.repeated = repeated
+        self.width, self.height = state.board.width, state.board.height
+        self.cell_at = state.cells.item
+        self.opponent_wall = WALL[1 - team]
+
+    def reason(self, action: Mapping[str, Any]) -> str:
+        agent, kind = action.get("agent"), action.get("type")
+        if type(agent) is not int or not 0 <= agent < len(self.positions):
+            return f"there is no agent {json.dumps(agent)}"
+        if agent in self.repeated:
+            return f"agent {agent} has {self.repeated[agent]} actions this turn"
+        if kind == "stay":
+            return ""
+        if kind not in TARGETED:
+            return f"unknown action type {json.dumps(kind)} (expected put, move, remove or stay)"
+        x, y = action.get("x"), action.get("y")
+        if type(x) is not int or type(y) is not int:
+            return f"a {kind} needs whole-number x and y"
+        position = self.positions[agent]
+        if kind == "put":
+            if position is not None:
+                return "the agent is already on the board"
+        elif position is None:
+            return "the agent is not on the board"
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return "target is off the board"
+        if kind != "put" and max(abs(x - position[0]), abs(y - position[1])) != 1:
+            return f"target is not next to the agent at ({position[0]}, {position[1]})"
+        cell = self.cell_at(y + 1, x + 1)
+        if kind == "remove":
+            return "" if cell in WALL else "target is not a wall"
+        return "target is an opponent wall" if cell == self.opponent_wall else ""
 
 
 # --- steps 2 and 3: conflicts -------------------------------------------------

@@ -26,12 +26,12 @@ def states(record: MatchRecord) -> Iterator[tuple[Any, dict[str, Any]]]:
 def compute_timeline(record: MatchRecord) -> dict[str, Any]:
     """The timeline/1 of a record; `result` only once the match is over."""
     rules = rules_for(record.game)
-    views, state = [], None
-    for state, view in states(record):
-        views.append(_ordered(view))
+    replayed = list(states(record))
+    views = [_ordered(view) for _, view in replayed]
     timeline: dict[str, Any] = {"format": TIMELINE_FORMAT, "game": record.game, "states": views}
-    if rules.is_over(state, record.turns):
-        timeline["result"] = rules.result(state)
+    final = replayed[-1][0]
+    if rules.is_over(final, record.turns):
+        timeline["result"] = rules.result(final)
     return timeline
 
 

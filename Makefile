@@ -1,0 +1,42 @@
+# The two commands a new user runs: `make demo` and `make test`.
+# Everything else here is what those two need, installed on first use.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+DEMO_RECORD := tests/conformance/kakomimasu/random_s7_03.record.json
+
+.PHONY: demo test lint bench install clean
+
+demo: $(STAMP)
+	$(PY) manage.py replay $(DEMO_RECORD) --show --delay 0.4
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(PY) -m pytest
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+
+bench: $(STAMP)
+	$(PY) bench/rules.py
+
+install: $(STAMP)
+
+# A virtual environment with the project and its test tools. Debian ships venv
+# support as a separate package (python3-venv): install it when it is missing.
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python 3.11 or newer is needed"'
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  echo "Installing Debian's python3-venv (needed to create $(VENV))"; \
+	  rm -rf $(VENV); \
+	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q python3-venv && \
+	  $(PYTHON) -m venv $(VENV); }
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $(STAMP)
+
+clean:
+	rm -rf $(VENV) var .pytest_cache .ruff_cache .hypothesis

@@ -1,0 +1,82 @@
+"""Small factories that build game positions and actions from readable pictures."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from matches.rules import rules_for
+from matches.rules.kakomimasu import CELL_CHARS, KakomimasuState, make_board
+
+KAKOMIMASU = rules_for("kakomimasu")
+_CODES = {char: code for code, char in enumerate(".ABab")}
+assert bytes(range(5)).translate(CELL_CHARS) == b".ABab"
+
+
+def position(rows: list[str], a=(), b=(), points=None, agents: int | None = None):
+    """A Kakomimasu position: rows of . A B a b; a/b: each agent's (x, y) or None.
+
+    Every agent must stand on its own wall, as in a real game.
+    """
+    height, width = len(rows), len(rows[0])
+    points = points if points is not None else [[1] * width for _ in range(height)]
+    cells = np.zeros((height + 2, width + 2), dtype=np.int8)
+    for y, row in enumerate(rows):
+        for x, char in enumerate(row):
+            cells[y + 1, x + 1] = _CODES[char]
+    count = agents if agents is not None else max(len(a), len(b), 1)
+    teams = tuple(tuple(cells_of) + (None,) * (count - len(cells_of)) for cells_of in (a, b))
+    for team, letter in enumerate("AB"):
+        for cell in teams[team]:
+            assert cell is None or rows[cell[1]][cell[0]] == letter, f"{cell} is not {letter}"
+    return KakomimasuState(0, make_board(points), cells, teams)
+
+
+def play(state, a=(), b=()):
+    """Resolve one turn; returns (new state, outcomes of team A, outcomes of team B)."""
+    new_state, outcomes = KAKOMIMASU.resolve_turn(state, [list(a), list(b)])
+    return new_state, outcomes[0], outcomes[1]
+
+
+def board(state) -> list[str]:
+    return KAKOMIMASU.view(state)["cells"]
+
+
+def results(outcomes) -> list[str]:
+    return [outcome["result"] for outcome in outcomes]
+
+
+def put(agent, x, y):
+    return {"agent": agent, "type": "put", "x": x, "y": y}
+
+
+def move(agent, x, y):
+    return {"agent": agent, "type": "move", "x": x, "y": y}
+
+
+def remove(agent, x, y):
+    return {"agent": agent, "type": "remove", "x": x, "y": y}
+
+
+def stay(agent):
+    return {"agent": agent, "type": "stay"}
+
+
+def record_json(**overrides) -> dict:
+    """A well-formed match-record/1 (the formats document's example) with overrides."""
+    record = {
+        "format": "match-record/1",
+        "game": "kakomimasu",
+        "title": "Final, field A-1",
+        "board": {"width": 4, "height": 3,
+                  "points": [[1, -2, 3, 0], [0, 5, 5, 1], [2, 2, -16, 16]]},
+        "agents": 2,
+        "turns": 3,
+        "teams": [{"name": "Alpha"}, {"name": "Beta"}],
+        "actions": [
+            [[put(0, 0, 0)], [put(0, 3, 2), put(1, 2, 2)]],
+            [[move(0, 1, 1)], []],
+            [[], [remove(0, 2, 1)]],
+        ],
+    }
+    record.update(overrides)
+    return record
