@@ -31,6 +31,12 @@ class GameRules(Protocol):
     def view(self, state: Any) -> dict[str, Any]:
         """The timeline/1 fields of a state: turn, cells, agents, scores."""
 
+    def action_problem(self, action: Any) -> str:
+        """Why an action sent to the answer API is malformed for this game ("" if it is not)."""
+
+    def action_fields(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The fields of a well-formed action that the match record keeps."""
+
     def is_over(self, state: Any, turns: int) -> bool:
         """Whether the match has ended after this state (turn limit or a decision)."""
 

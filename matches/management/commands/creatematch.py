@@ -1,0 +1,102 @@
+"""python manage.py creatematch --game kakomimasu --board NAME|FILE|random ... --teams A B
+
+Creates a match and prints its id, start time and the two team tokens (shown once).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from matches.rules import GAMES
+from matches.selectors import epoch_ms
+from matches.services.boards import (
+    BoardError,
+    board_spec_file,
+    board_spec_public,
+    board_spec_random,
+    board_store,
+    public_boards,
+)
+from matches.services.matches import match_create
+
+
+def positive(kind):
+    def parse(text: str):
+        value = kind(text)
+        if value <= 0:
+            raise ValueError(text)
+        return value
+    parse.__name__ = kind.__name__
+    return parse
+
+
+class Command(BaseCommand):
+    help = "Create a match; prints its id, start time and the team tokens."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--game", choices=GAMES, default="kakomimasu")
+        parser.add_argument("--board", required=True,
+                            help="a public board's name, a file (match record, board or "
+                                 "Procon field JSON), or 'random' / 'random:SEED'")
+        parser.add_argument("--turns", type=positive(int), help="default: the board's, else 30")
+        parser.add_argument("--strategy-seconds", type=positive(float), default=5.0)
+        parser.add_argument("--transition-seconds", type=float, default=1.0)
+        parser.add_argument("--teams", nargs=2, required=True, metavar="NAME")
+        parser.add_argument("--agents", type=positive(int), help="default: the board's, else 6")
+        parser.add_argument("--start-in", type=float, default=10.0, metavar="SECONDS")
+        parser.add_argument("--title", default="")
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+    def handle(self, *args, **options):
+        board, hints = self.board(options["board"])
+        start_at = timezone.now() + timedelta(seconds=options["start_in"])
+        if options["transition_seconds"] < 0:
+            raise CommandError("--transition-seconds: must not be negative", returncode=2)
+        created = match_create(
+            board=board,
+            team_names=options["teams"],
+            agents=options["agents"] or hints.get("agents") or 6,
+            turns=options["turns"] or hints.get("turns") or 30,
+            strategy_seconds=options["strategy_seconds"],
+            transition_seconds=options["transition_seconds"],
+            start_at=start_at,
+            title=options["title"] or hints.get("title") or "",
+        )
+        match, tokens = created.match, created.tokens
+        if options["json"]:
+            self.stdout.write(json.dumps({
+                "id": match.pk, "start_at": epoch_ms(match.start_at),
+                "start_at_iso": match.start_at.isoformat(),
+                "teams": [{"name": name, "token": token}
+                          for name, token in zip(options["teams"], tokens, strict=True)],
+            }))
+            return
+        self.stdout.write(f"Match {match.pk}: {board.name}, {match.turns} turns, "
+                          f"{match.agents} agents a team")
+        self.stdout.write(f"Starts at {match.start_at.isoformat()}")
+        for name, token in zip(options["teams"], tokens, strict=True):
+            self.stdout.write(f"Token of {name}: {token}")
+
+    def board(self, text: str):
+        try:
+            if text == "random" or text.startswith("random:"):
+                seed = int(text.split(":", 1)[1]) if ":" in text else None
+                spec, hints = board_spec_random(seed)
+                label = f"random {spec['width']}x{spec['height']}" + (f" seed {seed}" if seed else "")
+                return board_store(label, spec, "generated"), hints
+            if text in public_boards():
+                spec, hints = board_spec_public(text)
+                return board_store(text, spec, "public boards (MIT)"), hints
+            path = Path(text)
+            if not path.exists():
+                known = ", ".join(public_boards())
+                raise BoardError(f"{text}: neither a file nor a public board ({known})")
+            spec, hints = board_spec_file(path)
+            return board_store(path.stem, spec, f"file {path.name}"), hints
+        except (BoardError, ValueError) as error:
+            raise CommandError(f"--board: {error}", returncode=2) from None

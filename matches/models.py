@@ -1,0 +1,194 @@
+"""Boards, matches, teams, every submission a team sent, and resolved turns.
+
+The counted submissions of a match, turn by turn, are its match-record/1 actions;
+the Turn rows are what the rules made of them (and can always be recomputed).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+
+from django.db import models
+from django.db.models import F, Q
+
+GAME_CHOICES = [("kakomimasu", "Kakomimasu (Procon 31)")]
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Board(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    width = models.PositiveSmallIntegerField()
+    height = models.PositiveSmallIntegerField()
+    data = models.JSONField(help_text="The match-record/1 board object (points and extras).")
+    source = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.width}×{self.height})"
+
+
+class MatchQuerySet(models.QuerySet):
+    def finished(self):
+        return self.filter(resolved_turns__gte=F("turns"))
+
+    def unfinished(self):
+        return self.filter(resolved_turns__lt=F("turns"))
+
+    def running(self, now: datetime):
+        return self.unfinished().filter(start_at__lte=now)
+
+    def upcoming(self, now: datetime):
+        return self.unfinished().filter(start_at__gt=now)
+
+
+class Match(models.Model):
+    UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
+
+    game = models.CharField(max_length=20, choices=GAME_CHOICES)
+    title = models.CharField(max_length=200, blank=True)
+    board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="matches")
+    agents = models.PositiveSmallIntegerField()
+    turns = models.PositiveSmallIntegerField()
+    strategy_ms = models.PositiveIntegerField(help_text="Length of each strategy step.")
+    transition_ms = models.PositiveIntegerField(help_text="Length of each transition step.")
+    start_at = models.DateTimeField(help_text="When the strategy step of turn 1 opens.")
+    # The version of the match: turns 1..resolved_turns are stored. The clock claims
+    # turn n with filter(resolved_turns=n - 1).update(resolved_turns=n).
+    resolved_turns = models.PositiveSmallIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = MatchQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-start_at", "-id"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["start_at"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(resolved_turns__lte=F("turns")),
+                                   name="resolved_turns_within_turns"),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or f"Match {self.pk}"
+
+    @property
+    def period(self) -> timedelta:
+        return timedelta(milliseconds=self.strategy_ms + self.transition_ms)
+
+    def opens_at(self, turn: int) -> datetime:
+        """When the strategy step of `turn` (1-based) opens."""
+        return self.start_at + (turn - 1) * self.period
+
+    def deadline(self, turn: int) -> datetime:
+        """When the strategy step of `turn` closes and its transition is due."""
+        return self.opens_at(turn) + timedelta(milliseconds=self.strategy_ms)
+
+    def status(self, now: datetime) -> str:
+        if self.resolved_turns >= self.turns:
+            return self.FINISHED
+        return self.UPCOMING if now < self.start_at else self.RUNNING
+
+    def strategy_turn(self, now: datetime) -> int | None:
+        """The turn whose strategy step is open at `now`, if any."""
+        if now < self.start_at:
+            return None
+        elapsed = now - self.start_at
+        turn = elapsed // self.period + 1
+        if turn > self.turns or elapsed - (turn - 1) * self.period >= timedelta(
+            milliseconds=self.strategy_ms
+        ):
+            return None
+        return turn
+
+    def due_turns(self, now: datetime) -> range:
+        """Turns whose deadline has passed but which are not resolved yet, in order."""
+        if now < self.start_at:
+            return range(0)
+        past = (now - self.start_at - timedelta(milliseconds=self.strategy_ms)) // self.period + 1
+        return range(self.resolved_turns + 1, min(max(past, 0), self.turns) + 1)
+
+
+class Team(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="teams")
+    index = models.PositiveSmallIntegerField(help_text="0 for team A (blue), 1 for team B.")
+    name = models.CharField(max_length=100)
+    # Only the SHA-256 of the bearer token is stored; the token is shown once.
+    token_hash = models.CharField(max_length=64, unique=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="one_team_per_side"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def letter(self) -> str:
+        return "AB"[self.index]
+
+
+class Submission(models.Model):
+    """One request a team's program sent to the answer API, accepted or not."""
+
+    match = models.ForeignKey(Match, null=True, on_delete=models.CASCADE,
+                              related_name="submissions")
+    team = models.ForeignKey(Team, null=True, on_delete=models.CASCADE,
+                             related_name="submissions")
+    turn = models.PositiveSmallIntegerField(null=True, help_text="The open strategy step.")
+    received_at = models.DateTimeField()
+    remote_addr = models.GenericIPAddressField(null=True, blank=True)
+    content_type = models.CharField(max_length=200, blank=True)
+    body = models.BinaryField(help_text="The raw body as received (at most 64 KiB kept).")
+    body_size = models.PositiveIntegerField()
+    actions = models.JSONField(null=True, blank=True, help_text="The parsed actions.")
+    status_code = models.PositiveSmallIntegerField()
+    error = models.CharField(max_length=40, blank=True)
+    detail = models.TextField(blank=True)
+    counted = models.BooleanField(default=False, help_text="The one its turn used.")
+
+    class Meta:
+        ordering = ["received_at", "id"]
+        indexes = [models.Index(fields=["match", "turn", "team"])]
+
+    def __str__(self) -> str:
+        return f"{self.team or 'unknown team'} turn {self.turn}: {self.status_code}"
+
+    @property
+    def accepted(self) -> bool:
+        return self.status_code == 202
+
+
+class Turn(models.Model):
+    """The state after one transition step: timeline/1 state fields."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="turn_rows")
+    number = models.PositiveSmallIntegerField()
+    cells = models.JSONField()
+    agents = models.JSONField()
+    outcomes = models.JSONField()
+    scores = models.JSONField()
+    resolved_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="one_row_per_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} turn {self.number}"
+
+    def state(self) -> dict:
+        return {"turn": self.number, "cells": self.cells, "agents": self.agents,
+                "outcomes": self.outcomes, "scores": self.scores}

@@ -1,0 +1,158 @@
+"""Read queries shared by the API, the pages and the websocket consumers.
+
+Nothing here ever reads a submission of a turn that is not resolved yet: the
+public views are built from Turn rows and counted submissions only.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from matches.models import Match, Submission, Turn
+from matches.rules import rules_for
+from matches.rules.records import MatchRecord
+
+
+def epoch_ms(moment: datetime | None) -> int | None:
+    return None if moment is None else int(moment.timestamp() * 1000)
+
+
+def match_record(match: Match, upto: int | None = None) -> MatchRecord:
+    """The match-record/1 of a match: the counted submissions of its resolved turns."""
+    upto = match.resolved_turns if upto is None else upto
+    actions: list[list[list[dict]]] = [[[], []] for _ in range(upto)]
+    counted = Submission.objects.filter(match=match, counted=True, turn__lte=upto)
+    for turn, index, team_actions in counted.values_list("turn", "team__index", "actions"):
+        actions[turn - 1][index] = team_actions
+    teams = tuple({"name": name} for name in match.teams.values_list("name", flat=True))
+    return MatchRecord(game=match.game, board=match.board.data, agents=match.agents,
+                       turns=match.turns, teams=teams, actions=actions, title=match.title)
+
+
+def initial_view(match: Match) -> dict[str, Any]:
+    rules = rules_for(match.game)
+    record = MatchRecord(game=match.game, board=match.board.data, agents=match.agents,
+                         turns=match.turns, teams=({"name": ""}, {"name": ""}))
+    return rules.view(rules.initial_state(record))
+
+
+def latest_view(match: Match) -> dict[str, Any]:
+    """The state after the last resolved turn (turn 0: the empty board)."""
+    row = match.turn_rows.order_by("-number").first()
+    return row.state() if row else initial_view(match)
+
+
+def next_deadline(match: Match, now: datetime) -> datetime | None:
+    """The deadline of the strategy step now open, or of the next one to open."""
+    if match.resolved_turns >= match.turns:
+        return None
+    if now < match.start_at:
+        return match.deadline(1)
+    # in a transition step the next turn to open is the one after the current period's
+    turn = match.strategy_turn(now) or (now - match.start_at) // match.period + 2
+    return match.deadline(turn) if turn <= match.turns else None
+
+
+def match_meta(match: Match) -> dict[str, Any]:
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "title": str(match),
+        "turns": match.turns,
+        "agents": match.agents,
+        "strategy_ms": match.strategy_ms,
+        "transition_ms": match.transition_ms,
+        "start_at": epoch_ms(match.start_at),
+        "teams": [{"index": t.index, "name": t.name} for t in match.teams.all()],
+        "board": {"name": match.board.name, **match.board.data},
+    }
+
+
+def timing(match: Match, now: datetime) -> dict[str, Any]:
+    turn = match.strategy_turn(now)
+    return {
+        "status": match.status(now),
+        "turn": match.resolved_turns,
+        "strategy_turn": turn,
+        "deadline": epoch_ms(next_deadline(match, now)),
+        "server_time": epoch_ms(now),
+        "result": match.result,
+    }
+
+
+def public_state(match: Match, now: datetime | None = None) -> dict[str, Any]:
+    """GET /api/matches/{id}: the match as everyone may see it."""
+    now = now or timezone.now()
+    rows = match.turn_rows.order_by("number").values_list("number", "outcomes")
+    return {
+        **match_meta(match),
+        **timing(match, now),
+        "state": latest_view(match),
+        "actions": [{"turn": number, "outcomes": outcomes} for number, outcomes in rows],
+    }
+
+
+def match_summary(match: Match, now: datetime) -> dict[str, Any]:
+    """One line of the list of matches."""
+    last = match.turn_rows.order_by("-number").values_list("scores", flat=True).first()
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "title": str(match),
+        "teams": [t.name for t in match.teams.all()],
+        "board": match.board.name,
+        "turns": match.turns,
+        "scores": last or initial_view(match)["scores"],
+        **timing(match, now),
+    }
+
+
+def recent_matches(now: datetime, limit: int = 30) -> list[Match]:
+    """Running first, then upcoming (soonest first), then the latest finished."""
+    related = Match.objects.select_related("board").prefetch_related("teams")
+    running = list(related.running(now).order_by("start_at"))
+    upcoming = list(related.upcoming(now).order_by("start_at")[:limit])
+    finished = list(related.finished().order_by("-start_at")[:limit])
+    return running + upcoming + finished
+
+
+def turn_message(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
+    """The websocket message of one transition: a timeline/1 state plus timing."""
+    return {
+        "type": "turn",
+        "match": match.pk,
+        **row.state(),
+        "deadline": epoch_ms(match.deadline(row.number + 1)) if row.number < match.turns else None,
+        "server_time": epoch_ms(now),
+    }
+
+
+def turn_messages_since(match: Match, since: int, now: datetime) -> list[dict[str, Any]]:
+    rows = match.turn_rows.filter(number__gt=since).order_by("number")
+    return [turn_message(match, row, now) for row in rows]
+
+
+def score_history(match: Match) -> list[dict[str, Any]]:
+    rows = match.turn_rows.order_by("number").values_list("number", "scores")
+    first = initial_view(match)["scores"]
+    return [{"turn": 0, "scores": first}] + [{"turn": n, "scores": s} for n, s in rows]
+
+
+def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
+    """The first websocket message: meta, the latest state, the chart, the clock."""
+    now = now or timezone.now()
+    return {
+        "type": "snapshot",
+        "match": match_meta(match),
+        "state": latest_view(match),
+        "history": score_history(match),
+        **timing(match, now),
+    }
+
+
+def end_message(match: Match) -> dict[str, Any]:
+    return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
+            "result": match.result}

@@ -1,0 +1,148 @@
+"""The strategy step: a team's program submits its actions for the open turn.
+
+Every request is stored as a Submission before it is answered, accepted or not.
+The match row is locked while a submission is stored, and the clock's claim of a
+turn updates that row, so a submission either lands before its turn is resolved
+(and counts) or sees the turn resolved (and is refused): never lost in between.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+
+from matches.models import Match, Submission, Team, token_hash
+from matches.rules import rules_for
+from matches.selectors import epoch_ms
+
+MAX_BODY = 64 * 1024
+MAX_ACTIONS = 256
+
+
+@dataclass(frozen=True)
+class Request:
+    """What arrived, as the view saw it."""
+
+    match_id: int
+    authorization: str
+    body: bytes
+    body_size: int
+    content_type: str
+    remote_addr: str | None
+    received_at: datetime
+
+
+@dataclass
+class Reply:
+    status: int
+    body: dict[str, Any]
+    submission: Submission | None = field(default=None, repr=False)
+
+
+class Refusal(Exception):
+    def __init__(self, status: int, error: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.error, self.detail = status, error, detail
+
+
+def submission_receive(request: Request) -> Reply:
+    """Judge one request, store it, and say what to answer."""
+    match = Match.objects.filter(pk=request.match_id).first()
+    team = None
+    actions = None
+    try:
+        if match is None:
+            raise Refusal(404, "not_found", f"there is no match {request.match_id}")
+        team = _authenticate(match, request.authorization)
+        if request.body_size > MAX_BODY:
+            raise Refusal(413, "too_large",
+                          f"the body is {request.body_size} bytes; at most {MAX_BODY} are accepted")
+        actions = parse_actions(match.game, request.body)
+    except Refusal as refusal:
+        return _store(request, match, team, actions, refusal)
+    return _store_if_open(request, match, team, actions)
+
+
+def _authenticate(match: Match, authorization: str) -> Team:
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Refusal(401, "unauthorized", "send the team token as 'Authorization: Bearer <token>'")
+    digest = token_hash(token.strip())
+    team = Team.objects.filter(token_hash=digest).first()
+    if team is None or not hmac.compare_digest(team.token_hash, digest):
+        raise Refusal(401, "unauthorized", "the token is not a team token")
+    if team.match_id != match.pk:
+        raise Refusal(403, "forbidden", f"this token belongs to another match, not {match.pk}")
+    return team
+
+
+def parse_actions(game: str, body: bytes) -> list[dict[str, Any]]:
+    """The body must be {"actions": [action, ...]}; each action well-formed for the game."""
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise Refusal(400, "malformed_json", f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, dict) or "actions" not in data:
+        raise Refusal(400, "invalid_actions", 'the body must be an object {"actions": [...]}')
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise Refusal(400, "invalid_actions", "actions: expected a list")
+    if len(actions) > MAX_ACTIONS:
+        raise Refusal(400, "invalid_actions", f"actions: at most {MAX_ACTIONS} actions")
+    rules = rules_for(game)
+    parsed = []
+    for index, action in enumerate(actions):
+        problem = rules.action_problem(action)
+        if problem:
+            raise Refusal(400, "invalid_actions", f"actions[{index}]{problem}")
+        parsed.append(rules.action_fields(action))
+    return parsed
+
+
+def _store_if_open(request: Request, match: Match, team: Team, actions: list) -> Reply:
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match.pk)
+        turn = match.strategy_turn(request.received_at)
+        refusal = _closed(match, turn, request.received_at)
+        if refusal:
+            return _store(request, match, team, actions, refusal)
+        submission = _create(request, match, team, turn, actions, 202)
+    body = {"turn": turn, "received_at": epoch_ms(request.received_at), "actions": len(actions)}
+    return Reply(202, body, submission)
+
+
+def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
+    if match.resolved_turns >= match.turns:
+        return Refusal(409, "not_running", "the match is finished")
+    if now < match.start_at:
+        return Refusal(409, "not_running",
+                       f"the match starts at {epoch_ms(match.start_at)} (epoch ms)")
+    if turn is None or match.resolved_turns >= turn:
+        upcoming = match.resolved_turns + 1 if turn is None else turn + 1
+        opens = (f"; turn {upcoming} opens at {epoch_ms(match.opens_at(upcoming))} (epoch ms)"
+                 if upcoming <= match.turns else "")
+        return Refusal(409, "step_over", f"the strategy step is over{opens}")
+    return None
+
+
+def _store(request: Request, match: Match | None, team: Team | None, actions: Any,
+           refusal: Refusal) -> Reply:
+    turn = match.strategy_turn(request.received_at) if match else None
+    submission = _create(request, match, team, turn, actions, refusal.status,
+                         refusal.error, refusal.detail)
+    return Reply(refusal.status, {"error": refusal.error, "detail": refusal.detail}, submission)
+
+
+def _create(request: Request, match: Match | None, team: Team | None, turn: int | None,
+            actions: Any, status: int, error: str = "", detail: str = "") -> Submission:
+    return Submission.objects.create(
+        match=match, team=team, turn=turn, received_at=request.received_at,
+        remote_addr=request.remote_addr, content_type=request.content_type[:200],
+        body=request.body[:MAX_BODY], body_size=request.body_size, actions=actions,
+        status_code=status, error=error, detail=detail,
+    )

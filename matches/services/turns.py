@@ -1,0 +1,109 @@
+"""The transition step: resolve each due turn exactly once, then broadcast it.
+
+Several clocks may run against one database. A turn is claimed with a conditional
+update of the match's version (`resolved_turns`), so exactly one of them resolves
+it; the rest see zero rows updated and move on.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches import selectors
+from matches.models import Match, Submission, Turn
+from matches.rules import rules_for
+from matches.rules.timeline import states
+from matches.services.broadcast import LIST_GROUP, broadcast, match_group
+
+log = logging.getLogger(__name__)
+
+# The latest rules state of recently resolved matches in this process, so that a
+# turn is resolved from the previous state instead of replaying the whole record.
+_STATES: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+_STATES_KEPT = 64
+
+
+def _remember(match_id: int, turn: int, state: Any) -> None:
+    _STATES[match_id] = (turn, state)
+    _STATES.move_to_end(match_id)
+    while len(_STATES) > _STATES_KEPT:
+        _STATES.popitem(last=False)
+
+
+def _state_before(match: Match, turn: int) -> Any:
+    cached = _STATES.get(match.pk)
+    if cached and cached[0] == turn - 1:
+        return cached[1]
+    *_, (state, _) = states(selectors.match_record(match, upto=turn - 1))
+    return state
+
+
+def counted_submissions(match: Match, turn: int) -> dict[int, Submission]:
+    """The last accepted submission of each team for a turn, by team index."""
+    accepted = (Submission.objects.filter(match=match, turn=turn, status_code=202)
+                .select_related("team").order_by("received_at", "id"))
+    return {submission.team.index: submission for submission in accepted}
+
+
+def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> Turn | None:
+    """Resolve turn `number` if nobody has yet; None when another clock claimed it."""
+    with transaction.atomic():
+        claimed = Match.objects.filter(pk=match_id, resolved_turns=number - 1).update(
+            resolved_turns=number)
+        if not claimed:
+            return None
+        match = Match.objects.select_related("board").get(pk=match_id)
+        rules = rules_for(match.game)
+        state = _state_before(match, number)
+        counted = counted_submissions(match, number)
+        actions = [counted[index].actions if index in counted else [] for index in (0, 1)]
+        state, outcomes = rules.resolve_turn(state, actions)
+        view = rules.view(state)
+        Submission.objects.filter(pk__in=[s.pk for s in counted.values()]).update(counted=True)
+        row = Turn.objects.create(match=match, number=number, cells=view["cells"],
+                                  agents=view["agents"], outcomes=outcomes,
+                                  scores=view["scores"], resolved_at=timezone.now())
+        if number >= match.turns:
+            match.result = rules.result(state)
+            match.save(update_fields=["result"])
+        transaction.on_commit(lambda: _announce(match, row))
+    _remember(match_id, number, state)
+    return row
+
+
+def _announce(match: Match, row: Turn) -> None:
+    now = timezone.now()
+    broadcast(match_group(match.pk), selectors.turn_message(match, row, now))
+    if match.resolved_turns >= match.turns:
+        broadcast(match_group(match.pk), selectors.end_message(match))
+    broadcast(LIST_GROUP, {"type": "summary", "match": selectors.match_summary(match, now)})
+
+
+def clock_tick(now: datetime | None = None) -> int:
+    """Resolve every due turn of every match, in order. Returns how many this call did."""
+    now = now or timezone.now()
+    resolved = 0
+    for match in Match.objects.running(now).order_by("pk"):
+        for number in match.due_turns(now):
+            if turn_resolve(match_id=match.pk, number=number) is None:
+                break  # another clock has this match's turn; it carries on in order
+            resolved += 1
+    return resolved
+
+
+def next_wakeup(now: datetime) -> datetime | None:
+    """The earliest deadline still to come among unfinished matches."""
+    soonest = None
+    for match in Match.objects.unfinished().only(
+        "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns"
+    ):
+        deadline = match.deadline(match.resolved_turns + 1)
+        if soonest is None or deadline < soonest:
+            soonest = deadline
+    return soonest
