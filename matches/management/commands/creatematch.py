@@ -87,7 +87,8 @@ class Command(BaseCommand):
             if text == "random" or text.startswith("random:"):
                 seed = int(text.split(":", 1)[1]) if ":" in text else None
                 spec, hints = board_spec_random(seed)
-                label = f"random {spec['width']}x{spec['height']}" + (f" seed {seed}" if seed else "")
+                label = f"random {spec['width']}x{spec['height']}"
+                label += f" seed {seed}" if seed is not None else ""
                 return board_store(label, spec, "generated"), hints
             if text in public_boards():
                 spec, hints = board_spec_public(text)

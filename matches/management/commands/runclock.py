@@ -7,6 +7,7 @@ database: each turn is claimed by exactly one of them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from concurrent.futures import ThreadPoolExecutor
 
@@ -46,10 +47,8 @@ async def run_clock(stop: asyncio.Event | None = None) -> None:
         except Exception:  # a database hiccup must not stop the match clock
             log.exception("clock tick failed; retrying")
             delay = 1.0
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=delay)
-        except TimeoutError:
-            pass
 
 
 class Command(BaseCommand):
@@ -57,7 +56,5 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         self.stdout.write("Clock running; Ctrl-C to stop.")
-        try:
+        with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_clock())
-        except KeyboardInterrupt:
-            pass
