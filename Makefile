@@ -6,12 +6,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-DEMO_RECORD := tests/conformance/kakomimasu/random_s7_03.record.json
 
 .PHONY: demo test lint bench install clean
 
 demo: $(STAMP)
-	$(PY) manage.py replay $(DEMO_RECORD) --show --delay 0.4
+	$(PY) manage.py demo
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -9,7 +9,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.utils import timezone
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI, Schema, Status
 
 from matches import selectors
 from matches.models import Match
@@ -114,8 +114,8 @@ def list_matches(request: HttpRequest):
 def get_match(request: HttpRequest, match_id: int):
     match = Match.objects.select_related("board").filter(pk=match_id).first()
     if match is None:
-        return 404, {"error": "not_found", "detail": f"there is no match {match_id}"}
-    return 200, selectors.public_state(match)
+        return Status(404, {"error": "not_found", "detail": f"there is no match {match_id}"})
+    return Status(200, selectors.public_state(match))
 
 
 @api.post(
@@ -146,4 +146,4 @@ def submit_actions(request: HttpRequest, match_id: int):
         remote_addr=request.META.get("REMOTE_ADDR"),
         received_at=received_at,
     ))
-    return reply.status, reply.body
+    return Status(reply.status, reply.body)

@@ -80,3 +80,32 @@ def record_json(**overrides) -> dict:
     }
     record.update(overrides)
     return record
+
+
+# --- live matches ---------------------------------------------------------------
+
+SMALL_BOARD = {"width": 6, "height": 5, "points": [[(x + y) % 5 - 1 for x in range(6)]
+                                                   for y in range(5)]}
+
+
+def make_match(*, start_in: float = -1.0, strategy: float = 3600.0, transition: float = 1.0,
+               turns: int = 5, agents: int = 2, teams=("Alpha", "Beta"), board=None, now=None):
+    """A match on a small board; by default turn 1's strategy step is open for an hour.
+
+    Returns (match, tokens).
+    """
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.services.boards import board_store
+    from matches.services.matches import match_create
+
+    now = now or timezone.now()
+    spec = board or SMALL_BOARD
+    created = match_create(
+        board=board_store(f"test {spec['width']}x{spec['height']}", spec, "tests"),
+        team_names=list(teams), agents=agents, turns=turns, strategy_seconds=strategy,
+        transition_seconds=transition, start_at=now + timedelta(seconds=start_in),
+    )
+    return created.match, created.tokens

@@ -61,7 +61,8 @@ def submission_receive(request: Request) -> Reply:
         team = _authenticate(match, request.authorization)
         if request.body_size > MAX_BODY:
             raise Refusal(413, "too_large",
-                          f"the body is {request.body_size} bytes; at most {MAX_BODY} are accepted")
+                          f"the body is {request.body_size} bytes; at most 64 KiB "
+                          f"({MAX_BODY} bytes) are accepted")
         actions = parse_actions(match.game, request.body)
     except Refusal as refusal:
         return _store(request, match, team, actions, refusal)
@@ -123,7 +124,8 @@ def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
         return Refusal(409, "not_running",
                        f"the match starts at {epoch_ms(match.start_at)} (epoch ms)")
     if turn is None or match.resolved_turns >= turn:
-        upcoming = match.resolved_turns + 1 if turn is None else turn + 1
+        # in a transition step, the next step to open is that of the following period
+        upcoming = turn + 1 if turn else (now - match.start_at) // match.period + 2
         opens = (f"; turn {upcoming} opens at {epoch_ms(match.opens_at(upcoming))} (epoch ms)"
                  if upcoming <= match.turns else "")
         return Refusal(409, "step_over", f"the strategy step is over{opens}")

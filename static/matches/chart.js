@@ -1,0 +1,37 @@
+// Score over turns, one line per team, drawn into an <svg>. Pure: history in, SVG out.
+
+const NS = "http://www.w3.org/2000/svg";
+const COLOURS = ["var(--team-a)", "var(--team-b)"];
+
+function element(name, attributes, text) {
+  const node = document.createElementNS(NS, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+export function drawChart(svg, history, turns, { key = "total", current = null } = {}) {
+  const width = 400;
+  const height = 160;
+  const pad = { left: 44, right: 10, top: 10, bottom: 22 };
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.textContent = "";
+  const values = history.flatMap((entry) => entry.scores.map((score) => score[key]));
+  const low = Math.min(0, ...values);
+  const high = Math.max(10, ...values);
+  const x = (turn) => pad.left + (turn / Math.max(turns, 1)) * (width - pad.left - pad.right);
+  const y = (value) => height - pad.bottom - ((value - low) / (high - low)) * (height - pad.top - pad.bottom);
+  svg.append(element("line", { x1: pad.left, x2: width - pad.right, y1: y(0), y2: y(0), class: "axis" }));
+  for (const value of [low, high]) {
+    svg.append(element("text", { x: pad.left - 6, y: y(value) + 5, class: "tick", "text-anchor": "end" }, value));
+  }
+  svg.append(element("text", { x: width - pad.right, y: height - 4, class: "tick", "text-anchor": "end" }, `turn ${turns}`));
+  if (current !== null) {
+    svg.append(element("line", { x1: x(current), x2: x(current), y1: pad.top, y2: height - pad.bottom, class: "cursor" }));
+  }
+  for (const team of [0, 1]) {
+    const points = history.map((entry) => `${x(entry.turn).toFixed(1)},${y(entry.scores[team][key]).toFixed(1)}`);
+    svg.append(element("polyline", { points: points.join(" "), fill: "none", stroke: COLOURS[team], "stroke-width": 3, class: `line team-${"ab"[team]}` }));
+  }
+  return { x, y, pad, width, height };
+}

@@ -1,0 +1,74 @@
+// The front page: running, upcoming and recent matches, kept current by /ws/matches/.
+
+import { ServerClock, formatCountdown } from "./clock.js";
+
+const clock = new ServerClock();
+const rows = new Map();
+
+function label(match) {
+  if (match.status === "finished") {
+    if (!match.result) return "finished";
+    const { winner } = match.result;
+    return winner === null ? "finished — draw" : `finished — ${match.teams[winner]} wins`;
+  }
+  if (match.status === "upcoming") return "upcoming";
+  return `live · turn ${match.turn} / ${match.turns}`;
+}
+
+function render(match) {
+  let row = rows.get(match.id);
+  if (!row) {
+    row = document.querySelector("#match-template").content.firstElementChild.cloneNode(true);
+    rows.set(match.id, row);
+  }
+  row.dataset.status = match.status;
+  row.dataset.match = match.id;
+  row.querySelector("a.watch").href = `/matches/${match.id}/`;
+  row.querySelector(".title").textContent = match.title;
+  row.querySelector(".board-name").textContent = `${match.board} · ${match.turns} turns`;
+  row.querySelector(".team-a .name").textContent = match.teams[0];
+  row.querySelector(".team-b .name").textContent = match.teams[1];
+  row.querySelector(".team-a .score").textContent = match.scores[0].total;
+  row.querySelector(".team-b .score").textContent = match.scores[1].total;
+  row.querySelector(".state").textContent = label(match);
+  row.querySelector(".state").dataset.kind = match.status;
+  row.dataset.start = match.deadline ?? "";
+  const target = document.querySelector(`[data-list="${match.status}"]`);
+  if (row.parentElement !== target) target.prepend(row);
+  for (const list of document.querySelectorAll("[data-list]")) {
+    list.closest("section").hidden = list.children.length === 0;
+  }
+  document.querySelector("[data-empty]").hidden = rows.size > 0;
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/matches/`);
+  const badge = document.querySelector("[data-status]");
+  socket.onopen = () => { badge.textContent = "live"; badge.dataset.kind = "live"; };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "matches") {
+      clock.update(message.server_time);
+      [...message.matches].reverse().forEach(render);
+    } else if (message.type === "summary") {
+      clock.update(message.match.server_time);
+      render(message.match);
+    }
+  };
+  socket.onclose = () => {
+    badge.textContent = "reconnecting…";
+    badge.dataset.kind = "reconnecting";
+    setTimeout(connect, 1000);
+  };
+}
+
+connect();
+setInterval(() => {
+  for (const row of rows.values()) {
+    const countdown = row.querySelector(".countdown");
+    const deadline = Number(row.dataset.start);
+    countdown.textContent = row.dataset.status !== "finished" && deadline
+      ? `next turn in ${formatCountdown(deadline - clock.now())}` : "";
+  }
+}, 250);

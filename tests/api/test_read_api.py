@@ -1,0 +1,59 @@
+"""GET /api/matches and /api/matches/{id}, and the OpenAPI schema."""
+
+import json
+
+import pytest
+
+from matches.services.turns import turn_resolve
+from tests.factories import make_match, put
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_public_state_of_a_running_match(client):
+    match, tokens = make_match()
+    client.post(f"/api/matches/{match.pk}/actions", data=json.dumps({"actions": [put(0, 2, 2)]}),
+                content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    body = client.get(f"/api/matches/{match.pk}").json()
+    assert (body["status"], body["turn"], body["strategy_turn"]) == ("running", 0, 1)
+    assert body["deadline"] == int(match.deadline(1).timestamp() * 1000)
+    assert abs(body["server_time"] - body["deadline"]) < 3600_000 + 5000
+    assert body["board"]["points"] == match.board.data["points"]
+    assert [t["name"] for t in body["teams"]] == ["Alpha", "Beta"]
+    # the pending submission is nowhere: no actions, an empty board
+    assert body["actions"] == [] and body["state"]["agents"] == [[None, None], [None, None]]
+    assert "2, 2" not in json.dumps(body) and "[2, 2]" not in json.dumps(body["state"])
+
+
+def test_past_turns_show_their_actions_and_results(client):
+    match, tokens = make_match()
+    client.post(f"/api/matches/{match.pk}/actions", data=json.dumps({"actions": [put(0, 2, 2)]}),
+                content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    turn_resolve(match_id=match.pk, number=1)
+    body = client.get(f"/api/matches/{match.pk}").json()
+    assert body["turn"] == 1
+    assert body["actions"] == [{"turn": 1, "outcomes": [[put(0, 2, 2) | {"result": "ok"}], []]}]
+    assert body["state"]["agents"][0][0] == [2, 2]
+
+
+def test_an_unknown_match_is_a_json_404(client):
+    response = client.get("/api/matches/12345")
+    assert response.status_code == 404 and response.json()["error"] == "not_found"
+
+
+def test_the_list_shows_running_upcoming_and_finished(client):
+    running, _ = make_match()
+    upcoming, _ = make_match(start_in=600, teams=("C", "D"))
+    finished, _ = make_match(turns=1, teams=("E", "F"))
+    turn_resolve(match_id=finished.pk, number=1)
+    listed = {m["id"]: m["status"] for m in client.get("/api/matches").json()}
+    assert listed == {running.pk: "running", upcoming.pk: "upcoming", finished.pk: "finished"}
+
+
+def test_openapi_schema_and_docs(client):
+    schema = client.get("/api/openapi.json").json()
+    post = schema["paths"]["/api/matches/{match_id}/actions"]["post"]
+    assert set(post["responses"]) >= {"202", "400", "401", "403", "409", "413"}
+    body = post["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["actions"]
+    assert client.get("/api/docs").status_code == 200

@@ -1,0 +1,155 @@
+"""POST /api/matches/{id}/actions: every outcome, and every request stored first."""
+
+import json
+
+import pytest
+
+from matches.models import Submission
+from matches.services.turns import turn_resolve
+from tests.factories import make_match, move, put
+
+pytestmark = pytest.mark.django_db
+
+ACTIONS = {"actions": [put(0, 1, 1), put(1, 4, 3)]}
+
+
+def post(client, match_id, body, token=None, content_type="application/json", raw=False):
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token else {}
+    data = body if raw else json.dumps(body)
+    return client.post(f"/api/matches/{match_id}/actions", data=data,
+                       content_type=content_type, **headers)
+
+
+def assert_error(response, status, code, detail_part=""):
+    assert response.status_code == status
+    body = response.json()
+    assert set(body) == {"error", "detail"} and body["error"] == code
+    assert detail_part in body["detail"]
+
+
+def test_an_accepted_submission_answers_202_and_is_stored(client):
+    match, tokens = make_match()
+    response = post(client, match.pk, ACTIONS, tokens[0])
+    assert response.status_code == 202
+    body = response.json()
+    assert body["turn"] == 1 and body["actions"] == 2 and isinstance(body["received_at"], int)
+    stored = Submission.objects.get()
+    assert (stored.team.index, stored.turn, stored.status_code) == (0, 1, 202)
+    assert json.loads(bytes(stored.body)) == ACTIONS and stored.actions == ACTIONS["actions"]
+    assert stored.remote_addr == "127.0.0.1" and not stored.counted
+
+
+def test_a_later_valid_submission_replaces_the_earlier(client):
+    match, tokens = make_match()
+    post(client, match.pk, {"actions": [put(0, 0, 0)]}, tokens[0])
+    post(client, match.pk, {"actions": [put(0, 5, 4)]}, tokens[0])
+    post(client, match.pk, {"actions": "oops"}, tokens[0])  # rejected: changes nothing
+    row = turn_resolve(match_id=match.pk, number=1)
+    assert row.agents[0][0] == [5, 4]
+    counted = Submission.objects.filter(counted=True)
+    assert [s.actions for s in counted] == [[put(0, 5, 4)]]
+
+
+def test_unknown_keys_are_dropped_and_stay_has_no_target(client):
+    match, tokens = make_match()
+    body = {"actions": [put(0, 1, 1) | {"note": "x"}, {"agent": 1, "type": "stay", "x": 3}]}
+    assert post(client, match.pk, body, tokens[0]).status_code == 202
+    assert Submission.objects.get().actions == [put(0, 1, 1), {"agent": 1, "type": "stay"}]
+
+
+def test_missing_or_unknown_token_is_401(client):
+    match, _ = make_match()
+    assert_error(post(client, match.pk, ACTIONS), 401, "unauthorized", "Bearer")
+    assert_error(post(client, match.pk, ACTIONS, "not-a-token"), 401, "unauthorized")
+    response = client.post(f"/api/matches/{match.pk}/actions", data=json.dumps(ACTIONS),
+                           content_type="application/json", HTTP_AUTHORIZATION="Basic abc")
+    assert_error(response, 401, "unauthorized")
+
+
+def test_a_token_of_another_match_is_403(client):
+    match, _ = make_match()
+    _, other_tokens = make_match(teams=("Gamma", "Delta"))
+    assert_error(post(client, match.pk, ACTIONS, other_tokens[0]), 403, "forbidden",
+                 "another match")
+
+
+def test_an_unknown_match_is_404(client):
+    assert_error(post(client, 999, ACTIONS, "x"), 404, "not_found", "999")
+
+
+@pytest.mark.parametrize(("body", "code", "detail"), [
+    (b'{"actions": [', "malformed_json", "not valid JSON"),
+    (b"\xff\xfe\x00", "malformed_json", "not valid JSON"),
+    (b"[]", "invalid_actions", '{"actions": [...]}'),
+    (b'{"moves": []}', "invalid_actions", '{"actions": [...]}'),
+    (b'{"actions": {}}', "invalid_actions", "actions: expected a list"),
+    (b'{"actions": [5]}', "invalid_actions", "actions[0]: expected an object"),
+    (b'{"actions": [{"type": "stay"}]}', "invalid_actions", "actions[0].agent: missing"),
+    (b'{"actions": [{"agent": "1", "type": "stay"}]}', "invalid_actions",
+     "actions[0].agent: expected a whole number"),
+    (b'{"actions": [{"agent": 1, "type": "jump"}]}', "invalid_actions", "actions[0].type"),
+    (b'{"actions": [{"agent": 1, "type": "move", "x": 1}]}', "invalid_actions",
+     "actions[0].y: missing"),
+    (b'{"actions": [{"agent": 1, "type": "put", "x": 1.5, "y": 2}]}', "invalid_actions",
+     "actions[0].x: expected a whole number"),
+])
+def test_malformed_bodies_are_400_naming_the_field(client, body, code, detail):
+    match, tokens = make_match()
+    assert_error(post(client, match.pk, body, tokens[0], raw=True), 400, code, detail)
+    assert Submission.objects.get().status_code == 400
+
+
+def test_before_the_start_is_409(client):
+    match, tokens = make_match(start_in=60)
+    assert_error(post(client, match.pk, ACTIONS, tokens[0]), 409, "not_running", "starts at")
+
+
+def test_after_the_strategy_step_is_409(client):
+    match, tokens = make_match(start_in=-10, strategy=5, transition=3600)
+    assert_error(post(client, match.pk, ACTIONS, tokens[0]), 409, "step_over", "turn 2 opens at")
+
+
+def test_a_turn_already_resolved_is_409_even_inside_its_window(client):
+    match, tokens = make_match()
+    turn_resolve(match_id=match.pk, number=1)  # e.g. a clock ahead of this server
+    assert_error(post(client, match.pk, ACTIONS, tokens[0]), 409, "step_over")
+
+
+def test_a_finished_match_is_409(client):
+    match, tokens = make_match(turns=1)
+    turn_resolve(match_id=match.pk, number=1)
+    assert_error(post(client, match.pk, ACTIONS, tokens[0]), 409, "not_running", "finished")
+
+
+def test_a_body_over_64_kib_is_413_and_stored_truncated(client):
+    match, tokens = make_match()
+    body = json.dumps({"actions": [], "padding": "x" * 70_000}).encode()
+    assert_error(post(client, match.pk, body, tokens[0], raw=True), 413, "too_large", "64")
+    stored = Submission.objects.get()
+    assert stored.body_size == len(body) and len(bytes(stored.body)) == 64 * 1024
+
+
+def test_every_request_is_stored_before_it_is_answered(client):
+    match, tokens = make_match()
+    statuses = [post(client, match.pk, ACTIONS, tokens[0]).status_code,
+                post(client, match.pk, b"{", tokens[1], raw=True).status_code,
+                post(client, match.pk, ACTIONS, "bad").status_code,
+                post(client, match.pk, ACTIONS).status_code]
+    assert statuses == [202, 400, 401, 401]
+    assert [s.status_code for s in Submission.objects.order_by("id")] == statuses
+
+
+def test_a_wrong_content_type_is_still_read_as_json(client):
+    match, tokens = make_match()
+    response = post(client, match.pk, json.dumps(ACTIONS), tokens[0], content_type="text/plain",
+                    raw=True)
+    assert response.status_code == 202
+    assert Submission.objects.get().content_type == "text/plain"
+
+
+def test_rules_level_problems_are_accepted_and_judged_at_the_transition(client):
+    match, tokens = make_match()
+    body = {"actions": [put(7, 1, 1), move(0, 1, 1)]}  # no agent 7; agent 0 not placed
+    assert post(client, match.pk, body, tokens[0]).status_code == 202
+    row = turn_resolve(match_id=match.pk, number=1)
+    assert [o["result"] for o in row.outcomes[0]] == ["invalid", "invalid"]
