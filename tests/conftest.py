@@ -1,4 +1,11 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(autouse=True)
@@ -7,10 +14,51 @@ def _test_hosts(settings):
 
 
 @pytest.fixture(autouse=True)
-def _fresh_rules_cache():
-    """Each test starts without states remembered from another test's matches."""
+def _fresh_process_state():
+    """No rules states or viewer counts carried over from another test."""
+    from django.core.cache import cache
+
     from matches.services import turns
 
     turns._STATES.clear()
+    cache.clear()
     yield
     turns._STATES.clear()
+
+
+def test_database_url() -> str:
+    """A DATABASE_URL that reaches the database this test run uses."""
+    from django.db import connection
+
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or 'localhost'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+test_database_url.__test__ = False  # a helper, not a test
+
+
+@pytest.fixture
+def spawn(transactional_db):
+    """Start manage.py commands as real processes on the test database; stop them after."""
+    started = []
+
+    def start(*args, log_to=None):
+        env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1")
+        output = open(log_to, "w") if log_to else subprocess.DEVNULL  # noqa: SIM115
+        process = subprocess.Popen([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                                   stdout=output, stderr=subprocess.STDOUT)
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        if process.poll() is None:
+            process.terminate()
+    for process in started:
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()

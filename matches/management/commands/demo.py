@@ -82,13 +82,17 @@ class Command(BaseCommand):
         parser.add_argument("--strategy-seconds", type=float, default=2.0)
         parser.add_argument("--transition-seconds", type=float, default=0.5)
         parser.add_argument("--turns", type=int, help="default: each board's own")
+        parser.add_argument("--no-bots", action="store_true",
+                            help="serve and run the clock only: no bots, no new matches")
 
-    def handle(self, *args, host, port, strategy_seconds, transition_seconds, turns, **options):
+    def handle(self, *args, host, port, strategy_seconds, transition_seconds, turns, no_bots,
+               **options):
         call_command("migrate", verbosity=0, interactive=False)
         self.base = f"http://{host}:{port}"
         self.settings = (strategy_seconds, transition_seconds, turns)
         self.stop = threading.Event()
-        self.stdout.write(f"Serving the demo at {self.base}/  (Ctrl-C to stop)")
+        self.bots = not no_bots
+        self.stdout.write(f"Serving at {self.base}/  (Ctrl-C to stop)")
         Server(
             application=ASGIStaticFilesHandler(get_default_application()),
             endpoints=[f"tcp:port={port}:interface={host}"],
@@ -99,7 +103,8 @@ class Command(BaseCommand):
 
     def ready(self) -> None:
         asyncio.get_event_loop().create_task(run_clock())
-        threading.Thread(target=self.organise, name="demo-organiser", daemon=True).start()
+        if self.bots:
+            threading.Thread(target=self.organise, name="demo-organiser", daemon=True).start()
 
     def organise(self) -> None:
         """Create a match, let the bots play it, then the next one."""

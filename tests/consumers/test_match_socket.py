@@ -1,0 +1,138 @@
+"""/ws/matches/<id>/: snapshot, turns in order, catch-up with since, end, no leaks."""
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from matches.services.submissions import Request, submission_receive
+from matches.services.turns import turn_resolve
+from spectator.asgi import application
+from tests.factories import make_match, put
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+resolve = sync_to_async(turn_resolve)
+
+
+async def connect(path):
+    communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://127.0.0.1")])
+    connected, code = await communicator.connect()
+    assert connected, code
+    return communicator
+
+
+async def receive_type(communicator, wanted, timeout=3):
+    """The next message of a type, skipping throwaway viewer counts."""
+    while True:
+        message = await communicator.receive_json_from(timeout=timeout)
+        if message["type"] != "viewers":
+            assert message["type"] == wanted, message
+            return message
+
+
+@sync_to_async
+def submit(match, token, actions):
+    from django.utils import timezone
+    body = json.dumps({"actions": actions}).encode()
+    return submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
+                                      "application/json", "127.0.0.1", timezone.now()))
+
+
+async def test_connect_sends_a_snapshot():
+    match, _ = await sync_to_async(make_match)()
+    socket = await connect(f"/ws/matches/{match.pk}/")
+    snapshot = await receive_type(socket, "snapshot")
+    assert snapshot["turn"] == 0 and snapshot["status"] == "running"
+    assert snapshot["match"]["teams"] == [{"index": 0, "name": "Alpha"}, {"index": 1, "name": "Beta"}]
+    assert snapshot["state"]["cells"] == ["......"] * 5
+    assert snapshot["history"] == [{"turn": 0, "scores": snapshot["state"]["scores"]}]
+    assert isinstance(snapshot["deadline"], int) and isinstance(snapshot["server_time"], int)
+    await socket.disconnect()
+
+
+async def test_turns_arrive_in_order_with_the_stored_state():
+    match, tokens = await sync_to_async(make_match)()
+    socket = await connect(f"/ws/matches/{match.pk}/")
+    await receive_type(socket, "snapshot")
+    await submit(match, tokens[0], [put(0, 1, 1)])
+    rows = [await resolve(match_id=match.pk, number=n) for n in (1, 2, 3)]
+    for row in rows:
+        message = await receive_type(socket, "turn")
+        assert message["turn"] == row.number
+        assert (message["cells"], message["agents"], message["outcomes"], message["scores"]) == (
+            row.cells, row.agents, row.outcomes, row.scores)
+        assert set(message) == {"type", "match", "turn", "cells", "agents", "outcomes",
+                                "scores", "deadline", "server_time"}
+    assert rows[0].agents[0][0] == [1, 1]
+    await socket.disconnect()
+
+
+async def test_since_catches_up_with_exactly_the_missed_turns():
+    match, _ = await sync_to_async(make_match)()
+    for number in (1, 2, 3):
+        await resolve(match_id=match.pk, number=number)
+    socket = await connect(f"/ws/matches/{match.pk}/?since=1")
+    assert [(await receive_type(socket, "turn"))["turn"] for _ in range(2)] == [2, 3]
+    await resolve(match_id=match.pk, number=4)
+    assert (await receive_type(socket, "turn"))["turn"] == 4
+    await socket.disconnect()
+
+
+async def test_end_follows_the_last_turn():
+    match, _ = await sync_to_async(make_match)(turns=2)
+    socket = await connect(f"/ws/matches/{match.pk}/")
+    await receive_type(socket, "snapshot")
+    await resolve(match_id=match.pk, number=1)
+    await resolve(match_id=match.pk, number=2)
+    assert (await receive_type(socket, "turn"))["deadline"] is not None
+    last = await receive_type(socket, "turn")
+    assert last["turn"] == 2 and last["deadline"] is None
+    end = await receive_type(socket, "end")
+    assert end["result"] == {"winner": None, "decided_by": "draw"}
+    await socket.disconnect()
+
+
+async def test_a_pending_submission_is_never_sent():
+    match, tokens = await sync_to_async(make_match)()
+    reply = await submit(match, tokens[0], [put(0, 4, 3), put(1, 5, 4)])
+    assert reply.status == 202
+    socket = await connect(f"/ws/matches/{match.pk}/")
+    received = [await socket.receive_json_from(timeout=3)]
+    while not await socket.receive_nothing(timeout=0.3):
+        received.append(await socket.receive_json_from())
+    text = json.dumps(received)
+    assert "[4, 3]" not in text and "[5, 4]" not in text and '"put"' not in text
+    assert received[0]["state"]["agents"] == [[None, None], [None, None]]
+    await socket.disconnect()
+
+
+async def test_viewer_counts_carry_no_version():
+    match, _ = await sync_to_async(make_match)()
+    first = await connect(f"/ws/matches/{match.pk}/")
+    await first.receive_json_from()  # snapshot
+    assert await first.receive_json_from() == {"type": "viewers", "count": 1}
+    second = await connect(f"/ws/matches/{match.pk}/")
+    assert (await first.receive_json_from())["count"] == 2
+    await second.disconnect()
+    assert (await first.receive_json_from())["count"] == 1
+    await first.disconnect()
+
+
+async def test_an_unknown_match_is_refused():
+    communicator = WebsocketCommunicator(application, "/ws/matches/999/",
+                                         headers=[(b"origin", b"http://127.0.0.1")])
+    connected, code = await communicator.connect()
+    assert not connected and code == 4404
+
+
+async def test_the_list_socket_sends_the_matches_then_summaries():
+    match, _ = await sync_to_async(make_match)()
+    socket = await connect("/ws/matches/")
+    listing = await socket.receive_json_from()
+    assert listing["type"] == "matches" and [m["id"] for m in listing["matches"]] == [match.pk]
+    await resolve(match_id=match.pk, number=1)
+    summary = await socket.receive_json_from(timeout=3)
+    assert summary["type"] == "summary" and summary["match"]["turn"] == 1
+    await socket.disconnect()

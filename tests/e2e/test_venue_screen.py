@@ -1,0 +1,72 @@
+"""A real Chromium watches a short live match on the venue screen."""
+
+import json
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from tests.factories import make_match, put
+
+pytestmark = pytest.mark.e2e
+
+
+def play_team_a(base: str, match_id: int, token: str, stop: threading.Event) -> None:
+    """Team A places its agents in turn 1, then moves one of them right each turn."""
+    played = set()
+    while not stop.is_set():
+        with urllib.request.urlopen(f"{base}/api/matches/{match_id}") as response:
+            state = json.loads(response.read())
+        turn = state["strategy_turn"]
+        if state["status"] == "finished":
+            return
+        if turn and turn not in played and state["turn"] == turn - 1:
+            x = turn  # the first agent walks along row 0
+            actions = [put(0, 0, 0), put(1, 5, 4)] if turn == 1 else [
+                {"agent": 0, "type": "move", "x": min(x - 1, 5), "y": 0}]
+            request = urllib.request.Request(
+                f"{base}/api/matches/{match_id}/actions", method="POST",
+                data=json.dumps({"actions": actions}).encode(),
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+            urllib.request.urlopen(request).close()
+            played.add(turn)
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def short_match(transactional_db):
+    """Made before the browser starts: Playwright's loop forbids database calls after."""
+    return make_match(strategy=1.0, transition=0.3, start_in=2.5, turns=6)
+
+
+def test_the_page_follows_turns_and_scores(live_server_process, short_match, browser):
+    match, tokens = short_match
+    stop = threading.Event()
+    player = threading.Thread(target=play_team_a,
+                              args=(live_server_process, match.pk, tokens[0], stop))
+    player.start()
+    try:
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(f"{live_server_process}/matches/{match.pk}/")
+        page.wait_for_selector(".board .cell")
+        assert page.locator(".board .cell").count() == 30
+        assert page.inner_text("[data-turn]").strip() == "0 / 6"
+        assert page.inner_text("[data-status]").startswith("starting in")
+        page.wait_for_function(
+            "document.querySelector('[data-turn]').textContent.startsWith('1 ')", timeout=15000)
+        total_a = int(page.inner_text('[data-team="0"] .total'))
+        assert total_a > 0 and page.locator(".agent.team-a").count() == 2
+        assert page.inner_text("[data-status]") == "live"
+        page.wait_for_function(
+            "document.querySelector('[data-turn]').textContent.startsWith('3 ')", timeout=15000)
+        assert int(page.inner_text('[data-team="0"] .total')) != total_a
+        assert page.locator(".board .cell.wall-a").count() >= 4
+        page.wait_for_function(
+            "document.querySelector('[data-status]').textContent.startsWith('finished')",
+            timeout=20000)
+        assert page.inner_text("[data-turn]").strip() == "6 / 6"
+        assert "Alpha wins on total" in page.inner_text("[data-status]")
+    finally:
+        stop.set()
+        player.join(timeout=10)
