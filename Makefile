@@ -1,6 +1,7 @@
 # The two commands a new user runs: `make demo` and `make test`.
 # Everything else here is what those two need, installed on first use.
 
+SHELL := bash
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -12,9 +13,14 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 demo: $(STAMP)
 	$(PY) manage.py demo
 
+# The whole suite twice: on the embedded default (SQLite, in-memory channel layer),
+# then on PostgreSQL and Redis, which tests/services.sh installs and starts.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(PY) -m pytest
+	bash tests/services.sh start
+	trap 'bash tests/services.sh stop' EXIT; \
+	  echo "== embedded default: SQLite + in-memory channel layer" && $(PY) -m pytest && \
+	  echo "== PostgreSQL + Redis" && env $$(bash tests/services.sh env) $(PY) -m pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

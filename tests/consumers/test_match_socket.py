@@ -16,6 +16,15 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 resolve = sync_to_async(turn_resolve)
 
 
+@pytest.fixture(autouse=True)
+async def _close_worker_connections():
+    """The consumers' database work runs on a worker thread; close its connection after."""
+    yield
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()
+
+
 async def connect(path):
     communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://127.0.0.1")])
     connected, code = await communicator.connect()
@@ -45,7 +54,7 @@ async def test_connect_sends_a_snapshot():
     socket = await connect(f"/ws/matches/{match.pk}/")
     snapshot = await receive_type(socket, "snapshot")
     assert snapshot["turn"] == 0 and snapshot["status"] == "running"
-    assert snapshot["match"]["teams"] == [{"index": 0, "name": "Alpha"}, {"index": 1, "name": "Beta"}]
+    assert [team["name"] for team in snapshot["match"]["teams"]] == ["Alpha", "Beta"]
     assert snapshot["state"]["cells"] == ["......"] * 5
     assert snapshot["history"] == [{"turn": 0, "scores": snapshot["state"]["scores"]}]
     assert isinstance(snapshot["deadline"], int) and isinstance(snapshot["server_time"], int)
