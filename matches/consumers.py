@@ -11,7 +11,6 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.core.cache import cache
 from django.utils import timezone
 
 from matches import selectors
@@ -52,9 +51,7 @@ def _turns_since(match_id: int, since: int) -> list[dict]:
 
 @database_sync_to_async
 def _count_viewer(match_id: int, change: int) -> int:
-    key = f"viewers:{match_id}"
-    cache.add(key, 0, timeout=None)
-    return max(cache.incr(key, change), 0)
+    return selectors.viewers_change(match_id, change)
 
 
 class MatchConsumer(AsyncJsonWebsocketConsumer):
@@ -75,23 +72,24 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         for message in await _opening(self.match_id, since):
             await self._send_versioned(message)
         self.counted = True
-        await self._announce_viewers(+1)
+        # Only the newcomer hears the count now; everyone hears it with each turn.
+        await self.send_json({"type": "viewers", "count": await _count_viewer(self.match_id, +1)})
 
     async def disconnect(self, code):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.counted:
-            await self._announce_viewers(-1)
+            await _count_viewer(self.match_id, -1)
 
     async def relay(self, event):
-        message = event["message"]
-        if message["type"] == "turn":
-            if message["turn"] <= self.sent_turn:
+        if event["kind"] == "turn":
+            if event["turn"] <= self.sent_turn:
                 return
-            if message["turn"] > self.sent_turn + 1:
+            if event["turn"] > self.sent_turn + 1:  # a lost event: fill from the stored turns
                 for missed in await _turns_since(self.match_id, self.sent_turn):
                     await self._send_versioned(missed)
                 return
-        await self._send_versioned(message)
+            self.sent_turn = event["turn"]
+        await self.send(text_data=event["text"])
 
     async def _send_versioned(self, message):
         if message["type"] == "turn":
@@ -101,11 +99,6 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         elif message["type"] == "snapshot":
             self.sent_turn = message["turn"]
         await self.send_json(message)
-
-    async def _announce_viewers(self, change: int):
-        count = await _count_viewer(self.match_id, change)
-        await self.channel_layer.group_send(
-            self.group, {"type": "relay", "message": {"type": "viewers", "count": count}})
 
 
 @database_sync_to_async
@@ -127,4 +120,4 @@ class MatchListConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(LIST_GROUP, self.channel_name)
 
     async def relay(self, event):
-        await self.send_json(event["message"])
+        await self.send(text_data=event["text"])

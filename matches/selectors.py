@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.core.cache import cache
 from django.utils import timezone
 
 from matches.models import Match, Submission, Turn
@@ -141,16 +142,32 @@ def score_history(match: Match) -> list[dict[str, Any]]:
     return [{"turn": 0, "scores": first}] + [{"turn": n, "scores": s} for n, s in rows]
 
 
+# The parts of a snapshot that change only with a turn, per (match, turn), so that a
+# crowd connecting at once costs one set of queries, not one per viewer.
+_SNAPSHOTS: dict[tuple[int, int], dict[str, Any]] = {}
+
+
 def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
     """The first websocket message: meta, the latest state, the chart, the clock."""
     now = now or timezone.now()
-    return {
-        "type": "snapshot",
-        "match": match_meta(match),
-        "state": latest_view(match),
-        "history": score_history(match),
-        **timing(match, now),
-    }
+    key = (match.pk, match.resolved_turns)
+    if key not in _SNAPSHOTS:
+        if len(_SNAPSHOTS) > 256:
+            _SNAPSHOTS.clear()
+        _SNAPSHOTS[key] = {"match": match_meta(match), "state": latest_view(match),
+                           "history": score_history(match)}
+    return {"type": "snapshot", **_SNAPSHOTS[key], **timing(match, now)}
+
+
+def viewers_change(match_id: int, change: int) -> int:
+    """Count a viewer in (+1) or out (-1); the cache is shared by every server process."""
+    key = f"viewers:{match_id}"
+    cache.add(key, 0, timeout=None)
+    return max(cache.incr(key, change), 0)
+
+
+def viewers(match_id: int) -> int:
+    return max(cache.get(f"viewers:{match_id}", 0), 0)
 
 
 def end_message(match: Match) -> dict[str, Any]:

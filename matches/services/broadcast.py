@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -14,8 +15,15 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
+def relay_event(message: dict[str, Any]) -> dict[str, Any]:
+    """The channel-layer event for a message: its JSON text is encoded once, for every
+    socket, with the message's kind and version alongside for the consumers' ordering."""
+    return {"type": "relay", "kind": message["type"], "turn": message.get("turn"),
+            "text": json.dumps(message, separators=(",", ":"))}
+
+
 def broadcast(group: str, message: dict[str, Any]) -> None:
-    """Send one event to a group; consumers relay its message to their sockets."""
+    """Send one event to a group; consumers relay its text to their sockets."""
     layer = get_channel_layer()
     if layer is not None:
-        async_to_sync(layer.group_send)(group, {"type": "relay", "message": message})
+        async_to_sync(layer.group_send)(group, relay_event(message))

@@ -52,13 +52,10 @@ class Refusal(Exception):
 
 def submission_receive(request: Request) -> Reply:
     """Judge one request, store it, and say what to answer."""
-    match = Match.objects.filter(pk=request.match_id).first()
-    team = None
-    actions = None
+    match, team, actions = None, None, None
     try:
-        if match is None:
-            raise Refusal(404, "not_found", f"there is no match {request.match_id}")
-        team = _authenticate(match, request.authorization)
+        team = _authenticate(request.match_id, request.authorization)
+        match = team.match
         if request.body_size > MAX_BODY:
             raise Refusal(413, "too_large",
                           f"the body is {request.body_size} bytes; at most 64 KiB "
@@ -69,16 +66,21 @@ def submission_receive(request: Request) -> Reply:
     return _store_if_open(request, match, team, actions)
 
 
-def _authenticate(match: Match, authorization: str) -> Team:
+def _authenticate(match_id: int, authorization: str) -> Team:
+    """The team whose token this is, with its match; refusals for every other case."""
     scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    digest = token_hash(token.strip()) if token.strip() else ""
+    team = (Team.objects.select_related("match").filter(token_hash=digest).first()
+            if digest else None)
+    if team is None or team.match_id != match_id:
+        if not Match.objects.filter(pk=match_id).exists():
+            raise Refusal(404, "not_found", f"there is no match {match_id}")
+    if scheme.lower() != "bearer" or not digest:
         raise Refusal(401, "unauthorized", "send the team token as 'Authorization: Bearer <token>'")
-    digest = token_hash(token.strip())
-    team = Team.objects.filter(token_hash=digest).first()
     if team is None or not hmac.compare_digest(team.token_hash, digest):
         raise Refusal(401, "unauthorized", "the token is not a team token")
-    if team.match_id != match.pk:
-        raise Refusal(403, "forbidden", f"this token belongs to another match, not {match.pk}")
+    if team.match_id != match_id:
+        raise Refusal(403, "forbidden", f"this token belongs to another match, not {match_id}")
     return team
 
 
@@ -134,6 +136,8 @@ def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
 
 def _store(request: Request, match: Match | None, team: Team | None, actions: Any,
            refusal: Refusal) -> Reply:
+    if match is None:  # refused before the team was known: file it under its match
+        match = Match.objects.filter(pk=request.match_id).first()
     turn = match.strategy_turn(request.received_at) if match else None
     submission = _create(request, match, team, turn, actions, refusal.status,
                          refusal.error, refusal.detail)

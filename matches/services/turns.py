@@ -82,6 +82,7 @@ def _announce(match: Match, row: Turn) -> None:
     broadcast(match_group(match.pk), selectors.turn_message(match, row, now))
     if match.resolved_turns >= match.turns:
         broadcast(match_group(match.pk), selectors.end_message(match))
+    broadcast(match_group(match.pk), {"type": "viewers", "count": selectors.viewers(match.pk)})
     broadcast(LIST_GROUP, {"type": "summary", "match": selectors.match_summary(match, now)})
 
 

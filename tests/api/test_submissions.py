@@ -153,3 +153,13 @@ def test_rules_level_problems_are_accepted_and_judged_at_the_transition(client):
     assert post(client, match.pk, body, tokens[0]).status_code == 202
     row = turn_resolve(match_id=match.pk, number=1)
     assert [o["result"] for o in row.outcomes[0]] == ["invalid", "invalid"]
+
+
+def test_refused_requests_are_filed_under_the_match_they_were_sent_to(client):
+    match, _ = make_match()
+    _, other_tokens = make_match(teams=("Gamma", "Delta"))
+    post(client, match.pk, ACTIONS, "unknown")
+    post(client, match.pk, ACTIONS, other_tokens[1])
+    stored = Submission.objects.order_by("id")
+    assert [(s.match_id, s.team_id, s.status_code) for s in stored] == [
+        (match.pk, None, 401), (match.pk, None, 403)]

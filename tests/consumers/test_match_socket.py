@@ -117,15 +117,19 @@ async def test_a_pending_submission_is_never_sent():
     await socket.disconnect()
 
 
-async def test_viewer_counts_carry_no_version():
+async def test_viewer_counts_carry_no_version_and_come_with_each_turn():
     match, _ = await sync_to_async(make_match)()
     first = await connect(f"/ws/matches/{match.pk}/")
     await first.receive_json_from()  # snapshot
     assert await first.receive_json_from() == {"type": "viewers", "count": 1}
     second = await connect(f"/ws/matches/{match.pk}/")
-    assert (await first.receive_json_from())["count"] == 2
+    await second.receive_json_from()  # snapshot
+    assert await second.receive_json_from() == {"type": "viewers", "count": 2}
+    assert await first.receive_nothing(timeout=0.2)  # no broadcast per connection
     await second.disconnect()
-    assert (await first.receive_json_from())["count"] == 1
+    await resolve(match_id=match.pk, number=1)
+    assert (await first.receive_json_from())["type"] == "turn"
+    assert await first.receive_json_from() == {"type": "viewers", "count": 1}
     await first.disconnect()
 
 

@@ -1,0 +1,196 @@
+"""Live latency on loopback: python bench/live.py [--clients 100 1000] [--rate 200]
+
+Starts the whole system as one server process on the embedded default (SQLite,
+in-memory channel layer, clock on the server's loop) in a scratch folder, then:
+  (a) for each client count, runs a short live match with 1-second turns and
+      measures, for every turn each websocket client receives, the time from the
+      turn's deadline to its arrival;
+  (b) sends submissions at a fixed rate (open loop) and measures each one's
+      latency from its scheduled send time to its answer.
+Everything stays on 127.0.0.1; every loop is bounded and stops by itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] if ordered else float("nan")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    def __init__(self, scratch: str) -> None:
+        self.env = dict(os.environ, SPECTATOR_VAR_DIR=scratch, DJANGO_DEBUG="0",
+                        LOG_LEVEL="WARNING")
+        self.env.pop("DATABASE_URL", None)
+        self.env.pop("REDIS_URL", None)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.manage("migrate", "-v0")
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "demo", "--no-bots", "--port", str(self.port)],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.1)
+        raise SystemExit("the server did not start")
+
+    def manage(self, *args: str) -> str:
+        return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
+                              check=True, capture_output=True, text=True).stdout
+
+    def create_match(self, turns: int, strategy: float, transition: float, start_in: float):
+        out = self.manage("creatematch", "--board", "Kakom-1", "--teams", "Blue", "Orange",
+                          "--turns", str(turns), "--strategy-seconds", str(strategy),
+                          "--transition-seconds", str(transition), "--start-in", str(start_in),
+                          "--json")
+        return json.loads(out)
+
+    def memory_mib(self) -> float:
+        status = Path(f"/proc/{self.process.pid}/status").read_text()
+        rss = next(line for line in status.splitlines() if line.startswith("VmRSS"))
+        return int(rss.split()[1]) / 1024
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+async def watch(session, url: str, arrivals: list, ready: asyncio.Event, done: asyncio.Event):
+    for attempt in range(5):  # a connection refused while the server is busy accepting
+        try:
+            return await _watch(session, url, arrivals, ready, done)
+        except aiohttp.ClientOSError:
+            await asyncio.sleep(0.2 * (attempt + 1))
+    raise ConnectionError(f"could not connect to {url}")
+
+
+async def _watch(session, url: str, arrivals: list, ready: asyncio.Event, done: asyncio.Event):
+    async with session.ws_connect(url, max_msg_size=0) as socket_:
+        async for message in socket_:
+            data = json.loads(message.data)
+            if data["type"] == "snapshot":
+                ready.set()
+            elif data["type"] == "turn":
+                arrivals.append((data["turn"], time.time()))
+            elif data["type"] == "end":
+                break
+            if done.is_set():
+                break
+
+
+async def fanout(server: Server, clients: int) -> None:
+    turns, strategy, transition = 10, 0.8, 0.2
+    start_in = 4 + clients / 100
+    match = server.create_match(turns, strategy, transition, start_in)
+    start = match["start_at"] / 1000
+    url = f"ws://127.0.0.1:{server.port}/ws/matches/{match['id']}/"
+    arrivals: list[list] = [[] for _ in range(clients)]
+    done = asyncio.Event()
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector,
+                                     headers={"Origin": server.base}) as session:
+        tasks = []
+        for index in range(clients):
+            ready = asyncio.Event()
+            tasks.append(asyncio.create_task(watch(session, url, arrivals[index], ready, done)))
+            if index % 20 == 19:
+                await asyncio.sleep(0.1)
+        limit = start + turns * (strategy + transition) + 10
+        await asyncio.wait(tasks, timeout=max(limit - time.time(), 1))
+        failed = [t.exception() for t in tasks if t.done() and t.exception()]
+        if failed:
+            print(f"  {len(failed)} clients failed, e.g. {failed[0]!r}")
+        memory = server.memory_mib()
+        done.set()
+        for task in tasks:
+            task.cancel()
+    latencies = [
+        (arrived - (start + (turn - 1) * (strategy + transition) + strategy)) * 1000
+        for client in arrivals for turn, arrived in client
+    ]
+    received = sum(len(client) for client in arrivals)
+    if not latencies:
+        print(f"  {clients:>5} clients: no turn message arrived")
+        return
+    print(f"  {clients:>5} clients: deadline-to-client p50 {percentile(latencies, 0.5):6.1f} ms"
+          f"  p99 {percentile(latencies, 0.99):6.1f} ms  max {max(latencies):6.1f} ms"
+          f"  ({received}/{clients * turns} turn messages; server {memory:.0f} MiB)")
+
+
+async def submissions(server: Server, rate: int, seconds: float) -> None:
+    match = server.create_match(turns=3, strategy=seconds + 5, transition=0.2, start_in=1.5)
+    await asyncio.sleep(2)
+    tokens = [team["token"] for team in match["teams"]]
+    url = f"{server.base}/api/matches/{match['id']}/actions"
+    body = json.dumps({"actions": [{"agent": 0, "type": "put", "x": 3, "y": 3}]})
+    latencies: list[float] = []
+    statuses: dict[int, int] = {}
+
+    async def send(session, index: int, at: float) -> None:
+        await asyncio.sleep(max(at - time.monotonic(), 0))
+        headers = {"Authorization": f"Bearer {tokens[index % 2]}",
+                   "Content-Type": "application/json"}
+        async with session.post(url, data=body, headers=headers) as response:
+            await response.read()
+            statuses[response.status] = statuses.get(response.status, 0) + 1
+        latencies.append((time.monotonic() - at) * 1000)
+
+    count = int(rate * seconds)
+    began = time.monotonic() + 0.2
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+        await asyncio.gather(*(send(session, i, began + i / rate) for i in range(count)))
+    print(f"  {rate} requests/s for {seconds:.0f} s: p50 {percentile(latencies, 0.5):.1f} ms"
+          f"  p99 {percentile(latencies, 0.99):.1f} ms  mean {statistics.mean(latencies):.1f} ms"
+          f"  (answers: {dict(sorted(statuses.items()))})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, nargs="+", default=[100, 1000])
+    parser.add_argument("--rate", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="spectator-bench-") as scratch:
+        server = Server(scratch)
+        try:
+            print("Websocket fan-out, one server process, 1-second turns:")
+            for clients in options.clients:
+                asyncio.run(fanout(server, clients))
+            print("Submission API, one server process:")
+            asyncio.run(submissions(server, options.rate, options.seconds))
+        finally:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
