@@ -72,9 +72,9 @@ def _authenticate(match_id: int, authorization: str) -> Team:
     digest = token_hash(token.strip()) if token.strip() else ""
     team = (Team.objects.select_related("match").filter(token_hash=digest).first()
             if digest else None)
-    if team is None or team.match_id != match_id:
-        if not Match.objects.filter(pk=match_id).exists():
-            raise Refusal(404, "not_found", f"there is no match {match_id}")
+    foreign = team is None or team.match_id != match_id
+    if foreign and not Match.objects.filter(pk=match_id).exists():
+        raise Refusal(404, "not_found", f"there is no match {match_id}")
     if scheme.lower() != "bearer" or not digest:
         raise Refusal(401, "unauthorized", "send the team token as 'Authorization: Bearer <token>'")
     if team is None or not hmac.compare_digest(team.token_hash, digest):
