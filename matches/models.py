@@ -109,6 +109,13 @@ class Match(models.Model):
             return None
         return turn
 
+    def next_turn_to_open(self, now: datetime) -> int:
+        """The turn whose strategy step is open at `now`, else the next one to open
+        (may be past the last turn)."""
+        if now < self.start_at:
+            return 1
+        return self.strategy_turn(now) or (now - self.start_at) // self.period + 2
+
     def due_turns(self, now: datetime) -> range:
         """Turns whose deadline has passed but which are not resolved yet, in order."""
         if now < self.start_at:

@@ -29,15 +29,18 @@ def match_record(match: Match, upto: int | None = None) -> MatchRecord:
     for turn, index, team_actions in counted.values_list("turn", "team__index", "actions"):
         actions[turn - 1][index] = team_actions
     teams = tuple({"name": name} for name in match.teams.values_list("name", flat=True))
+    return _record(match, teams, actions)
+
+
+def _record(match: Match, teams: tuple, actions: list) -> MatchRecord:
     return MatchRecord(game=match.game, board=match.board.data, agents=match.agents,
                        turns=match.turns, teams=teams, actions=actions, title=match.title)
 
 
 def initial_view(match: Match) -> dict[str, Any]:
+    """The empty board before turn 1 (the rules need no team names for it)."""
     rules = rules_for(match.game)
-    record = MatchRecord(game=match.game, board=match.board.data, agents=match.agents,
-                         turns=match.turns, teams=({"name": ""}, {"name": ""}))
-    return rules.view(rules.initial_state(record))
+    return rules.view(rules.initial_state(_record(match, ({"name": ""}, {"name": ""}), [])))
 
 
 def latest_view(match: Match) -> dict[str, Any]:
@@ -50,10 +53,7 @@ def next_deadline(match: Match, now: datetime) -> datetime | None:
     """The deadline of the strategy step now open, or of the next one to open."""
     if match.resolved_turns >= match.turns:
         return None
-    if now < match.start_at:
-        return match.deadline(1)
-    # in a transition step the next turn to open is the one after the current period's
-    turn = match.strategy_turn(now) or (now - match.start_at) // match.period + 2
+    turn = match.next_turn_to_open(now)
     return match.deadline(turn) if turn <= match.turns else None
 
 

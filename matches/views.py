@@ -38,6 +38,4 @@ def screens(request: HttpRequest) -> HttpResponse:
     if missing:
         raise Http404(f"no match {', '.join(missing)}")
     matches = [found[int(p)] for p in wanted]
-    for match in matches:
-        match.team_names = [team.name for team in match.teams.all()]
     return render(request, "matches/screens.html", {"matches": matches})

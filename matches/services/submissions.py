@@ -126,8 +126,7 @@ def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
         return Refusal(409, "not_running",
                        f"the match starts at {epoch_ms(match.start_at)} (epoch ms)")
     if turn is None or match.resolved_turns >= turn:
-        # in a transition step, the next step to open is that of the following period
-        upcoming = turn + 1 if turn else (now - match.start_at) // match.period + 2
+        upcoming = turn + 1 if turn else match.next_turn_to_open(now)
         opens = (f"; turn {upcoming} opens at {epoch_ms(match.opens_at(upcoming))} (epoch ms)"
                  if upcoming <= match.turns else "")
         return Refusal(409, "step_over", f"the strategy step is over{opens}")

@@ -32,7 +32,7 @@ function render(match) {
   row.querySelector(".team-b .score").textContent = match.scores[1].total;
   row.querySelector(".state").textContent = label(match);
   row.querySelector(".state").dataset.kind = match.status;
-  row.dataset.start = match.deadline ?? "";
+  row.dataset.deadline = match.deadline ?? "";
   const target = document.querySelector(`[data-list="${match.status}"]`);
   if (row.parentElement !== target) target.prepend(row);
   for (const list of document.querySelectorAll("[data-list]")) {
@@ -67,7 +67,7 @@ connect();
 setInterval(() => {
   for (const row of rows.values()) {
     const countdown = row.querySelector(".countdown");
-    const deadline = Number(row.dataset.start);
+    const deadline = Number(row.dataset.deadline);
     countdown.textContent = row.dataset.status !== "finished" && deadline
       ? `next turn in ${formatCountdown(deadline - clock.now())}` : "";
   }
