@@ -21,6 +21,15 @@ class GameRules(Protocol):
     """What the registry hands out for a game id."""
 
     game: str
+    # Outcome keys that must be equal (where both sides give them) for two timelines
+    # to agree, beyond whether each action is "ok" (docs/formats.md).
+    outcome_keys: tuple[str, ...]
+
+    def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
+        """The record's `board`, checked; raise `checks.RecordError` naming the field."""
+
+    def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
+        """The record's `agents`, checked against the parsed board (`RecordError`)."""
 
     def initial_state(self, record: Any) -> Any:
         """The position before turn 1, from a parsed match record's board."""

@@ -15,6 +15,7 @@ import numpy as np
 from scipy import ndimage
 
 from matches.rules.base import TEAM_LETTERS, Outcomes, TurnActions
+from matches.rules.checks import board_size, points_grid, whole
 
 NEUTRAL, WALL_A, WALL_B, TERRITORY_A, TERRITORY_B = 0, 1, 2, 3, 4
 WALL = (WALL_A, WALL_B)
@@ -73,6 +74,14 @@ def _name(key: AgentKey) -> str:
 
 class KakomimasuRules:
     game = "kakomimasu"
+    outcome_keys = ()
+
+    def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
+        width, height = board_size(board)
+        return {"width": width, "height": height, "points": points_grid(board, width, height)}
+
+    def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
+        return whole(agents, "agents", 1, board["width"] * board["height"])
 
     def initial_state(self, record: Any) -> KakomimasuState:
         board = make_board(record.board["points"])

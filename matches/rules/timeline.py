@@ -10,13 +10,15 @@ from matches.rules.records import TIMELINE_FORMAT, MatchRecord
 
 
 def states(record: MatchRecord) -> Iterator[tuple[Any, dict[str, Any]]]:
-    """Yield (state, timeline state) for turn 0 and after every recorded turn."""
+    """Yield (state, timeline state) for turn 0 and after every recorded turn.
+
+    Every recorded turn is replayed, even after a decision: what a late action means
+    (CHaser: invalid, the game is decided; Blokus Duo: the final passes) is the rules'.
+    """
     rules = rules_for(record.game)
     state = rules.initial_state(record)
     yield state, rules.view(state)
     for actions in record.actions:
-        if rules.is_over(state, record.turns):
-            break
         state, outcomes = rules.resolve_turn(state, actions)
         view = rules.view(state)
         view["outcomes"] = outcomes

@@ -1,0 +1,98 @@
+"""Small checks for reading records: each names the field it refuses, in one line.
+
+Shared by `records` and by every game's board parser, so that a bad record reads the
+same whatever its game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+MAX_SIDE = 64
+
+
+class RecordError(ValueError):
+    """A match record or timeline that is not well formed; the message is one line."""
+
+
+def require(data: Mapping, key: str, where: str = "") -> Any:
+    if key not in data:
+        raise RecordError(f"{where}{key}: missing")
+    return data[key]
+
+
+def as_object(value: Any, name: str) -> Mapping:
+    if not isinstance(value, Mapping):
+        raise RecordError(f"{name}: expected an object, got {kind(value)}")
+    return value
+
+
+def as_list(value: Any, name: str) -> list:
+    if not isinstance(value, list):
+        raise RecordError(f"{name}: expected a list, got {kind(value)}")
+    return value
+
+
+def whole(value: Any, name: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"{name}: expected a whole number, got {kind(value)}")
+    if not low <= value <= high:
+        raise RecordError(f"{name}: {value} is outside {low}..{high}")
+    return value
+
+
+def as_text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise RecordError(f"{name}: expected a string, got {kind(value)}")
+    return value
+
+
+def kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}
+    if value is None:
+        return "null"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"the number {value}"
+    return names.get(type(value), type(value).__name__)
+
+
+def board_size(board: Mapping, low: int = 1, high: int = MAX_SIDE) -> tuple[int, int]:
+    """`board.width` and `board.height`, each within low..high."""
+    width = whole(require(board, "width", "board."), "board.width", low, high)
+    height = whole(require(board, "height", "board."), "board.height", low, high)
+    return width, height
+
+
+def points_grid(board: Mapping, width: int, height: int, low: int = -16, high: int = 16
+                ) -> list[list[int]]:
+    """`board.points`: `height` rows of `width` whole numbers within low..high."""
+    rows = as_list(require(board, "points", "board."), "board.points")
+    if len(rows) != height:
+        raise RecordError(f"board.points: {len(rows)} rows, expected {height} (board.height)")
+    for y, row in enumerate(rows):
+        as_list(row, f"board.points[{y}]")
+        if len(row) != width:
+            raise RecordError(
+                f"board.points[{y}]: {len(row)} values, expected {width} (board.width)"
+            )
+        for x, value in enumerate(row):
+            whole(value, f"board.points[{y}][{x}]", low, high)
+    return [list(row) for row in rows]
+
+
+def cell(value: Any, name: str, width: int, height: int) -> tuple[int, int]:
+    """An `[x, y]` pair on a width × height board."""
+    pair = as_list(value, name)
+    if len(pair) != 2:
+        raise RecordError(f"{name}: expected [x, y], got {len(pair)} values")
+    return (whole(pair[0], f"{name}[0]", 0, width - 1), whole(pair[1], f"{name}[1]", 0, height - 1))
+
+
+def distinct(cells: Sequence[tuple[int, int]], names: Sequence[str]) -> None:
+    """Refuse the second of two equal cells, naming both."""
+    seen: dict[tuple[int, int], str] = {}
+    for where, name in zip(cells, names, strict=True):
+        if where in seen:
+            raise RecordError(f"{name}: {list(where)} is also {seen[where]}")
+        seen[where] = name
