@@ -1,0 +1,108 @@
+"""The answer endpoint, `POST /api/matches/<id>/actions`, served straight from ASGI.
+
+At every deadline all teams' programs post at once, so this one route skips Django's
+request machinery. Under ASGI Django runs each request in a context of its own: a
+new thread, hence a new database connection, every request, and every synchronous
+step of the middleware chain hops threads. Here the body is read on the event loop
+and `submission_receive` runs through asgiref's thread-sensitive executor, which
+outside Django's request contexts is one long-lived thread that keeps its database
+connection; the match row lock inside the service still orders submissions against
+the clock.
+
+The django-ninja operation in `matches.api` is the same endpoint for the OpenAPI
+schema and for any server that is not ASGI; both build the same `Request` and call
+the same service, so they answer alike.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import connection
+from django.http.request import split_domain_port, validate_host
+from django.utils import timezone
+
+from matches.services.submissions import MAX_BODY, Reply, Request, submission_receive
+
+ROUTE = re.compile(r"/api/matches/(\d{1,18})/actions/?")
+SECURITY_HEADERS = [
+    (b"content-type", b"application/json"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"cache-control", b"no-store"),
+]
+
+
+class AnswerEndpoint:
+    """ASGI middleware: answer POSTs to the actions route, hand everything else on."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        found = ROUTE.fullmatch(scope.get("path", "")) if scope["type"] == "http" else None
+        if found is None or scope["method"] != "POST" or not _host_allowed(scope):
+            return await self.application(scope, receive, send)
+        received_at = timezone.now()
+        body, size = await _read_body(receive)
+        headers = {name.lower(): value for name, value in scope["headers"]}
+        request = Request(
+            match_id=int(found.group(1)),
+            authorization=headers.get(b"authorization", b"").decode("latin-1"),
+            body=body,
+            body_size=max(size, _declared_length(headers)),
+            content_type=headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip(),
+            remote_addr=(scope.get("client") or [None])[0],
+            received_at=received_at,
+        )
+        reply = await sync_to_async(_receive, thread_sensitive=True)(request)
+        await _answer(send, reply)
+
+
+def _receive(request: Request) -> Reply:
+    """Run the service; drop a connection that an error has left unusable."""
+    try:
+        return submission_receive(request)
+    finally:
+        if connection.errors_occurred:
+            connection.close_if_unusable_or_obsolete()
+
+
+async def _read_body(receive: Any) -> tuple[bytes, int]:
+    """The first MAX_BODY + 1 bytes, and how many bytes arrived in all."""
+    kept, size, more = [], 0, True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        if size <= MAX_BODY:
+            kept.append(chunk[: MAX_BODY + 1 - size])
+        size += len(chunk)
+        more = message.get("more_body", False)
+    return b"".join(kept), size
+
+
+def _declared_length(headers: dict[bytes, bytes]) -> int:
+    declared = headers.get(b"content-length", b"")
+    return int(declared) if declared.isdigit() else 0
+
+
+def _host_allowed(scope: dict) -> bool:
+    """ALLOWED_HOSTS, as Django applies it; other hosts get Django's own 400."""
+    host = next((value for name, value in scope["headers"] if name.lower() == b"host"), b"")
+    domain, _ = split_domain_port(host.decode("latin-1"))
+    allowed = settings.ALLOWED_HOSTS
+    if settings.DEBUG and not allowed:
+        allowed = [".localhost", "127.0.0.1", "[::1]"]
+    return bool(domain) and validate_host(domain, allowed)
+
+
+async def _answer(send: Any, reply: Reply) -> None:
+    body = json.dumps(reply.body).encode()
+    headers = [*SECURITY_HEADERS, (b"content-length", str(len(body)).encode())]
+    await send({"type": "http.response.start", "status": reply.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
