@@ -6,10 +6,14 @@
 from __future__ import annotations
 
 from matches.rules.base import GameRules
+from matches.rules.blokus_duo import BlokusDuoRules
+from matches.rules.chaser import ChaserRules
 from matches.rules.kakomimasu import KakomimasuRules
+from matches.rules.procon2020 import Procon2020Rules
 
 _REGISTRY: dict[str, GameRules] = {
-    rules.game: rules for rules in (KakomimasuRules(),)
+    rules.game: rules
+    for rules in (KakomimasuRules(), Procon2020Rules(), ChaserRules(), BlokusDuoRules())
 }
 
 GAMES: tuple[str, ...] = tuple(_REGISTRY)

@@ -37,7 +37,7 @@ def test_bad_json_is_refused():
 
 @pytest.mark.parametrize(("change", "message"), [
     ({"format": "match-record/2"}, 'format: expected "match-record/1", got "match-record/2"'),
-    ({"game": "go"}, 'game: unknown game "go" (known: kakomimasu)'),
+    ({"game": "go"}, 'game: unknown game "go" (known: kakomimasu, procon2020, chaser, blokus-duo)'),
     ({"game": 7}, "game: expected a string, got the number 7"),
     ({"agents": "2"}, "agents: expected a whole number, got a string"),
     ({"agents": True}, "agents: expected a whole number, got a boolean"),

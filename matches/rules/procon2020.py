@@ -1,0 +1,471 @@
+"""Procon 2020 (Vietnam), exactly as in docs/rules/procon2020.md.
+
+Where the rules document is silent this follows the conformance vectors
+(tests/conformance/procon2020/README.md):
+- an obstacle's entry in `points` is ignored: it is never tiled and scores 0 when
+  enclosed; a treasure cell keeps its point value, the treasure is a bonus on top;
+- all the actions of an agent that has several in one list are invalid, and so are an
+  unknown agent number, an unknown type, and a move or remove without whole-number
+  `dx` and `dy`; a stay is always ok and its `dx`, `dy` are not read;
+- outcomes repeat `agent`, `type`, `dx` and `dy` where the action had them;
+- `result` is that of this one game: the higher total, then the higher tile points,
+  else a draw (the two-game match sum is not part of a record).
+
+The board is held padded by a one-cell empty frame, so the area flood starts from the
+frame. Tile and area points are recomputed only in turns where a tile changed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+from scipy import ndimage
+
+from matches.rules.base import TEAM_LETTERS, Outcomes, TurnActions
+from matches.rules.checks import (
+    RecordError,
+    as_list,
+    as_object,
+    board_size,
+    cell,
+    distinct,
+    points_grid,
+    require,
+    whole,
+)
+
+EMPTY, TILE_A, TILE_B, OBSTACLE = 0, 1, 2, 3
+TILE = (TILE_A, TILE_B)
+CELL_CHARS = bytes.maketrans(bytes(range(4)), b".AB#")
+ACTION_KEYS = ("agent", "type", "dx", "dy")
+_ACTION_KEY_SET = frozenset(ACTION_KEYS)
+MIN_SIDE, MAX_SIDE = 10, 20
+MIN_AGENTS, MAX_AGENTS = 2, 8
+MIN_TREASURE, MAX_TREASURE = 8, 16
+_FOUR_WAY = ndimage.generate_binary_structure(2, 1)
+_TEAM_CODES = np.array(TILE, dtype=np.int8).reshape(2, 1, 1)
+
+Cell = tuple[int, int]  # (x, y) on the unpadded board
+AgentKey = tuple[int, int]  # (team, agent)
+Agents = tuple[tuple[Cell, ...], tuple[Cell, ...]]
+Score = tuple[int, int, int]  # (tile, area, treasure)
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """What never changes in a game, shared by all its states."""
+
+    width: int
+    height: int
+    points: np.ndarray  # flat padded float64 point values, 0 on the frame and obstacles
+    magnitude: np.ndarray  # flat padded int64 |points|, 0 on the frame and obstacles
+    treasures: Mapping[Cell, int]  # treasure cell -> value
+    start: Agents
+
+
+@dataclass(frozen=True, slots=True)
+class Procon2020State:
+    turn: int
+    board: Board
+    cells: np.ndarray  # (height + 2, width + 2) int8 cell codes, empty frame
+    agents: Agents
+    treasures: frozenset[Cell]  # treasures not collected yet
+    scores: tuple[Score, Score]
+
+
+@dataclass(slots=True)
+class _Order:
+    """A move or remove that passed step 1, while it is being resolved."""
+
+    team: int
+    agent: int
+    kind: str
+    target: Cell
+    out: dict
+
+
+def _name(key: AgentKey) -> str:
+    return f"agent {key[1]} of team {TEAM_LETTERS[key[0]]}"
+
+
+# --- the board ----------------------------------------------------------------------
+
+
+def parse_board(board: Mapping[str, Any]) -> dict[str, Any]:
+    """The canonical board: size, points, obstacles, treasures and start cells, checked."""
+    width, height = board_size(board, MIN_SIDE, MAX_SIDE)
+    points = points_grid(board, width, height)
+    obstacle_list = as_list(board.get("obstacles", []), "board.obstacles")
+    obstacles = [cell(v, f"board.obstacles[{i}]", width, height)
+                 for i, v in enumerate(obstacle_list)]
+    obstacle_names = [f"board.obstacles[{i}]" for i in range(len(obstacles))]
+    distinct(obstacles, obstacle_names)
+    treasures = [_treasure(t, f"board.treasures[{i}]", width, height) for i, t in
+                 enumerate(as_list(board.get("treasures", []), "board.treasures"))]
+    distinct(obstacles + [(t["x"], t["y"]) for t in treasures],
+             obstacle_names + [f"board.treasures[{i}]" for i in range(len(treasures))])
+    teams = as_list(require(board, "start", "board."), "board.start")
+    if len(teams) != 2:
+        raise RecordError(f"board.start: expected 2 teams, got {len(teams)}")
+    start, start_names = [], []
+    for team, cells in enumerate(teams):
+        name = f"board.start[{team}]"
+        start.append([cell(v, f"{name}[{i}]", width, height)
+                      for i, v in enumerate(as_list(cells, name))])
+        start_names += [f"{name}[{i}]" for i in range(len(start[-1]))]
+    distinct(obstacles + start[0] + start[1], obstacle_names + start_names)
+    return {
+        "width": width,
+        "height": height,
+        "points": points,
+        "obstacles": [list(c) for c in obstacles],
+        "treasures": treasures,
+        "start": [[list(c) for c in team] for team in start],
+    }
+
+
+def _treasure(value: Any, name: str, width: int, height: int) -> dict[str, int]:
+    treasure = as_object(value, name)
+    return {
+        "x": whole(require(treasure, "x", f"{name}."), f"{name}.x", 0, width - 1),
+        "y": whole(require(treasure, "y", f"{name}."), f"{name}.y", 0, height - 1),
+        "point": whole(require(treasure, "point", f"{name}."), f"{name}.point",
+                       MIN_TREASURE, MAX_TREASURE),
+    }
+
+
+def make_board(board: Mapping[str, Any]) -> tuple[Board, np.ndarray]:
+    """The immutable board of a parsed board dict, and the padded cells at turn 0."""
+    cells = np.zeros((board["height"] + 2, board["width"] + 2), dtype=np.int8)
+    for x, y in board["obstacles"]:
+        cells[y + 1, x + 1] = OBSTACLE
+    points = np.pad(np.asarray(board["points"], dtype=np.int64), 1)
+    points[cells == OBSTACLE] = 0
+    flat_points = points.ravel().astype(np.float64)
+    magnitude = np.abs(points).ravel()
+    for array in (flat_points, magnitude):
+        array.setflags(write=False)
+    start = [tuple((x, y) for x, y in team) for team in board["start"]]
+    for team, team_start in enumerate(start):
+        for x, y in team_start:
+            cells[y + 1, x + 1] = TILE[team]
+    treasures = MappingProxyType({(t["x"], t["y"]): t["point"] for t in board["treasures"]})
+    made = Board(board["width"], board["height"], flat_points, magnitude, treasures,
+                 (start[0], start[1]))
+    return made, cells
+
+
+def tile_and_area(board: Board, cells: np.ndarray) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Per team, (tile points, area points) of padded cells.
+
+    Area: both teams are labelled in one call. Each team's passable cells (all but
+    its own tiles) are stacked, and their frames join into one outside, which changes
+    nothing for either team. The frame's corner is passable, so the outside is
+    label 1; own tiles are label 0, so every label above 1 is enclosed.
+    """
+    labels, _ = ndimage.label((cells != _TEAM_CODES).reshape(-1, cells.shape[1]), _FOUR_WAY)
+    area = ((labels > 1).reshape(2, -1) @ board.magnitude).tolist()
+    tile = np.bincount(cells.ravel(), weights=board.points, minlength=4).tolist()
+    return (int(tile[TILE_A]), area[0]), (int(tile[TILE_B]), area[1])
+
+
+# --- the rules ----------------------------------------------------------------------
+
+
+class Procon2020Rules:
+    """`allow_remove_own`: the match option that lets `remove` take off any tile."""
+
+    game = "procon2020"
+    outcome_keys = ()
+
+    def __init__(self, allow_remove_own: bool = False) -> None:
+        self.allow_remove_own = allow_remove_own
+
+    def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
+        return parse_board(board)
+
+    def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
+        """2..8 agents, as many as each team has start cells."""
+        agents = whole(agents, "agents", MIN_AGENTS, MAX_AGENTS)
+        for team, cells in enumerate(board["start"]):
+            if len(cells) != agents:
+                raise RecordError(
+                    f"board.start[{team}]: {len(cells)} start cells, expected {agents} (agents)"
+                )
+        return agents
+
+    def initial_state(self, record: Any) -> Procon2020State:
+        board, cells = make_board(record.board)
+        (tile_a, area_a), (tile_b, area_b) = tile_and_area(board, cells)
+        scores = ((tile_a, area_a, 0), (tile_b, area_b, 0))
+        return Procon2020State(0, board, cells, board.start, frozenset(board.treasures), scores)
+
+    def resolve_turn(
+        self, state: Procon2020State, actions: TurnActions
+    ) -> tuple[Procon2020State, Outcomes]:
+        outcomes: Outcomes = [[], []]
+        orders = self._validate(state, 0, actions[0], outcomes[0])
+        orders += self._validate(state, 1, actions[1], outcomes[1])
+        if not orders:
+            return _next(state, state.cells, state.agents, state.treasures, state.scores), outcomes
+        _fail_same_targets(orders)
+        standing = {where: (team, agent) for team, team_agents in enumerate(state.agents)
+                    for agent, where in enumerate(team_agents)}
+        moves = _settle_moves(standing, [o for o in orders if o.kind == "move" and _ok(o)])
+        removes = _settle_removes(standing, moves, [o for o in orders if o.kind == "remove"])
+        return _apply(state, moves, removes), outcomes
+
+    def view(self, state: Procon2020State) -> dict[str, Any]:
+        width = state.board.width
+        text = state.cells[1:-1, 1:-1].tobytes().translate(CELL_CHARS).decode()
+        return {
+            "turn": state.turn,
+            "cells": [text[i : i + width] for i in range(0, len(text), width)],
+            "agents": [[[x, y] for x, y in team] for team in state.agents],
+            "scores": [{"tile": tile, "area": area, "treasure": treasure,
+                        "total": tile + area + treasure} for tile, area, treasure in state.scores],
+        }
+
+    def action_problem(self, action: Any) -> str:
+        """Why an action sent to the answer API is not well formed ("" when it is).
+
+        Only the shape is checked here; what the action means on the board (an agent
+        number out of range, a direction out of range) is judged at the transition.
+        """
+        if not isinstance(action, dict):
+            return ": expected an object"
+        for key in ("agent", "type"):
+            if key not in action:
+                return f".{key}: missing"
+        if type(action["agent"]) is not int:
+            return ".agent: expected a whole number"
+        if action["type"] not in ("move", "remove", "stay"):
+            return '.type: expected "move", "remove" or "stay"'
+        for key in () if action["type"] == "stay" else ("dx", "dy"):
+            if key not in action:
+                return f".{key}: missing (a {action['type']} needs dx and dy)"
+            if type(action[key]) is not int:
+                return f".{key}: expected a whole number"
+        return ""
+
+    def action_fields(self, action: dict[str, Any]) -> dict[str, Any]:
+        """The fields of a well-formed action that the record keeps."""
+        keys = ("agent", "type") if action["type"] == "stay" else ACTION_KEYS
+        return {key: action[key] for key in keys}
+
+    def is_over(self, state: Procon2020State, turns: int) -> bool:
+        return state.turn >= turns
+
+    def result(self, state: Procon2020State) -> dict[str, Any]:
+        (tile_a, area_a, treasure_a), (tile_b, area_b, treasure_b) = state.scores
+        total_a, total_b = tile_a + area_a + treasure_a, tile_b + area_b + treasure_b
+        for key, a, b in (("total", total_a, total_b), ("tile", tile_a, tile_b)):
+            if a != b:
+                return {"winner": 0 if a > b else 1, "decided_by": key}
+        return {"winner": None, "decided_by": "draw"}
+
+    # --- step 1: invalid actions ------------------------------------------------------
+
+    def _validate(
+        self, state: Procon2020State, team: int, actions: Sequence[Mapping[str, Any]], out: list
+    ) -> list[_Order]:
+        """Judge each action of one team against the start-of-turn board."""
+        repeated = _repeated_agents(actions)
+        positions = state.agents[team]
+        width, height = state.board.width, state.board.height
+        cell_at = state.cells.item
+        own, opponent = TILE[team], TILE[1 - team]
+        removable = (TILE_A, TILE_B) if self.allow_remove_own else (opponent,)
+        orders = []
+        for action in actions:
+            if action.keys() <= _ACTION_KEY_SET:
+                echoed = dict(action)
+            else:  # unknown keys are ignored and never emitted
+                echoed = {key: action[key] for key in ACTION_KEYS if key in action}
+            out.append(echoed)
+            agent, kind = action.get("agent"), action.get("type")
+            dx, dy = action.get("dx"), action.get("dy")
+            if type(agent) is not int or not 0 <= agent < len(positions):
+                reason = f"there is no agent {json.dumps(agent)}"
+            elif agent in repeated:
+                reason = f"agent {agent} has {repeated[agent]} actions this turn"
+            elif kind == "stay":
+                reason = ""
+            elif kind != "move" and kind != "remove":
+                reason = f"unknown action type {json.dumps(kind)} (expected move, remove or stay)"
+            elif type(dx) is not int or type(dy) is not int:
+                reason = f"a {kind} needs whole-number dx and dy"
+            elif not (-1 <= dx <= 1 and -1 <= dy <= 1):
+                reason = f"direction ({dx}, {dy}) is out of range"
+            elif dx == 0 and dy == 0:
+                reason = "direction (0, 0) does not point to a neighbour"
+            else:
+                x, y = positions[agent]
+                x, y = x + dx, y + dy
+                target = cell_at(y + 1, x + 1)
+                if not (0 <= x < width and 0 <= y < height):
+                    reason = f"target ({x}, {y}) is off the field"
+                elif target == OBSTACLE:
+                    reason = "target is an obstacle"
+                elif kind == "move":
+                    reason = "target is an opponent tile" if target == opponent else ""
+                elif target in removable:
+                    reason = ""
+                elif target == own:
+                    reason = "target is the team's own tile"
+                else:
+                    reason = "target is not an opponent tile"
+                if not reason:
+                    orders.append(_Order(team, agent, kind, (x, y), echoed))
+            if reason:
+                echoed["result"], echoed["reason"] = "invalid", reason
+            else:
+                echoed["result"] = "ok"
+        return orders
+
+
+def _repeated_agents(actions: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Agent numbers named more than once, with how often (all those actions are invalid)."""
+    named = [action.get("agent") for action in actions]
+    try:
+        if len(set(named)) == len(named):
+            return {}
+    except TypeError:  # an unhashable "agent": count the whole numbers below
+        pass
+    counts: dict[int, int] = {}
+    for action in actions:
+        agent = action.get("agent")
+        if type(agent) is int:
+            counts[agent] = counts.get(agent, 0) + 1
+    return {agent: n for agent, n in counts.items() if n > 1}
+
+
+# --- steps 2 and 3: conflicts -------------------------------------------------------
+
+
+def _ok(order: _Order) -> bool:
+    return order.out["result"] == "ok"
+
+
+def _fail(order: _Order, reason: str) -> None:
+    order.out["result"] = "conflict"
+    order.out["reason"] = reason
+
+
+def _fail_same_targets(orders: list[_Order]) -> None:
+    """Step 2: every move or remove (both teams) sharing its target with another fails."""
+    first: dict[Cell, _Order] = {}
+    rivals: dict[Cell, list[_Order]] = {}
+    for order in orders:
+        if order.target in first:
+            rivals.setdefault(order.target, [first[order.target]]).append(order)
+        else:
+            first[order.target] = order
+    for (x, y), group in rivals.items():
+        for order in group:
+            other = next(o for o in group if o is not order)
+            _fail(order, f"{_name((other.team, other.agent))} also targets ({x}, {y})")
+
+
+def _settle_moves(standing: dict[Cell, AgentKey], movers: list[_Order]) -> list[_Order]:
+    """Step 3 for moves: the moves that succeed; the others are failed with a reason.
+
+    After step 2 no two moves share a target, so each move waits on at most one other:
+    the move of the agent standing on its target. Following that chain ends at an
+    empty cell (all of the chain succeed), at an agent that stays (all fail), or
+    runs into itself: a swap or cycle, which fails.
+    """
+    moving = {(o.team, o.agent): o for o in movers}
+    succeeds: dict[AgentKey, bool] = {}
+    for key, order in moving.items():  # most targets are empty
+        if order.target not in standing:
+            succeeds[key] = True
+    for key in moving:
+        chain: list[AgentKey] = []
+        at = key
+        while at not in succeeds and at not in chain:
+            chain.append(at)
+            holder = standing.get(moving[at].target)
+            if holder is None:
+                succeeds[at] = True
+            elif holder not in moving:
+                _fail(moving[at], f"{_name(holder)} stays on the target")
+                succeeds[at] = False
+            else:
+                at = holder
+        if at not in succeeds:  # the chain ran into itself
+            cycle = chain[chain.index(at):]
+            names = ", ".join(_name(k) for k in cycle)
+            for k in cycle:
+                _fail(moving[k], f"a swap or cycle of moves ({names})")
+                succeeds[k] = False
+        ahead = at
+        for behind in reversed(chain):
+            if behind not in succeeds:
+                succeeds[behind] = succeeds[ahead]
+                if not succeeds[ahead]:
+                    _fail(moving[behind], f"{_name(ahead)} on the target does not move away")
+            ahead = behind
+    return [order for key, order in moving.items() if succeeds[key]]
+
+
+def _settle_removes(
+    standing: dict[Cell, AgentKey], moves: list[_Order], removes: list[_Order]
+) -> list[_Order]:
+    """Step 3 for removes: a remove fails if an agent ends the turn on its target.
+
+    No successful move targets a remove's target (step 2), so that agent is one
+    standing there now that does not move away.
+    """
+    moved = {(o.team, o.agent) for o in moves}
+    done = []
+    for order in removes:
+        if _ok(order):
+            holder = standing.get(order.target)
+            if holder is None or holder in moved:
+                done.append(order)
+            else:
+                _fail(order, f"{_name(holder)} ends the turn on the target")
+    return done
+
+
+# --- steps 4 and 5: apply -------------------------------------------------------------
+
+
+def _apply(state: Procon2020State, moves: list[_Order], removes: list[_Order]
+           ) -> Procon2020State:
+    """Move and tile, remove, collect treasures; rescore if a tile changed."""
+    cells = state.cells.copy()
+    changed = bool(removes) or any(
+        cells.item(o.target[1] + 1, o.target[0] + 1) != TILE[o.team] for o in moves
+    )
+    agents = [list(state.agents[0]), list(state.agents[1])]
+    treasures, found = state.treasures, [0, 0]
+    for order in moves:
+        x, y = order.target
+        cells[y + 1, x + 1] = TILE[order.team]
+        agents[order.team][order.agent] = order.target
+        if order.target in treasures:
+            found[order.team] += state.board.treasures[order.target]
+            treasures = treasures - {order.target}
+    for order in removes:
+        x, y = order.target
+        cells[y + 1, x + 1] = EMPTY
+    if changed:
+        tile_area = tile_and_area(state.board, cells)
+    else:
+        tile_area = ((state.scores[0][0], state.scores[0][1]),
+                     (state.scores[1][0], state.scores[1][1]))
+    scores = tuple((tile, area, old[2] + gain) for (tile, area), old, gain
+                   in zip(tile_area, state.scores, found, strict=True))
+    return _next(state, cells, (tuple(agents[0]), tuple(agents[1])), treasures, scores)
+
+
+def _next(state: Procon2020State, cells: np.ndarray, agents: Agents,
+          treasures: frozenset[Cell], scores: Any) -> Procon2020State:
+    return Procon2020State(state.turn + 1, state.board, cells, agents, treasures, scores)
