@@ -1,8 +1,10 @@
-"""python manage.py replay RECORD.json [-o TIMELINE.json] [--show [--delay S]]
+"""python manage.py replay RECORD [-o TIMELINE.json] [--show [--delay S]]
 
-Recompute a match record (match-record/1) into its timeline (timeline/1) by the
-rules alone; no database rows are read or written. A record that is not well
-formed is refused with one line naming the field, and exit status 2.
+Recompute a match record into its timeline (timeline/1) by the rules alone; no
+database rows are read or written. RECORD is a match-record/1 of any game, or a
+Blokus Duo game record (棋譜: one 4-character code a line). A record that is not
+well formed is refused with one line naming the field (or the game record's line),
+and exit status 2.
 """
 
 from __future__ import annotations
@@ -14,27 +16,41 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.rules.records import RecordError, parse_record
+from matches.rules.blokus_duo import KifuError, record_from_kifu
+from matches.rules.records import MatchRecord, RecordError, parse_record
 from matches.rules.timeline import compute_timeline
 
 
-def read_record(path: str):
+def read_input(path: str) -> bytes:
+    """A file's bytes, or standard input's for "-"; exit 2 when it cannot be read."""
     try:
-        raw = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except OSError as error:
         raise CommandError(f"{path}: {error.strerror}", returncode=2) from None
+
+
+def read_record(path: str) -> MatchRecord:
+    """A match-record/1, or a Blokus Duo game record (anything that is not JSON)."""
+    raw = read_input(path)
     try:
-        return parse_record(raw)
-    except RecordError as error:
+        if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+            return parse_record(raw)
+        return parse_record(record_from_kifu(raw.decode("ascii"), title=Path(path).stem))
+    except UnicodeDecodeError as error:
+        problem = f"neither JSON nor a game record (byte {error.start} is not ASCII)"
+        raise CommandError(f"{path}: {problem}", returncode=2) from None
+    except (RecordError, KifuError) as error:
         raise CommandError(f"{path}: {error}", returncode=2) from None
 
 
 class Command(BaseCommand):
-    help = "Write the timeline/1 of a match record (stdout by default)."
+    help = ("Write the timeline/1 of a match record, or of a Blokus Duo game record "
+            "(stdout by default).")
     requires_system_checks: list = []  # pure computation: no database, no settings to check
 
     def add_arguments(self, parser):
-        parser.add_argument("record", help="a match-record/1 JSON file, or - for stdin")
+        parser.add_argument("record", help="a match-record/1 JSON file or a Blokus Duo game "
+                                           "record, or - for stdin")
         parser.add_argument("-o", "--output", help="write the timeline to this file")
         parser.add_argument("--show", action="store_true",
                             help="print the board and scores after every turn instead")
@@ -45,9 +61,12 @@ class Command(BaseCommand):
         match = read_record(record)
         timeline = compute_timeline(match)
         if show:
-            for state in timeline["states"]:
-                self.stdout.write(render_state(match, state, timeline.get("result")))
-                time.sleep(delay if state["turn"] < len(timeline["states"]) - 1 else 0)
+            states = timeline["states"]
+            for index, state in enumerate(states):
+                last = index == len(states) - 1
+                self.stdout.write(render_state(match, state, timeline.get("result") if last
+                                               else None))
+                time.sleep(0 if last else delay)
             return
         text = json.dumps(timeline, ensure_ascii=False)
         if output:
@@ -56,8 +75,8 @@ class Command(BaseCommand):
             self.stdout.write(text)
 
 
-def render_state(match, state: dict, result: dict | None) -> str:
-    """The board as text: agents as team letter + number, walls A/B, territory a/b."""
+def render_state(match: MatchRecord, state: dict, result: dict | None) -> str:
+    """The board as text, any game: agents as team letter + number over the cells."""
     marks = {}
     for team, letter in enumerate("AB"):
         for agent, cell in enumerate(state["agents"][team]):
@@ -70,13 +89,19 @@ def render_state(match, state: dict, result: dict | None) -> str:
         lines.append(f"  {'AB'[team]} {name:<20} {score.get('total', '')!s:>5}  ({details})")
     for y, row in enumerate(state["cells"]):
         lines.append(" ".join(marks.get((x, y), char).rjust(3) for x, char in enumerate(row)))
-    failed = [
-        f"  {'AB'[team]} agent {o.get('agent')}: {o['result']}, {o.get('reason', '')}"
+    lines.extend(
+        f"  {'AB'[team]} {_said(outcome)}: {outcome['result']}, {outcome.get('reason', '')}"
         for team, outcomes in enumerate(state.get("outcomes", []))
-        for o in outcomes if o["result"] != "ok"
-    ]
-    lines.extend(failed)
-    if result and state is not None and state["turn"] == match.turns:
+        for outcome in outcomes if outcome["result"] != "ok"
+    )
+    if result:
         winner = "draw" if result["winner"] is None else match.teams[result["winner"]]["name"]
         lines.append(f"Result: {winner} (decided by {result['decided_by']})")
     return "\n".join(lines) + "\n"
+
+
+def _said(outcome: dict) -> str:
+    """What the team sent, as in the record: "agent 3 move 4 5", "wu", "65p3"."""
+    words = (f"{key} {value}" if key == "agent" else str(value)
+             for key, value in outcome.items() if key not in ("result", "reason", "ready", "reply"))
+    return " ".join(words)

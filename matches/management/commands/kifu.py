@@ -1,0 +1,42 @@
+"""python manage.py kifu RECORD.json [-o GAME.txt]
+
+Write the game record (棋譜) of a Blokus Duo match record: one move a line in its
+canonical code (smallest orientation number, then smallest position), `----` for
+a pass, CRLF line ends. A record of another game, or one with a turn whose move
+was not played (a game record cannot say so), is refused with exit status 2.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from matches.management.commands.replay import read_input
+from matches.rules.blokus_duo import BlokusDuoRules, KifuError, kifu_from_record
+from matches.rules.records import RecordError, parse_record
+
+
+class Command(BaseCommand):
+    help = "Write the game record (棋譜) of a Blokus Duo match record."
+    requires_system_checks: list = []  # pure computation: no database
+
+    def add_arguments(self, parser):
+        parser.add_argument("record", help="a match-record/1 JSON file, or - for stdin")
+        parser.add_argument("-o", "--output", help="write the game record to this file")
+
+    def handle(self, *args, record: str, output: str | None, **options):
+        try:
+            match = parse_record(read_input(record))
+            if match.game != BlokusDuoRules.game:
+                raise RecordError(f'game: "{match.game}" has no game record; only '
+                                  f'"{BlokusDuoRules.game}" does')
+            text = kifu_from_record(match)
+        except (RecordError, KifuError) as error:
+            raise CommandError(f"{record}: {error}", returncode=2) from None
+        if output:
+            Path(output).write_bytes(text.encode("ascii"))
+        else:
+            sys.stdout.buffer.write(text.encode("ascii"))
+            sys.stdout.flush()
