@@ -12,7 +12,12 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.db.models import F, Q
 
-GAME_CHOICES = [("kakomimasu", "Kakomimasu (Procon 31)")]
+GAME_CHOICES = [
+    ("kakomimasu", "Kakomimasu (Procon 31)"),
+    ("procon2020", "Procon 2020 (Vietnam)"),
+    ("chaser", "CHaser (U-16)"),
+    ("blokus-duo", "Blokus Duo"),
+]
 
 
 def token_hash(token: str) -> str:
@@ -37,10 +42,10 @@ class Board(models.Model):
 
 class MatchQuerySet(models.QuerySet):
     def finished(self):
-        return self.filter(resolved_turns__gte=F("turns"))
+        return self.filter(Q(resolved_turns__gte=F("turns")) | Q(closed=True))
 
     def unfinished(self):
-        return self.filter(resolved_turns__lt=F("turns"))
+        return self.filter(resolved_turns__lt=F("turns"), closed=False)
 
     def running(self, now: datetime):
         return self.unfinished().filter(start_at__lte=now)
@@ -64,6 +69,12 @@ class Match(models.Model):
     # turn n with filter(resolved_turns=n - 1).update(resolved_turns=n).
     resolved_turns = models.PositiveSmallIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
+    # No turn after the stored ones will be played: an imported record.
+    closed = models.BooleanField(default=False)
+    # Who may see it: judges and its own teams always; everyone once it is published
+    # (finished), or while it runs if the organiser made it public live.
+    published = models.BooleanField(default=False)
+    public_live = models.BooleanField(default=False, help_text="Everyone may watch it live.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MatchQuerySet.as_manager()
@@ -71,6 +82,7 @@ class Match(models.Model):
     class Meta:
         ordering = ["-start_at", "-id"]
         verbose_name_plural = "matches"
+        permissions = [("judge", "Can audit matches, enter actions offline and publish")]
         indexes = [models.Index(fields=["start_at"])]
         constraints = [
             models.CheckConstraint(condition=Q(resolved_turns__lte=F("turns")),
@@ -92,8 +104,12 @@ class Match(models.Model):
         """When the strategy step of `turn` closes and its transition is due."""
         return self.opens_at(turn) + timedelta(milliseconds=self.strategy_ms)
 
+    @property
+    def over(self) -> bool:
+        return self.resolved_turns >= self.turns or self.closed
+
     def status(self, now: datetime) -> str:
-        if self.resolved_turns >= self.turns:
+        if self.over:
             return self.FINISHED
         return self.UPCOMING if now < self.start_at else self.RUNNING
 
@@ -118,7 +134,7 @@ class Match(models.Model):
 
     def due_turns(self, now: datetime) -> range:
         """Turns whose deadline has passed but which are not resolved yet, in order."""
-        if now < self.start_at:
+        if now < self.start_at or self.closed:
             return range(0)
         past = (now - self.start_at - timedelta(milliseconds=self.strategy_ms)) // self.period + 1
         return range(self.resolved_turns + 1, min(max(past, 0), self.turns) + 1)
@@ -163,6 +179,10 @@ class Submission(models.Model):
     error = models.CharField(max_length=40, blank=True)
     detail = models.TextField(blank=True)
     counted = models.BooleanField(default=False, help_text="The one its turn used.")
+    # Set when it did not come from the team's program: a judge's offline entry
+    # (their user name and the required note), or an imported match record.
+    entered_by = models.CharField(max_length=150, blank=True)
+    note = models.TextField(blank=True)
 
     class Meta:
         ordering = ["received_at", "id"]

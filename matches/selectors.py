@@ -51,7 +51,7 @@ def latest_view(match: Match) -> dict[str, Any]:
 
 def next_deadline(match: Match, now: datetime) -> datetime | None:
     """The deadline of the strategy step now open, or of the next one to open."""
-    if match.resolved_turns >= match.turns:
+    if match.over:
         return None
     turn = match.next_turn_to_open(now)
     return match.deadline(turn) if turn <= match.turns else None

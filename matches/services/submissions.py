@@ -120,7 +120,7 @@ def _store_if_open(request: Request, match: Match, team: Team, actions: list) ->
 
 
 def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
-    if match.resolved_turns >= match.turns:
+    if match.over:
         return Refusal(409, "not_running", "the match is finished")
     if now < match.start_at:
         return Refusal(409, "not_running",
