@@ -12,7 +12,9 @@ from django.utils import timezone
 from ninja import NinjaAPI, Schema, Status
 
 from matches import selectors
-from matches.models import Match
+from matches.access import can_view, is_judge, visible_matches
+from matches.models import Match, Team, token_hash
+from matches.services.archive import match_export, stored_timeline
 from matches.services.submissions import MAX_BODY, Request, submission_receive
 
 api = NinjaAPI(
@@ -103,19 +105,62 @@ ACTION_LIST = {
 }
 
 
+def _bearer_team(request: HttpRequest) -> Team | None:
+    """The team whose token the request carries, if any (reading needs no token)."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return Team.objects.filter(token_hash=token_hash(token.strip())).first()
+
+
+def _visible(request: HttpRequest, match_id: int, published_only: bool = False) -> Match | None:
+    """The match if this request may see it; None reads as 404, private or not."""
+    match = Match.objects.select_related("board").filter(pk=match_id).first()
+    if match is None:
+        return None
+    if published_only:
+        return match if match.published or is_judge(request.user) else None
+    return match if can_view(request.user, match, _bearer_team(request)) else None
+
+
+def _not_found(match_id: int, what: str = "match") -> Status:
+    return Status(404, {"error": "not_found", "detail": f"there is no {what} {match_id}"})
+
+
 @api.get("/matches", response=list[MatchSummary], summary="Running, upcoming and recent matches")
 def list_matches(request: HttpRequest):
     now = timezone.now()
-    return [selectors.match_summary(match, now) for match in selectors.recent_matches(now)]
+    shown = visible_matches(request.user)
+    return [selectors.match_summary(match, now) for match in selectors.recent_matches(now, shown)]
 
 
 @api.get("/matches/{match_id}", response={200: MatchState, 404: Error},
-         summary="The public state of a match")
+         summary="The public state of a match",
+         description="Private matches are shown to judges and, with their bearer token, "
+                     "to the match's own teams; to anyone else they do not exist (404).")
 def get_match(request: HttpRequest, match_id: int):
-    match = Match.objects.select_related("board").filter(pk=match_id).first()
+    match = _visible(request, match_id)
     if match is None:
-        return Status(404, {"error": "not_found", "detail": f"there is no match {match_id}"})
+        return _not_found(match_id)
     return Status(200, selectors.public_state(match))
+
+
+@api.get("/matches/{match_id}/record", response={200: dict[str, Any], 404: Error},
+         summary="The match-record/1 of a published match")
+def get_record(request: HttpRequest, match_id: int):
+    match = _visible(request, match_id, published_only=True)
+    if match is None:
+        return _not_found(match_id, "published match")
+    return Status(200, match_export(match))
+
+
+@api.get("/matches/{match_id}/timeline", response={200: dict[str, Any], 404: Error},
+         summary="The timeline/1 of a published match (every stored turn)")
+def get_timeline(request: HttpRequest, match_id: int):
+    match = _visible(request, match_id, published_only=True)
+    if match is None:
+        return _not_found(match_id, "published match")
+    return Status(200, stored_timeline(match))
 
 
 @api.post(

@@ -111,9 +111,11 @@ def match_summary(match: Match, now: datetime) -> dict[str, Any]:
     }
 
 
-def recent_matches(now: datetime, limit: int = 30) -> list[Match]:
-    """Running first, then upcoming (soonest first), then the latest finished."""
-    related = Match.objects.select_related("board").prefetch_related("teams")
+def recent_matches(now: datetime, matches=None, limit: int = 30) -> list[Match]:
+    """Running first, then upcoming (soonest first), then the latest finished, among
+    `matches` (a queryset: those the viewer may see; all by default)."""
+    matches = Match.objects.all() if matches is None else matches
+    related = matches.select_related("board").prefetch_related("teams")
     running = list(related.running(now).order_by("start_at"))
     upcoming = list(related.upcoming(now).order_by("start_at")[:limit])
     finished = list(related.finished().order_by("-start_at")[:limit])

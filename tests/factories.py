@@ -89,8 +89,10 @@ SMALL_BOARD = {"width": 6, "height": 5, "points": [[(x + y) % 5 - 1 for x in ran
 
 
 def make_match(*, start_in: float = -1.0, strategy: float = 3600.0, transition: float = 1.0,
-               turns: int = 5, agents: int = 2, teams=("Alpha", "Beta"), board=None, now=None):
-    """A match on a small board; by default turn 1's strategy step is open for an hour.
+               turns: int = 5, agents: int = 2, teams=("Alpha", "Beta"), board=None, now=None,
+               public: bool = True):
+    """A match on a small board; by default turn 1's strategy step is open for an hour,
+    and anyone may watch it live (`public=False`: judges and its teams only).
 
     Returns (match, tokens).
     """
@@ -107,5 +109,6 @@ def make_match(*, start_in: float = -1.0, strategy: float = 3600.0, transition: 
         board=board_store(f"test {spec['width']}x{spec['height']}", spec, "tests"),
         team_names=list(teams), agents=agents, turns=turns, strategy_seconds=strategy,
         transition_seconds=transition, start_at=now + timedelta(seconds=start_in),
+        public_live=public,
     )
     return created.match, created.tokens

@@ -27,6 +27,7 @@ def match_create(
     transition_seconds: float,
     start_at: datetime,
     title: str = "",
+    public_live: bool = False,
 ) -> CreatedMatch:
     if len(team_names) != 2 or len(set(team_names)) != 2:
         raise ValueError("a match needs two teams with different names")
@@ -36,6 +37,7 @@ def match_create(
             game=board.game, title=title, board=board, agents=agents, turns=turns,
             strategy_ms=round(strategy_seconds * 1000),
             transition_ms=round(transition_seconds * 1000), start_at=start_at,
+            public_live=public_live,
         )
         for index, (name, token) in enumerate(zip(team_names, tokens, strict=True)):
             Team.objects.create(match=match, index=index, name=name, token_hash=token_hash(token))

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+from matches.models import Match
 from matches.services.turns import turn_resolve
 from tests.factories import make_match, put
 
@@ -46,6 +47,9 @@ def test_the_list_shows_running_upcoming_and_finished(client):
     upcoming, _ = make_match(start_in=600, teams=("C", "D"))
     finished, _ = make_match(turns=1, teams=("E", "F"))
     turn_resolve(match_id=finished.pk, number=1)
+    listed = {m["id"]: m["status"] for m in client.get("/api/matches").json()}
+    assert listed == {running.pk: "running", upcoming.pk: "upcoming"}  # the end made it private
+    Match.objects.filter(pk=finished.pk).update(published=True)
     listed = {m["id"]: m["status"] for m in client.get("/api/matches").json()}
     assert listed == {running.pk: "running", upcoming.pk: "upcoming", finished.pk: "finished"}
 

@@ -53,6 +53,9 @@ class Command(BaseCommand):
         parser.add_argument("--start-in", type=float, default=10.0, metavar="SECONDS")
         parser.add_argument("--title", default="")
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+        parser.add_argument("--public", action="store_true",
+                            help="anyone may watch it while it runs (otherwise judges and its "
+                                 "teams only, until a judge publishes it)")
 
     def handle(self, *args, **options):
         board, hints = self.board(options["board"])
@@ -68,6 +71,7 @@ class Command(BaseCommand):
             transition_seconds=options["transition_seconds"],
             start_at=start_at,
             title=options["title"] or hints.get("title") or "",
+            public_live=options["public"],
         )
         match, tokens = created.match, created.tokens
         if options["json"]:

@@ -25,10 +25,12 @@ from daphne.server import Server
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.db.models import F
 from django.utils import timezone
 
 from matches.bots import BOTS
 from matches.management.commands.runclock import run_clock
+from matches.models import Match
 from matches.services.boards import board_spec_public, board_store, public_boards
 from matches.services.matches import match_create
 
@@ -125,6 +127,7 @@ class Command(BaseCommand):
                 thread.start()
             for thread in threads:
                 thread.join()
+            Match.objects.filter(pk=match_id, resolved_turns=F("turns")).update(published=True)
 
     def create(self, board_name: str, teams: list[str]) -> tuple[int, list[str]]:
         strategy, transition, turns = self.settings
@@ -134,6 +137,6 @@ class Command(BaseCommand):
             agents=hints.get("agents", 6), turns=turns or hints.get("turns", 30),
             strategy_seconds=strategy, transition_seconds=transition,
             start_at=timezone.now() + timedelta(seconds=5),
-            title=f"Demo: {teams[0]} vs {teams[1]} on {board_name}",
+            title=f"Demo: {teams[0]} vs {teams[1]} on {board_name}", public_live=True,
         )
         return created.match.pk, created.tokens

@@ -1,0 +1,37 @@
+"""Who may see a match: the one rule every page, API route and socket applies.
+
+A match is private to the judges (users with the `matches.judge` permission) and to
+its own two teams (by their bearer token) until a judge publishes it. A match the
+organiser made public live may be watched by anyone while it runs.
+"""
+
+from __future__ import annotations
+
+from django.db.models import F, Q, QuerySet
+
+from matches.models import Match, Team
+
+JUDGE_PERMISSION = "matches.judge"
+
+
+def is_judge(user) -> bool:
+    return bool(user is not None and user.is_authenticated and user.has_perm(JUDGE_PERMISSION))
+
+
+def public_filter() -> Q:
+    running_in_public = Q(public_live=True, closed=False, resolved_turns__lt=F("turns"))
+    return Q(published=True) | running_in_public
+
+
+def is_public(match: Match) -> bool:
+    return match.published or (match.public_live and not match.over)
+
+
+def visible_matches(user, matches: QuerySet[Match] | None = None) -> QuerySet[Match]:
+    matches = Match.objects.all() if matches is None else matches
+    return matches if is_judge(user) else matches.filter(public_filter())
+
+
+def can_view(user, match: Match, team: Team | None = None) -> bool:
+    """Judges, the match's own teams, and everyone once it is public."""
+    return is_public(match) or is_judge(user) or (team is not None and team.match_id == match.pk)
