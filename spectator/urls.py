@@ -1,13 +1,18 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
-from matches import views
+from matches import audit_views, views
 from matches.api import api
 
 urlpatterns = [
     path("", views.index, name="index"),
     path("matches/<int:match_id>/", views.match_screen, name="match"),
+    path("matches/<int:match_id>/audit", audit_views.audit, name="audit"),
+    path("matches/<int:match_id>/audit/enter", audit_views.enter, name="audit-enter"),
+    path("matches/<int:match_id>/audit/submissions.<str:kind>", audit_views.export,
+         name="audit-export"),
     path("screens/", views.screens, name="screens"),
+    path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]

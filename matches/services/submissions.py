@@ -35,6 +35,8 @@ class Request:
     content_type: str
     remote_addr: str | None
     received_at: datetime
+    entered_by: str = ""  # a judge's user name: an offline entry, not the team's program
+    note: str = ""
 
 
 @dataclass
@@ -61,6 +63,24 @@ def submission_receive(request: Request) -> Reply:
                           f"the body is {request.body_size} bytes; at most 64 KiB "
                           f"({MAX_BODY} bytes) are accepted")
         actions = parse_actions(match.game, request.body)
+    except Refusal as refusal:
+        return _store(request, match, team, actions, refusal)
+    return _store_if_open(request, match, team, actions)
+
+
+def submission_enter(team: Team, body: bytes, judge: str, note: str, received_at: datetime,
+                     remote_addr: str | None = None) -> Reply:
+    """A judge enters a team's actions by hand (offline operation): judged and stored
+    exactly as if the team had sent them, marked with the judge's name and note."""
+    request = Request(match_id=team.match_id, authorization="", body=body,
+                      body_size=len(body), content_type="application/json",
+                      remote_addr=remote_addr, received_at=received_at,
+                      entered_by=judge, note=note)
+    match, actions = team.match, None
+    try:
+        if not note.strip():
+            raise Refusal(400, "note_required", "an offline entry needs a note saying why")
+        actions = parse_actions(match.game, body)
     except Refusal as refusal:
         return _store(request, match, team, actions, refusal)
     return _store_if_open(request, match, team, actions)
@@ -149,5 +169,6 @@ def _create(request: Request, match: Match | None, team: Team | None, turn: int 
         match=match, team=team, turn=turn, received_at=request.received_at,
         remote_addr=request.remote_addr, content_type=request.content_type[:200],
         body=request.body[:MAX_BODY], body_size=request.body_size, actions=actions,
-        status_code=status, error=error, detail=detail,
+        status_code=status, error=error, detail=detail, entered_by=request.entered_by,
+        note=request.note,
     )

@@ -1,0 +1,81 @@
+"""The judges' pages: the audit of a match, offline entry, and the submission log.
+
+Every view needs a logged-in user with the judge permission: anyone else is sent
+to the login page, and a logged-in user without it gets 403.
+"""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from matches.access import JUDGE_PERMISSION
+from matches.audit import EXPORT_FIELDS, audit_log, body_text, export_rows
+from matches.models import Match
+from matches.services.archive import match_verify
+from matches.services.submissions import submission_enter
+
+
+def judges_only(view):
+    return login_required(permission_required(JUDGE_PERMISSION, raise_exception=True)(view))
+
+
+def _match(match_id: int) -> Match:
+    return get_object_or_404(Match.objects.select_related("board"), pk=match_id)
+
+
+@judges_only
+def audit(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(match_id)
+    now = timezone.now()
+    verdict = match_verify(match) if request.GET.get("verify") else None
+    log = audit_log(match)
+    for turn in log:
+        for submission in turn.submissions:
+            submission.text = body_text(submission)
+    return render(request, "matches/audit.html", {
+        "match": match, "teams": list(match.teams.all()), "log": log, "verdict": verdict,
+        "status": match.status(now), "open_turn": match.strategy_turn(now),
+    })
+
+
+@require_POST
+@judges_only
+def enter(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _match(match_id)
+    team = get_object_or_404(match.teams, index=request.POST.get("team", ""))
+    body = request.POST.get("actions", "").encode()
+    judge = request.user.get_username()
+    reply = submission_enter(team, body, judge, request.POST.get("note", ""), timezone.now(),
+                             request.META.get("REMOTE_ADDR"))
+    if reply.status == 202:
+        messages.success(request, f"Stored for {team.name}, turn {reply.body['turn']}: "
+                                  f"{reply.body['actions']} actions, entered by {judge}.")
+    else:
+        messages.error(request, f"Refused ({reply.status} {reply.body['error']}): "
+                                f"{reply.body['detail']}. The attempt is in the log.")
+    return redirect("audit", match_id=match.pk)
+
+
+@judges_only
+def export(request: HttpRequest, match_id: int, kind: str) -> HttpResponse:
+    match = _match(match_id)
+    rows = export_rows(match)
+    name = f"match-{match.pk}-submissions.{kind}"
+    if kind == "json":
+        response = JsonResponse({"match": match.pk, "submissions": rows},
+                                json_dumps_params={"ensure_ascii": False, "indent": 1})
+    else:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        writer = csv.DictWriter(response, fieldnames=EXPORT_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
