@@ -63,6 +63,21 @@ def enter(request: HttpRequest, match_id: int) -> HttpResponse:
     return redirect("audit", match_id=match.pk)
 
 
+@require_POST
+@judges_only
+def publish(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Publish a finished match (or take it back): its pages, replay and data for all."""
+    match = _match(match_id)
+    wanted = request.POST.get("published") == "1"
+    if wanted and not match.over:
+        messages.error(request, "Only a finished match can be published.")
+    else:
+        Match.objects.filter(pk=match.pk).update(published=wanted)
+        messages.success(request, "Published: everyone may see it and download its data."
+                         if wanted else "Unpublished: judges and its teams only.")
+    return redirect("audit", match_id=match.pk)
+
+
 @judges_only
 def export(request: HttpRequest, match_id: int, kind: str) -> HttpResponse:
     match = _match(match_id)

@@ -9,6 +9,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_screen, name="match"),
     path("matches/<int:match_id>/audit", audit_views.audit, name="audit"),
     path("matches/<int:match_id>/audit/enter", audit_views.enter, name="audit-enter"),
+    path("matches/<int:match_id>/audit/publish", audit_views.publish, name="audit-publish"),
     path("matches/<int:match_id>/audit/submissions.<str:kind>", audit_views.export,
          name="audit-export"),
     path("screens/", views.screens, name="screens"),

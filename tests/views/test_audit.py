@@ -124,3 +124,32 @@ def test_the_submission_log_exports_as_csv_and_json(judge_client, played):
     table = list(csv.DictReader(io.StringIO(response.content.decode())))
     assert [row["body"] for row in table] == [r["body"] for r in rows]
     assert table[1]["counted"] == "True" and table[2]["error"] == "malformed_json"
+
+
+def test_a_judge_publishes_a_finished_match_and_only_a_finished_one(judge_client, played, client):
+    match, _ = played
+    url = f"/matches/{match.pk}/audit/publish"
+    page = judge_client.post(url, {"published": "1"}, follow=True).content.decode()
+    assert "Only a finished match can be published." in page
+    assert not Match.objects.get(pk=match.pk).published
+    Match.objects.filter(pk=match.pk).update(closed=True)
+    page = judge_client.post(url, {"published": "1"}, follow=True).content.decode()
+    assert "Published: everyone may see it" in page and Match.objects.get(pk=match.pk).published
+    from django.test import Client
+
+    assert Client().get(f"/api/matches/{match.pk}/record").status_code == 200
+    judge_client.post(url, {"published": "0"})
+    assert Client().get(f"/api/matches/{match.pk}/record").status_code == 404
+
+
+def test_the_audit_forms_are_csrf_protected(played):
+    from django.test import Client
+
+    match, _ = played
+    user = User.objects.create_user("jo", password="pw")
+    user.user_permissions.add(Permission.objects.get(codename="judge"))
+    strict = Client(enforce_csrf_checks=True)
+    strict.login(username="jo", password="pw")
+    response = strict.post(f"/matches/{match.pk}/audit/enter",
+                           {"team": 0, "actions": '{"actions": []}', "note": "n"})
+    assert response.status_code == 403 and not Submission.objects.filter(entered_by="jo")
