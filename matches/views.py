@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import csv
+from datetime import date
+
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
 from matches import selectors
-from matches.access import can_view, visible_matches
-from matches.models import Match
+from matches.access import can_view, is_judge, visible_matches
+from matches.models import GAME_CHOICES, Match, Turn
 
 SECTIONS = [(Match.RUNNING, "Live"), (Match.UPCOMING, "Upcoming"), (Match.FINISHED, "Recent")]
 WALL_LIMIT = 4
@@ -35,6 +39,12 @@ def match_screen(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "matches/match.html", {"match": match, "teams": list(match.teams.all())})
 
 
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = visible_match_or_404(request, match_id)
+    return render(request, "matches/replay.html", {
+        "match": match, "teams": list(match.teams.all()), "replay": selectors.replay_data(match)})
+
+
 def screens(request: HttpRequest) -> HttpResponse:
     wanted = [part for part in request.GET.get("matches", "").split(",") if part.strip()]
     if not all(part.strip().isdigit() for part in wanted):
@@ -48,3 +58,56 @@ def screens(request: HttpRequest) -> HttpResponse:
         raise Http404(f"no match {', '.join(missing)}")
     matches = [found[int(p)] for p in wanted]
     return render(request, "matches/screens.html", {"matches": matches})
+
+
+PUBLISHED_PAGE = 50
+
+
+def published(request: HttpRequest) -> HttpResponse:
+    """Published matches, newest first, filtered by game, team, board and date."""
+    chosen = {key: request.GET.get(key, "").strip() for key in ("game", "team", "board",
+                                                                  "since", "until")}
+    matches = Match.objects.filter(published=True).select_related("board")
+    if chosen["game"]:
+        matches = matches.filter(game=chosen["game"])
+    if chosen["team"]:
+        matches = matches.filter(teams__name__icontains=chosen["team"]).distinct()
+    if chosen["board"]:
+        matches = matches.filter(board__name__icontains=chosen["board"])
+    for key, lookup in (("since", "start_at__date__gte"), ("until", "start_at__date__lte")):
+        try:
+            matches = matches.filter(**{lookup: date.fromisoformat(chosen[key])})
+        except ValueError:
+            chosen[key] = ""  # an empty or malformed date filters nothing
+    matches = list(matches.prefetch_related("teams").order_by("-start_at")[:PUBLISHED_PAGE])
+    finals = {row.match_id: row.scores for row in Turn.objects.filter(
+        match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
+    rows = [{"match": m, "teams": list(m.teams.all()), "finals": _headline(finals.get(m.pk))}
+            for m in matches]
+    return render(request, "matches/published.html", {
+        "rows": rows, "chosen": chosen, "games": GAME_CHOICES, "limit": PUBLISHED_PAGE})
+
+
+def _headline(scores: list[dict[str, int]] | None) -> list[int] | None:
+    """Each team's one number: its total, its remaining squares or its items."""
+    if not scores:
+        return None
+    key = next(k for k in ("total", "remaining", "items") if k in scores[0])
+    return [team[key] for team in scores]
+
+
+def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Scores per turn of a published match: one row a turn, a column per team and part."""
+    match = get_object_or_404(Match, pk=match_id)
+    if not (match.published or is_judge(request.user)):
+        raise Http404(f"no published match {match_id}")
+    history = selectors.score_history(match)
+    parts = list(history[0]["scores"][0])
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-scores.csv"'
+    writer = csv.writer(response)
+    writer.writerow(["turn", *(f"{letter}_{part}" for letter in "AB" for part in parts)])
+    for entry in history:
+        writer.writerow([entry["turn"], *(team[part] for team in entry["scores"]
+                                          for part in parts)])
+    return response

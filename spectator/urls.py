@@ -6,7 +6,10 @@ from matches.api import api
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("matches/", views.published, name="published"),
     path("matches/<int:match_id>/", views.match_screen, name="match"),
+    path("matches/<int:match_id>/scores.csv", views.scores_csv, name="scores-csv"),
+    path("matches/<int:match_id>/replay", views.match_replay, name="replay"),
     path("matches/<int:match_id>/audit", audit_views.audit, name="audit"),
     path("matches/<int:match_id>/audit/enter", audit_views.enter, name="audit-enter"),
     path("matches/<int:match_id>/audit/publish", audit_views.publish, name="audit-publish"),

@@ -1,0 +1,69 @@
+"""/matches/: published matches with filters; their downloads."""
+
+import csv
+import io
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from matches.models import Match
+from matches.rules.records import parse_record
+from matches.services.archive import match_import
+
+pytestmark = pytest.mark.django_db
+VECTORS = Path(__file__).resolve().parents[1] / "conformance"
+
+
+def imported(vector, published=True, days_ago=0):
+    match = match_import(parse_record((VECTORS / f"{vector}.record.json").read_bytes()),
+                         published=published)
+    Match.objects.filter(pk=match.pk).update(start_at=match.start_at - timedelta(days=days_ago))
+    return Match.objects.get(pk=match.pk)
+
+
+def listed(client, **filters):
+    page = client.get("/matches/", filters).content.decode()
+    return {m.pk for m in Match.objects.all() if f'href="/matches/{m.pk}/"' in page}
+
+
+def test_only_published_matches_are_listed_and_filters_narrow_them(client):
+    ring = imported("kakomimasu/enclosure_ring", days_ago=3)
+    chaser = imported("chaser/items_decide")
+    blokus = imported("blokus-duo/full_game_draw")
+    hidden = imported("kakomimasu/tiebreak_wall", published=False)
+    assert listed(client) == {ring.pk, chaser.pk, blokus.pk}
+    assert listed(client, game="chaser") == {chaser.pk}
+    team = chaser.teams.get(index=1).name
+    assert chaser.pk in listed(client, team=team.upper()[:3]) and hidden.pk not in listed(client)
+    assert listed(client, board=ring.board.name[-6:]) == {ring.pk}
+    today = chaser.start_at.date()
+    assert listed(client, since=today.isoformat()) == {chaser.pk, blokus.pk}
+    assert listed(client, until=(today - timedelta(days=1)).isoformat()) == {ring.pk}
+    assert listed(client, since="not-a-date") == {ring.pk, chaser.pk, blokus.pk}
+
+
+def test_the_list_shows_results_and_download_links(client):
+    match = imported("chaser/capture_by_put")
+    page = client.get("/matches/").content.decode()
+    assert "Cool</span> wins (capture)" in page
+    for link in (f"/api/matches/{match.pk}/record", f"/api/matches/{match.pk}/timeline",
+                 f"/matches/{match.pk}/scores.csv"):
+        assert link in page and client.get(link).status_code == 200
+
+
+def test_scores_per_turn_as_csv(client):
+    match = imported("kakomimasu/enclosure_ring")
+    response = client.get(f"/matches/{match.pk}/scores.csv")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == ["turn", "A_wall", "A_territory", "A_total", "B_wall", "B_territory",
+                       "B_total"]
+    assert [int(r[0]) for r in rows[1:]] == list(range(match.resolved_turns + 1))
+    last = match.turn_rows.get(number=match.resolved_turns).scores
+    assert [int(v) for v in rows[-1][1:]] == [last[t][k] for t in (0, 1)
+                                              for k in ("wall", "territory", "total")]
+
+
+def test_scores_of_an_unpublished_match_are_a_404(client):
+    match = imported("kakomimasu/enclosure_ring", published=False)
+    assert client.get(f"/matches/{match.pk}/scores.csv").status_code == 404
