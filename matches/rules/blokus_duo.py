@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matches.rules.base import TEAM_LETTERS, Outcomes, TurnActions
-from matches.rules.checks import board_size, kind, whole
+from matches.rules.checks import MAX_TURNS, board_size, kind, whole
 
 SIZE = 14
 MARGIN = 2
@@ -511,8 +511,6 @@ def parse_kifu(text: str) -> list[str]:
 def record_from_kifu(text: str, title: str = "") -> dict[str, Any]:
     """A match-record/1 dict of a game record, every move replayed and checked:
     KifuError("line N: illegal move XXXX: <reason>") at the first illegal one."""
-    from matches.rules.records import MAX_TURNS  # not at the top: records imports the rules
-
     codes = parse_kifu(text)
     if not codes:
         raise KifuError("line 1: no moves (the game record is empty)")

@@ -46,6 +46,7 @@ from typing import Any
 from matches.rules.base import Outcomes, TurnActions
 from matches.rules.checks import (
     MAX_SIDE,
+    MAX_TURNS,
     RecordError,
     as_list,
     as_text,
@@ -66,7 +67,6 @@ _COMMAND_SET = frozenset(COMMANDS)
 PLAYERS = ("Cool", "Hot")
 PORTS = (2009, 2010)  # Cool's and Hot's default ports (protocol point 1)
 NAME_LENGTH = 4  # characters of a client's name that are shown
-MAX_TURNS = 1000  # as records.MAX_TURNS (not imported: records imports the registry)
 # Blocks framing the board, so that reading a cell never checks the bounds: a search
 # reads up to 9 cells beyond the edge, and its slice (up or left) stops one cell further.
 PAD = 10
@@ -346,7 +346,7 @@ class MapError(ValueError):
     """A CHaser map file that is not well formed; the message is one line, `line N: ...`."""
 
 
-_NUMBER = re.compile(r"[0-9]+")
+_NUMBER = re.compile(r"[0-9]{1,9}")
 _MAP_CELLS = {"0": ".", "2": "#", "3": "*"}
 _KEYS = {"N": "the map's name", "T": "the number of turns", "S": "the size (width,height)",
          "D": "a row of cells", "C": "Cool's start (x,y)", "H": "Hot's start (x,y)"}

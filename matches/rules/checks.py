@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 MAX_SIDE = 64
+MAX_TURNS = 1000
 
 
 class RecordError(ValueError):

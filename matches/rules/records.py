@@ -15,6 +15,7 @@ from typing import Any
 from matches.rules import GAMES, rules_for
 from matches.rules.checks import (
     MAX_SIDE,
+    MAX_TURNS,
     RecordError,
     as_list,
     as_object,
@@ -28,7 +29,6 @@ __all__ = ["MAX_SIDE", "MAX_TURNS", "MatchRecord", "RecordError", "first_differe
 
 RECORD_FORMAT = "match-record/1"
 TIMELINE_FORMAT = "timeline/1"
-MAX_TURNS = 1000
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,15 @@ def _load(source: str | bytes | Mapping) -> Any:
     if isinstance(source, Mapping):
         return source
     try:
-        return json.loads(source)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        return json.loads(source, parse_constant=_no_constant)
+    except RecursionError:
+        raise RecordError("not valid JSON: nested too deeply") from None
+    except ValueError as error:  # bad JSON or UTF-8, or a number too long to read
         raise RecordError(f"not valid JSON: {error}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 # --- match records -----------------------------------------------------------------

@@ -107,8 +107,11 @@ def _authenticate(match_id: int, authorization: str) -> Team:
 def parse_actions(game: str, body: bytes) -> list[dict[str, Any]]:
     """The body must be {"actions": [action, ...]}; each action well-formed for the game."""
     try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        data = json.loads(body, parse_constant=_no_constant)
+    except RecursionError:
+        raise Refusal(400, "malformed_json", "the body is not valid JSON: nested too deeply"
+                      ) from None
+    except ValueError as error:  # bad JSON or UTF-8, NaN, or a number too long to read
         raise Refusal(400, "malformed_json", f"the body is not valid JSON: {error}") from None
     if not isinstance(data, dict) or "actions" not in data:
         raise Refusal(400, "invalid_actions", 'the body must be an object {"actions": [...]}')
@@ -125,6 +128,10 @@ def parse_actions(game: str, body: bytes) -> list[dict[str, Any]]:
             raise Refusal(400, "invalid_actions", f"actions[{index}]{problem}")
         parsed.append(rules.action_fields(action))
     return parsed
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _store_if_open(request: Request, match: Match, team: Team, actions: list) -> Reply:

@@ -199,3 +199,14 @@ def test_other_methods_paths_and_hosts_are_handed_on():
     assert answered.headers["content-type"] == "application/json"
     assert answered.headers["x-content-type-options"] == "nosniff"
     assert Submission.objects.get().status_code == 202
+
+
+@pytest.mark.parametrize(("body", "detail"), [
+    (b'{"actions": [{"agent": NaN, "type": "stay"}]}', "NaN is not a JSON number"),
+    (b'{"actions": [{"agent": ' + b"9" * 5000 + b', "type": "stay"}]}', "not valid JSON"),
+    (b'{"actions": ' + b"[" * 30000 + b"]" * 30000 + b"}", "nested too deeply"),
+])
+def test_hostile_json_is_a_400_and_is_stored(api, body, detail):
+    match, tokens = make_match()
+    assert_error(post(api, match.pk, body, tokens[0], raw=True), 400, "malformed_json", detail)
+    assert Submission.objects.get().status_code == 400

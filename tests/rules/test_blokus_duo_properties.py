@@ -103,7 +103,8 @@ def games(draw, junk: bool = True, brute_force: int = 0):
     way), now and then any placement, a junk code or a pass, until neither player can
     move. A placement is played exactly when it is one of the legal moves."""
     game, state = Game(), new_state()
-    checks = set(draw(st.lists(st.integers(0, 40), max_size=brute_force)))
+    picks = st.lists(st.integers(0, 40), min_size=min(1, brute_force), max_size=brute_force)
+    checks = set(draw(picks))
     while not RULES.is_over(state, 0):
         team = state.mover
         moves = legal_moves(state)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from matches.rules import chaser, records
+from matches.rules import chaser
 from matches.rules.checks import RecordError
 from matches.rules.records import first_difference, parse_record, parse_timeline
 from matches.rules.timeline import compute_timeline
@@ -66,9 +66,6 @@ def test_each_team_has_exactly_one_agent():
         with pytest.raises(RecordError, match="^agents: "):
             RULES.check_agents(agents, BOARD)
 
-
-def test_the_map_turn_limit_is_the_records_one():
-    assert chaser.MAX_TURNS == records.MAX_TURNS
 
 
 # --- the turn's outcomes ------------------------------------------------------------------

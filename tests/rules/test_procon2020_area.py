@@ -111,13 +111,6 @@ def test_area_is_recomputed_every_turn():
     assert scores(broken)[1]["total"] == 1
 
 
-def test_total_is_tile_plus_area_plus_treasure():
-    state = position(RING, a=[(1, 1)], treasures={(4, 1): 10})
-    after, a, _ = play(state)
-    for s in scores(after):
-        assert s["total"] == s["tile"] + s["area"] + s["treasure"]
-
-
 def test_a_ring_needs_no_corners():
     rows = list(RING)
     rows[1], rows[3] = "..A...", "..A..."

@@ -130,3 +130,13 @@ def test_first_difference_names_the_turn_and_the_cell():
 def test_a_timeline_must_say_its_format():
     with pytest.raises(RecordError, match='format: expected "timeline/1"'):
         parse_timeline('{"format": "match-record/1"}')
+
+
+@pytest.mark.parametrize(("source", "start"), [
+    ('{"format": "match-record/1", "agents": NaN}', "not valid JSON: NaN is not a JSON number"),
+    ('{"format": "match-record/1", "agents": ' + "9" * 5000 + "}", "not valid JSON: "),
+    ('{"format": "match-record/1", "x": ' + "[" * 100000 + "]" * 100000 + "}",
+     "not valid JSON: nested too deeply"),
+])
+def test_json_that_python_reads_but_a_record_must_not_be_is_refused(source, start):
+    assert refusal(source).startswith(start)
