@@ -37,7 +37,7 @@ def play_team_a(base: str, match_id: int, token: str, stop: threading.Event) -> 
 @pytest.fixture
 def short_match(transactional_db):
     """Made before the browser starts: Playwright's loop forbids database calls after."""
-    return make_match(strategy=1.0, transition=0.3, start_in=2.5, turns=6)
+    return make_match(strategy=1.0, transition=0.3, start_in=6, turns=6)  # time to load
 
 
 def test_the_page_follows_turns_and_scores(live_server_process, short_match, browser):
