@@ -175,3 +175,37 @@ def viewers(match_id: int) -> int:
 def end_message(match: Match) -> dict[str, Any]:
     return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
             "result": match.result}
+
+
+# --- replay -----------------------------------------------------------------------
+
+# The replay marks a turn on its timeline when the score difference (A − B) moves by
+# at least this much, or by three quarters of what one team's agents would gain by
+# each walling a cell of the board's mean |point| value, whichever is more.
+SWING_AT_LEAST = 10
+
+
+def swing_threshold(match: Match) -> int:
+    """The change of the score difference in one turn that counts as a big swing."""
+    values = [abs(value) for row in match.board.data.get("points", []) for value in row]
+    mean = sum(values) / len(values) if values else 0
+    return max(SWING_AT_LEAST, round(0.75 * match.agents * mean))
+
+
+def conflict_threshold(match: Match) -> int:
+    """Conflicts in one turn (both teams) that count as many: one team's agent count."""
+    return max(2, match.agents)
+
+
+def replay_data(match: Match, now: datetime | None = None) -> dict[str, Any]:
+    """The replay page's data: the match, the empty board, then every stored turn
+    (Turn rows only: nothing of a turn still being played), and the mark thresholds."""
+    now = now or timezone.now()
+    rows = match.turn_rows.order_by("number")
+    return {
+        **match_meta(match),
+        "status": match.status(now),
+        "result": match.result,
+        "states": [initial_view(match)] + [row.state() for row in rows],
+        "marks": {"swing": swing_threshold(match), "conflicts": conflict_threshold(match)},
+    }

@@ -1,7 +1,11 @@
 // Score over turns, one line per team, drawn into an <svg>. Pure: history in, SVG out.
+// `keys` draws several parts per team (the first solid, the others dashed, dotted);
+// `current` marks a turn; onChartPick turns a click on the chart into a turn.
 
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["var(--team-a)", "var(--team-b)"];
+const DASHES = [null, "8 5", "2 5"];
+const GEOMETRY = new WeakMap(); // svg -> what a click needs to find its turn
 
 function element(name, attributes, text) {
   const node = document.createElementNS(NS, name);
@@ -10,13 +14,14 @@ function element(name, attributes, text) {
   return node;
 }
 
-export function drawChart(svg, history, turns, { key = "total", current = null } = {}) {
+export function drawChart(svg, history, turns, { key = "total", keys = null, current = null } = {}) {
+  const parts = keys || [key];
   const width = 400;
   const height = 160;
   const pad = { left: 44, right: 10, top: 10, bottom: 22 };
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.textContent = "";
-  const values = history.flatMap((entry) => entry.scores.map((score) => score[key]));
+  const values = history.flatMap((entry) => entry.scores.flatMap((score) => parts.map((part) => score[part])));
   const low = Math.min(0, ...values);
   const high = Math.max(10, ...values);
   const x = (turn) => pad.left + (turn / Math.max(turns, 1)) * (width - pad.left - pad.right);
@@ -29,9 +34,30 @@ export function drawChart(svg, history, turns, { key = "total", current = null }
   if (current !== null) {
     svg.append(element("line", { x1: x(current), x2: x(current), y1: pad.top, y2: height - pad.bottom, class: "cursor" }));
   }
-  for (const team of [0, 1]) {
-    const points = history.map((entry) => `${x(entry.turn).toFixed(1)},${y(entry.scores[team][key]).toFixed(1)}`);
-    svg.append(element("polyline", { points: points.join(" "), fill: "none", stroke: COLOURS[team], "stroke-width": 3, class: `line team-${"ab"[team]}` }));
-  }
-  return { x, y, pad, width, height };
+  parts.forEach((part, index) => {
+    for (const team of [0, 1]) {
+      const points = history.map((entry) => `${x(entry.turn).toFixed(1)},${y(entry.scores[team][part]).toFixed(1)}`);
+      const line = { points: points.join(" "), fill: "none", stroke: COLOURS[team],
+                     "stroke-width": index ? 2 : 3, class: `line team-${"ab"[team]}` };
+      if (DASHES[index]) line["stroke-dasharray"] = DASHES[index];
+      if (keys) line.class += ` part-${part}`;
+      svg.append(element("polyline", line));
+    }
+  });
+  const geometry = { x, y, pad, width, height };
+  GEOMETRY.set(svg, { ...geometry, turns });
+  return geometry;
+}
+
+// Call `pick(turn)` with the turn under the pointer whenever the chart is clicked.
+export function onChartPick(svg, pick) {
+  svg.addEventListener("click", (event) => {
+    const drawn = GEOMETRY.get(svg);
+    const matrix = svg.getScreenCTM();
+    if (!drawn || !matrix) return;
+    const local = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    const span = drawn.width - drawn.pad.left - drawn.pad.right;
+    const turn = Math.round(((local.x - drawn.pad.left) / span) * drawn.turns);
+    pick(Math.min(Math.max(turn, 0), drawn.turns));
+  });
 }

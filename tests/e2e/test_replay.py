@@ -1,0 +1,202 @@
+"""A real Chromium replays matches: slider, buttons, keys, the address, the chart, speeds,
+and a match still running that grows live."""
+
+import json
+import time
+from datetime import timedelta
+
+import pytest
+
+from matches.models import Match
+from matches.services.submissions import Request, submission_receive
+from matches.services.turns import turn_resolve
+from tests.factories import make_match, move, put
+
+pytestmark = pytest.mark.e2e
+
+# 16 in the top left corner: taking it swings the score by more than the threshold (10)
+POINTS = [[16, 1, 1, 1, 1, 1]] + [[1] * 6 for _ in range(4)]
+TURNS = [
+    ([put(0, 0, 0), put(1, 1, 1)], [put(0, 3, 3), put(1, 5, 4)]),  # 1: A +17, B +2
+    ([move(1, 2, 2)], [move(0, 2, 2)]),  # 2: both target (2, 2): two conflicts
+    ([put(0, 0, 1)], []),  # 3: invalid, the agent is already on the board
+    ([move(1, 1, 2)], [move(1, 5, 3)]),  # 4
+    ([], []),  # 5
+    ([], []),  # 6
+]
+
+
+def submit(match, token, actions, turn):
+    body = json.dumps({"actions": actions}).encode()
+    at = match.opens_at(turn) + timedelta(seconds=1)
+    reply = submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
+                                       "application/json", "127.0.0.1", at))
+    assert reply.status == 202, reply.body
+
+
+@pytest.fixture
+def played(transactional_db):
+    """A published match of six turns, made before the browser starts."""
+    match, tokens = make_match(turns=len(TURNS), board={"width": 6, "height": 5,
+                                                         "points": POINTS})
+    for number, actions in enumerate(TURNS, start=1):
+        for team, team_actions in enumerate(actions):
+            if team_actions:
+                submit(match, tokens[team], team_actions, number)
+        turn_resolve(match_id=match.pk, number=number)
+    Match.objects.filter(pk=match.pk).update(published=True)
+    return match
+
+
+@pytest.fixture
+def running(transactional_db):
+    """Starts in six seconds; the server's clock plays its four (empty) turns."""
+    match, _ = make_match(strategy=0.8, transition=0.2, start_in=6.0, turns=4)
+    return match
+
+
+@pytest.fixture
+def open_replay(live_server_process, browser):
+    pages, errors = [], []
+
+    def open_page(match, query="", size=(1920, 1080)):
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{live_server_process}/matches/{match.pk}/replay{query}")
+        page.wait_for_selector(".board .cell")
+        page.wait_for_function("document.querySelector('.board').dataset.shownTurn !== undefined")
+        pages.append(page)
+        return page
+
+    yield open_page
+    for page in pages:
+        page.close()
+    assert errors == []
+
+
+def shown(page) -> int:
+    return int(page.get_attribute(".board", "data-shown-turn"))
+
+
+def wait_shown(page, turn: int, timeout: float = 5000) -> None:
+    page.wait_for_function(f"document.querySelector('.board').dataset.shownTurn === '{turn}'",
+                           timeout=timeout)
+
+
+def playing(page) -> bool:
+    return "playing" in page.get_attribute("#replay", "class")
+
+
+def test_the_slider_buttons_and_marks_move_through_the_turns(played, open_replay):
+    page = open_replay(played)
+    assert shown(page) == 0 and page.inner_text("[data-turn]") == "0 / 6"
+    assert "the empty board" in page.inner_text("[data-actions]")
+    box = page.locator("[data-slider]").bounding_box()
+    page.mouse.click(box["x"] + 10 + (box["width"] - 20) * 3 / 6, box["y"] + box["height"] / 2)
+    assert shown(page) == 3 and page.inner_text("[data-turn]") == "3 / 6"
+    assert "the agent is already on the board" in page.inner_text("[data-actions]")
+    for action, turn in [("forward", 4), ("back", 3), ("last", 6), ("first", 0)]:
+        page.click(f'[data-action="{action}"]')
+        assert shown(page) == turn, action
+    assert page.locator(".mark.swing.team-a").get_attribute("data-mark-turn") == "1"
+    page.click(".mark.conflicts")
+    assert shown(page) == 2
+    panel = page.inner_text("[data-actions]")
+    assert "2 conflicts" in panel and "many conflicts" in panel and "also targets (2, 2)" in panel
+    page.click('[data-action="last"]')
+    assert page.locator(".action.none").count() == 4  # turn 6: nobody did anything
+    assert page.locator(".agent.team-a").count() == 2
+
+
+def test_keys_step_play_and_show_help_but_not_in_the_turn_field(played, open_replay):
+    page = open_replay(played)
+    for key, turn in [("ArrowRight", 1), ("End", 6), ("ArrowLeft", 5), ("Home", 0),
+                      ("ArrowLeft", 0)]:
+        page.keyboard.press(key)
+        assert shown(page) == turn, key
+    page.keyboard.press(" ")
+    assert playing(page)
+    page.keyboard.press(" ")
+    assert not playing(page)
+    page.keyboard.press("?")
+    assert page.is_visible("[data-keys]") and "Space" in page.inner_text("[data-keys]")
+    page.keyboard.press("?")
+    assert not page.is_visible("[data-keys]")
+
+    page.click('[data-action="first"]')
+    page.click("[data-turn-field]")
+    for key in ["ArrowRight", "End", " ", "?"]:
+        page.keyboard.press(key)
+    assert shown(page) == 0 and not playing(page) and not page.is_visible("[data-keys]")
+    page.fill("[data-turn-field]", "4")
+    page.keyboard.press("Enter")
+    assert shown(page) == 4
+    page.keyboard.press("Escape")  # leaves the field: keys work again
+    page.keyboard.press("ArrowRight")
+    assert shown(page) == 5
+
+    page.click('[data-action="play"]')  # the focused play button: Space toggles it once
+    assert playing(page)
+    page.keyboard.press(" ")
+    assert not playing(page)
+
+
+def test_the_address_holds_the_turn(played, open_replay):
+    page = open_replay(played, "?turn=3")
+    assert shown(page) == 3 and page.input_value("[data-turn-field]") == "3"
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("location.search === '?turn=4'")
+    page.reload()
+    page.wait_for_selector(".board .cell")
+    wait_shown(page, 4)
+    assert open_replay(played, "?turn=99").input_value("[data-turn-field]") == "6"
+
+
+def test_a_click_on_the_chart_goes_to_that_turn(played, open_replay):
+    page = open_replay(played)
+    box = page.locator("svg.chart").bounding_box()
+    scale = box["width"] / 400  # the chart's viewBox is 400 wide, the plot from 44 to 390
+    page.mouse.click(box["x"] + (44 + 4 / 6 * 346) * scale, box["y"] + box["height"] / 2)
+    assert shown(page) == 4
+    cursor = float(page.get_attribute("svg.chart line.cursor", "x1"))
+    assert cursor == pytest.approx(44 + 4 / 6 * 346, abs=0.5)
+    page.wait_for_function("location.search === '?turn=4'")
+    page.mouse.click(box["x"] + 46 * scale, box["y"] + box["height"] / 2)
+    assert shown(page) == 0
+
+
+def test_at_16x_a_short_match_plays_through_quickly_and_at_a_quarter_it_does_not(played,
+                                                                                 open_replay):
+    page = open_replay(played)
+    page.select_option("[data-speed]", "16")
+    started = time.monotonic()
+    page.click('[data-action="play"]')
+    wait_shown(page, 6, timeout=3000)
+    assert time.monotonic() - started < 2.0  # six turns at 16 a second: about 0.4 s
+    page.wait_for_function("!document.getElementById('replay').classList.contains('playing')")
+    page.wait_for_function("location.search === '?turn=6'")
+
+    slow = open_replay(played)
+    slow.select_option("[data-speed]", "0.25")
+    slow.click('[data-action="play"]')
+    slow.wait_for_timeout(1500)  # a turn every four seconds
+    assert shown(slow) == 0 and playing(slow)
+    assert "¼×" in slow.inner_text("[data-events]")
+
+
+def test_a_running_match_grows_live_and_offers_the_live_screen(running, open_replay):
+    page = open_replay(running)
+    link = page.locator("[data-live-link]")
+    assert link.inner_text() == "back to live"
+    assert link.get_attribute("href") == f"/matches/{running.pk}/"
+    assert page.inner_text("[data-status]") == "not started yet"
+    wait_shown(page, 2, timeout=15000)  # at the latest turn: it follows the new ones
+    assert page.get_attribute("[data-slider]", "max") == "4"
+    page.click('[data-action="first"]')
+    wait_shown(page, 0)
+    page.wait_for_function(
+        "document.querySelector('[data-status]').textContent.startsWith('finished')",
+        timeout=15000)
+    assert shown(page) == 0  # not at the latest turn any more: it stays where it was
+    page.keyboard.press("End")
+    assert shown(page) == 4 and link.inner_text() == "match screen"
