@@ -29,12 +29,24 @@ def audit_log(match: Match) -> list[AuditTurn]:
     counted actions' outcomes; requests outside a strategy step come last."""
     turns: dict[int | None, AuditTurn] = {}
     for row in match.turn_rows.order_by("number"):
-        turns[row.number] = AuditTurn(row.number, outcomes=row.outcomes, scores=row.scores)
+        outcomes = [[o | {"said": said(o)} for o in team] for team in row.outcomes]
+        turns[row.number] = AuditTurn(row.number, outcomes=outcomes, scores=row.scores)
     for submission in match.submissions.select_related("team").order_by("received_at", "id"):
         turns.setdefault(submission.turn, AuditTurn(submission.turn)).submissions.append(
             submission)
     return sorted(turns.values(), key=lambda t: -1 if t.number is None else t.number,
                   reverse=True)
+
+
+ACTION_ORDER = ("agent", "type", "x", "y", "dx", "dy", "command", "move")
+
+
+def said(outcome: dict[str, Any]) -> str:
+    """What a team sent, in the record's key order whatever the database kept."""
+    shown = [key for key in ACTION_ORDER if key in outcome]
+    shown += sorted(k for k in outcome if k not in shown and k not in ("result", "reason",
+                                                                          "ready", "reply"))
+    return " ".join(f"{key} {outcome[key]}" for key in shown)
 
 
 def body_text(submission: Submission) -> str:

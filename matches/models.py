@@ -58,7 +58,7 @@ class Match(models.Model):
     UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
 
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
-    title = models.CharField(max_length=200, blank=True)
+    title = models.TextField(blank=True)  # records' titles may be long descriptions
     board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="matches")
     agents = models.PositiveSmallIntegerField()
     turns = models.PositiveSmallIntegerField()
