@@ -1,4 +1,4 @@
-"""Websocket consumers: join a group, send the catch-up, relay events in turn order.
+"""Websocket consumers: join a group's hub, send the catch-up, relay events in turn order.
 
 The turn number is the version of a match's stream. A consumer never sends a turn
 twice or out of order: a turn it has already sent is dropped, and a gap (an event
@@ -7,6 +7,7 @@ lost while the channel layer restarted, say) is filled from the stored turns.
 
 from __future__ import annotations
 
+import asyncio
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
@@ -14,6 +15,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from matches import selectors
+from matches.hub import Hub
 from matches.models import Match
 from matches.services.broadcast import LIST_GROUP, match_group
 
@@ -54,18 +56,42 @@ def _count_viewer(match_id: int, change: int) -> int:
     return selectors.viewers_change(match_id, change)
 
 
-class MatchConsumer(AsyncJsonWebsocketConsumer):
-    """/ws/matches/<id>/[?since=N]"""
+class HubConsumer(AsyncJsonWebsocketConsumer):
+    """A consumer that gets its group's events from the process's hub (`matches.hub`),
+    through `deliver(event)`, instead of from a channel-layer channel of its own."""
+
+    channel_layer_alias = None  # no channel of its own: the hub listens for all sockets
+    hub: Hub | None = None
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:  # however the socket ended, even by an error in connect
+            if self.hub is not None:
+                await self.hub.leave(self)
+
+    async def deliver(self, event):
+        raise NotImplementedError
+
+
+class MatchConsumer(HubConsumer):
+    """/ws/matches/<id>/[?since=N]
+
+    While the opening or a gap fill is being sent, the events that come are held in
+    `backlog` and sent after it, in order.
+    """
 
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
-        self.group = match_group(self.match_id)
         self.sent_turn = -1
         self.counted = False
+        self.backlog: list[dict] | None = []
+        self.catching_up: asyncio.Task | None = None
         if await _load(self.match_id) is None:
             await self.close(code=4404)
             return
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        # Joined before the opening is read, so that no turn falls between the two.
+        self.hub = await Hub.join(match_group(self.match_id), self)
         await self.accept()
         since = _query_int(self.scope, "since")
         self.sent_turn = since if since is not None else -1
@@ -74,19 +100,45 @@ class MatchConsumer(AsyncJsonWebsocketConsumer):
         self.counted = True
         # Only the newcomer hears the count now; everyone hears it with each turn.
         await self.send_json({"type": "viewers", "count": await _count_viewer(self.match_id, +1)})
+        await self._send_backlog()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.catching_up is not None:
+            self.catching_up.cancel()
         if self.counted:
             await _count_viewer(self.match_id, -1)
 
-    async def relay(self, event):
+    async def deliver(self, event):
+        """An event of the match's group, from the hub, in the order the group got them."""
+        if self.backlog is not None:
+            self.backlog.append(event)
+        elif self._after_a_gap(event):  # a lost event: fill from the stored turns first
+            self.backlog = [event]
+            self.catching_up = asyncio.create_task(self._send_backlog())
+        else:
+            await self._relay(event)
+
+    def _after_a_gap(self, event) -> bool:
+        return event["kind"] == "turn" and event["turn"] > self.sent_turn + 1
+
+    async def _send_backlog(self):
+        """Send the held events in order, filling gaps from the stored turns, then let the
+        hub's events through directly again."""
+        try:
+            while self.backlog:
+                event = self.backlog.pop(0)
+                if self._after_a_gap(event):
+                    for missed in await _turns_since(self.match_id, self.sent_turn):
+                        await self._send_versioned(missed)
+                    if self._after_a_gap(event):  # still not stored: the next turn asks again
+                        continue
+                await self._relay(event)
+        finally:
+            self.backlog = None
+
+    async def _relay(self, event):
         if event["kind"] == "turn":
             if event["turn"] <= self.sent_turn:
-                return
-            if event["turn"] > self.sent_turn + 1:  # a lost event: fill from the stored turns
-                for missed in await _turns_since(self.match_id, self.sent_turn):
-                    await self._send_versioned(missed)
                 return
             self.sent_turn = event["turn"]
         await self.send(text_data=event["text"])
@@ -107,17 +159,21 @@ def _summaries() -> list[dict]:
     return [selectors.match_summary(m, now) for m in selectors.recent_matches(now)]
 
 
-class MatchListConsumer(AsyncJsonWebsocketConsumer):
+class MatchListConsumer(HubConsumer):
     """/ws/matches/: the list of matches, then one summary per transition."""
 
     async def connect(self):
-        await self.channel_layer.group_add(LIST_GROUP, self.channel_name)
+        self.held: list[dict] | None = []  # summaries that come while the list is read
+        self.hub = await Hub.join(LIST_GROUP, self)
         await self.accept()
         await self.send_json({"type": "matches", "matches": await _summaries(),
                               "server_time": selectors.epoch_ms(timezone.now())})
+        held, self.held = self.held, None
+        for event in held:
+            await self.send(text_data=event["text"])
 
-    async def disconnect(self, code):
-        await self.channel_layer.group_discard(LIST_GROUP, self.channel_name)
-
-    async def relay(self, event):
-        await self.send(text_data=event["text"])
+    async def deliver(self, event):
+        if self.held is not None:
+            self.held.append(event)
+        else:
+            await self.send(text_data=event["text"])

@@ -1,5 +1,6 @@
 """/ws/matches/<id>/: snapshot, turns in order, catch-up with since, end, no leaks."""
 
+import asyncio
 import json
 
 import pytest
@@ -149,3 +150,124 @@ async def test_the_list_socket_sends_the_matches_then_summaries():
     summary = await socket.receive_json_from(timeout=3)
     assert summary["type"] == "summary" and summary["match"]["turn"] == 1
     await socket.disconnect()
+
+
+async def test_the_sockets_of_a_match_share_one_channel_layer_subscription(subscriptions):
+    match, _ = await sync_to_async(make_match)()
+    sockets = [await connect(f"/ws/matches/{match.pk}/") for _ in range(3)]
+    for socket in sockets:
+        await receive_type(socket, "snapshot")
+    assert subscriptions == [("add", f"match.{match.pk}")]
+    await resolve(match_id=match.pk, number=1)
+    for socket in sockets:
+        assert (await receive_type(socket, "turn"))["turn"] == 1
+    for socket in sockets:
+        await socket.disconnect()
+    assert subscriptions == [("add", f"match.{match.pk}"), ("discard", f"match.{match.pk}")]
+
+
+async def test_turns_resolved_while_the_opening_is_sent_follow_it_in_order(monkeypatch):
+    from matches import consumers
+
+    match, _ = await sync_to_async(make_match)()
+    gate, read = asyncio.Event(), asyncio.Event()
+    opening = consumers._opening
+
+    async def slow_opening(match_id, since):
+        messages = await opening(match_id, since)  # read at turn 0 ...
+        read.set()
+        await gate.wait()  # ... and sent only after turns 1 and 2 are broadcast
+        return messages
+
+    monkeypatch.setattr(consumers, "_opening", slow_opening)
+    socket = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
+                                   headers=[(b"origin", b"http://127.0.0.1")])
+    connecting = asyncio.create_task(socket.connect())
+    await read.wait()
+    await resolve(match_id=match.pk, number=1)
+    await resolve(match_id=match.pk, number=2)
+    gate.set()
+    assert (await connecting)[0]
+    received = [await socket.receive_json_from(timeout=3) for _ in range(5)]
+    assert [(m["type"], m.get("turn")) for m in received] == [
+        ("snapshot", 0), ("viewers", None), ("turn", 1), ("viewers", None), ("turn", 2)]
+    await socket.disconnect()
+
+
+async def test_a_lost_turn_is_filled_from_the_stored_turns(monkeypatch):
+    from matches.services import turns
+
+    match, _ = await sync_to_async(make_match)()
+    socket = await connect(f"/ws/matches/{match.pk}/")
+    await receive_type(socket, "snapshot")
+    announce = turns._announce
+    monkeypatch.setattr(turns, "_announce", lambda match, row: None)
+    await resolve(match_id=match.pk, number=1)  # stored, but its event is lost
+    monkeypatch.setattr(turns, "_announce", announce)
+    await resolve(match_id=match.pk, number=2)
+    first, second = await receive_type(socket, "turn"), await receive_type(socket, "turn")
+    assert (first["turn"], second["turn"]) == (1, 2)
+    assert await socket.receive_json_from() == {"type": "viewers", "count": 1}
+    assert await socket.receive_nothing(timeout=0.2)
+    await socket.disconnect()
+
+
+async def test_a_turn_already_sent_is_not_sent_again():
+    from channels.layers import get_channel_layer
+
+    from matches.services.broadcast import relay_event
+
+    match, _ = await sync_to_async(make_match)()
+    socket = await connect(f"/ws/matches/{match.pk}/")
+    await receive_type(socket, "snapshot")
+    await resolve(match_id=match.pk, number=1)
+    turn = await receive_type(socket, "turn")
+    await socket.receive_json_from()  # viewers
+    await get_channel_layer().group_send(f"match.{match.pk}", relay_event(turn))
+    assert await socket.receive_nothing(timeout=0.2)
+    await resolve(match_id=match.pk, number=2)
+    assert (await receive_type(socket, "turn"))["turn"] == 2
+    await socket.disconnect()
+
+
+async def test_summaries_that_come_while_the_list_is_read_follow_it(monkeypatch):
+    from matches import consumers
+
+    match, _ = await sync_to_async(make_match)()
+    gate, read = asyncio.Event(), asyncio.Event()
+    summaries = consumers._summaries
+
+    async def slow_summaries():
+        listing = await summaries()
+        read.set()
+        await gate.wait()
+        return listing
+
+    monkeypatch.setattr(consumers, "_summaries", slow_summaries)
+    socket = WebsocketCommunicator(application, "/ws/matches/",
+                                   headers=[(b"origin", b"http://127.0.0.1")])
+    connecting = asyncio.create_task(socket.connect())
+    await read.wait()
+    await resolve(match_id=match.pk, number=1)
+    gate.set()
+    assert (await connecting)[0]
+    listing = await socket.receive_json_from(timeout=3)
+    summary = await socket.receive_json_from(timeout=3)
+    assert (listing["type"], summary["type"], summary["match"]["turn"]) == ("matches", "summary", 1)
+    await socket.disconnect()
+
+
+async def test_a_socket_that_fails_while_opening_leaves_the_hub(monkeypatch, subscriptions):
+    from matches import consumers
+
+    async def failing_opening(match_id, since):
+        raise RuntimeError("database gone")
+
+    match, _ = await sync_to_async(make_match)()
+    monkeypatch.setattr(consumers, "_opening", failing_opening)
+    socket = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
+                                   headers=[(b"origin", b"http://127.0.0.1")])
+    with pytest.raises(RuntimeError, match="database gone"):
+        await socket.connect()
+        await socket.receive_output(timeout=3)
+    assert subscriptions == [("add", f"match.{match.pk}"), ("discard", f"match.{match.pk}")]

@@ -1,0 +1,121 @@
+"""One channel-layer subscription per process and group, shared by all its local sockets.
+
+By default every websocket consumer of a group has its own channel-layer channel: each
+event is copied once per socket, and each copy wakes a receive task and goes through a
+dispatch that closes old database connections on a worker thread. With 1,000 sockets
+on one match that was about half a second of the server's loop per turn.
+
+A hub subscribes to the group once for the whole process, receives each event once,
+and hands it to every local member in the order it came, by awaiting the member's
+`deliver(event)`. The events carry pre-encoded JSON text (`relay_event` in
+`services/broadcast.py`), so delivering one is one ASGI send per socket. With Redis and
+several server processes, a group has one member per process, not one per socket.
+A hub exists while it has members: the first to join creates it, the last to leave
+ends it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, Protocol
+
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+# Members served between two turns of the event loop. Daphne writes a socket's frames out
+# only when the loop turns, so without a break the first viewer would wait for the last
+# one's frame to be queued; and HTTP requests would wait for the whole crowd.
+BATCH = 100
+# Channel layers drop a group member after a day (`group_expiry`); a hub lives as long as
+# it has viewers, so it joins again now and then.
+REJOIN_SECONDS = 3600
+
+
+class Member(Protocol):
+    async def deliver(self, event: dict[str, Any]) -> None: ...
+
+
+class Hub:
+    # (event loop, channel layer, group) -> its hub. The loop is part of the key so that a
+    # hub never outlives its loop into another one (each test runs its own).
+    _hubs: dict[tuple[Any, Any, str], Hub] = {}
+
+    def __init__(self, key: tuple[Any, Any, str]) -> None:
+        self.key = key
+        _, self.layer, self.group = key
+        self.members: dict[Member, None] = {}  # an ordered set
+        self.channel: str | None = None
+        self.subscribed = asyncio.get_running_loop().create_future()
+        self.task = asyncio.create_task(self._run(), name=f"hub {self.group}")
+
+    @classmethod
+    async def join(cls, group: str, member: Member) -> Hub:
+        """Add a member: once this returns, it is delivered every event sent to the group."""
+        key = (asyncio.get_running_loop(), get_channel_layer(), group)
+        hub = cls._hubs.get(key)
+        if hub is None:
+            hub = cls._hubs[key] = cls(key)
+        hub.members[member] = None
+        try:
+            await asyncio.shield(hub.subscribed)
+        except BaseException:
+            await hub.leave(member)
+            raise
+        return hub
+
+    async def leave(self, member: Member) -> None:
+        """Remove a member; the last one out ends the hub and its subscription."""
+        self.members.pop(member, None)
+        if self.members or self._hubs.get(self.key) is not self:
+            return
+        del self._hubs[self.key]
+        self.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.task
+        if self.channel is not None:
+            await self.layer.group_discard(self.group, self.channel)
+
+    async def _run(self) -> None:
+        try:
+            self.channel = await self.layer.new_channel()
+            await self.layer.group_add(self.group, self.channel)
+        except Exception as error:  # the joiners fail, and the next one tries afresh
+            if self._hubs.get(self.key) is self:
+                del self._hubs[self.key]
+            self.subscribed.set_exception(error)
+            return
+        self.subscribed.set_result(None)
+        rejoining = asyncio.create_task(self._rejoin())
+        try:
+            while True:
+                try:
+                    event = await self.layer.receive(self.channel)
+                except Exception:  # the layer's server restarting, say: keep listening
+                    log.exception("hub %s: channel layer receive failed; retrying", self.group)
+                    await asyncio.sleep(1)
+                    continue
+                await self._deliver(event)
+        finally:
+            rejoining.cancel()
+
+    async def _rejoin(self) -> None:
+        while True:
+            await asyncio.sleep(REJOIN_SECONDS)
+            try:
+                await self.layer.group_add(self.group, self.channel)
+            except Exception:
+                log.exception("hub %s: could not join the group again", self.group)
+
+    async def _deliver(self, event: dict[str, Any]) -> None:
+        for count, member in enumerate(list(self.members), 1):
+            if member not in self.members:  # left while the loop was writing
+                continue
+            try:
+                await member.deliver(event)
+            except Exception:  # one broken socket must not cost the others the event
+                log.exception("hub %s: delivery to %r failed", self.group, member)
+            if count % BATCH == 0:
+                await asyncio.sleep(0)  # let the loop write out the frames queued so far

@@ -1,0 +1,32 @@
+import pytest
+from channels.layers import channel_layers, get_channel_layer
+
+
+@pytest.fixture(autouse=True)
+def _fresh_channel_layer():
+    """A channel layer of its own for each test, as each test runs its own event loop: the
+    Redis layer keeps asyncio locks and connections of the loop that first used it."""
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
+
+
+@pytest.fixture
+def subscriptions(monkeypatch):
+    """The channel-layer group joins and leaves, as ("add" | "discard", group), whatever the
+    layer (in memory, or Redis when REDIS_URL is set)."""
+    layer = get_channel_layer()
+    calls = []
+    add, discard = layer.group_add, layer.group_discard
+
+    async def group_add(group, channel):
+        calls.append(("add", group))
+        await add(group, channel)
+
+    async def group_discard(group, channel):
+        calls.append(("discard", group))
+        await discard(group, channel)
+
+    monkeypatch.setattr(layer, "group_add", group_add)
+    monkeypatch.setattr(layer, "group_discard", group_discard)
+    return calls

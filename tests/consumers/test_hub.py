@@ -1,0 +1,141 @@
+"""matches.hub: one subscription per process and group, every event to every member."""
+
+import asyncio
+
+import pytest
+from channels.layers import get_channel_layer
+
+from matches import hub as hub_module
+from matches.hub import Hub
+from matches.services.broadcast import relay_event
+
+pytestmark = pytest.mark.asyncio
+
+
+class Recorder:
+    def __init__(self):
+        self.events = []
+
+    async def deliver(self, event):
+        self.events.append(event["text"])
+
+
+class Broken:
+    async def deliver(self, event):
+        raise RuntimeError("socket gone")
+
+
+async def send(group, number):
+    await get_channel_layer().group_send(group, relay_event({"type": "turn", "turn": number}))
+
+
+async def settle(*members, count, timeout=3):
+    """Wait until each member has `count` events (a Redis layer takes a moment)."""
+    async def arrived():
+        while any(len(member.events) < count for member in members):
+            await asyncio.sleep(0.005)
+    await asyncio.wait_for(arrived(), timeout)
+    await asyncio.sleep(0.05)  # and no more than that
+
+
+async def test_members_share_one_subscription_and_get_every_event_in_order(subscriptions):
+    members = [Recorder() for _ in range(3)]
+    hubs = [await Hub.join("match.1", member) for member in members]
+    assert hubs[0] is hubs[1] is hubs[2]
+    assert subscriptions == [("add", "match.1")]
+    for number in (1, 2, 3):
+        await send("match.1", number)
+    await settle(*members, count=3)
+    texts = [f'{{"type":"turn","turn":{n}}}' for n in (1, 2, 3)]
+    assert [member.events for member in members] == [texts] * 3
+    for member in members:
+        await hubs[0].leave(member)
+
+
+async def test_the_last_member_out_ends_the_hub_and_its_subscription(subscriptions):
+    first, second = Recorder(), Recorder()
+    hub = await Hub.join("match.2", first)
+    await Hub.join("match.2", second)
+    await hub.leave(first)
+    assert subscriptions == [("add", "match.2")]
+    await hub.leave(second)
+    assert subscriptions == [("add", "match.2"), ("discard", "match.2")]
+    assert hub.task.done()
+    again = await Hub.join("match.2", first)  # a newcomer starts a fresh hub
+    assert again is not hub and subscriptions[-1] == ("add", "match.2")
+    await send("match.2", 1)
+    await settle(first, count=1)
+    assert first.events == ['{"type":"turn","turn":1}']
+    await again.leave(first)
+
+
+async def test_groups_have_hubs_of_their_own():
+    in_match, in_list = Recorder(), Recorder()
+    match_hub = await Hub.join("match.3", in_match)
+    list_hub = await Hub.join("matches", in_list)
+    await send("matches", 7)
+    await settle(in_list, count=1)
+    assert in_match.events == [] and in_list.events == ['{"type":"turn","turn":7}']
+    await match_hub.leave(in_match)
+    await list_hub.leave(in_list)
+
+
+async def test_a_failing_member_does_not_cost_the_others_the_event():
+    before, broken, after = Recorder(), Broken(), Recorder()
+    hub = None
+    for member in (before, broken, after):
+        hub = await Hub.join("match.4", member)
+    await send("match.4", 1)
+    await send("match.4", 2)
+    await settle(before, after, count=2)
+    assert before.events == after.events == ['{"type":"turn","turn":1}', '{"type":"turn","turn":2}']
+    for member in (before, broken, after):
+        await hub.leave(member)
+
+
+async def test_a_crowd_larger_than_a_batch_is_served_whole_and_in_order(monkeypatch):
+    monkeypatch.setattr(hub_module, "BATCH", 4)
+    crowd = [Recorder() for _ in range(10)]
+    hub = None
+    for member in crowd:
+        hub = await Hub.join("match.5", member)
+    await send("match.5", 1)
+    await send("match.5", 2)
+    await settle(*crowd, count=2)
+    assert all(m.events == ['{"type":"turn","turn":1}', '{"type":"turn","turn":2}']
+               for m in crowd)
+    for member in crowd:
+        await hub.leave(member)
+
+
+async def test_a_member_that_leaves_during_a_delivery_is_skipped():
+    first, second = Recorder(), Recorder()
+    hub = await Hub.join("match.6", first)
+    await Hub.join("match.6", second)
+
+    class Leaver(Recorder):
+        async def deliver(self, event):
+            await super().deliver(event)
+            await hub.leave(second)  # before the hub comes to it
+
+    leaver = Leaver()
+    hub.members = {leaver: None, **hub.members}
+    await send("match.6", 1)
+    await settle(leaver, first, count=1)
+    assert leaver.events == first.events == ['{"type":"turn","turn":1}']
+    assert second.events == []
+    for member in (leaver, first):
+        await hub.leave(member)
+
+
+async def test_a_long_lived_hub_joins_its_group_again_before_the_layer_forgets_it(
+        monkeypatch, subscriptions):
+    monkeypatch.setattr(hub_module, "REJOIN_SECONDS", 0.05)
+    member = Recorder()
+    hub = await Hub.join("match.7", member)
+    await asyncio.sleep(0.2)
+    joins = len(subscriptions)
+    assert joins >= 2 and set(subscriptions) == {("add", "match.7")}
+    await hub.leave(member)
+    await asyncio.sleep(0.15)  # and once it has ended, no more
+    assert subscriptions == [("add", "match.7")] * joins + [("discard", "match.7")]
