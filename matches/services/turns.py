@@ -104,8 +104,9 @@ def wal_checkpoint() -> None:
     """On SQLite, fold the write-ahead log back into the database now, in the clock's
     connection, right after a transition: the settings raise the automatic
     checkpoint's threshold so that it never lands on a team's submission instead.
-    PASSIVE: it never waits for, nor blocks, a reader or a writer."""
-    if connection.vendor == "sqlite":
+    PASSIVE: it never waits for, nor blocks, a reader or a writer. (SQLite refuses
+    it inside a transaction, and a caller's transaction is left to its own commit.)"""
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
