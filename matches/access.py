@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db.models import F, Q, QuerySet
 
-from matches.models import Match, Team
+from matches.models import Match, Team, token_hash
 
 JUDGE_PERMISSION = "matches.judge"
 
@@ -30,6 +30,14 @@ def is_public(match: Match) -> bool:
 def visible_matches(user, matches: QuerySet[Match] | None = None) -> QuerySet[Match]:
     matches = Match.objects.all() if matches is None else matches
     return matches if is_judge(user) else matches.filter(public_filter())
+
+
+def team_by_authorization(header: str) -> Team | None:
+    """The team whose token an `Authorization: Bearer <token>` header carries, if any."""
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return Team.objects.filter(token_hash=token_hash(token.strip())).first()
 
 
 def can_view(user, match: Match, team: Team | None = None) -> bool:

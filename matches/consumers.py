@@ -15,9 +15,10 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from matches import selectors
+from matches.access import can_view, is_judge, team_by_authorization, visible_matches
 from matches.hub import Hub
 from matches.models import Match
-from matches.services.broadcast import LIST_GROUP, match_group
+from matches.services.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
 
 
 def _query_int(scope, name: str) -> int | None:
@@ -28,9 +29,26 @@ def _query_int(scope, name: str) -> int | None:
         return None
 
 
+def _authorization(scope) -> str:
+    """A team's program may send its bearer token in the handshake, as with the API."""
+    headers = dict(scope.get("headers") or ())
+    return headers.get(b"authorization", b"").decode("latin-1")
+
+
 @database_sync_to_async
-def _load(match_id: int) -> Match | None:
-    return Match.objects.select_related("board").filter(pk=match_id).first()
+def _may_watch(scope, match_id: int) -> bool:
+    """The same rule as every page: judges, the match's own teams, everyone once public.
+    A match one may not watch is answered as one that does not exist."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return False
+    team = team_by_authorization(_authorization(scope))
+    return can_view(scope.get("user"), match, team)
+
+
+@database_sync_to_async
+def _is_judge(scope) -> bool:
+    return is_judge(scope.get("user"))
 
 
 @database_sync_to_async
@@ -87,7 +105,7 @@ class MatchConsumer(HubConsumer):
         self.counted = False
         self.backlog: list[dict] | None = []
         self.catching_up: asyncio.Task | None = None
-        if await _load(self.match_id) is None:
+        if not await _may_watch(self.scope, self.match_id):
             await self.close(code=4404)
             return
         # Joined before the opening is read, so that no turn falls between the two.
@@ -154,19 +172,23 @@ class MatchConsumer(HubConsumer):
 
 
 @database_sync_to_async
-def _summaries() -> list[dict]:
+def _summaries(user) -> list[dict]:
     now = timezone.now()
-    return [selectors.match_summary(m, now) for m in selectors.recent_matches(now)]
+    return [selectors.match_summary(m, now)
+            for m in selectors.recent_matches(now, visible_matches(user))]
 
 
 class MatchListConsumer(HubConsumer):
-    """/ws/matches/: the list of matches, then one summary per transition."""
+    """/ws/matches/: the list of matches the viewer may see, then one summary per
+    transition: judges hear of every match, everyone else of the public ones."""
 
     async def connect(self):
         self.held: list[dict] | None = []  # summaries that come while the list is read
-        self.hub = await Hub.join(LIST_GROUP, self)
+        judge = await _is_judge(self.scope)
+        self.hub = await Hub.join(JUDGES_LIST_GROUP if judge else LIST_GROUP, self)
         await self.accept()
-        await self.send_json({"type": "matches", "matches": await _summaries(),
+        matches = await _summaries(self.scope.get("user"))
+        await self.send_json({"type": "matches", "matches": matches,
                               "server_time": selectors.epoch_ms(timezone.now())})
         held, self.held = self.held, None
         for event in held:

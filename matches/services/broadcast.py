@@ -8,7 +8,8 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-LIST_GROUP = "matches"
+LIST_GROUP = "matches"  # summaries of the matches anyone may watch
+JUDGES_LIST_GROUP = "matches.judges"  # summaries of every match
 
 
 def match_group(match_id: int) -> str:

@@ -19,7 +19,7 @@ from matches import selectors
 from matches.models import Match, Submission, Turn
 from matches.rules import rules_for
 from matches.rules.timeline import states
-from matches.services.broadcast import LIST_GROUP, broadcast, match_group
+from matches.services.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, broadcast, match_group
 
 log = logging.getLogger(__name__)
 
@@ -83,7 +83,10 @@ def _announce(match: Match, row: Turn) -> None:
     if match.resolved_turns >= match.turns:
         broadcast(match_group(match.pk), selectors.end_message(match))
     broadcast(match_group(match.pk), {"type": "viewers", "count": selectors.viewers(match.pk)})
-    broadcast(LIST_GROUP, {"type": "summary", "match": selectors.match_summary(match, now)})
+    summary = {"type": "summary", "match": selectors.match_summary(match, now)}
+    broadcast(JUDGES_LIST_GROUP, summary)
+    if match.published or match.public_live:  # a live one's last summary ends its run
+        broadcast(LIST_GROUP, summary)
 
 
 def clock_tick(now: datetime | None = None) -> int:

@@ -237,8 +237,8 @@ async def test_summaries_that_come_while_the_list_is_read_follow_it(monkeypatch)
     gate, read = asyncio.Event(), asyncio.Event()
     summaries = consumers._summaries
 
-    async def slow_summaries():
-        listing = await summaries()
+    async def slow_summaries(user):
+        listing = await summaries(user)
         read.set()
         await gate.wait()
         return listing
