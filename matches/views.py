@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import re
 from datetime import date
 
 from django.db.models import F
@@ -13,6 +14,8 @@ from django.utils import timezone
 from matches import selectors
 from matches.access import can_view, is_judge, visible_matches
 from matches.models import GAME_CHOICES, Match, Turn
+from matches.services import picture
+from matches.services.archive import stored_timeline
 
 SECTIONS = [(Match.RUNNING, "Live"), (Match.UPCOMING, "Upcoming"), (Match.FINISHED, "Recent")]
 WALL_LIMIT = 4
@@ -110,4 +113,23 @@ def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
     for entry in history:
         writer.writerow([entry["turn"], *(team[part] for team in entry["scores"]
                                           for part in parts)])
+    return response
+
+
+def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The board after one resolved turn as a PNG picture: ?turn=N, by default the latest."""
+    match = visible_match_or_404(request, match_id)
+    states = stored_timeline(match)["states"]  # Turn rows: resolved turns only
+    asked = request.GET.get("turn", "").strip() or str(len(states) - 1)
+    if not re.fullmatch(r"[0-9]{1,5}", asked) or int(asked) >= len(states):
+        return HttpResponseBadRequest(
+            f"turn: expected a whole number from 0 to {len(states) - 1}, the latest turn played",
+            content_type="text/plain; charset=utf-8")
+    shown = states[: int(asked) + 1]
+    png = picture.board_png(match.game, match.board.data, shown[-1], title=str(match),
+                            teams=[team.name for team in match.teams.all()], turns=match.turns,
+                            taken=picture.treasures_taken(match.board.data, shown))
+    response = HttpResponse(png, content_type="image/png")
+    name = f"match-{match.pk}-turn-{len(shown) - 1}.png"
+    response["Content-Disposition"] = f'inline; filename="{name}"'
     return response

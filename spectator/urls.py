@@ -9,6 +9,7 @@ urlpatterns = [
     path("matches/", views.published, name="published"),
     path("matches/<int:match_id>/", views.match_screen, name="match"),
     path("matches/<int:match_id>/scores.csv", views.scores_csv, name="scores-csv"),
+    path("matches/<int:match_id>/board.png", views.board_png, name="board-png"),
     path("matches/<int:match_id>/replay", views.match_replay, name="replay"),
     path("matches/<int:match_id>/audit", audit_views.audit, name="audit"),
     path("matches/<int:match_id>/audit/enter", audit_views.enter, name="audit-enter"),

@@ -268,6 +268,7 @@ class Replay {
     const field = this.find("[data-turn-field]");
     field.max = this.latest;
     if (document.activeElement !== field) field.value = this.turn;
+    this.find("[data-png-link]").search = `?turn=${this.turn}`;
     drawChart(this.find("svg.chart"), this.states, this.data.turns, { keys: this.parts, current: this.turn });
     this.drawActions(state);
     this.drawPlayState();

@@ -1,0 +1,173 @@
+"""/matches/<id>/board.png: the board after any resolved turn as a picture, every game."""
+
+import io
+import json
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from PIL import Image
+
+from matches.rules.records import parse_record
+from matches.services.archive import match_import
+from matches.services.picture import layout
+from matches.services.submissions import Request, submission_receive
+from matches.services.turns import turn_resolve
+from tests.factories import make_match, put
+
+pytestmark = pytest.mark.django_db
+VECTORS = Path(__file__).resolve().parents[1] / "conformance"
+
+# The live screen's colours (static/matches/app.css); territory is 30 % team colour on
+# the background.
+BG, STONE, GOLD = (13, 17, 23), (61, 68, 77), (227, 179, 65)
+BAD, EVENT = (255, 92, 92), (255, 211, 61)
+BLUE, ORANGE = (47, 129, 247), (240, 136, 62)
+BLUE_DARK, ORANGE_DARK = (17, 88, 199), (179, 90, 20)
+LAND_A, LAND_B = (23, 51, 90), (81, 53, 35)
+FILL = {
+    "kakomimasu": {".": BG, "A": BLUE, "B": ORANGE, "a": LAND_A, "b": LAND_B},
+    "procon2020": {".": BG, "A": BLUE, "B": ORANGE, "#": STONE},
+    "chaser": {".": BG, "#": STONE, "*": BG},
+    "blokus-duo": {".": BG, "A": BLUE, "B": ORANGE},
+}
+
+
+def imported(vector, published=True):
+    record = parse_record((VECTORS / f"{vector}.record.json").read_bytes())
+    return match_import(record, published=published)
+
+
+def expected_states(vector):
+    return json.loads((VECTORS / f"{vector}.timeline.json").read_text())["states"]
+
+
+def picture(client, match, turn=None):
+    query = {} if turn is None else {"turn": turn}
+    response = client.get(f"/matches/{match.pk}/board.png", query)
+    assert response.status_code == 200, response.content[:200]
+    assert response["Content-Type"] == "image/png"
+    image = Image.open(io.BytesIO(response.content))
+    assert image.format == "PNG"
+    return image.convert("RGB")
+
+
+def pixel(image, grid, x, y, across, down):
+    left, top, _, _ = grid.box(x, y)
+    return image.getpixel((left + int(across * grid.cell), top + int(down * grid.cell)))
+
+
+def cell_colours(image, grid, x, y, box=(0, 0, 1, 1)):
+    """How many pixels of each colour cell (x, y) has within `box` (fractions of the
+    cell: left, top, right, bottom)."""
+    left, top, _, _ = grid.box(x, y)
+    edges = zip(box, (left, top, left, top), strict=True)
+    part = image.crop([origin + round(share * grid.cell) for share, origin in edges])
+    return {colour: count for count, colour in part.getcolors(part.width * part.height)}
+
+
+@pytest.mark.parametrize("vector, turn", [
+    ("kakomimasu/random_s7_04", None),  # the latest turn by default: walls, territory, ✕, ⚡
+    ("procon2020/random_s7_02", 39),
+    ("chaser/random_s7_00", 10),
+    ("blokus-duo/random_s7_00", 16),
+])
+def test_every_cell_and_agent_is_drawn_in_its_colour(client, vector, turn):
+    match = imported(vector)
+    states = expected_states(vector)
+    state = states[-1 if turn is None else turn]
+    image = picture(client, match, turn)
+    width, height = len(state["cells"][0]), len(state["cells"])
+    grid = layout(width, height)
+    assert image.size == grid.size and 700 <= image.width <= 1000 and image.height >= 400
+    assert image.getpixel((3, 60)) == BLUE and image.getpixel((image.width - 3, 60)) == ORANGE
+    colours = FILL[match.game]
+    for y, row in enumerate(state["cells"]):
+        for x, char in enumerate(row):
+            assert pixel(image, grid, x, y, 0.2, 0.2) == colours[char], (x, y, char)
+            if char == "*":  # a CHaser item: a gold dot in the middle
+                assert pixel(image, grid, x, y, 0.5, 0.5) == GOLD, (x, y)
+    for team, dark in enumerate((BLUE_DARK, ORANGE_DARK)):
+        for at in filter(None, state["agents"][team]):
+            assert pixel(image, grid, *at, 0.28, 0.5) == dark, (team, at)
+    failed = [o for team in state.get("outcomes", []) for o in team if o["result"] != "ok"]
+    for outcome in failed:
+        if "x" in outcome and 0 <= outcome["x"] < width and 0 <= outcome["y"] < height:
+            mark = BAD if outcome["result"] == "invalid" else EVENT
+            corner = cell_colours(image, grid, outcome["x"], outcome["y"], (0.6, 0, 1, 0.4))
+            assert corner.get(mark, 0) > 10, outcome
+
+
+def test_a_turn_is_its_own_position_not_the_last(client):
+    match = imported("blokus-duo/random_s7_00")
+    grid = layout(14, 14)
+    for turn in (0, 1, 2, 9):
+        image = picture(client, match, turn)
+        cells = expected_states("blokus-duo/random_s7_00")[turn]["cells"]
+        drawn = ["".join({BG: ".", BLUE: "A", ORANGE: "B"}[pixel(image, grid, x, y, 0.2, 0.2)]
+                         for x in range(14)) for y in range(14)]
+        assert drawn == cells
+
+
+def test_a_treasure_shows_until_it_is_taken(client):
+    match = imported("procon2020/treasure_first_move_only")
+    grid = layout(10, 10)
+
+    def gold(turn, x, y):
+        return cell_colours(picture(client, match, turn), grid, x, y).get(GOLD, 0)
+
+    # B moves onto (7, 3) in turn 2; A steps onto (2, 3) in turn 4
+    assert gold(1, 7, 3) > grid.cell ** 2 // 10 and gold(1, 2, 3) > grid.cell ** 2 // 10
+    assert gold(2, 7, 3) == 0 and gold(3, 2, 3) > 0
+    assert gold(4, 2, 3) == 0 and gold(6, 7, 3) == 0
+
+
+@pytest.mark.parametrize("turn", ["9", "-1", "abc", "1.5", "99999999999", "\u0663"])
+def test_a_turn_not_played_is_a_clear_400(client, turn):
+    match = imported("kakomimasu/enclosure_ring")
+    assert match.resolved_turns == 8
+    response = client.get(f"/matches/{match.pk}/board.png", {"turn": turn})
+    assert response.status_code == 400
+    assert response.content.decode().startswith("turn: expected a whole number from 0 to 8")
+
+
+def test_a_running_match_is_drawn_up_to_its_last_resolved_turn_only(client):
+    match, tokens = make_match(turns=5)
+    for team, target in ((0, (1, 1)), (1, (4, 3))):
+        submit(match, tokens[team], [put(0, *target)], 1)
+    turn_resolve(match_id=match.pk, number=1)
+    submit(match, tokens[0], [put(1, 3, 0)], 2)  # pending: nobody may see it yet
+    match.refresh_from_db()
+    grid = layout(6, 5)
+    image = picture(client, match)
+    assert pixel(image, grid, 1, 1, 0.2, 0.2) == BLUE
+    assert pixel(image, grid, 4, 3, 0.2, 0.2) == ORANGE
+    assert pixel(image, grid, 3, 0, 0.2, 0.2) == BG
+    assert client.get(f"/matches/{match.pk}/board.png", {"turn": 2}).status_code == 400
+
+
+def submit(match, token, actions, turn):
+    body = json.dumps({"actions": actions}).encode()
+    at = match.opens_at(turn) + timedelta(seconds=1)
+    reply = submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
+                                       "application/json", "127.0.0.1", at))
+    assert reply.status == 202, reply.body
+
+
+def test_a_private_match_is_a_404_except_for_judges(client):
+    match = imported("chaser/items_decide", published=False)
+    assert client.get(f"/matches/{match.pk}/board.png").status_code == 404
+    assert client.get(f"/matches/{match.pk + 1000}/board.png").status_code == 404
+    judge = User.objects.create_user("judy", password="pw")
+    judge.user_permissions.add(Permission.objects.get(codename="judge"))
+    client.login(username="judy", password="pw")
+    assert picture(client, match, 0).size == layout(7, 5).size
+
+
+def test_the_replay_and_the_published_list_link_to_it(client):
+    match = imported("kakomimasu/enclosure_ring")
+    replay = client.get(f"/matches/{match.pk}/replay").content.decode()
+    assert f'href="/matches/{match.pk}/board.png"' in replay and "data-png-link" in replay
+    listed = client.get("/matches/").content.decode()
+    assert f'href="/matches/{match.pk}/board.png"' in listed
