@@ -1,6 +1,21 @@
-from django.contrib import admin
+"""The Django admin: boards, matches, teams, submissions and turns, and a match
+record's import (the `importrecord` command's service, from an uploaded file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 
 from matches.models import Board, Match, Submission, Team, Turn
+from matches.rules.blokus_duo import KifuError, record_from_kifu
+from matches.rules.records import MatchRecord, RecordError, parse_record
+from matches.services.archive import match_import
 
 
 @admin.register(Board)
@@ -23,6 +38,51 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["game"]
     readonly_fields = ["resolved_turns", "result", "created_at"]
     inlines = [TeamInline]
+
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.import_record)
+        return [path("import/", view, name="matches_match_import"), *super().get_urls()]
+
+    def import_record(self, request):
+        """Upload a record; a bad one is refused on the form and nothing is stored."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = RecordImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            upload = form.cleaned_data["record"]
+            try:
+                record = read_upload(upload.read(), upload.name)
+            except (RecordError, KifuError) as error:
+                form.add_error("record", f"{upload.name}: {error}")
+            else:
+                match = match_import(record, published=form.cleaned_data["publish"])
+                shown = "published" if match.published else "not published"
+                self.message_user(request, f"Imported the record as match {match.pk} "
+                                           f"({shown}).", messages.SUCCESS)
+                return redirect("admin:matches_match_change", match.pk)
+        return TemplateResponse(request, "admin/matches/match/import_record.html", {
+            **self.admin_site.each_context(request), "opts": self.opts, "form": form,
+            "title": "Import a match record"})
+
+
+class RecordImportForm(forms.Form):
+    record = forms.FileField(help_text="A match-record/1 JSON file of any game, or a Blokus "
+                                       "Duo game record (one move code a line).")
+    publish = forms.BooleanField(required=False, help_text="Publish it at once; otherwise "
+                                 "only the judges and its two teams may see it.")
+
+
+def read_upload(raw: bytes, name: str) -> MatchRecord:
+    """As `importrecord` reads a file: JSON is a match-record/1, anything else a Blokus
+    Duo game record."""
+    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+        return parse_record(raw)
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError as error:
+        problem = f"neither JSON nor a game record (byte {error.start} is not ASCII)"
+        raise RecordError(problem) from None
+    return parse_record(record_from_kifu(text, title=Path(name).stem))
 
 
 @admin.register(Team)
