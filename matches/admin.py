@@ -3,8 +3,6 @@ record's import (the `importrecord` command's service, from an uploaded file).""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -13,9 +11,9 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from matches.models import Board, Match, Submission, Team, Turn
-from matches.rules.blokus_duo import KifuError, record_from_kifu
-from matches.rules.records import MatchRecord, RecordError, parse_record
-from matches.services.archive import match_import
+from matches.rules.blokus_duo import KifuError
+from matches.rules.records import RecordError
+from matches.services.archive import match_import, record_from_bytes
 
 
 @admin.register(Board)
@@ -51,11 +49,11 @@ class MatchAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             upload = form.cleaned_data["record"]
             try:
-                record = read_upload(upload.read(), upload.name)
+                match = match_import(record_from_bytes(upload.read(), upload.name),
+                                     published=form.cleaned_data["publish"])
             except (RecordError, KifuError) as error:
                 form.add_error("record", f"{upload.name}: {error}")
             else:
-                match = match_import(record, published=form.cleaned_data["publish"])
                 shown = "published" if match.published else "not published"
                 self.message_user(request, f"Imported the record as match {match.pk} "
                                            f"({shown}).", messages.SUCCESS)
@@ -70,19 +68,6 @@ class RecordImportForm(forms.Form):
                                        "Duo game record (one move code a line).")
     publish = forms.BooleanField(required=False, help_text="Publish it at once; otherwise "
                                  "only the judges and its two teams may see it.")
-
-
-def read_upload(raw: bytes, name: str) -> MatchRecord:
-    """As `importrecord` reads a file: JSON is a match-record/1, anything else a Blokus
-    Duo game record."""
-    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
-        return parse_record(raw)
-    try:
-        text = raw.decode("ascii")
-    except UnicodeDecodeError as error:
-        problem = f"neither JSON nor a game record (byte {error.start} is not ASCII)"
-        raise RecordError(problem) from None
-    return parse_record(record_from_kifu(text, title=Path(name).stem))
 
 
 @admin.register(Team)

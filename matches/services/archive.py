@@ -1,6 +1,7 @@
 """Match records in and out, and the judges' proof that stored turns are right.
 
 - `match_export(match)`: its match-record/1 (the counted actions of resolved turns).
+- `record_from_bytes(raw, name)`: a match-record/1, or a Blokus Duo game record.
 - `match_import(record)`: a finished match whose turns the rules compute; the record's
   actions become counted submissions entered by the import, so exporting it again
   gives the same record.
@@ -15,6 +16,7 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 from django.db import transaction
@@ -22,7 +24,9 @@ from django.utils import timezone
 
 from matches import selectors
 from matches.models import Board, Match, Submission, Team, Turn, token_hash
-from matches.rules.records import MatchRecord, first_difference
+from matches.rules.blokus_duo import record_from_kifu
+from matches.rules.checks import RecordError
+from matches.rules.records import MatchRecord, first_difference, parse_record
 from matches.rules.timeline import compute_timeline
 
 IMPORTED = "import"  # Submission.entered_by of an imported record's actions
@@ -66,9 +70,26 @@ def match_verify(match: Match) -> Verdict:
     return Verdict(difference is None, len(stored["states"]) - 1, detail if difference else "")
 
 
+def record_from_bytes(raw: bytes, name: str) -> MatchRecord:
+    """A file's record: JSON is a match-record/1, anything else a Blokus Duo game
+    record titled after the file. Raises RecordError or KifuError, in one line."""
+    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
+        return parse_record(raw)
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError as error:
+        problem = f"neither JSON nor a game record (byte {error.start} is not ASCII)"
+        raise RecordError(problem) from None
+    return parse_record(record_from_kifu(text, title=Path(name).stem))
+
+
 @transaction.atomic
 def match_import(record: MatchRecord, published: bool = False) -> Match:
     """Store a parsed record as a finished (closed) match; all or nothing."""
+    limit = Team._meta.get_field("name").max_length
+    for index, team in enumerate(record.teams):
+        if len(team["name"]) > limit:
+            raise RecordError(f"teams[{index}].name: longer than {limit} characters")
     timeline = compute_timeline(record)
     played = len(record.actions)
     strategy_ms, transition_ms = IMPORT_PERIOD_MS

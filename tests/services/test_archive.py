@@ -151,3 +151,13 @@ def test_an_import_that_fails_midway_leaves_nothing(monkeypatch):
     with pytest.raises(RuntimeError):
         match_import(record)
     assert not Match.objects.exists() and not Submission.objects.exists()
+
+
+def test_a_team_name_longer_than_the_database_holds_is_refused_with_one_line(tmp_path):
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(record_json(teams=[{"name": "A" * 101}, {"name": "B"}])))
+    with pytest.raises(CommandError) as caught:
+        call_command("importrecord", str(path))
+    assert caught.value.returncode == 2
+    assert str(caught.value) == f"{path}: teams[0].name: longer than 100 characters"
+    assert not Match.objects.exists() and not Board.objects.exists()

@@ -8,9 +8,10 @@ nothing is stored.
 
 from __future__ import annotations
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from matches.management.commands.replay import read_record
+from matches.rules.records import RecordError
 from matches.services.archive import match_import
 
 
@@ -24,5 +25,8 @@ class Command(BaseCommand):
                             help="publish it at once (otherwise judges and its teams only)")
 
     def handle(self, *args, record: str, publish: bool, **options):
-        match = match_import(read_record(record), published=publish)
+        try:
+            match = match_import(read_record(record), published=publish)
+        except RecordError as error:  # well formed, but more than the database can hold
+            raise CommandError(f"{record}: {error}", returncode=2) from None
         self.stdout.write(str(match.pk))

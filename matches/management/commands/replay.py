@@ -16,9 +16,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.rules.blokus_duo import KifuError, record_from_kifu
-from matches.rules.records import MatchRecord, RecordError, parse_record
+from matches.rules.blokus_duo import KifuError
+from matches.rules.records import MatchRecord, RecordError
 from matches.rules.timeline import compute_timeline
+from matches.services.archive import record_from_bytes
 
 
 def read_input(path: str) -> bytes:
@@ -33,12 +34,7 @@ def read_record(path: str) -> MatchRecord:
     """A match-record/1, or a Blokus Duo game record (anything that is not JSON)."""
     raw = read_input(path)
     try:
-        if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
-            return parse_record(raw)
-        return parse_record(record_from_kifu(raw.decode("ascii"), title=Path(path).stem))
-    except UnicodeDecodeError as error:
-        problem = f"neither JSON nor a game record (byte {error.start} is not ASCII)"
-        raise CommandError(f"{path}: {problem}", returncode=2) from None
+        return record_from_bytes(raw, path)
     except (RecordError, KifuError) as error:
         raise CommandError(f"{path}: {error}", returncode=2) from None
 
