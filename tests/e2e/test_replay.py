@@ -141,11 +141,13 @@ def test_keys_step_play_and_show_help_but_not_in_the_turn_field(played, open_rep
     assert not playing(page)
 
 
-def test_the_address_holds_the_turn(played, open_replay):
+def test_the_address_and_the_picture_link_hold_the_turn(played, open_replay):
     page = open_replay(played, "?turn=3")
     assert shown(page) == 3 and page.input_value("[data-turn-field]") == "3"
     page.keyboard.press("ArrowRight")
     page.wait_for_function("location.search === '?turn=4'")
+    picture = page.get_attribute("[data-png-link]", "href")
+    assert picture.endswith(f"/matches/{played.pk}/board.png?turn=4")
     page.reload()
     page.wait_for_selector(".board .cell")
     wait_shown(page, 4)
