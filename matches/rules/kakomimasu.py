@@ -14,8 +14,19 @@ from typing import Any
 import numpy as np
 from scipy import ndimage
 
-from matches.rules.base import TEAM_LETTERS, Outcomes, TurnActions
+from matches.rules.base import Outcomes, TurnActions
 from matches.rules.checks import board_size, points_grid, whole
+from matches.rules.orders import (
+    AgentKey,
+    Cell,
+    Order,
+    agent_name,
+    echo,
+    fail,
+    fail_same_targets,
+    is_ok,
+    repeated_agents,
+)
 
 NEUTRAL, WALL_A, WALL_B, TERRITORY_A, TERRITORY_B = 0, 1, 2, 3, 4
 WALL = (WALL_A, WALL_B)
@@ -26,8 +37,6 @@ _ACTION_KEY_SET = frozenset(ACTION_KEYS)
 TARGETED = ("put", "move", "remove")
 _EIGHT_WAY = np.ones((3, 3), dtype=bool)
 
-Cell = tuple[int, int]  # (x, y) on the unpadded board
-AgentKey = tuple[int, int]  # (team, agent)
 Agents = tuple[tuple[Cell | None, ...], tuple[Cell | None, ...]]
 
 
@@ -48,17 +57,6 @@ class KakomimasuState:
     agents: Agents
 
 
-@dataclass(slots=True)
-class _Order:
-    """A put, move or remove that passed step 1, while it is being resolved."""
-
-    team: int
-    agent: int
-    kind: str
-    target: Cell
-    out: dict
-
-
 def make_board(points: Sequence[Sequence[int]]) -> Board:
     padded = np.pad(np.asarray(points, dtype=np.int64), 1)
     magnitude = np.abs(padded).ravel().astype(np.float64)
@@ -66,10 +64,6 @@ def make_board(points: Sequence[Sequence[int]]) -> Board:
     for array in (padded, magnitude, sign_offset):
         array.setflags(write=False)
     return Board(len(points[0]), len(points), padded, magnitude, sign_offset)
-
-
-def _name(key: AgentKey) -> str:
-    return f"agent {key[1]} of team {TEAM_LETTERS[key[0]]}"
 
 
 class KakomimasuRules:
@@ -97,14 +91,14 @@ class KakomimasuRules:
         orders += _validate(state, 1, actions[1], outcomes[1])
         if not orders:
             return KakomimasuState(state.turn + 1, state.board, state.cells, state.agents), outcomes
-        _fail_same_targets(orders)
+        fail_same_targets(orders)
         standing = {cell: (team, agent) for team, team_agents in enumerate(state.agents)
                     for agent, cell in enumerate(team_agents) if cell}
-        moves = _settle_claims(standing, [o for o in orders if o.kind != "remove" and _ok(o)])
+        moves = _settle_claims(standing, [o for o in orders if o.kind != "remove" and is_ok(o)])
         cells = state.cells.copy()
         walls_changed = _apply_moves(moves, state.agents, cells, standing)
         for order in orders:
-            if order.kind == "remove" and _ok(order):
+            if order.kind == "remove" and is_ok(order):
                 walls_changed |= _apply_remove(order, cells, standing)
         if walls_changed:
             _recompute_territory(cells)
@@ -180,35 +174,22 @@ def scores(state: KakomimasuState) -> list[dict[str, int]]:
 
 def _validate(
     state: KakomimasuState, team: int, actions: Sequence[Mapping[str, Any]], out: list
-) -> list[_Order]:
+) -> list[Order]:
     """Judge each action of one team against the start-of-turn board."""
-    judge = _Judge(state, team, _repeated_agents(actions))
+    judge = _Judge(state, team, repeated_agents(actions))
     orders = []
     for action in actions:
         reason = judge.reason(action)
-        if action.keys() <= _ACTION_KEY_SET:
-            echoed = dict(action)
-        else:  # unknown keys are ignored and never emitted
-            echoed = {key: action[key] for key in ACTION_KEYS if key in action}
+        echoed = echo(action, ACTION_KEYS, _ACTION_KEY_SET)
         if reason:
             echoed["result"], echoed["reason"] = "invalid", reason
         else:
             echoed["result"] = "ok"
             if action["type"] != "stay":
                 target = (action["x"], action["y"])
-                orders.append(_Order(team, action["agent"], action["type"], target, echoed))
+                orders.append(Order(team, action["agent"], action["type"], target, echoed))
         out.append(echoed)
     return orders
-
-
-def _repeated_agents(actions: Sequence[Mapping[str, Any]]) -> dict[int, int]:
-    """Agent numbers named more than once, with how often (all those actions are invalid)."""
-    counts: dict[int, int] = {}
-    for action in actions:
-        agent = action.get("agent")
-        if type(agent) is int:
-            counts[agent] = counts.get(agent, 0) + 1
-    return {agent: n for agent, n in counts.items() if n > 1}
 
 
 class _Judge:
@@ -255,30 +236,7 @@ class _Judge:
 # --- steps 2 and 3: conflicts -------------------------------------------------
 
 
-def _ok(order: _Order) -> bool:
-    return order.out["result"] == "ok"
-
-
-def _fail(order: _Order, reason: str) -> None:
-    order.out["result"] = "conflict"
-    order.out["reason"] = reason
-
-
-def _fail_same_targets(orders: list[_Order]) -> None:
-    first: dict[Cell, _Order] = {}
-    rivals: dict[Cell, list[_Order]] = {}
-    for order in orders:
-        if order.target in first:
-            rivals.setdefault(order.target, [first[order.target]]).append(order)
-        else:
-            first[order.target] = order
-    for (x, y), group in rivals.items():
-        for order in group:
-            other = next(o for o in group if o is not order)
-            _fail(order, f"{_name((other.team, other.agent))} also targets ({x}, {y})")
-
-
-def _settle_claims(standing: dict[Cell, AgentKey], movers: list[_Order]) -> list[_Order]:
+def _settle_claims(standing: dict[Cell, AgentKey], movers: list[Order]) -> list[Order]:
     """Step 3: fail every put or move into a cell whose agent ends the turn there.
 
     After step 2 no two movers share a target, so a cell is claimed twice exactly
@@ -291,7 +249,7 @@ def _settle_claims(standing: dict[Cell, AgentKey], movers: list[_Order]) -> list
         for key, order in list(moving.items()):
             holder = standing.get(order.target)
             if holder is not None and holder not in moving:
-                _fail(order, f"the agent at the target stays ({_name(holder)})")
+                fail(order, f"the agent at the target stays ({agent_name(holder)})")
                 del moving[key]
                 failed = True
     return list(moving.values())
@@ -300,7 +258,7 @@ def _settle_claims(standing: dict[Cell, AgentKey], movers: list[_Order]) -> list
 # --- steps 4 and 5: apply ---------------------------------------------------------
 
 
-def _apply_moves(moves: list[_Order], agents: Agents, cells: np.ndarray, standing: dict) -> bool:
+def _apply_moves(moves: list[Order], agents: Agents, cells: np.ndarray, standing: dict) -> bool:
     """Wall each target and move the agent there; `standing` follows. True if walls changed."""
     changed = False
     for order in moves:  # leave every old cell first: team-mates may swap
@@ -316,11 +274,11 @@ def _apply_moves(moves: list[_Order], agents: Agents, cells: np.ndarray, standin
     return changed
 
 
-def _apply_remove(order: _Order, cells: np.ndarray, standing: dict) -> bool:
+def _apply_remove(order: Order, cells: np.ndarray, standing: dict) -> bool:
     """Clear the wall unless an agent now stands on it. True if the wall went."""
     holder = standing.get(order.target)
     if holder is not None:
-        _fail(order, f"the agent at the target stays ({_name(holder)})")
+        fail(order, f"the agent at the target stays ({agent_name(holder)})")
         return False
     x, y = order.target
     cells[y + 1, x + 1] = NEUTRAL

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from scipy import ndimage
 
-from matches.rules.base import TEAM_LETTERS, Outcomes, TurnActions
+from matches.rules.base import Outcomes, TurnActions
 from matches.rules.checks import (
     RecordError,
     as_list,
@@ -37,6 +37,17 @@ from matches.rules.checks import (
     points_grid,
     require,
     whole,
+)
+from matches.rules.orders import (
+    AgentKey,
+    Cell,
+    Order,
+    agent_name,
+    echo,
+    fail,
+    fail_same_targets,
+    is_ok,
+    repeated_agents,
 )
 
 EMPTY, TILE_A, TILE_B, OBSTACLE = 0, 1, 2, 3
@@ -50,8 +61,6 @@ MIN_TREASURE, MAX_TREASURE = 8, 16
 _FOUR_WAY = ndimage.generate_binary_structure(2, 1)
 _TEAM_CODES = np.array(TILE, dtype=np.int8).reshape(2, 1, 1)
 
-Cell = tuple[int, int]  # (x, y) on the unpadded board
-AgentKey = tuple[int, int]  # (team, agent)
 Agents = tuple[tuple[Cell, ...], tuple[Cell, ...]]
 Score = tuple[int, int, int]  # (tile, area, treasure)
 
@@ -76,21 +85,6 @@ class Procon2020State:
     agents: Agents
     treasures: frozenset[Cell]  # treasures not collected yet
     scores: tuple[Score, Score]
-
-
-@dataclass(slots=True)
-class _Order:
-    """A move or remove that passed step 1, while it is being resolved."""
-
-    team: int
-    agent: int
-    kind: str
-    target: Cell
-    out: dict
-
-
-def _name(key: AgentKey) -> str:
-    return f"agent {key[1]} of team {TEAM_LETTERS[key[0]]}"
 
 
 # --- the board ----------------------------------------------------------------------
@@ -213,10 +207,10 @@ class Procon2020Rules:
         orders += self._validate(state, 1, actions[1], outcomes[1])
         if not orders:
             return _next(state, state.cells, state.agents, state.treasures, state.scores), outcomes
-        _fail_same_targets(orders)
+        fail_same_targets(orders)
         standing = {where: (team, agent) for team, team_agents in enumerate(state.agents)
                     for agent, where in enumerate(team_agents)}
-        moves = _settle_moves(standing, [o for o in orders if o.kind == "move" and _ok(o)])
+        moves = _settle_moves(standing, [o for o in orders if o.kind == "move" and is_ok(o)])
         removes = _settle_removes(standing, moves, [o for o in orders if o.kind == "remove"])
         return _apply(state, moves, removes), outcomes
 
@@ -273,9 +267,9 @@ class Procon2020Rules:
 
     def _validate(
         self, state: Procon2020State, team: int, actions: Sequence[Mapping[str, Any]], out: list
-    ) -> list[_Order]:
+    ) -> list[Order]:
         """Judge each action of one team against the start-of-turn board."""
-        repeated = _repeated_agents(actions)
+        repeated = repeated_agents(actions)
         positions = state.agents[team]
         width, height = state.board.width, state.board.height
         cell_at = state.cells.item
@@ -283,10 +277,7 @@ class Procon2020Rules:
         removable = (TILE_A, TILE_B) if self.allow_remove_own else (opponent,)
         orders = []
         for action in actions:
-            if action.keys() <= _ACTION_KEY_SET:
-                echoed = dict(action)
-            else:  # unknown keys are ignored and never emitted
-                echoed = {key: action[key] for key in ACTION_KEYS if key in action}
+            echoed = echo(action, ACTION_KEYS, _ACTION_KEY_SET)
             out.append(echoed)
             agent, kind = action.get("agent"), action.get("type")
             dx, dy = action.get("dx"), action.get("dy")
@@ -321,7 +312,7 @@ class Procon2020Rules:
                 else:
                     reason = "target is not an opponent tile"
                 if not reason:
-                    orders.append(_Order(team, agent, kind, (x, y), echoed))
+                    orders.append(Order(team, agent, kind, (x, y), echoed))
             if reason:
                 echoed["result"], echoed["reason"] = "invalid", reason
             else:
@@ -329,50 +320,10 @@ class Procon2020Rules:
         return orders
 
 
-def _repeated_agents(actions: Sequence[Mapping[str, Any]]) -> dict[int, int]:
-    """Agent numbers named more than once, with how often (all those actions are invalid)."""
-    named = [action.get("agent") for action in actions]
-    try:
-        if len(set(named)) == len(named):
-            return {}
-    except TypeError:  # an unhashable "agent": count the whole numbers below
-        pass
-    counts: dict[int, int] = {}
-    for action in actions:
-        agent = action.get("agent")
-        if type(agent) is int:
-            counts[agent] = counts.get(agent, 0) + 1
-    return {agent: n for agent, n in counts.items() if n > 1}
-
-
 # --- steps 2 and 3: conflicts -------------------------------------------------------
 
 
-def _ok(order: _Order) -> bool:
-    return order.out["result"] == "ok"
-
-
-def _fail(order: _Order, reason: str) -> None:
-    order.out["result"] = "conflict"
-    order.out["reason"] = reason
-
-
-def _fail_same_targets(orders: list[_Order]) -> None:
-    """Step 2: every move or remove (both teams) sharing its target with another fails."""
-    first: dict[Cell, _Order] = {}
-    rivals: dict[Cell, list[_Order]] = {}
-    for order in orders:
-        if order.target in first:
-            rivals.setdefault(order.target, [first[order.target]]).append(order)
-        else:
-            first[order.target] = order
-    for (x, y), group in rivals.items():
-        for order in group:
-            other = next(o for o in group if o is not order)
-            _fail(order, f"{_name((other.team, other.agent))} also targets ({x}, {y})")
-
-
-def _settle_moves(standing: dict[Cell, AgentKey], movers: list[_Order]) -> list[_Order]:
+def _settle_moves(standing: dict[Cell, AgentKey], movers: list[Order]) -> list[Order]:
     """Step 3 for moves: the moves that succeed; the others are failed with a reason.
 
     After step 2 no two moves share a target, so each move waits on at most one other:
@@ -394,29 +345,29 @@ def _settle_moves(standing: dict[Cell, AgentKey], movers: list[_Order]) -> list[
             if holder is None:
                 succeeds[at] = True
             elif holder not in moving:
-                _fail(moving[at], f"{_name(holder)} stays on the target")
+                fail(moving[at], f"{agent_name(holder)} stays on the target")
                 succeeds[at] = False
             else:
                 at = holder
         if at not in succeeds:  # the chain ran into itself
             cycle = chain[chain.index(at):]
-            names = ", ".join(_name(k) for k in cycle)
+            names = ", ".join(agent_name(k) for k in cycle)
             for k in cycle:
-                _fail(moving[k], f"a swap or cycle of moves ({names})")
+                fail(moving[k], f"a swap or cycle of moves ({names})")
                 succeeds[k] = False
         ahead = at
         for behind in reversed(chain):
             if behind not in succeeds:
                 succeeds[behind] = succeeds[ahead]
                 if not succeeds[ahead]:
-                    _fail(moving[behind], f"{_name(ahead)} on the target does not move away")
+                    fail(moving[behind], f"{agent_name(ahead)} on the target does not move away")
             ahead = behind
     return [order for key, order in moving.items() if succeeds[key]]
 
 
 def _settle_removes(
-    standing: dict[Cell, AgentKey], moves: list[_Order], removes: list[_Order]
-) -> list[_Order]:
+    standing: dict[Cell, AgentKey], moves: list[Order], removes: list[Order]
+) -> list[Order]:
     """Step 3 for removes: a remove fails if an agent ends the turn on its target.
 
     No successful move targets a remove's target (step 2), so that agent is one
@@ -425,19 +376,19 @@ def _settle_removes(
     moved = {(o.team, o.agent) for o in moves}
     done = []
     for order in removes:
-        if _ok(order):
+        if is_ok(order):
             holder = standing.get(order.target)
             if holder is None or holder in moved:
                 done.append(order)
             else:
-                _fail(order, f"{_name(holder)} ends the turn on the target")
+                fail(order, f"{agent_name(holder)} ends the turn on the target")
     return done
 
 
 # --- steps 4 and 5: apply -------------------------------------------------------------
 
 
-def _apply(state: Procon2020State, moves: list[_Order], removes: list[_Order]
+def _apply(state: Procon2020State, moves: list[Order], removes: list[Order]
            ) -> Procon2020State:
     """Move and tile, remove, collect treasures; rescore if a tile changed."""
     cells = state.cells.copy()

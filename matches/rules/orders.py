@@ -1,0 +1,77 @@
+"""What Kakomimasu and Procon 2020 share in judging a turn's actions: the echo of an
+action into its outcome, agents named more than once, an order being resolved, and
+step 2 (every order sharing its target with another fails). Each game's own steps
+stay in its module; these are the ones whose text is the same in both rule books.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from matches.rules.base import TEAM_LETTERS
+
+Cell = tuple[int, int]  # (x, y) on the unpadded board
+AgentKey = tuple[int, int]  # (team, agent)
+
+
+@dataclass(slots=True)
+class Order:
+    """An action that passed step 1, while it is being resolved: `out` is its outcome."""
+
+    team: int
+    agent: int
+    kind: str
+    target: Cell
+    out: dict
+
+
+def agent_name(key: AgentKey) -> str:
+    return f"agent {key[1]} of team {TEAM_LETTERS[key[0]]}"
+
+
+def echo(action: Mapping[str, Any], keys: Sequence[str], key_set: Collection[str]) -> dict:
+    """The outcome's copy of an action: its known keys only (others are never emitted)."""
+    if action.keys() <= key_set:
+        return dict(action)
+    return {key: action[key] for key in keys if key in action}
+
+
+def repeated_agents(actions: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Agent numbers named more than once, with how often (all those actions are invalid)."""
+    named = [action.get("agent") for action in actions]
+    try:
+        if len(set(named)) == len(named):
+            return {}
+    except TypeError:  # an unhashable "agent": count the whole numbers below
+        pass
+    counts: dict[int, int] = {}
+    for agent in named:
+        if type(agent) is int:
+            counts[agent] = counts.get(agent, 0) + 1
+    return {agent: n for agent, n in counts.items() if n > 1}
+
+
+def is_ok(order: Order) -> bool:
+    return order.out["result"] == "ok"
+
+
+def fail(order: Order, reason: str) -> None:
+    order.out["result"] = "conflict"
+    order.out["reason"] = reason
+
+
+def fail_same_targets(orders: list[Order]) -> None:
+    """Step 2: every order (of either team) that shares its target with another fails."""
+    first: dict[Cell, Order] = {}
+    rivals: dict[Cell, list[Order]] = {}
+    for order in orders:
+        if order.target in first:
+            rivals.setdefault(order.target, [first[order.target]]).append(order)
+        else:
+            first[order.target] = order
+    for (x, y), group in rivals.items():
+        for order in group:
+            other = next(o for o in group if o is not order)
+            fail(order, f"{agent_name((other.team, other.agent))} also targets ({x}, {y})")
