@@ -20,6 +20,8 @@ from matches.rules.orders import (
     AgentKey,
     Cell,
     Order,
+    action_fields,
+    action_problem,
     agent_name,
     echo,
     fail,
@@ -124,26 +126,11 @@ class KakomimasuRules:
         Only the shape is checked here; what the action means on the board (an agent
         number out of range, a target off the board) is judged at the transition.
         """
-        if not isinstance(action, dict):
-            return ": expected an object"
-        for key in ("agent", "type"):
-            if key not in action:
-                return f".{key}: missing"
-        if type(action["agent"]) is not int:
-            return ".agent: expected a whole number"
-        if action["type"] not in ("stay", *TARGETED):
-            return '.type: expected "put", "move", "remove" or "stay"'
-        for key in () if action["type"] == "stay" else ("x", "y"):
-            if key not in action:
-                return f".{key}: missing (a {action['type']} needs x and y)"
-            if type(action[key]) is not int:
-                return f".{key}: expected a whole number"
-        return ""
+        return action_problem(action, ("put", "move", "remove", "stay"), ("x", "y"))
 
     def action_fields(self, action: dict[str, Any]) -> dict[str, Any]:
         """The fields of a well-formed action that the record keeps."""
-        keys = ("agent", "type") if action["type"] == "stay" else ACTION_KEYS
-        return {key: action[key] for key in keys}
+        return action_fields(action, ACTION_KEYS)
 
     def is_over(self, state: KakomimasuState, turns: int) -> bool:
         return state.turn >= turns

@@ -75,3 +75,32 @@ def fail_same_targets(orders: list[Order]) -> None:
         for order in group:
             other = next(o for o in group if o is not order)
             fail(order, f"{agent_name((other.team, other.agent))} also targets ({x}, {y})")
+
+
+def action_problem(action: Any, types: Sequence[str], coordinates: Sequence[str]) -> str:
+    """What makes a submitted action malformed ("" when nothing): the shape only, as the
+    answer API judges it on arrival; whether it can be played is the transition's call.
+    `types` in the order the error lists them, "stay" last; every other type needs
+    both `coordinates`, whole numbers."""
+    if not isinstance(action, dict):
+        return ": expected an object"
+    for key in ("agent", "type"):
+        if key not in action:
+            return f".{key}: missing"
+    if type(action["agent"]) is not int:
+        return ".agent: expected a whole number"
+    if action["type"] not in types:
+        *others, last = (f'"{kind}"' for kind in types)
+        return f".type: expected {', '.join(others)} or {last}"
+    for key in () if action["type"] == "stay" else coordinates:
+        if key not in action:
+            return f".{key}: missing (a {action['type']} needs {' and '.join(coordinates)})"
+        if type(action[key]) is not int:
+            return f".{key}: expected a whole number"
+    return ""
+
+
+def action_fields(action: Mapping[str, Any], keys: Sequence[str]) -> dict[str, Any]:
+    """The fields of a well-formed action that the record keeps: a stay has no target."""
+    kept = keys[:2] if action["type"] == "stay" else keys
+    return {key: action[key] for key in kept}

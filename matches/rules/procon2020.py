@@ -42,6 +42,8 @@ from matches.rules.orders import (
     AgentKey,
     Cell,
     Order,
+    action_fields,
+    action_problem,
     agent_name,
     echo,
     fail,
@@ -231,26 +233,11 @@ class Procon2020Rules:
         Only the shape is checked here; what the action means on the board (an agent
         number out of range, a direction out of range) is judged at the transition.
         """
-        if not isinstance(action, dict):
-            return ": expected an object"
-        for key in ("agent", "type"):
-            if key not in action:
-                return f".{key}: missing"
-        if type(action["agent"]) is not int:
-            return ".agent: expected a whole number"
-        if action["type"] not in ("move", "remove", "stay"):
-            return '.type: expected "move", "remove" or "stay"'
-        for key in () if action["type"] == "stay" else ("dx", "dy"):
-            if key not in action:
-                return f".{key}: missing (a {action['type']} needs dx and dy)"
-            if type(action[key]) is not int:
-                return f".{key}: expected a whole number"
-        return ""
+        return action_problem(action, ("move", "remove", "stay"), ("dx", "dy"))
 
     def action_fields(self, action: dict[str, Any]) -> dict[str, Any]:
         """The fields of a well-formed action that the record keeps."""
-        keys = ("agent", "type") if action["type"] == "stay" else ACTION_KEYS
-        return {key: action[key] for key in keys}
+        return action_fields(action, ACTION_KEYS)
 
     def is_over(self, state: Procon2020State, turns: int) -> bool:
         return state.turn >= turns
