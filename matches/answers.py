@@ -103,6 +103,7 @@ def _host_allowed(scope: dict) -> bool:
 
 async def _answer(send: Any, reply: Reply) -> None:
     body = json.dumps(reply.body).encode()
-    headers = [*SECURITY_HEADERS, (b"content-length", str(len(body)).encode())]
+    headers = [*SECURITY_HEADERS, (b"content-length", str(len(body)).encode()),
+               *((name.lower().encode(), value.encode()) for name, value in reply.headers.items())]
     await send({"type": "http.response.start", "status": reply.status, "headers": headers})
     await send({"type": "http.response.body", "body": body})

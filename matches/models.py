@@ -186,7 +186,12 @@ class Submission(models.Model):
 
     class Meta:
         ordering = ["received_at", "id"]
-        indexes = [models.Index(fields=["match", "turn", "team"])]
+        indexes = [
+            models.Index(fields=["match", "turn", "team"]),
+            # The rate limit counts a token's requests of the last second (services).
+            models.Index(fields=["team", "received_at"], condition=Q(entered_by=""),
+                         name="submission_team_recent"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.team or 'unknown team'} turn {self.turn}: {self.status_code}"

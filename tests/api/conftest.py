@@ -4,16 +4,21 @@
 view). `asgi`: the ASGI answer endpoint that daphne serves the route with. Its
 service runs thread-sensitive, which under the test's `async_to_sync` is the test's
 own thread, so it sees the test's transaction as it sees its own connection.
+
+`clock`: the time both paths stamp requests with, held still and moved by the test,
+so that windows of time are tested without sleeping.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
+from django.utils import timezone
 
 
 @dataclass
@@ -35,12 +40,16 @@ class AsgiClient:
         self.application = application
 
     def post(self, path: str, data: bytes | str = b"", content_type: str = "",
-             HTTP_AUTHORIZATION: str | None = None, host: str = "testserver") -> Answer:
+             HTTP_AUTHORIZATION: str | None = None, host: str = "testserver",
+             CONTENT_LENGTH: str | None = None) -> Answer:
+        """As the test client's: no content type sends none; CONTENT_LENGTH may lie."""
         body = data.encode() if isinstance(data, str) else data
-        headers = [(b"host", host.encode()), (b"content-type", content_type.encode()),
-                   (b"content-length", str(len(body)).encode())]
+        length = str(len(body)) if CONTENT_LENGTH is None else CONTENT_LENGTH
+        headers = [(b"host", host.encode()), (b"content-length", length.encode())]
+        if content_type:
+            headers.append((b"content-type", content_type.encode()))
         if HTTP_AUTHORIZATION is not None:
-            headers.append((b"authorization", HTTP_AUTHORIZATION.encode()))
+            headers.append((b"authorization", HTTP_AUTHORIZATION.encode("latin-1")))
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
                  "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(),
                  "query_string": b"", "headers": headers, "client": ("127.0.0.1", 50000),
@@ -76,3 +85,26 @@ def api(request, db):
     from matches.answers import AnswerEndpoint
 
     return AsgiClient(AnswerEndpoint(refuse))
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.time = now
+
+    def now(self) -> datetime:
+        return self.time
+
+    def advance(self, seconds: float) -> None:
+        self.time += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Hold the answer API's clock (both paths) at now; `clock.advance(s)` moves it."""
+    from matches import answers
+    from matches import api as ninja_api
+
+    clock = Clock(timezone.now())
+    for module in (answers, ninja_api):
+        monkeypatch.setattr(module, "timezone", clock)
+    return clock

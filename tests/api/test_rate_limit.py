@@ -1,0 +1,143 @@
+"""More than 20 requests from one token within a second: 429, stored and logged.
+
+The clock fixture holds the time both answer paths stamp requests with, so every
+window here is exact; the last test sends real requests to two server processes.
+"""
+
+import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from urllib import request as urllib_request
+from urllib.error import HTTPError
+
+import pytest
+from django.utils import timezone
+
+from matches.models import Submission, Team
+from matches.services.submissions import (
+    RATE_LIMIT,
+    RATE_WINDOW,
+    Request,
+    submission_enter,
+    submission_receive,
+)
+from matches.services.turns import turn_resolve
+from tests.api.test_submissions import ACTIONS, assert_error, post
+from tests.factories import make_match, put
+
+
+def burst(api, clock, match, token, count, spacing=0.0, body=ACTIONS):
+    """`count` requests, `spacing` seconds apart; their status codes."""
+    codes = []
+    for _ in range(count):
+        codes.append(post(api, match.pk, body, token).status_code)
+        clock.advance(spacing)
+    return codes
+
+
+def test_twenty_in_a_second_are_accepted_the_21st_is_429_stored_and_logged(api, clock, caplog):
+    match, tokens = make_match()
+    assert burst(api, clock, match, tokens[0], 20, spacing=0.045) == [202] * 20
+    late = {"actions": [put(0, 5, 4)]}
+    with caplog.at_level(logging.WARNING, logger="matches.services.submissions"):
+        refused = post(api, match.pk, late, tokens[0])  # 0.9 s after the first
+    assert_error(refused, 429, "rate_limited", "21 requests within a second")
+    assert refused.headers["retry-after"] == "1"
+    stored = Submission.objects.latest("id")
+    assert (stored.team.index, stored.turn, stored.status_code, stored.error) == (
+        0, 1, 429, "rate_limited")
+    assert json.loads(bytes(stored.body)) == late
+    assert Submission.objects.filter(match=match).count() == 21
+    [record] = [r for r in caplog.records if r.name == "matches.services.submissions"]
+    assert record.levelno == logging.WARNING
+    assert f"match {match.pk}, team Alpha (A): 21 requests" in record.getMessage()
+    turn_resolve(match_id=match.pk, number=1)  # the refused request changed nothing
+    assert Submission.objects.get(counted=True).actions == ACTIONS["actions"]
+
+
+def test_after_the_window_the_team_is_answered_again(api, clock):
+    match, tokens = make_match()
+    assert burst(api, clock, match, tokens[0], 21) == [202] * 20 + [429]
+    clock.advance(0.999)
+    assert post(api, match.pk, ACTIONS, tokens[0]).status_code == 429
+    clock.advance(0.001)  # the first 21 are a second old: one refused request is left
+    assert post(api, match.pk, ACTIONS, tokens[0]).status_code == 202
+
+
+def test_429s_count_so_a_flood_is_refused_while_it_lasts_and_a_second_more(api, clock):
+    match, tokens = make_match()
+    codes = burst(api, clock, match, tokens[0], 120, spacing=0.025)  # 40 a second for 3 s
+    assert codes == [202] * 20 + [429] * 100  # the refused ones keep the window full
+    clock.advance(0.3 - 0.025)  # 0.3 s after the flood's last request
+    assert post(api, match.pk, ACTIONS, tokens[0]).status_code == 429
+    clock.advance(1.0)  # a second after the last refused request
+    assert post(api, match.pk, ACTIONS, tokens[0]).status_code == 202
+    assert Submission.objects.filter(match=match).count() == 122
+
+
+def test_another_team_of_the_same_match_is_unaffected(api, clock):
+    match, tokens = make_match()
+    assert burst(api, clock, match, tokens[0], 30) == [202] * 20 + [429] * 10
+    assert burst(api, clock, match, tokens[1], 20) == [202] * 20
+    other, other_tokens = make_match(teams=("Gamma", "Delta"))
+    assert burst(api, clock, other, other_tokens[0], 20) == [202] * 20
+
+
+def test_every_kind_of_request_counts_toward_the_limit(api, clock):
+    match, tokens = make_match()
+    kinds = [ACTIONS, b"{", b'{"actions": 3}', b"x" * 70_000]
+    codes = [post(api, match.pk, kinds[i % 4], tokens[0], raw=i % 4 > 0).status_code
+             for i in range(20)]
+    assert sorted(set(codes)) == [202, 400, 413]
+    assert_error(post(api, match.pk, b"{", tokens[0], raw=True), 429, "rate_limited")
+
+
+@pytest.mark.django_db
+def test_judges_offline_entries_are_not_limited_and_do_not_count():
+    match, tokens = make_match()
+    team = Team.objects.get(match=match, index=0)
+    now = timezone.now()
+    body = json.dumps(ACTIONS).encode()
+    replies = [submission_enter(team, body, "judy", "the team's network is down", now)
+               for _ in range(RATE_LIMIT + 5)]
+    assert {reply.status for reply in replies} == {202}
+    reply = submission_receive(Request(match.pk, f"Bearer {tokens[0]}", body, len(body),
+                                       "application/json", "127.0.0.1", now))
+    assert reply.status == 202
+
+
+# --- several server processes ------------------------------------------------------------
+
+
+def send(url: str, token: str) -> int:
+    data = json.dumps(ACTIONS).encode()
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    try:
+        with urllib_request.urlopen(urllib_request.Request(url, data, headers), timeout=30) as r:
+            return r.status
+    except HTTPError as error:
+        return error.code
+
+
+def test_the_limit_holds_across_server_processes(spawn, tmp_path):
+    """Two daphne processes on one database, one token's requests sent to both at once:
+    whatever the timing, each request was refused exactly when the requests stored
+    before it held RATE_LIMIT others in its second."""
+    from tests.e2e.conftest import free_port, wait_for_port
+
+    match, tokens = make_match()
+    ports = [free_port(), free_port()]
+    for port in ports:
+        spawn("runserver", "--noreload", f"127.0.0.1:{port}", log_to=tmp_path / f"{port}.log")
+    for port in ports:
+        wait_for_port(port)
+    urls = [f"http://127.0.0.1:{port}/api/matches/{match.pk}/actions" for port in ports]
+    with ThreadPoolExecutor(max_workers=16) as pool:
+        codes = list(pool.map(send, [urls[i % 2] for i in range(60)], [tokens[0]] * 60))
+    assert set(codes) <= {202, 429} and codes.count(202) >= RATE_LIMIT
+    stored = list(Submission.objects.filter(match=match).order_by("id"))
+    assert len(stored) == 60 and sorted(codes) == sorted(s.status_code for s in stored)
+    for index, submission in enumerate(stored):
+        window = [s for s in stored[:index] if submission.received_at - RATE_WINDOW
+                  < s.received_at <= submission.received_at]
+        assert (submission.status_code == 429) == (len(window) >= RATE_LIMIT), index
