@@ -5,25 +5,65 @@ Handlers only parse the request, call a service or selector, and answer.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.urls import URLPattern
 from django.utils import timezone
 from ninja import NinjaAPI, Schema, Status
+from ninja.errors import ValidationError
 
 from matches import selectors
 from matches.access import can_view, is_judge, visible_matches
 from matches.models import Match, Team, token_hash
 from matches.services.archive import match_export, stored_timeline
-from matches.services.submissions import MAX_BODY, Request, submission_receive
+from matches.services.submissions import (
+    MAX_ACTIONS,
+    MAX_BODY,
+    RATE_LIMIT,
+    Request,
+    submission_receive,
+)
 
-api = NinjaAPI(
+
+class JsonErrorsAPI(NinjaAPI):
+    """django-ninja, with its plain-text 405 answered as `{"error", "detail"}` too."""
+
+    @property
+    def urls(self):
+        patterns, app_name, namespace = super().urls
+        for pattern in patterns:
+            if isinstance(pattern, URLPattern):
+                pattern.callback = _json_405(pattern.callback)
+        return patterns, app_name, namespace
+
+
+def _json_405(view):
+    @functools.wraps(view)
+    def answer(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if response.status_code != 405:
+            return response
+        allowed = response.get("Allow", "")
+        refused = JsonResponse({"error": "method_not_allowed",
+                                "detail": f"{request.method} is not allowed here (only {allowed})"},
+                               status=405)
+        refused["Allow"] = allowed
+        return refused
+    return answer
+
+
+api = JsonErrorsAPI(
     title="Procon spectator API",
     version="1",
     description=(
         "Teams' programs submit each turn's actions during the strategy step with "
         "`Authorization: Bearer <team token>`. Times are epoch milliseconds. Every "
-        "request is stored, accepted or not, before it is answered."
+        "request is stored, accepted or not, before it is answered. Every error is "
+        '`{"error": code, "detail": text}`; 422 `invalid_request` is a path that does '
+        "not fit its parameters (a match id that is not a whole number), 405 "
+        "`method_not_allowed` a method the path does not take."
     ),
     urls_namespace="api",
     docs_url="/docs",
@@ -34,6 +74,23 @@ api = NinjaAPI(
 class Error(Schema):
     error: str
     detail: str
+
+
+@api.exception_handler(ValidationError)
+def invalid_request(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    """django-ninja's own validation errors, in the API's error shape."""
+    problems = "; ".join(f"{'.'.join(map(str, error['loc']))}: {error['msg']}"
+                         for error in exc.errors)
+    return api.create_response(request, {"error": "invalid_request", "detail": problems},
+                               status=422)
+
+
+def errors(*codes: int) -> dict[int, type[Error]]:
+    return dict.fromkeys(codes, Error)
+
+
+BEARER = {"in": "header", "name": "Authorization", "required": False,
+          "schema": {"type": "string"}, "description": "`Bearer <team token>`"}
 
 
 class Receipt(Schema):
@@ -84,24 +141,20 @@ class MatchState(Schema):
     result: dict[str, Any] | None
 
 
+TARGETED_ACTION = {  # a Kakomimasu action with a target cell
+    "type": "object",
+    "required": ["agent", "type", "x", "y"],
+    "properties": {"agent": {"type": "integer"},
+                   "type": {"type": "string", "enum": ["put", "move", "remove"]},
+                   "x": {"type": "integer"}, "y": {"type": "integer"}},
+}
+STAY = {"type": "object", "required": ["agent", "type"],
+        "properties": {"agent": {"type": "integer"}, "type": {"const": "stay"}}}
 ACTION_LIST = {
     "type": "object",
     "required": ["actions"],
-    "properties": {
-        "actions": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "required": ["agent", "type"],
-                "properties": {
-                    "agent": {"type": "integer"},
-                    "type": {"type": "string", "enum": ["put", "move", "remove", "stay"]},
-                    "x": {"type": "integer"},
-                    "y": {"type": "integer"},
-                },
-            },
-        }
-    },
+    "properties": {"actions": {"type": "array", "maxItems": MAX_ACTIONS,
+                               "items": {"oneOf": [TARGETED_ACTION, STAY]}}},
 }
 
 
@@ -134,10 +187,11 @@ def list_matches(request: HttpRequest):
     return [selectors.match_summary(match, now) for match in selectors.recent_matches(now, shown)]
 
 
-@api.get("/matches/{match_id}", response={200: MatchState, 404: Error},
+@api.get("/matches/{match_id}", response={200: MatchState, **errors(404, 422)},
          summary="The public state of a match",
          description="Private matches are shown to judges and, with their bearer token, "
-                     "to the match's own teams; to anyone else they do not exist (404).")
+                     "to the match's own teams; to anyone else they do not exist (404).",
+         openapi_extra={"parameters": [BEARER]})
 def get_match(request: HttpRequest, match_id: int):
     match = _visible(request, match_id)
     if match is None:
@@ -145,7 +199,7 @@ def get_match(request: HttpRequest, match_id: int):
     return Status(200, selectors.public_state(match))
 
 
-@api.get("/matches/{match_id}/record", response={200: dict[str, Any], 404: Error},
+@api.get("/matches/{match_id}/record", response={200: dict[str, Any], **errors(404, 422)},
          summary="The match-record/1 of a published match")
 def get_record(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
@@ -154,7 +208,7 @@ def get_record(request: HttpRequest, match_id: int):
     return Status(200, match_export(match))
 
 
-@api.get("/matches/{match_id}/timeline", response={200: dict[str, Any], 404: Error},
+@api.get("/matches/{match_id}/timeline", response={200: dict[str, Any], **errors(404, 422)},
          summary="The timeline/1 of a published match (every stored turn)")
 def get_timeline(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
@@ -165,19 +219,22 @@ def get_timeline(request: HttpRequest, match_id: int):
 
 @api.post(
     "/matches/{match_id}/actions",
-    response={code: (Receipt if code == 202 else Error)
-              for code in (202, 400, 401, 403, 404, 409, 413)},
+    response={202: Receipt, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
     summary="Submit this turn's actions",
     description=(
         "Replaces the team's earlier submission for the same strategy step. "
         "Errors: 400 malformed JSON or not an action list, 401 missing or unknown token, "
         "403 a token of another match, 409 the match is not running or the step is over, "
-        f"413 a body over {MAX_BODY // 1024} KiB."
+        f"413 a body over {MAX_BODY // 1024} KiB, 429 more than {RATE_LIMIT} requests "
+        "from one token within a second (rejected ones count too; `Retry-After: 1`)."
     ),
-    openapi_extra={"requestBody": {"required": True,
-                                   "content": {"application/json": {"schema": ACTION_LIST}}}},
+    openapi_extra={"parameters": [BEARER],
+                   "requestBody": {"required": True,
+                                   "content": {"application/json": {"schema": ACTION_LIST}}},
+                   "responses": {429: {"headers": {"Retry-After": {
+                       "description": "seconds to wait", "schema": {"type": "integer"}}}}}},
 )
-def submit_actions(request: HttpRequest, match_id: int):
+def submit_actions(request: HttpRequest, match_id: int, response: HttpResponse):
     received_at = timezone.now()
     declared = request.META.get("CONTENT_LENGTH") or ""
     body = request.read(MAX_BODY + 1)
@@ -191,4 +248,6 @@ def submit_actions(request: HttpRequest, match_id: int):
         remote_addr=request.META.get("REMOTE_ADDR"),
         received_at=received_at,
     ))
+    for name, value in reply.headers.items():
+        response[name] = value
     return Status(reply.status, reply.body)

@@ -1,0 +1,163 @@
+"""Property-based fuzzing of the whole HTTP API from its own OpenAPI schema.
+
+schemathesis generates requests for every operation of /api/openapi.json, valid and
+invalid (its examples, coverage and fuzzing phases), and sends them in-process to the
+WSGI application: the django-ninja views. Every request to the answer route is sent
+a second time, byte for byte, to the ASGI answer endpoint, which must answer alike.
+Most requests are aimed at real matches with real team tokens, so the accepting path
+is fuzzed too, while a clock moves the match on turn by turn. Each answer passes
+schemathesis's checks (no 5xx; status, content type, headers and body as the schema
+says) and every 4xx is `{"error", "detail"}`. After each operation's run the store is
+consistent: every request stored once with its answer, accepted ones with actions
+that parse again from their stored body, and every match's turns equal to its replay.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+
+import pytest
+import requests
+import schemathesis
+from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from hypothesis import HealthCheck, settings
+from schemathesis.core.parameters import ParameterLocation
+from schemathesis.core.transport import Response
+from werkzeug.test import EnvironBuilder
+
+from matches.answers import ROUTE, AnswerEndpoint
+from matches.models import Match, Submission
+from matches.services.archive import match_verify
+from matches.services.submissions import parse_actions
+from matches.services.turns import turn_resolve
+from tests.api.conftest import AsgiClient, refuse
+from tests.factories import make_match, put
+
+EXAMPLES = 450  # per operation in the fuzzing phase; the other phases add their own
+SENT = {"requests": 0, "operations": set()}
+
+schema = schemathesis.openapi.from_wsgi("/api/openapi.json", get_wsgi_application())
+
+
+class Arena:
+    """The matches the requests are aimed at, the tokens they carry, and the clock."""
+
+    def __init__(self, clock) -> None:
+        self.clock = clock
+        self.running, tokens = make_match(strategy=20, transition=1, turns=6)
+        self.other, other_tokens = make_match(teams=("Gamma", "Delta"))
+        self.private, _ = make_match(teams=("Hidden", "Secret"), public=False)
+        self.finished, finished_tokens = make_match(teams=("Epsilon", "Zeta"), turns=1)
+        AsgiClient(AnswerEndpoint(refuse)).post(
+            f"/api/matches/{self.finished.pk}/actions", json.dumps({"actions": [put(0, 1, 1)]}),
+            "application/json", f"Bearer {finished_tokens[0]}")
+        turn_resolve(match_id=self.finished.pk, number=1)
+        Match.objects.filter(pk=self.finished.pk).update(published=True)
+        running, other, private, finished = (self.running.pk, self.other.pk, self.private.pk,
+                                             self.finished.pk)
+        # (match id, token); None keeps what schemathesis generated
+        self.aims = itertools.cycle([
+            (running, tokens[0]), (running, tokens[1]), (None, None), (running, tokens[0]),
+            (finished, finished_tokens[1]), (running, other_tokens[0]), (private, tokens[1]),
+            (running, tokens[1]), (other, None), (running, "not-a-token"), (private, None),
+        ])
+        self.stored = Submission.objects.count()  # what the store must hold afterwards
+
+    def aim(self, case) -> None:
+        """Point a case at a match and give it a token, unless that part of the case
+        is the one made invalid on purpose."""
+        match_id, token = next(self.aims)
+        if match_id and "match_id" in (case.path_parameters or {}) and \
+                not case.meta.is_negative_at(ParameterLocation.PATH):
+            case.path_parameters["match_id"] = match_id
+        if token and not case.meta.is_negative_at(ParameterLocation.HEADER):
+            case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
+
+    def tick(self) -> None:
+        """A fifth of a second on (at most ten requests a second from a token, under
+        the limit), resolving each turn whose deadline passed, as the clock does."""
+        self.clock.advance(0.2)
+        running = Match.objects.get(pk=self.running.pk)
+        for number in running.due_turns(self.clock.now()):
+            turn_resolve(match_id=running.pk, number=number)
+
+    def check_the_store(self) -> None:
+        assert Submission.objects.count() == self.stored
+        for submission in Submission.objects.select_related("match"):
+            body = bytes(submission.body)
+            assert submission.status_code and len(body) <= submission.body_size
+            if submission.accepted:
+                assert submission.team.match_id == submission.match_id and submission.turn
+                assert parse_actions(submission.match.game, body) == submission.actions
+            else:
+                assert submission.error and submission.detail and not submission.counted
+        for match in Match.objects.all():
+            verdict = match_verify(match)
+            assert verdict.verified, verdict.detail
+
+
+@pytest.fixture
+def arena(db, clock):
+    """The matches; as under Django's test client, connections stay open after each
+    request (the test's transaction holds every request's work). After the run: the
+    store is checked."""
+    signals = (request_started, request_finished)
+    for signal in signals:
+        signal.disconnect(close_old_connections)
+    try:
+        arena = Arena(clock)
+        yield arena
+    finally:
+        for signal in signals:
+            signal.connect(close_old_connections)
+    arena.check_the_store()
+
+
+@schema.parametrize()
+@settings(max_examples=EXAMPLES, derandomize=True, database=None, deadline=None,
+          # one arena for all of an operation's requests, on purpose: the store fills up
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+def test_fuzz_the_api(case, arena):
+    arena.aim(case)
+    answer = case.call_and_validate()
+    answers = [answer]
+    if case.method == "POST" and ROUTE.fullmatch(case.formatted_path):
+        replayed = replay_on_asgi(case)
+        case.validate_response(replayed)
+        assert (replayed.status_code, replayed.json().get("error")) == (
+            answer.status_code, answer.json().get("error"))
+        answers.append(replayed)
+    for each in answers:
+        assert each.status_code < 500
+        if 400 <= each.status_code < 500:
+            body = each.json()
+            assert set(body) == {"error", "detail"}, body
+            assert isinstance(body["error"], str) and isinstance(body["detail"], str)
+        if case.method == "POST" and each.status_code not in (405, 422):
+            arena.stored += 1  # on the answer route: stored, whatever the answer
+    SENT["requests"] += len(answers)
+    SENT["operations"].add(case.operation.label)
+    arena.tick()
+
+
+def replay_on_asgi(case) -> Response:
+    """The same request, byte for byte, sent to the ASGI answer endpoint."""
+    environ = EnvironBuilder(**case.as_transport_kwargs()).get_environ()
+    body, content_type = environ["wsgi.input"].read(), environ.get("CONTENT_TYPE", "")
+    answer = AsgiClient(AnswerEndpoint(refuse)).post(
+        case.formatted_path, body, content_type,
+        HTTP_AUTHORIZATION=environ.get("HTTP_AUTHORIZATION"), host="localhost")
+    sent = requests.Request("POST", f"http://localhost{case.formatted_path}", data=body,
+                            headers={"Content-Type": content_type})
+    return Response(answer.status_code, {name: [value] for name, value in answer.headers.items()},
+                    answer.content, sent.prepare(), elapsed=0.0, verify=False)
+
+
+def test_the_fuzz_sent_at_least_2000_requests():
+    """Runs after the fuzz (pytest keeps the file's order), when all of it ran."""
+    if len(SENT["operations"]) < len(list(schema.get_all_operations())):
+        pytest.skip("only part of the fuzz ran")
+    assert SENT["requests"] >= 2000, SENT
