@@ -13,8 +13,9 @@ in-memory channel layer, clock on the server's loop) in a scratch folder, then:
       it measures (a 30 ms full pass showed as a late turn). Splitting the
       clients over two processes gave the same figures on a 2-core machine:
       what they gain they take from the server's core;
-  (b) sends submissions at a fixed rate (open loop) and measures each one's
-      latency from its scheduled send time to its answer.
+  (b) sends submissions at a fixed rate (open loop), spread over the teams of
+      enough matches that no token passes the rate limit (20 a second), and
+      measures each one's latency from its scheduled send time to its answer.
 Everything stays on 127.0.0.1; every loop is bounded and stops by itself.
 """
 
@@ -75,6 +76,7 @@ class Server:
 
     def create_match(self, turns: int, strategy: float, transition: float, start_in: float):
         out = self.manage("creatematch", "--board", "Kakom-1", "--teams", "Blue", "Orange",
+                          "--public",  # anyone may watch it: the clients are anonymous
                           "--turns", str(turns), "--strategy-seconds", str(strategy),
                           "--transition-seconds", str(transition), "--start-in", str(start_in),
                           "--json")
@@ -181,18 +183,22 @@ async def fanout(server: Server, clients: int) -> None:
 
 
 async def submissions(server: Server, rate: int, seconds: float) -> None:
-    match = server.create_match(turns=3, strategy=seconds + 5, transition=0.2, start_in=1.5)
-    await asyncio.sleep(2)
-    tokens = [team["token"] for team in match["teams"]]
-    url = f"{server.base}/api/matches/{match['id']}/actions"
+    # A token may send 20 requests a second (then 429): spread the load over enough
+    # matches that each team sends at most 10 a second, each to its own match's URL.
+    count = max(1, -(-rate // 20))
+    created = [server.create_match(turns=3, strategy=seconds + 5 + 2 * count, transition=0.2,
+                                   start_in=2 + 1.5 * count) for _ in range(count)]
+    await asyncio.sleep(max(m["start_at"] for m in created) / 1000 - time.time() + 0.5)
+    targets = [(f"{server.base}/api/matches/{m['id']}/actions", team["token"])
+               for m in created for team in m["teams"]]
     body = json.dumps({"actions": [{"agent": 0, "type": "put", "x": 3, "y": 3}]})
     latencies: list[float] = []
     statuses: dict[int, int] = {}
 
     async def send(session, index: int, at: float) -> None:
         await asyncio.sleep(max(at - time.monotonic(), 0))
-        headers = {"Authorization": f"Bearer {tokens[index % 2]}",
-                   "Content-Type": "application/json"}
+        url, token = targets[index % len(targets)]
+        headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
         async with session.post(url, data=body, headers=headers) as response:
             await response.read()
             statuses[response.status] = statuses.get(response.status, 0) + 1
