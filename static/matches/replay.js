@@ -2,7 +2,8 @@
 // the chart. The turn is in the address (?turn=N), so a link opens exactly that turn.
 // A match still running grows live: new turns arrive over the match's socket.
 
-import { createBoard, drawState } from "./board.js";
+import { actor, createBoard, describeAction, drawLegend, drawState, gameRules, noteArrivals,
+         scoreCards } from "./board.js";
 import { drawChart, onChartPick } from "./chart.js";
 import { MatchStream } from "./live.js";
 
@@ -36,7 +37,11 @@ class Replay {
     this.headline = parts.includes("total") ? "total" : parts[0];
     this.parts = [this.headline, ...parts.filter((part) => part !== this.headline)];
     this.events = this.states.map((state, turn) => turnEvent(this.states, turn, data.marks, this.headline));
-    this.view = createBoard(this.find(".board"), data.board);
+    this.arrived = new Map(); // Procon 2020: when each treasure was taken
+    for (let turn = 1; turn < this.states.length; turn += 1) {
+      noteArrivals(this.arrived, this.states[turn - 1], this.states[turn]);
+    }
+    this.view = createBoard(this.find(".board"), data.board, data.game);
   }
 
   find(selector) {
@@ -59,6 +64,7 @@ class Replay {
       this.root.style.setProperty("--controls", `${controls.offsetHeight}px`);
     }).observe(controls);
     this.bindControls();
+    drawLegend(this.find("[data-board-legend]"), this.data.game);
     this.drawChartLegend();
     this.drawMarks();
     const asked = turnFromAddress();
@@ -234,6 +240,7 @@ class Replay {
     const { turn, cells, agents, outcomes, scores } = message;
     this.states.push({ turn, cells, agents, outcomes, scores });
     this.events.push(turnEvent(this.states, turn, this.data.marks, this.headline));
+    noteArrivals(this.arrived, this.states[turn - 1], this.states[turn]);
     if (this.status === "upcoming") this.status = "running";
     this.drawMarks();
     if (this.pending !== null && this.latest >= this.pending) {
@@ -257,7 +264,7 @@ class Replay {
 
   render() {
     const state = this.states[this.turn];
-    drawState(this.view, state);
+    drawState(this.view, state, { arrived: this.arrived, previous: this.states[this.turn - 1] });
     this.drawTeams(state.scores);
     this.find("[data-turn]").textContent = `${this.turn} / ${this.data.turns}`;
     const slider = this.find("[data-slider]");
@@ -276,18 +283,14 @@ class Replay {
   }
 
   drawTeams(scores) {
-    const totals = scores.map((score) => score[this.headline]);
-    const leader = totals[0] === totals[1] ? -1 : totals[0] > totals[1] ? 0 : 1;
+    const cards = scoreCards(this.data.game, scores);
     scores.forEach((score, team) => {
       const card = this.find(`[data-team="${team}"]`);
-      card.querySelector(".total").textContent = score[this.headline];
-      const rest = this.parts.slice(1).map((part) => `${part} ${score[part]}`);
-      card.querySelector(".details").textContent = rest.join(" · ");
-      card.classList.toggle("leader", leader === team);
+      card.querySelector(".total").textContent = cards.numbers[team];
+      card.querySelector(".details").textContent = cards.details[team];
+      card.classList.toggle("leader", cards.leader === team);
     });
-    const positive = totals.map((total) => Math.max(total, 0));
-    const sum = positive[0] + positive[1];
-    this.find(".share-a").style.width = `${sum ? (100 * positive[0]) / sum : 50}%`;
+    this.find(".share-a").style.width = `${100 * cards.share}%`;
   }
 
   drawActions(state) {
@@ -302,16 +305,19 @@ class Replay {
       name.className = `team-${"ab"[team]}-text`;
       name.textContent = this.data.teams[team].name;
       const list = document.createElement("ul");
-      list.append(...agentRows(outcomes, this.data.agents).map((row) => actionItem(row, team)));
+      list.append(...teamRows(this.data.game, outcomes, this.data.agents).map(
+        (row) => actionItem(this.data.game, row, team)));
       section.append(name, list);
       teams.append(section);
     });
   }
 
   summary(state) {
-    if (state.turn === 0) return [text("span", "Turn 0: the empty board, before any action")];
+    const rules = gameRules(this.data.game);
+    if (state.turn === 0) return [text("span", `Turn 0: ${rules.start}, before any action`)];
     const event = this.events[state.turn];
-    const parts = [text("span", `Turn ${state.turn}: ${plural(event.conflicts, "conflict")}, ${plural(event.invalid, "invalid", "invalid")}`)];
+    const conflicts = rules.agents ? `${plural(event.conflicts, "conflict")}, ` : "";
+    const parts = [text("span", `Turn ${state.turn}: ${conflicts}${plural(event.invalid, "invalid", "invalid")}`)];
     if (event.bigSwing) {
       const gainer = event.swing > 0 ? 0 : 1;
       parts.push(text("span", `▲ big swing: +${Math.abs(event.swing)} for ${this.data.teams[gainer].name}`,
@@ -415,22 +421,35 @@ export function agentRows(outcomes, agents) {
   return rows.concat(outcomes.filter((outcome) => !known(outcome)));
 }
 
-// The action as the venue screen words it: its type and target, e.g. "move (3, 4)".
-export function describeAction(outcome) {
-  if (outcome.type === null) return "no action";
-  const where = outcome.x == null ? "" : ` (${outcome.x}, ${outcome.y})`;
-  return `${outcome.type ?? "?"}${where}`;
+// One team's rows: each agent's actions, or the team's one command or move (CHaser,
+// Blokus Duo), or a row saying it did nothing.
+export function teamRows(game, outcomes, agents) {
+  if (gameRules(game).agents) return agentRows(outcomes, agents);
+  return outcomes.length ? outcomes : [{ type: null }];
 }
 
-function actionItem(outcome, team) {
+function actionItem(game, outcome, team) {
   const result = outcome.type === null ? "none" : outcome.result;
   const item = text("li", "", `action ${result}`);
-  const agent = Number.isInteger(outcome.agent) ? outcome.agent : JSON.stringify(outcome.agent ?? null);
-  item.append(text("span", String(agent), `agent-chip team-${"ab"[team]}`),
-              text("span", describeAction(outcome), "what"),
+  item.append(text("span", actor(game, team, outcome), `agent-chip team-${"ab"[team]}`),
+              text("span", describeAction(game, outcome), "what"),
               text("span", RESULT_TEXT[result] || "", "result"));
   if (outcome.reason) item.append(text("span", outcome.reason, "reason"));
+  if (outcome.reply) item.append(text("span", replyWords(outcome), "reply"));
   return item;
+}
+
+// CHaser's digits as its client read them: the game-on digit, then the 3×3 around (by
+// rows) or, after a search, the nine cells in a line.
+export function replyWords(outcome) {
+  const search = outcome.command?.[0] === "s";
+  return `ready ${digitGroups(outcome.ready)} → reply ${digitGroups(outcome.reply, search)}`;
+}
+
+function digitGroups(digits, line = false) {
+  if (typeof digits !== "string" || digits.length !== 10) return String(digits);
+  const cells = line ? [digits.slice(1)] : [digits.slice(1, 4), digits.slice(4, 7), digits.slice(7)];
+  return [digits[0], ...cells].join(" ");
 }
 
 function isTextField(node) {

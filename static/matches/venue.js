@@ -1,69 +1,63 @@
 // The venue screen: one match, live. Also used, compact, by the wall of screens.
 
-import { createBoard, drawState, failures } from "./board.js";
+import { actor, createBoard, describeAction, drawLegend, drawState, failures, gameRules, guessArrivals,
+         noteArrivals, scoreCards } from "./board.js";
 import { drawChart } from "./chart.js";
 import { ServerClock, formatCountdown } from "./clock.js";
 import { MatchStream } from "./live.js";
 
 const MAX_LISTED = 8;
+const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" };
 
 export function startVenue(root, matchId) {
   const clock = new ServerClock();
   const find = (selector) => root.querySelector(selector);
   const screen = { meta: null, view: null, history: [], deadline: null, status: "connecting",
-                   result: null, connection: "connecting", state: null };
+                   result: null, connection: "connecting", state: null, arrived: new Map() };
 
   function apply(state) {
+    drawState(screen.view, state, { arrived: screen.arrived, previous: screen.state });
     screen.state = state;
-    drawState(screen.view, state);
-    drawTeams(state.scores);
+    const { headline } = drawTeams(state.scores);
     const turn = find("[data-turn]");
     turn.textContent = `${state.turn} / ${screen.meta.turns}`;
     const chart = find("svg.chart");
-    if (chart) drawChart(chart, screen.history, screen.meta.turns, { current: state.turn });
+    if (chart) drawChart(chart, screen.history, screen.meta.turns, { key: headline, current: state.turn });
     drawFailures(state);
     drawStatus();
   }
 
   function drawTeams(scores) {
-    const totals = scores.map((score) => score.total);
-    const leader = totals[0] === totals[1] ? -1 : totals[0] > totals[1] ? 0 : 1;
+    const cards = scoreCards(screen.meta.game, scores);
     scores.forEach((score, team) => {
       const card = find(`[data-team="${team}"]`);
-      setNumber(card.querySelector(".total"), score.total);
+      setNumber(card.querySelector(".total"), cards.numbers[team]);
       const details = card.querySelector(".details");
-      if (details) details.textContent = `wall ${score.wall} · territory ${score.territory}`;
-      card.classList.toggle("leader", leader === team);
+      if (details) details.textContent = cards.details[team];
+      card.classList.toggle("leader", cards.leader === team);
     });
     const share = find(".share-a");
-    if (share) {
-      const positive = totals.map((total) => Math.max(total, 0));
-      const sum = positive[0] + positive[1];
-      share.style.width = `${sum ? (100 * positive[0]) / sum : 50}%`;
-    }
+    if (share) share.style.width = `${100 * cards.share}%`;
+    return cards;
   }
 
   function drawFailures(state) {
     const box = find("[data-failures]");
     if (!box) return;
-    const failed = failures(state);
-    const conflicts = failed.filter((f) => f.result === "conflict").length;
-    const invalid = failed.length - conflicts;
-    const title = box.querySelector(".summary");
-    title.textContent = state.turn === 0 ? "No turn played yet"
-      : `Turn ${state.turn}: ${conflicts} conflict${conflicts === 1 ? "" : "s"}, ${invalid} invalid`;
+    const { game } = screen.meta;
+    box.querySelector(".summary").textContent = turnTitle(game, state);
+    const listed = listedOutcomes(game, state);
     const list = box.querySelector("ul");
     list.textContent = "";
-    for (const failure of failed.slice(0, MAX_LISTED)) {
+    for (const outcome of listed.slice(0, MAX_LISTED)) {
       const item = document.createElement("li");
-      item.className = failure.result;
-      const where = failure.x == null ? "" : ` (${failure.x}, ${failure.y})`;
-      item.textContent = `${failure.result === "conflict" ? "⚡" : "✕"} ${"AB"[failure.team]}${failure.agent} ${failure.type}${where}: ${failure.reason}`;
+      item.className = outcome.result;
+      item.textContent = outcomeLine(game, outcome);
       list.append(item);
     }
-    if (failed.length > MAX_LISTED) {
+    if (listed.length > MAX_LISTED) {
       const more = document.createElement("li");
-      more.textContent = `and ${failed.length - MAX_LISTED} more`;
+      more.textContent = `and ${listed.length - MAX_LISTED} more`;
       list.append(more);
     }
   }
@@ -94,9 +88,12 @@ export function startVenue(root, matchId) {
   const stream = new MatchStream(matchId, {
     onSnapshot(message) {
       clock.update(message.server_time);
-      Object.assign(screen, { meta: message.match, history: message.history,
+      Object.assign(screen, { meta: message.match, history: message.history, state: null,
                               deadline: message.deadline, status: message.status, result: message.result });
-      screen.view = createBoard(find(".board"), message.match.board);
+      screen.view = createBoard(find(".board"), message.match.board, message.match.game);
+      guessArrivals(screen.arrived, message.match.board, message.state);
+      const legend = find("[data-board-legend]");
+      if (legend) drawLegend(legend, message.match.game);
       message.match.teams.forEach((team) => {
         find(`[data-team="${team.index}"] .name`).textContent = team.name;
       });
@@ -109,6 +106,7 @@ export function startVenue(root, matchId) {
       screen.deadline = message.deadline;
       screen.status = message.turn >= screen.meta.turns ? "finished" : "running";
       screen.history.push({ turn: message.turn, scores: message.scores });
+      noteArrivals(screen.arrived, screen.state, message);
       apply(message);
     },
     onEnd(message) {
@@ -128,6 +126,28 @@ export function startVenue(root, matchId) {
   stream.connect();
   setInterval(drawStatus, 100);
   return stream;
+}
+
+function turnTitle(game, state) {
+  if (state.turn === 0) return "No turn played yet";
+  const failed = failures(state);
+  const conflicts = failed.filter((failure) => failure.result === "conflict").length;
+  const counted = gameRules(game).agents ? `${conflicts} conflict${conflicts === 1 ? "" : "s"}, ` : "";
+  return `Turn ${state.turn}: ${counted}${failed.length - conflicts} invalid`;
+}
+
+// The last turn's failed actions; in CHaser and Blokus Duo, where a team plays one
+// command or move a turn, every one of them.
+function listedOutcomes(game, state) {
+  if (gameRules(game).agents) return failures(state);
+  return (state.outcomes || []).flatMap((outcomes, team) => outcomes.map((outcome) => ({ ...outcome, team })));
+}
+
+// e.g. "✕ A3 move (4, 7): target is an opponent wall", "✓ C wr · walk right".
+function outcomeLine(game, outcome) {
+  const who = `${gameRules(game).agents ? "AB"[outcome.team] : ""}${actor(game, outcome.team, outcome)}`;
+  const why = outcome.reason ? `: ${outcome.reason}` : "";
+  return `${RESULT_MARK[outcome.result] || "?"} ${who} ${describeAction(game, outcome)}${why}`;
 }
 
 function setNumber(node, value) {

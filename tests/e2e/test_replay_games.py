@@ -1,0 +1,158 @@
+"""A real Chromium replays published matches of Procon 2020, CHaser and Blokus Duo (and
+watches them on the venue screen): each game's board is drawn as its timeline says."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from matches.rules.records import parse_record
+from matches.services.archive import match_import
+
+pytestmark = pytest.mark.e2e
+VECTORS = Path(__file__).resolve().parents[1] / "conformance"
+SHOWN = [
+    "procon2020/treasure_first_move_only",  # 10×10: a treasure enclosed, then taken
+    "procon2020/invalid_actions",  # obstacles at (2, 1) and (7, 1)
+    "chaser/items_decide",  # 7×5: Cool at (0, 0), Hot at (6, 4)
+    "blokus-duo/random_s7_00",
+    "blokus-duo/corner_contact_required",
+]
+
+
+def states(vector):
+    return json.loads((VECTORS / f"{vector}.timeline.json").read_text())["states"]
+
+
+@pytest.fixture
+def published(transactional_db):
+    """The matches, imported and published before the browser starts."""
+    return {vector: match_import(parse_record((VECTORS / f"{vector}.record.json").read_bytes()),
+                                 published=True).pk for vector in SHOWN}
+
+
+@pytest.fixture
+def open_page(published, live_server_process, browser):
+    pages, errors = [], []
+
+    def open_at(vector, path="replay", turn=None):
+        page = browser.new_page(viewport={"width": 1600, "height": 900})
+        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        query = "" if turn is None else f"?turn={turn}"
+        page.goto(f"{live_server_process}/matches/{published[vector]}/{path}{query}")
+        page.wait_for_function("document.querySelector('.board').dataset.shownTurn !== undefined")
+        pages.append(page)
+        return page
+
+    yield open_at
+    for page in pages:
+        page.close()
+    assert errors == []
+
+
+def at_turn(page, turn):
+    page.wait_for_function(f"document.querySelector('.board').dataset.shownTurn === '{turn}'")
+
+
+def classes(page, x, y):
+    return set(page.get_attribute(f'.board .cell[data-x="{x}"][data-y="{y}"]', "class").split())
+
+
+def marks(page, x, y, selector):
+    return page.locator(f'.board .cell[data-x="{x}"][data-y="{y}"] {selector}').all_inner_texts()
+
+
+def test_procon_tiles_areas_obstacles_and_treasures_until_taken(open_page):
+    page = open_page("procon2020/treasure_first_move_only", turn=1)
+    assert page.locator(".board .cell").count() == 100
+    assert {"tile-a"} <= classes(page, 3, 3) and {"tile-b"} <= classes(page, 7, 2)
+    assert marks(page, 7, 3, ".treasure-badge") == ["12"] and "treasure" in classes(page, 7, 3)
+    assert len(marks(page, 7, 3, ".failure.conflict")) == 2  # both of B's agents aimed there
+    page.keyboard.press("ArrowRight")  # turn 2: B takes the treasure (7, 3)
+    at_turn(page, 2)
+    assert "treasure" not in classes(page, 7, 3) and marks(page, 7, 3, ".agent.team-b") == ["0"]
+    assert "treasure" in classes(page, 2, 3)
+    assert "move ↓" in page.inner_text("[data-actions]")
+    page.keyboard.press("ArrowRight")  # turn 3: A's tiles enclose (2, 3), still a treasure
+    at_turn(page, 3)
+    assert {"neutral", "area-a", "treasure"} <= classes(page, 2, 3)
+    assert "area-a" not in classes(page, 0, 3)  # an edge cell is never enclosed
+    page.keyboard.press("ArrowRight")  # turn 4: A steps on it and takes it
+    at_turn(page, 4)
+    assert {"tile-a"} <= classes(page, 2, 3) and "treasure" not in classes(page, 2, 3)
+    assert "treasure 12" in page.inner_text('[data-team="0"] .details')
+    page.keyboard.press("ArrowLeft")
+    at_turn(page, 3)
+    assert "treasure" in classes(page, 2, 3)
+
+    page = open_page("procon2020/invalid_actions", turn=1)
+    assert "obstacle" in classes(page, 2, 1) and "obstacle" in classes(page, 7, 1)
+    assert marks(page, 2, 1, ".failure.invalid") == ["✕"]  # A's agent 1 at (2, 2) went up
+    assert "target is an obstacle" in page.inner_text("[data-actions]")
+
+
+def test_chaser_shows_blocks_items_cool_and_hot_and_their_replies(open_page):
+    expected = states("chaser/items_decide")
+    page = open_page("chaser/items_decide")
+    assert page.locator(".board .cell").count() == 7 * 5
+    assert marks(page, 0, 0, ".agent.team-a") == ["C"]
+    assert marks(page, 6, 4, ".agent.team-b") == ["H"]
+    assert "item" in classes(page, 1, 0) and "block" in classes(page, 3, 2)
+    assert "floor" in classes(page, 2, 0)
+    page.keyboard.press("ArrowRight")  # Cool takes the item at (1, 0) and leaves a block
+    at_turn(page, 1)
+    assert "block" in classes(page, 0, 0) and marks(page, 1, 0, ".agent.team-a") == ["C"]
+    assert "item" not in classes(page, 1, 0)
+    [cool, hot] = expected[1]["agents"]
+    assert marks(page, *hot[0], ".agent") == ["H"] and marks(page, *cool[0], ".agent") == ["C"]
+    actions = page.inner_text("[data-actions]")
+    assert "wr · walk right" in actions and "wl · walk left" in actions
+    assert "reply 1 222 200 030" in actions  # Cool's reply, by rows of the 3×3 around it
+    assert page.inner_text('[data-team="0"] .total') == "1"
+    assert "conflict" not in actions
+
+
+def test_blokus_draws_each_colour_pieces_outlines_and_start_squares(open_page):
+    vector = "blokus-duo/random_s7_00"
+    expected = states(vector)
+    page = open_page(vector)
+    assert page.locator(".board .cell").count() == 14 * 14
+    assert "start-a" in classes(page, 4, 4) and "start-b" in classes(page, 9, 9)
+    page.keyboard.press("ArrowRight")  # turn 1: A's 66t0 covers (4, 4), the start square 55
+    at_turn(page, 1)
+    assert "start-a" not in classes(page, 4, 4) and "start-b" in classes(page, 9, 9)
+    assert classes(page, 5, 5) == {"cell", "piece-a", "edge-t", "fresh"}  # inside the T
+    assert classes(page, 4, 4) == {"cell", "piece-a", "edge-t", "edge-l", "edge-r", "fresh"}
+    assert "66t0 · piece t, 5 squares" in page.inner_text("[data-actions]")
+    page.keyboard.press("End")
+    last = len(expected) - 1
+    at_turn(page, last)
+    drawn = page.eval_on_selector_all(".board .cell", "cells => cells.map((c) => c.className)")
+    wanted = {"A": "piece-a", "B": "piece-b", ".": "empty"}
+    for y, row in enumerate(expected[last]["cells"]):
+        for x, char in enumerate(row):
+            assert wanted[char] in drawn[y * 14 + x].split(), (x, y)
+    remaining = [score["remaining"] for score in expected[last]["scores"]]
+    assert [int(page.inner_text(f'[data-team="{t}"] .total')) for t in (0, 1)] == remaining
+    leader = 0 if remaining[0] < remaining[1] else 1  # fewer squares left leads
+    assert "leader" in page.get_attribute(f'[data-team="{leader}"]', "class")
+
+    page = open_page("blokus-duo/corner_contact_required", turn=3)
+    assert marks(page, 1, 1, ".failure.invalid") == ["✕"]  # 22a0: column 2, row 2
+    assert "touches no own square at a corner" in page.inner_text("[data-actions]")
+
+
+@pytest.mark.parametrize("vector", ["procon2020/treasure_first_move_only", "chaser/items_decide",
+                                    "blokus-duo/random_s7_00"])
+def test_the_venue_screen_draws_every_game(open_page, vector):
+    final = states(vector)[-1]
+    page = open_page(vector, path="")
+    width, height = len(final["cells"][0]), len(final["cells"])
+    assert page.locator(".board .cell").count() == width * height
+    headline = "total" if "total" in final["scores"][0] else next(iter(final["scores"][0]))
+    for team, score in enumerate(final["scores"]):
+        assert page.inner_text(f'[data-team="{team}"] .total') == str(score[headline])
+        assert page.inner_text(f'[data-team="{team}"] .details').strip()
+    assert "NaN" not in page.inner_html("svg.chart")
+    assert page.locator(".legend .key").count() >= 2
