@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from matches.models import Match, Submission, Turn
 from matches.rules import rules_for
+from matches.rules.procon2020 import treasures_taken
 from matches.rules.records import MatchRecord
 
 
@@ -157,8 +158,17 @@ def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
         if len(_SNAPSHOTS) > 256:
             _SNAPSHOTS.clear()
         _SNAPSHOTS[key] = {"match": match_meta(match), "state": latest_view(match),
-                           "history": score_history(match)}
+                           "history": score_history(match), **_drawing_extras(match)}
     return {"type": "snapshot", **_SNAPSHOTS[key], **timing(match, now)}
+
+
+def _drawing_extras(match: Match) -> dict[str, Any]:
+    """What a screen joining late cannot tell from the latest state alone: Procon 2020's
+    treasures already taken, as [x, y] cells."""
+    if match.game != "procon2020":
+        return {}
+    states = [initial_view(match), *(row.state() for row in match.turn_rows.order_by("number"))]
+    return {"treasures_taken": sorted(treasures_taken(match.board.data, states))}
 
 
 def viewers_change(match_id: int, change: int) -> int:

@@ -14,6 +14,7 @@ from django.utils import timezone
 from matches import selectors
 from matches.access import can_view, is_judge, visible_matches
 from matches.models import GAME_CHOICES, Match, Turn
+from matches.rules.procon2020 import treasures_taken
 from matches.services import picture
 from matches.services.archive import stored_timeline
 
@@ -128,7 +129,7 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     shown = states[: int(asked) + 1]
     png = picture.board_png(match.game, match.board.data, shown[-1], title=str(match),
                             teams=[team.name for team in match.teams.all()], turns=match.turns,
-                            taken=picture.treasures_taken(match.board.data, shown))
+                            taken=treasures_taken(match.board.data, shown))
     response = HttpResponse(png, content_type="image/png")
     name = f"match-{match.pk}-turn-{len(shown) - 1}.png"
     response["Content-Disposition"] = f'inline; filename="{name}"'

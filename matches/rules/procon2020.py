@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from types import MappingProxyType
 from typing import Any
 
@@ -407,3 +408,17 @@ def _apply(state: Procon2020State, moves: list[Order], removes: list[Order]
 def _next(state: Procon2020State, cells: np.ndarray, agents: Agents,
           treasures: frozenset[Cell], scores: Any) -> Procon2020State:
     return Procon2020State(state.turn + 1, state.board, cells, agents, treasures, scores)
+
+
+def treasures_taken(board: Mapping[str, Any], states: Sequence[Mapping[str, Any]]) -> set[Cell]:
+    """The treasures collected in these timeline/1 states (turn 0 first), for whoever
+    draws a timeline, which does not list them. Only a move that succeeds brings an
+    agent onto a cell, and the first one onto a treasure takes it: a treasure is gone
+    once an agent stands on it where in the state before it did not."""
+    spots = {(treasure["x"], treasure["y"]) for treasure in board.get("treasures", [])}
+    taken: set[Cell] = set()
+    for before, after in pairwise(states):
+        was = {tuple(at) for team in before["agents"] for at in team if at}
+        taken |= {tuple(at) for team in after["agents"] for at in team
+                  if at and tuple(at) in spots and tuple(at) not in was}
+    return taken

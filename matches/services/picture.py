@@ -15,7 +15,6 @@ import io
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import pairwise
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
@@ -75,7 +74,7 @@ def layout(width: int, height: int) -> Layout:
 def board_png(game: str, board: dict[str, Any], state: dict[str, Any], *, title: str,
               teams: Sequence[str], turns: int, taken: Collection[Cell] = ()) -> bytes:
     """The picture of `state` (a timeline/1 state) on `board`; `taken`: the Procon 2020
-    treasures collected by then (see `treasures_taken`)."""
+    treasures collected by then (see `matches.rules.procon2020.treasures_taken`)."""
     grid = layout(board["width"], board["height"])
     image = Image.new("RGB", grid.size, BG)
     draw = ImageDraw.Draw(image)
@@ -88,19 +87,6 @@ def board_png(game: str, board: dict[str, Any], state: dict[str, Any], *, title:
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
-
-
-def treasures_taken(board: dict[str, Any], states: Sequence[dict[str, Any]]) -> set[Cell]:
-    """The treasures collected in these states (turn 0 first). Only a move that succeeds
-    brings an agent onto a cell, and the first one onto a treasure takes it: a treasure is
-    gone once an agent stands on it where in the state before it did not."""
-    spots = {(treasure["x"], treasure["y"]) for treasure in board.get("treasures", [])}
-    taken: set[Cell] = set()
-    for before, after in pairwise(states):
-        was = {tuple(at) for team in before["agents"] for at in team if at}
-        taken |= {tuple(at) for team in after["agents"] for at in team
-                  if at and tuple(at) in spots and tuple(at) not in was}
-    return taken
 
 
 # --- text --------------------------------------------------------------------------

@@ -92,6 +92,8 @@ export function startVenue(root, matchId) {
                               deadline: message.deadline, status: message.status, result: message.result });
       screen.view = createBoard(find(".board"), message.match.board, message.match.game);
       guessArrivals(screen.arrived, message.match.board, message.state);
+      // Procon 2020: the server knows which treasures are gone; a tile alone may not tell.
+      for (const [x, y] of message.treasures_taken || []) screen.arrived.set(`${x},${y}`, 0);
       const legend = find("[data-board-legend]");
       if (legend) drawLegend(legend, message.match.game);
       message.match.teams.forEach((team) => {
