@@ -15,8 +15,10 @@ pytestmark = pytest.mark.e2e
 def play_team_a(base: str, match_id: int, token: str, stop: threading.Event) -> None:
     """Team A places its agents in turn 1, then moves one of them right each turn."""
     played = set()
+    auth = {"Authorization": f"Bearer {token}"}  # a team reads its match even once it ends
     while not stop.is_set():
-        with urllib.request.urlopen(f"{base}/api/matches/{match_id}") as response:
+        reading = urllib.request.Request(f"{base}/api/matches/{match_id}", headers=auth)
+        with urllib.request.urlopen(reading) as response:
             state = json.loads(response.read())
         turn = state["strategy_turn"]
         if state["status"] == "finished":
@@ -28,7 +30,7 @@ def play_team_a(base: str, match_id: int, token: str, stop: threading.Event) -> 
             request = urllib.request.Request(
                 f"{base}/api/matches/{match_id}/actions", method="POST",
                 data=json.dumps({"actions": actions}).encode(),
-                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+                headers={**auth, "Content-Type": "application/json"})
             urllib.request.urlopen(request).close()
             played.add(turn)
         time.sleep(0.05)
