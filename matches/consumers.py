@@ -103,6 +103,7 @@ class MatchConsumer(HubConsumer):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.sent_turn = -1
         self.counted = False
+        self.ended = False
         self.backlog: list[dict] | None = []
         self.catching_up: asyncio.Task | None = None
         if not await _may_watch(self.scope, self.match_id):
@@ -136,6 +137,21 @@ class MatchConsumer(HubConsumer):
         else:
             await self._relay(event)
 
+    async def resync(self):
+        """The hub was out of its group for a while (Redis restarting, say): turns and the
+        end may have been lost. Send what is stored after the last turn sent, holding the
+        events that come meanwhile."""
+        if self.backlog is None and not self.ended:
+            self.backlog = []
+            self.catching_up = asyncio.create_task(self._catch_up())
+
+    async def _catch_up(self):
+        try:
+            for message in await _opening(self.match_id, self.sent_turn):
+                await self._send_versioned(message)
+        finally:
+            await self._send_backlog()
+
     def _after_a_gap(self, event) -> bool:
         return event["kind"] == "turn" and event["turn"] > self.sent_turn + 1
 
@@ -155,20 +171,28 @@ class MatchConsumer(HubConsumer):
             self.backlog = None
 
     async def _relay(self, event):
-        if event["kind"] == "turn":
-            if event["turn"] <= self.sent_turn:
-                return
-            self.sent_turn = event["turn"]
+        if self._sent_before(event["kind"], event["turn"]):
+            return
         await self.send(text_data=event["text"])
 
     async def _send_versioned(self, message):
-        if message["type"] == "turn":
-            if message["turn"] <= self.sent_turn:
-                return
+        if message["type"] == "snapshot":
             self.sent_turn = message["turn"]
-        elif message["type"] == "snapshot":
-            self.sent_turn = message["turn"]
+        elif self._sent_before(message["type"], message.get("turn")):
+            return
         await self.send_json(message)
+
+    def _sent_before(self, kind, turn) -> bool:
+        """Whether a turn or the end was sent already; if not, it is counted as sent now."""
+        if kind == "turn":
+            if turn <= self.sent_turn:
+                return True
+            self.sent_turn = turn
+        elif kind == "end":
+            if self.ended:
+                return True
+            self.ended = True
+        return False
 
 
 @database_sync_to_async

@@ -12,6 +12,12 @@ and hands it to every local member in the order it came, by awaiting the member'
 several server processes, a group has one member per process, not one per socket.
 A hub exists while it has members: the first to join creates it, the last to leave
 ends it.
+
+When the layer's server goes away (Redis restarting, its data gone), the hub that was
+receiving sees the failure, and every hub of the process on that layer joins its group
+again as soon as the server answers; then each member that has a `resync()` is asked to
+catch up on what it may have missed meanwhile from the stored turns. A channel layer
+receives for all the hubs of a process at once, so only one of them sees the failure.
 """
 
 from __future__ import annotations
@@ -32,10 +38,16 @@ BATCH = 100
 # Channel layers drop a group member after a day (`group_expiry`); a hub lives as long as
 # it has viewers, so it joins again now and then.
 REJOIN_SECONDS = 3600
+# How long a hub waits before it tries the layer again after a failure.
+RETRY_SECONDS = 1.0
 
 
 class Member(Protocol):
     async def deliver(self, event: dict[str, Any]) -> None: ...
+
+    # Optional: `async def resync(self) -> None`, called after the hub was out of its group
+    # for a while, so events may have been lost. Members are asked one after another: a
+    # resync starts its catch-up and returns.
 
 
 class Hub:
@@ -48,6 +60,7 @@ class Hub:
         _, self.layer, self.group = key
         self.members: dict[Member, None] = {}  # an ordered set
         self.channel: str | None = None
+        self.lost = asyncio.Event()  # the layer failed: the group may have forgotten us
         self.subscribed = asyncio.get_running_loop().create_future()
         self.task = asyncio.create_task(self._run(), name=f"hub {self.group}")
 
@@ -76,7 +89,10 @@ class Hub:
         with contextlib.suppress(asyncio.CancelledError):
             await self.task
         if self.channel is not None:
-            await self.layer.group_discard(self.group, self.channel)
+            try:
+                await self.layer.group_discard(self.group, self.channel)
+            except Exception as error:  # the layer forgets the member by itself in time
+                log.warning("hub %s: could not leave the group: %r", self.group, error)
 
     async def _run(self) -> None:
         try:
@@ -88,26 +104,57 @@ class Hub:
             self.subscribed.set_exception(error)
             return
         self.subscribed.set_result(None)
-        rejoining = asyncio.create_task(self._rejoin())
+        joining = asyncio.create_task(self._keep_joined())
         try:
             while True:
                 try:
                     event = await self.layer.receive(self.channel)
-                except Exception:  # the layer's server restarting, say: keep listening
-                    log.exception("hub %s: channel layer receive failed; retrying", self.group)
-                    await asyncio.sleep(1)
+                except Exception as error:  # the layer's server restarting, say
+                    log.warning("hub %s: channel layer receive failed: %r; retrying",
+                                self.group, error)
+                    self._layer_lost()
+                    await asyncio.sleep(RETRY_SECONDS)
                     continue
                 await self._deliver(event)
         finally:
-            rejoining.cancel()
+            joining.cancel()
 
-    async def _rejoin(self) -> None:
+    def _layer_lost(self) -> None:
+        """Every hub of this loop and layer joins its group again: a restarted server has
+        forgotten them all, and the others did not see it fail."""
+        for hub in list(self._hubs.values()):
+            if hub.key[:2] == self.key[:2]:
+                hub.lost.set()
+
+    async def _keep_joined(self) -> None:
+        """Join the group again every REJOIN_SECONDS, and as soon as the server answers
+        after a failure; then let the members catch up on what they may have missed."""
         while True:
-            await asyncio.sleep(REJOIN_SECONDS)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.lost.wait(), REJOIN_SECONDS)
+            while True:
+                try:
+                    await self.layer.group_add(self.group, self.channel)
+                    break
+                except Exception as error:
+                    log.warning("hub %s: could not join the group again: %r; retrying",
+                                self.group, error)
+                    await asyncio.sleep(RETRY_SECONDS)
+            if self.lost.is_set():  # however many failures came meanwhile: one catch-up
+                self.lost.clear()
+                log.info("hub %s: joined the group again after a channel layer failure",
+                         self.group)
+                await self._resync()
+
+    async def _resync(self) -> None:
+        for member in list(self.members):
+            resync = getattr(member, "resync", None)
+            if resync is None or member not in self.members:
+                continue
             try:
-                await self.layer.group_add(self.group, self.channel)
+                await resync()
             except Exception:
-                log.exception("hub %s: could not join the group again", self.group)
+                log.exception("hub %s: resync of %r failed", self.group, member)
 
     async def _deliver(self, event: dict[str, Any]) -> None:
         for count, member in enumerate(list(self.members), 1):

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
 
 LIST_GROUP = "matches"  # summaries of the matches anyone may watch
 JUDGES_LIST_GROUP = "matches.judges"  # summaries of every match
@@ -24,7 +27,15 @@ def relay_event(message: dict[str, Any]) -> dict[str, Any]:
 
 
 def broadcast(group: str, message: dict[str, Any]) -> None:
-    """Send one event to a group; consumers relay its text to their sockets."""
+    """Send one event to a group; consumers relay its text to their sockets.
+
+    A failure (the layer's server restarting, say) is logged, not raised: what is
+    broadcast is already stored, and clients catch up from the stored turns.
+    """
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    try:
         async_to_sync(layer.group_send)(group, relay_event(message))
+    except Exception as error:
+        log.warning("broadcast of %s to %s failed: %r", message["type"], group, error)

@@ -72,7 +72,7 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> 
         if number >= match.turns:
             match.result = rules.result(state)
             match.save(update_fields=["result"])
-        transaction.on_commit(lambda: _announce(match, row))
+        transaction.on_commit(lambda: _announce(match, row), robust=True)
     _remember(match_id, number, state)
     return row
 

@@ -3,11 +3,16 @@
 import asyncio
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
 
 from matches import hub as hub_module
 from matches.hub import Hub
-from matches.services.broadcast import relay_event
+from matches.services import turns
+from matches.services.broadcast import match_group, relay_event
+from spectator.asgi import application
+from tests.factories import make_match
 
 pytestmark = pytest.mark.asyncio
 
@@ -141,3 +146,101 @@ async def test_a_long_lived_hub_joins_its_group_again_before_the_layer_forgets_i
     assert ended[-1] == ("discard", "match.7") and set(ended[:-1]) == {("add", "match.7")}
     await asyncio.sleep(0.15)  # and once it has ended, no more
     assert subscriptions == ended
+
+
+class Resyncing(Recorder):
+    def __init__(self):
+        super().__init__()
+        self.resyncs = 0
+
+    async def resync(self):
+        self.resyncs += 1
+
+
+async def test_after_a_layer_failure_every_hub_joins_its_group_again_and_members_resync(
+        monkeypatch, subscriptions):
+    """As after a Redis restart: the groups are forgotten, and only the hub that was
+    receiving sees the failure."""
+    monkeypatch.setattr(hub_module, "RETRY_SECONDS", 0.01)
+    layer = get_channel_layer()
+    receive = layer.receive
+
+    async def failing_receive(channel):
+        event = await receive(channel)
+        if event.get("kind") == "fail":
+            raise ConnectionError("the layer's server went away")
+        return event
+
+    monkeypatch.setattr(layer, "receive", failing_receive)
+    watcher, bystander = Resyncing(), Recorder()  # the bystander has no resync: none asked
+    hub = await Hub.join("match.8", watcher)
+    other = await Hub.join("match.9", bystander)
+    for each in (hub, other):
+        await layer.group_discard(each.group, each.channel)
+    del subscriptions[:]
+    await layer.send(hub.channel, {"type": "relay", "kind": "fail"})
+
+    async def joined_again():
+        while sorted(subscriptions) != [("add", "match.8"), ("add", "match.9")]:
+            await asyncio.sleep(0.005)
+    await asyncio.wait_for(joined_again(), 3)
+    await send("match.8", 1)
+    await send("match.9", 2)
+    await settle(watcher, bystander, count=1)
+    assert watcher.events == ['{"type":"turn","turn":1}'] and watcher.resyncs == 1
+    assert bystander.events == ['{"type":"turn","turn":2}']
+    await hub.leave(watcher)
+    await other.leave(bystander)
+
+
+async def test_a_leave_while_the_layer_is_down_ends_the_hub_all_the_same(monkeypatch):
+    member = Recorder()
+    hub = await Hub.join("match.10", member)
+
+    async def group_discard(group, channel):
+        raise ConnectionError("the layer's server went away")
+
+    monkeypatch.setattr(get_channel_layer(), "group_discard", group_discard)
+    await hub.leave(member)
+    assert hub.task.done()
+    again = await Hub.join("match.10", member)
+    assert again is not hub
+    await again.leave(member)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_out(monkeypatch):
+    from django.db import connections
+
+    match, _ = await sync_to_async(make_match)(turns=3)
+    resolve = sync_to_async(turns.turn_resolve)
+    socket = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
+                                   headers=[(b"origin", b"http://127.0.0.1")])
+    assert (await socket.connect())[0]
+
+    async def versioned():
+        while True:
+            message = await socket.receive_json_from(timeout=3)
+            if message["type"] != "viewers":
+                return message["type"], message.get("turn")
+
+    async def nothing_versioned():
+        while not await socket.receive_nothing(timeout=0.2):
+            if (await socket.receive_json_from())["type"] != "viewers":
+                return False
+        return True
+
+    assert await versioned() == ("snapshot", 0)
+    await resolve(match_id=match.pk, number=1)
+    assert await versioned() == ("turn", 1)
+    monkeypatch.setattr(turns, "broadcast", lambda group, message: None)  # lost events
+    await resolve(match_id=match.pk, number=2)
+    await resolve(match_id=match.pk, number=3)
+    assert await nothing_versioned()
+    [hub] = [hub for key, hub in Hub._hubs.items() if key[2] == match_group(match.pk)]
+    await hub._resync()
+    assert [await versioned() for _ in range(3)] == [("turn", 2), ("turn", 3), ("end", 3)]
+    await hub._resync()  # once over, nothing is sent twice
+    assert await nothing_versioned()
+    await socket.disconnect()
+    await sync_to_async(connections.close_all)()
