@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint bench install clean
+.PHONY: demo test lint bench install clean serve
 
 demo: $(STAMP)
 	$(PY) manage.py demo
@@ -21,6 +21,12 @@ test: $(STAMP)
 	trap 'bash tests/services.sh stop' EXIT; \
 	  echo "== embedded default: SQLite + in-memory channel layer" && $(PY) -m pytest && \
 	  echo "== PostgreSQL + Redis" && env $$(bash tests/services.sh env) $(PY) -m pytest
+
+# The venue layout on this machine: nginx on :8000 in front of N daphne processes
+# (default 2: `make serve N=4`) and a turn clock, against PostgreSQL and Redis (those of
+# DATABASE_URL and REDIS_URL, or private ones). Ctrl-C stops them all.
+serve: $(STAMP)
+	bash deploy/serve.sh $(N)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

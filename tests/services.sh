@@ -19,6 +19,7 @@ install_missing() {
   [ -n "$(pg_bin)" ] || need+=(postgresql)
   command -v redis-server >/dev/null || need+=(redis-server)
   command -v chromium >/dev/null || need+=(chromium)
+  command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
   fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
   if [ ${#need[@]} -gt 0 ]; then
     echo "Installing from Debian: ${need[*]}"

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The venue layout on one machine, in the foreground:
+#
+#   nginx :8000 ──> daphne :8001 … :800N ──> PostgreSQL + Redis <── runclock
+#
+#   deploy/serve.sh [N]               N daphne processes (default 2), one clock, nginx
+#   deploy/serve.sh nginx-conf PORT STATIC_ROOT DIR DAPHNE_PORT...
+#                                     print deploy/nginx.conf rendered for those
+#
+# DATABASE_URL and REDIS_URL are used when both are set; otherwise PostgreSQL and Redis
+# are started privately under var/services, as for the tests (tests/services.sh), with
+# a database and a Redis db of their own. Migrations and collectstatic run first.
+# PORT (default 8000) is nginx's port; the daphne processes take the ports after it.
+# Ctrl-C stops everything this script started.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+
+# deploy/nginx.conf with our ports and paths instead of the sample's.
+render_nginx_conf() {
+  local port=$1 static=$2 dir=$3 servers="" upstream
+  shift 3
+  for upstream in "$@"; do servers+="        server 127.0.0.1:$upstream;\n"; done
+  awk -v servers="$servers" -v port="$port" -v static="$static" -v dir="$dir" '
+    /^ *server 127\.0\.0\.1:[0-9]+;/ { if (!done) printf "%s", servers; done = 1; next }
+    /^pid / { print "pid " dir "/nginx.pid;"; next }
+    /^error_log / { print "error_log " dir "/nginx-error.log;"; next }
+    /^ *access_log / { print "    access_log " dir "/nginx-access.log;"; next }
+    /^http \{/ { print; for (i = split("client_body proxy fastcgi uwsgi scgi", t, " "); i; i--)
+                   print "    " t[i] "_temp_path " dir "/nginx-temp/" t[i] ";"; next }
+    /^ *listen 80;/ { print "        listen 127.0.0.1:" port ";"; next }
+    /^ *alias \/srv\/spectator\/var\/static\/;/ { print "            alias " static "/;"; next }
+    { print }' deploy/nginx.conf
+}
+
+if [ "${1:-}" = nginx-conf ]; then
+  shift
+  render_nginx_conf "$@"
+  exit 0
+fi
+
+N=${1:-2}
+PORT=${PORT:-8000}
+PY="$ROOT/.venv/bin/python"
+VAR=${SPECTATOR_VAR_DIR:-$ROOT/var}
+RUN="$VAR/serve"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+mkdir -p "$RUN/nginx-temp"
+
+pids=()
+stop_all() {
+  trap - INT TERM EXIT
+  echo "Stopping everything this started (logs in $RUN)."
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait || true
+  if [ -n "${services_started:-}" ]; then bash tests/services.sh stop; fi
+}
+trap stop_all INT TERM EXIT
+
+if [ -z "${DATABASE_URL:-}" ] || [ -z "${REDIS_URL:-}" ]; then
+  pg_port=${TEST_PG_PORT:-55432}
+  redis_port=${TEST_REDIS_PORT:-56379}
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  # Stopped again at the end, unless they were already running (for the tests, say).
+  redis-cli -p "$redis_port" ping >/dev/null 2>&1 ||
+    { [ -n "$pg_bin" ] && "$pg_bin/pg_isready" -q -h 127.0.0.1 -p "$pg_port"; } ||
+    services_started=1
+  bash tests/services.sh start
+  pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
+  "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc \
+    "SELECT 1 FROM pg_database WHERE datname = 'spectator'" | grep -q 1 ||
+    "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres spectator
+  # Redis db 1: the tests flush db 0.
+  export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/spectator"
+  export REDIS_URL="redis://127.0.0.1:$redis_port/1"
+fi
+export DATABASE_URL REDIS_URL
+
+if ! command -v nginx >/dev/null; then
+  echo "Installing Debian's nginx-light (the proxy in front of the daphne processes)"
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends nginx-light
+fi
+
+"$PY" manage.py migrate --noinput -v 0
+"$PY" manage.py collectstatic --noinput -v 0
+
+ports=()
+for i in $(seq 1 "$N"); do
+  port=$((PORT + i))
+  ports+=("$port")
+  "$ROOT/.venv/bin/daphne" -b 127.0.0.1 -p "$port" --proxy-headers spectator.asgi:application \
+    >"$RUN/daphne-$port.log" 2>&1 &
+  pids+=($!)
+done
+"$PY" manage.py runclock >"$RUN/clock.log" 2>&1 &
+pids+=($!)
+render_nginx_conf "$PORT" "$VAR/static" "$RUN" "${ports[@]}" >"$RUN/nginx.conf"
+nginx -e "$RUN/nginx-error.log" -c "$RUN/nginx.conf" -g "daemon off;" &
+pids+=($!)
+
+cat <<EOT
+
+  open        http://127.0.0.1:$PORT/         nginx ($RUN/nginx.conf)
+$(for port in "${ports[@]}"; do
+  echo "  daphne      http://127.0.0.1:$port/         log $RUN/daphne-$port.log"; done)
+  runclock                                    log $RUN/clock.log
+  PostgreSQL  ${DATABASE_URL}
+  Redis       ${REDIS_URL}
+
+  New matches: DATABASE_URL=$DATABASE_URL REDIS_URL=$REDIS_URL \\
+      $PY manage.py creatematch --board Kakom-1 --teams Alpha Beta --public
+  Ctrl-C stops them all.
+EOT
+
+# Until Ctrl-C, or until one of them ends (a port already taken, say): then the others
+# are stopped too.
+set +e
+wait -n "${pids[@]}"

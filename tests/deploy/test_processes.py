@@ -1,0 +1,67 @@
+"""Several processes as one system (two daphne servers, two clocks, one Redis, one
+PostgreSQL), and two faults: a clock killed, everything stopped and started again."""
+
+import signal
+
+from django.utils import timezone
+
+from tests.deploy.checks import (
+    STEP,
+    assert_every_turn_once_in_order,
+    assert_resolved_once_and_replayed,
+    resolved,
+    viewers_of,
+)
+from tests.deploy.conftest import Player, Viewer, Watching, started, wait_until
+from tests.factories import make_match
+
+
+def test_viewers_on_two_servers_get_every_turn_once_in_order(venue):
+    ports = started(venue, servers=2, clocks=2)
+    match, tokens = make_match(turns=6, start_in=3, **STEP)
+    with Player(ports, match.pk, tokens[0]):
+        viewers = Watching(viewers_of(match, ports)).finish()
+    assert_every_turn_once_in_order(viewers, 6)
+    assert_resolved_once_and_replayed(match)
+
+
+def test_a_clock_killed_mid_match_leaves_the_rest_to_the_other(venue):
+    ports = started(venue, servers=2, clocks=0)
+    victim, survivor = venue.clock(), venue.clock()
+    match, tokens = make_match(turns=8, start_in=3, **STEP)
+    with Player(ports, match.pk, tokens[0]):
+        watching = Watching(viewers_of(match, ports))
+        wait_until(lambda: resolved(match) >= 3, "turn 3")
+        venue.stop(victim, signal.SIGKILL)
+        killed_at = resolved(match)
+        viewers = watching.finish()
+    assert killed_at < match.turns and survivor.poll() is None
+    assert_every_turn_once_in_order(viewers, 8)
+    assert_resolved_once_and_replayed(match)
+
+
+def test_a_restart_of_everything_resumes_and_viewers_get_what_they_missed(venue):
+    ports = started(venue, servers=2, clocks=2)
+    # Longer turns: the match must outlast stopping and starting every process.
+    match, tokens = make_match(turns=14, start_in=3, strategy=0.8, transition=0.2)
+    with Player(ports, match.pk, tokens[0]):
+        watching = Watching(viewers_of(match, ports))
+        wait_until(lambda: resolved(match) >= 2, "turn 2")
+        venue.stop_all()
+        stopped_at = resolved(match)
+        missed = stopped_at + 2  # deadlines that pass while nothing runs
+        wait_until(lambda: timezone.now() > match.deadline(missed), f"turn {missed}'s deadline")
+        assert resolved(match) == stopped_at
+        for port in ports:
+            venue.server(port)
+        venue.clock()
+        venue.clock()
+        # And one that comes back only now, with the last turn it had before the stop.
+        late = Watching([Viewer(ports[1], match.pk, since=stopped_at)])
+        viewers = watching.finish()
+        [late] = late.finish()
+    assert stopped_at < match.turns
+    assert all(viewer.connections >= 2 for viewer in viewers), viewers  # each came back
+    assert_every_turn_once_in_order(viewers, 14)
+    assert late.ended and late.turns == list(range(stopped_at + 1, 15)), late
+    assert_resolved_once_and_replayed(match)
