@@ -94,12 +94,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    # channels-redis's core layer by default; CHANNEL_LAYER=pubsub selects its pub/sub
+    # layer (README, Deployment: why core). Pub/sub channels ignore the Redis database
+    # number, so systems sharing one Redis server tell theirs apart by the prefix.
+    LAYER_BACKENDS = {"core": "channels_redis.core.RedisChannelLayer",
+                      "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer"}
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "BACKEND": LAYER_BACKENDS[os.environ.get("CHANNEL_LAYER", "core")],
             # redis-py 8 gives up on a read after 5 s by default, which is exactly how long
             # channels-redis's blocking receive waits on an idle channel: allow longer.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}]},
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
+                       "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi")},
         }
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
