@@ -182,6 +182,17 @@ def viewers(match_id: int) -> int:
     return max(cache.get(f"viewers:{match_id}", 0), 0)
 
 
+def viewers_news(match_id: int) -> int | None:
+    """The viewer count to tell a match's sockets with a turn: None when they were last
+    told the same number (a newcomer hears the count when it connects), so that a
+    steady audience is not written a second message per turn."""
+    count, key = viewers(match_id), f"viewers-told:{match_id}"
+    if cache.get(key) == count:
+        return None
+    cache.set(key, count, timeout=24 * 3600)
+    return count
+
+
 def end_message(match: Match) -> dict[str, Any]:
     return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
             "result": match.result}

@@ -82,7 +82,9 @@ def _announce(match: Match, row: Turn) -> None:
     broadcast(match_group(match.pk), selectors.turn_message(match, row, now))
     if match.resolved_turns >= match.turns:
         broadcast(match_group(match.pk), selectors.end_message(match))
-    broadcast(match_group(match.pk), {"type": "viewers", "count": selectors.viewers(match.pk)})
+    count = selectors.viewers_news(match.pk)
+    if count is not None:
+        broadcast(match_group(match.pk), {"type": "viewers", "count": count})
     summary = {"type": "summary", "match": selectors.match_summary(match, now)}
     broadcast(JUDGES_LIST_GROUP, summary)
     if match.published or match.public_live:  # a live one's last summary ends its run

@@ -118,7 +118,7 @@ async def test_a_pending_submission_is_never_sent():
     await socket.disconnect()
 
 
-async def test_viewer_counts_carry_no_version_and_come_with_each_turn():
+async def test_viewer_counts_carry_no_version_and_come_with_a_turn_when_they_change():
     match, _ = await sync_to_async(make_match)()
     first = await connect(f"/ws/matches/{match.pk}/")
     await first.receive_json_from()  # snapshot
@@ -131,6 +131,16 @@ async def test_viewer_counts_carry_no_version_and_come_with_each_turn():
     await resolve(match_id=match.pk, number=1)
     assert (await first.receive_json_from())["type"] == "turn"
     assert await first.receive_json_from() == {"type": "viewers", "count": 1}
+    await resolve(match_id=match.pk, number=2)  # the same audience: the turn alone
+    assert (await first.receive_json_from())["type"] == "turn"
+    assert await first.receive_nothing(timeout=0.2)
+    third = await connect(f"/ws/matches/{match.pk}/")
+    await receive_type(third, "snapshot")
+    assert await third.receive_json_from() == {"type": "viewers", "count": 2}  # counted
+    await resolve(match_id=match.pk, number=3)
+    assert (await first.receive_json_from())["type"] == "turn"
+    assert await first.receive_json_from() == {"type": "viewers", "count": 2}
+    await third.disconnect()
     await first.disconnect()
 
 
