@@ -112,3 +112,18 @@ def make_match(*, start_in: float = -1.0, strategy: float = 3600.0, transition: 
         public_live=public,
     )
     return created.match, created.tokens
+
+
+def submit(match, token: str, actions, turn: int) -> None:
+    """A team's submission sent a second into the turn's strategy step, which must be
+    accepted."""
+    import json
+    from datetime import timedelta
+
+    from matches.services.submissions import Request, submission_receive
+
+    body = json.dumps({"actions": actions}).encode()
+    at = match.opens_at(turn) + timedelta(seconds=1)
+    reply = submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
+                                       "application/json", "127.0.0.1", at))
+    assert reply.status == 202, reply.body

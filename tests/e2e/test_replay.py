@@ -1,16 +1,13 @@
 """A real Chromium replays matches: slider, buttons, keys, the address, the chart, speeds,
 and a match still running that grows live."""
 
-import json
 import time
-from datetime import timedelta
 
 import pytest
 
 from matches.models import Match
-from matches.services.submissions import Request, submission_receive
 from matches.services.turns import turn_resolve
-from tests.factories import make_match, move, put
+from tests.factories import make_match, move, put, submit
 
 pytestmark = pytest.mark.e2e
 
@@ -25,13 +22,6 @@ TURNS = [
     ([], []),  # 6
 ]
 
-
-def submit(match, token, actions, turn):
-    body = json.dumps({"actions": actions}).encode()
-    at = match.opens_at(turn) + timedelta(seconds=1)
-    reply = submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
-                                       "application/json", "127.0.0.1", at))
-    assert reply.status == 202, reply.body
 
 
 @pytest.fixture

@@ -1,7 +1,6 @@
 """Export, import and verify: records in and out, and the judges' recomputation."""
 
 import json
-from datetime import timedelta
 from io import StringIO
 from pathlib import Path
 
@@ -12,21 +11,12 @@ from matches.models import Board, Match, Submission, Turn
 from matches.rules.records import first_difference, parse_record, parse_timeline
 from matches.rules.timeline import compute_timeline
 from matches.services.archive import match_export, match_import, match_verify, stored_timeline
-from matches.services.submissions import Request, submission_receive
 from matches.services.turns import clock_tick, turn_resolve
-from tests.factories import make_match, move, put, record_json
+from tests.factories import make_match, move, put, record_json, submit
 
 pytestmark = pytest.mark.django_db
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 
-
-def submit(match, token, actions, turn):
-    """Sent a second into the turn's strategy step."""
-    body = json.dumps({"actions": actions}).encode()
-    at = match.opens_at(turn) + timedelta(seconds=1)
-    reply = submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
-                                       "application/json", "127.0.0.1", at))
-    assert reply.status == 202, reply.body
 
 
 def played_match():

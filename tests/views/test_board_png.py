@@ -2,7 +2,6 @@
 
 import io
 import json
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -12,9 +11,8 @@ from PIL import Image
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
 from matches.services.picture import layout
-from matches.services.submissions import Request, submission_receive
 from matches.services.turns import turn_resolve
-from tests.factories import make_match, put
+from tests.factories import make_match, put, submit
 
 pytestmark = pytest.mark.django_db
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"
@@ -146,13 +144,6 @@ def test_a_running_match_is_drawn_up_to_its_last_resolved_turn_only(client):
     assert pixel(image, grid, 3, 0, 0.2, 0.2) == BG
     assert client.get(f"/matches/{match.pk}/board.png", {"turn": 2}).status_code == 400
 
-
-def submit(match, token, actions, turn):
-    body = json.dumps({"actions": actions}).encode()
-    at = match.opens_at(turn) + timedelta(seconds=1)
-    reply = submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
-                                       "application/json", "127.0.0.1", at))
-    assert reply.status == 202, reply.body
 
 
 def test_a_private_match_is_a_404_except_for_judges(client):

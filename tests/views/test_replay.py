@@ -2,27 +2,17 @@
 
 import json
 import re
-from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import Permission, User
 
 from matches import selectors
 from matches.models import Match, Submission
-from matches.services.submissions import Request, submission_receive
 from matches.services.turns import turn_resolve
-from tests.factories import make_match, move, put, remove
+from tests.factories import make_match, move, put, remove, submit
 
 pytestmark = pytest.mark.django_db
 
-
-def submit(match, token, actions, turn):
-    """Sent a second into the turn's strategy step."""
-    body = json.dumps({"actions": actions}).encode()
-    at = match.opens_at(turn) + timedelta(seconds=1)
-    reply = submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
-                                       "application/json", "127.0.0.1", at))
-    assert reply.status == 202, reply.body
 
 
 def embedded(page: str) -> dict:
