@@ -9,16 +9,17 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spectator.settings")
 django_asgi = get_asgi_application()
 
 # Imported after Django is set up: the routes load models.
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from matches.answers import AnswerEndpoint  # noqa: E402
 from spectator.routing import websocket_urlpatterns  # noqa: E402
+from spectator.sessions import ReadSessionAuthStack  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": AnswerEndpoint(django_asgi),
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": AllowedHostsOriginValidator(
+        ReadSessionAuthStack(URLRouter(websocket_urlpatterns))),
 })
 
 # What is loaded by now lives as long as the process: keep it out of the collector's full
