@@ -17,7 +17,8 @@ one-turn match. Then:
       server_time, stamped just before the broadcast), the channel layer's
       (server_time to the turn's first arrival at any client), the client loops'
       lag; and what the fan-out costs the servers: the daphne processes' CPU time
-      over the match per turn, and their VmRSS once every client is connected;
+      over the match per turn, and their VmRSS once every client is connected; and
+      the client processes' CPU time per turn, taken from the same cores;
   (b) the submission API on `--api-servers` daphne processes: valid submissions from
       the teams of enough running matches that no token sends more than
       `--api-per-token` requests a second, at a fixed rate (open loop) from several
@@ -202,10 +203,7 @@ class Cluster:
 
     def cpu_seconds(self) -> float:
         """User and system CPU time of the daphne processes so far, summed."""
-        def cpu(pid: int) -> int:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            return int(fields[11]) + int(fields[12])  # utime, stime
-        return sum(cpu(pid) for pid in self.daphnes) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.daphnes)
 
     def stop(self) -> None:
         for process in self.processes.values():
@@ -222,6 +220,14 @@ class Cluster:
 
     def __exit__(self, *exc) -> None:
         self.stop()
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User and system CPU time of these processes so far, summed."""
+    def ticks(pid: int) -> int:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime
+    return sum(ticks(pid) for pid in pids) / os.sysconf("SC_CLK_TCK")
 
 
 # --- the two measures -----------------------------------------------------------------
@@ -260,9 +266,10 @@ def fanout(cluster: Cluster, clients: int, options) -> dict:
         start = match_start(match["id"], in_seconds=2)
         end = start + turns * (STRATEGY + TRANSITION)
         time.sleep(max(start - 0.5 - time.time(), 0))
-        cpu = cluster.cpu_seconds()
+        client_pids = [process.pid for process in processes]
+        cpu, client_cpu = cluster.cpu_seconds(), cpu_seconds(client_pids)
         time.sleep(max(end + 3 - time.time(), 0))  # past the last turn's fan-out
-        cpu = cluster.cpu_seconds() - cpu
+        cpu, client_cpu = cluster.cpu_seconds() - cpu, cpu_seconds(client_pids) - client_cpu
         stop.set()
         done = collect(results, processes, "done", by=time.time() + 60)
 
@@ -282,6 +289,7 @@ def fanout(cluster: Cluster, clients: int, options) -> dict:
         "hop": [(earliest[turn] - stamped) * 1000 for turn, stamped in stamps.items()],
         "lag": [late for _, lags in done for at, late in lags if start <= at <= end + 1],
         "memory": memory, "idle_memory": idle_memory, "cpu_per_turn": cpu * 1000 / turns,
+        "client_cpu_per_turn": client_cpu * 1000 / turns,
     }
 
 
@@ -336,6 +344,7 @@ def fanout_notes(figures: dict) -> str:
     clock, hop, lag = figures["clock"], figures["hop"], figures["lag"]
     notes = [f"clock p50 {percentile(clock, 0.5):.0f} ms, max {max(clock, default=0):.0f} ms",
              f"broadcast to first client p50 {percentile(hop, 0.5):.0f} ms",
+             f"client processes' CPU per turn {figures['client_cpu_per_turn']:.0f} ms",
              f"client lag p99 {percentile(lag, 0.99):.0f} ms, max {max(lag, default=0):.0f} ms",
              f"RSS before the clients {sum(figures['idle_memory']):.0f} MiB"]
     if figures["connected"] < figures["clients"]:

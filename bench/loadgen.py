@@ -6,15 +6,17 @@ measures), reporting to the bench through a queue.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
-import functools
 import gc
 import json
 import math
 import multiprocessing
+import os
 import queue
 import time
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 import aiohttp
 from live import loop_lag
@@ -66,57 +68,159 @@ def collect(results, processes, kind: str, by: float) -> list[tuple]:
 
 @dataclass
 class Viewer:
-    url: str
+    host: str
+    port: int
+    path: str
     arrivals: list[tuple[int, float, float]] = field(default_factory=list)
     connected: bool = False
     error: str = ""
     ready: asyncio.Event = field(default_factory=asyncio.Event)  # connected, or failed
 
 
-@functools.lru_cache(maxsize=64)
-def decode(text: str) -> dict:
-    """Every viewer of a process receives the same texts: decode each one once."""
-    return json.loads(text)
+class Turns:
+    """What the bench needs of a message, read once per process: every viewer of a
+    process receives the same texts."""
+
+    def __init__(self):
+        self.read: dict[bytes, tuple[str, int | None, float | None]] = {}
+
+    def __call__(self, payload: bytes) -> tuple[str, int | None, float | None]:
+        found = self.read.get(payload)
+        if found is None:
+            if len(self.read) > 64:
+                self.read.clear()
+            data = json.loads(payload)
+            stamp = data.get("server_time")
+            found = self.read[payload] = (data["type"], data.get("turn"),
+                                          stamp / 1000 if stamp else None)
+        return found
 
 
-async def view(session: aiohttp.ClientSession, viewer: Viewer) -> None:
+class Watcher(asyncio.Protocol):
+    """A websocket viewer as lean as a client can be, so that the clients sharing the
+    servers' cores take as little of them as possible: an asyncio protocol that reads
+    frames as they come, notes the arrival time of each turn message and answers
+    pings. Servers' frames are unmasked and, from daphne, never fragmented; a
+    fragmented one is joined all the same."""
+
+    def __init__(self, viewer: Viewer, turns: Turns):
+        self.viewer, self.turns = viewer, turns
+        self.buffer = bytearray()
+        self.upgraded = False
+        self.fragments: list[bytes] = []
+        self.transport: asyncio.Transport | None = None
+        self.closed = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport):
+        self.transport = transport
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write((f"GET {self.viewer.path} HTTP/1.1\r\n"
+                         f"Host: {self.viewer.host}:{self.viewer.port}\r\n"
+                         "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                         f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+                         "Origin: http://127.0.0.1\r\n\r\n").encode())
+
+    def connection_lost(self, error):
+        if not self.closed.done():
+            self.closed.set_result(error)
+
+    def data_received(self, data: bytes):
+        arrived = time.time()
+        self.buffer += data
+        if not self.upgraded:
+            head, found, _ = self.buffer.partition(b"\r\n\r\n")
+            if not found:
+                return
+            status = bytes(head.split(b"\r\n", 1)[0])
+            if not status.startswith(b"HTTP/1.1 101"):
+                self.fail(f"handshake answered {status.decode(errors='replace')!r}")
+                return
+            del self.buffer[:len(head) + 4]
+            self.upgraded = True
+        self.frames(arrived)
+
+    def frames(self, arrived: float):
+        buffer = self.buffer
+        while len(buffer) >= 2:
+            first, length, start = buffer[0], buffer[1] & 0x7F, 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, start = int.from_bytes(buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, start = int.from_bytes(buffer[2:10], "big"), 10
+            if len(buffer) < start + length:
+                return
+            payload = bytes(buffer[start:start + length])
+            del buffer[:start + length]
+            self.frame(first & 0x0F, bool(first & 0x80), payload, arrived)
+
+    def frame(self, opcode: int, final: bool, payload: bytes, arrived: float):
+        if opcode in (0x1, 0x0):  # text, continuation
+            self.fragments.append(payload)
+            if final:
+                message, self.fragments = b"".join(self.fragments), []
+                self.message(message, arrived)
+        elif opcode == 0x9:  # ping: a pong with the same data, masked as a client must
+            self.send(0xA, payload)
+        elif opcode == 0x8:  # close: the socket ends
+            self.transport.close()
+        elif opcode != 0xA:
+            self.fail(f"unexpected frame opcode {opcode}")
+
+    def message(self, payload: bytes, arrived: float):
+        kind, turn, stamp = self.turns(payload)
+        viewer = self.viewer
+        if kind == "snapshot":
+            viewer.connected = True
+            viewer.ready.set()
+        elif kind == "turn":
+            viewer.arrivals.append((turn, arrived, stamp))
+
+    def send(self, opcode: int, payload: bytes):
+        mask = os.urandom(4)
+        masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+        self.transport.write(bytes([0x80 | opcode, 0x80 | len(payload)]) + mask + masked)
+
+    def fail(self, error: str):
+        self.viewer.error = error
+        self.viewer.ready.set()
+        self.transport.abort()
+
+
+async def view(viewer: Viewer, turns: Turns) -> None:
+    loop = asyncio.get_running_loop()
     try:
         for attempt in range(5):  # refused while a busy server is accepting
             try:
-                return await _view(session, viewer)
-            except aiohttp.ClientConnectionError as error:
+                _, watcher = await loop.create_connection(lambda: Watcher(viewer, turns),
+                                                          viewer.host, viewer.port)
+            except OSError as error:
                 viewer.error = repr(error)
                 await asyncio.sleep(0.2 * (attempt + 1))
-    except Exception as error:  # a refused handshake: counted, not tried again
-        viewer.error = repr(error)
+                continue
+            try:  # listen until the server closes or the process is stopped
+                await watcher.closed
+            finally:
+                watcher.transport.abort()
+            if not viewer.connected and not viewer.error:
+                viewer.error = "closed before the snapshot"
+            return
     finally:
         viewer.ready.set()
 
 
-async def _view(session: aiohttp.ClientSession, viewer: Viewer) -> None:
-    """Listen until the server closes or the process is stopped (after the `end`
-    message too: the servers' CPU time is measured with the clients idle)."""
-    async with session.ws_connect(viewer.url, max_msg_size=0) as socket_:
-        async for message in socket_:
-            arrived = time.time()
-            if message.type != aiohttp.WSMsgType.TEXT:
-                break
-            data = decode(message.data)
-            if data["type"] == "snapshot":
-                viewer.connected = True
-                viewer.ready.set()
-            elif data["type"] == "turn":
-                viewer.arrivals.append((data["turn"], arrived, data["server_time"] / 1000))
-
-
-async def connect_all(session: aiohttp.ClientSession, viewers: list[Viewer]) -> list:
+async def connect_all(viewers: list[Viewer]) -> list:
     """Start every viewer, with at most CONNECTING handshakes under way at once: as fast
     as the servers accept them. Returns their tasks once all are connected or failed."""
     slots = asyncio.Semaphore(CONNECTING)
+    turns = Turns()
 
     async def start(viewer: Viewer) -> asyncio.Task:
         async with slots:
-            task = asyncio.create_task(view(session, viewer))
+            task = asyncio.create_task(view(viewer, turns))
             await viewer.ready.wait()
         return task
 
@@ -131,21 +235,22 @@ def watch_process(urls: list[str], results, stop) -> None:
 
 async def _watch(urls: list[str], results, stop) -> None:
     """Connect a viewer to each url, report once all are connected (or failed), listen
-    until stopped, then report every arrival and the loop's lag."""
-    viewers = [Viewer(url) for url in urls]
+    until stopped (after the `end` message too: the servers' CPU time is measured with
+    the clients idle), then report every arrival and the loop's lag."""
+    viewers = []
+    for url in urls:
+        parts = urlsplit(url)
+        viewers.append(Viewer(parts.hostname, parts.port, parts.path))
     lags: list[tuple[float, float]] = []
     lag_task = asyncio.create_task(loop_lag(lags, math.inf))
-    connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector,
-                                     headers={"Origin": "http://127.0.0.1"}) as session:
-        tasks = await connect_all(session, viewers)
-        errors = [viewer.error for viewer in viewers if not viewer.connected]
-        results.put(("ready", len(viewers) - len(errors), errors[:1]))
-        while not stop.is_set():
-            await asyncio.sleep(0.1)
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+    tasks = await connect_all(viewers)
+    errors = [viewer.error for viewer in viewers if not viewer.connected]
+    results.put(("ready", len(viewers) - len(errors), errors[:1]))
+    while not stop.is_set():
+        await asyncio.sleep(0.1)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     lag_task.cancel()
     results.put(("done", [arrival for viewer in viewers for arrival in viewer.arrivals], lags))
 

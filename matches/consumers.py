@@ -173,7 +173,8 @@ class MatchConsumer(HubConsumer):
     async def _relay(self, event):
         if self._sent_before(event["kind"], event["turn"]):
             return
-        await self.send(text_data=event["text"])
+        # Straight to the server's send: this runs once per socket and turn.
+        await self.base_send({"type": "websocket.send", "text": event["text"]})
 
     async def _send_versioned(self, message):
         if message["type"] == "snapshot":
