@@ -37,7 +37,16 @@ def team_by_authorization(header: str) -> Team | None:
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    return Team.objects.filter(token_hash=token_hash(token.strip())).first()
+    return team_by_digest(token_hash(token.strip()))
+
+
+def team_by_digest(digest: str) -> Team | None:
+    """The team of a token's SHA-256, if any. A plain get: `first()` would order by the
+    teams' default ordering, whose match part costs a join (this runs on every request)."""
+    try:
+        return Team.objects.get(token_hash=digest)
+    except Team.DoesNotExist:
+        return None
 
 
 def can_view(user, match: Match, team: Team | None = None) -> bool:

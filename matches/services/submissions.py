@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import transaction
 
+from matches.access import team_by_digest
 from matches.models import Match, Submission, Team, token_hash
 from matches.rules import rules_for
 from matches.selectors import epoch_ms
@@ -94,8 +95,7 @@ def _authenticate(match_id: int, authorization: str) -> Team:
     """The team whose token this is, with its match; refusals for every other case."""
     scheme, _, token = authorization.partition(" ")
     digest = token_hash(token.strip()) if token.strip() else ""
-    team = (Team.objects.select_related("match").filter(token_hash=digest).first()
-            if digest else None)
+    team = team_by_digest(digest) if digest else None
     foreign = team is None or team.match_id != match_id
     if foreign and not Match.objects.filter(pk=match_id).exists():
         raise Refusal(404, "not_found", f"there is no match {match_id}")
@@ -158,14 +158,14 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _judge(request: Request, team: Team) -> Reply:
-    """A request of a known team: read, then judged and stored with its match row locked."""
-    actions, problem = None, None
-    try:
-        actions = _read(request, team.match.game)
-    except Refusal as refusal:
-        problem = refusal
+    """A request of a known team: read, judged and stored with its match row locked."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=team.match_id)
+        actions, problem = None, None
+        try:
+            actions = _read(request, match.game)
+        except Refusal as refusal:
+            problem = refusal
         turn = match.strategy_turn(request.received_at)
         refusal = (_rate_limited(request, team) or problem
                    or _closed(match, turn, request.received_at))
