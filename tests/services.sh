@@ -20,7 +20,8 @@ install_missing() {
   command -v redis-server >/dev/null || need+=(redis-server)
   command -v chromium >/dev/null || need+=(chromium)
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
-  fc-list 2>/dev/null | grep -qi "noto sans cjk" || need+=(fonts-noto-cjk)
+  # (not `fc-list | grep -q`: grep leaving early fails the pipe under pipefail)
+  [ -n "$(fc-list "Noto Sans CJK JP" 2>/dev/null)" ] || need+=(fonts-noto-cjk)
   if [ ${#need[@]} -gt 0 ]; then
     echo "Installing from Debian: ${need[*]}"
     $SUDO apt-get update -q
