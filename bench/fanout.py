@@ -24,7 +24,8 @@ one-turn match. Then:
       `--api-per-token` requests a second, at a fixed rate (open loop) from several
       client processes, after one unmeasured second at that rate; each one's latency
       from its scheduled send time to its answer, and the part until the application
-      received it (the answer's `received_at`).
+      received it (the answer's `received_at`); and the CPU time per request of the
+      daphne processes, of this machine's PostgreSQL processes and of the clients.
 PostgreSQL and Redis are DATABASE_URL and REDIS_URL, else the test services
 (`tests/services.sh start`, Redis database 15). The bench works in a database of its
 own, `spectator_bench` (--database), dropped and created afresh each run, and its
@@ -222,12 +223,33 @@ class Cluster:
         self.stop()
 
 
+def cpu_by_pid(pids: list[int]) -> dict[int, float]:
+    """User and system CPU time of each of these processes so far (those gone: none)."""
+    found = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except FileNotFoundError:
+            continue
+        found[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return found
+
+
 def cpu_seconds(pids: list[int]) -> float:
     """User and system CPU time of these processes so far, summed."""
-    def ticks(pid: int) -> int:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])  # utime, stime
-    return sum(ticks(pid) for pid in pids) / os.sysconf("SC_CLK_TCK")
+    return sum(cpu_by_pid(pids).values())
+
+
+def postgres_pids() -> list[int]:
+    """This machine's PostgreSQL processes (none when the database is elsewhere)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and (entry / "comm").read_text().strip() == "postgres":
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 # --- the two measures -----------------------------------------------------------------
@@ -310,7 +332,16 @@ def submissions(cluster: Cluster, options) -> dict:
                      index >= rate))
     plans = [plan[part::options.client_processes] for part in range(options.client_processes)]
     with client_processes(submit_process, plans) as (results, processes, _):
+        # PostgreSQL's backends for the servers' connections may start meanwhile.
+        groups = {"daphne": lambda: cluster.daphnes, "PostgreSQL": postgres_pids,
+                  "clients": lambda: [process.pid for process in processes]}
+        before = {name: cpu_by_pid(pids()) for name, pids in groups.items()}
         done = collect(results, processes, "done", by=began + step + 30)
+        cpu = {}
+        for name, pids in groups.items():
+            now = cpu_by_pid(pids())
+            if now:
+                cpu[name] = sum(seconds - before[name].get(pid, 0) for pid, seconds in now.items())
     reports = [report for (report,) in done]
     statuses: dict[str, int] = {}
     for report in reports:
@@ -320,6 +351,7 @@ def submissions(cluster: Cluster, options) -> dict:
     answered = max(report["last"] for report in reports) - (began + 1)
     return {"latency": latency, "reached": [ms for report in reports for ms in report["reached"]],
             "statuses": dict(sorted(statuses.items())), "tokens": len(teams),
+            "cpu_per_request": {name: seconds * 1000 / len(plan) for name, seconds in cpu.items()},
             "throughput": len(latency) / answered}
 
 
@@ -361,7 +393,9 @@ def api_lines(servers: int, options, figures: dict) -> str:
             f" ms  mean {statistics.mean(latency):.1f} ms  max {max(latency):.1f} ms;"
             f" answers {figures['statuses']}, {figures['throughput']:.0f} a second\n"
             f"  of which until the application received it: p50 {percentile(reached, 0.5):.1f} ms"
-            f"  p99 {percentile(reached, 0.99):.1f} ms")
+            f"  p99 {percentile(reached, 0.99):.1f} ms\n"
+            "  CPU per request: " + ", ".join(f"{name} {ms:.2f} ms" for name, ms
+                                              in figures["cpu_per_request"].items()))
 
 
 def main() -> None:
