@@ -92,7 +92,7 @@ def submission_enter(team: Team, body: bytes, judge: str, note: str, received_at
 
 
 def _authenticate(match_id: int, authorization: str) -> Team:
-    """The team whose token this is, with its match; refusals for every other case."""
+    """The team whose token this is; refusals for every other case."""
     scheme, _, token = authorization.partition(" ")
     digest = token_hash(token.strip()) if token.strip() else ""
     team = team_by_digest(digest) if digest else None
