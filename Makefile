@@ -14,13 +14,13 @@ demo: $(STAMP)
 	$(PY) manage.py demo
 
 # The whole suite twice: on the embedded default (SQLite, in-memory channel layer),
-# then on PostgreSQL and Redis, which tests/services.sh installs and starts.
+# then on PostgreSQL and Redis, which tests/databases.sh installs and starts.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	bash tests/services.sh start
-	trap 'bash tests/services.sh stop' EXIT; \
+	bash tests/databases.sh start
+	trap 'bash tests/databases.sh stop' EXIT; \
 	  echo "== embedded default: SQLite + in-memory channel layer" && $(PY) -m pytest && \
-	  echo "== PostgreSQL + Redis" && env $$(bash tests/services.sh env) $(PY) -m pytest
+	  echo "== PostgreSQL + Redis" && env $$(bash tests/databases.sh env) $(PY) -m pytest
 
 # The venue layout on this machine: nginx on :8000 in front of N daphne processes
 # (default 2: `make serve N=4`) and a turn clock, against PostgreSQL and Redis (those of

@@ -27,7 +27,7 @@ one-turn match. Then:
       received it (the answer's `received_at`); and the CPU time per request of the
       daphne processes, of this machine's PostgreSQL processes and of the clients.
 PostgreSQL and Redis are DATABASE_URL and REDIS_URL, else the test services
-(`tests/services.sh start`, Redis database 15). The bench works in a database of its
+(`tests/databases.sh start`, Redis database 15). The bench works in a database of its
 own, `spectator_bench` (--database), dropped and created afresh each run, and its
 channel layer has a key prefix of its own. Everything stays on 127.0.0.1; every
 process it starts is stopped at the end, on Ctrl-C and errors too.
@@ -74,8 +74,8 @@ def service_urls(database: str) -> tuple[str, str]:
     environment, else from the test services, started if they are not running."""
     database_url, redis_url = os.environ.get("DATABASE_URL"), os.environ.get("REDIS_URL")
     if not (database_url and redis_url):
-        subprocess.run(["bash", "tests/services.sh", "start"], cwd=ROOT, check=True)
-        out = subprocess.run(["bash", "tests/services.sh", "env"], cwd=ROOT, check=True,
+        subprocess.run(["bash", "tests/databases.sh", "start"], cwd=ROOT, check=True)
+        out = subprocess.run(["bash", "tests/databases.sh", "env"], cwd=ROOT, check=True,
                              capture_output=True, text=True).stdout
         found = dict(line.split("=", 1) for line in out.split())
         database_url = database_url or found["DATABASE_URL"]

@@ -8,7 +8,7 @@
 #                                     print deploy/nginx.conf rendered for those
 #
 # DATABASE_URL and REDIS_URL are used when both are set; otherwise PostgreSQL and Redis
-# are started privately under var/services, as for the tests (tests/services.sh), with
+# are started privately under var/services, as for the tests (tests/databases.sh), with
 # a database and a Redis db of their own. Migrations and collectstatic run first.
 # PORT (default 8000) is nginx's port; the daphne processes take the ports after it.
 # Ctrl-C stops everything this script started.
@@ -55,7 +55,7 @@ stop_all() {
   local pid
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait || true
-  if [ -n "${services_started:-}" ]; then bash tests/services.sh stop; fi
+  if [ -n "${services_started:-}" ]; then bash tests/databases.sh stop; fi
 }
 trap stop_all INT TERM EXIT
 
@@ -67,7 +67,7 @@ if [ -z "${DATABASE_URL:-}" ] || [ -z "${REDIS_URL:-}" ]; then
   redis-cli -p "$redis_port" ping >/dev/null 2>&1 ||
     { [ -n "$pg_bin" ] && "$pg_bin/pg_isready" -q -h 127.0.0.1 -p "$pg_port"; } ||
     services_started=1
-  bash tests/services.sh start
+  bash tests/databases.sh start
   pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
   "$pg_bin/psql" -h 127.0.0.1 -p "$pg_port" -U postgres -tAc \
     "SELECT 1 FROM pg_database WHERE datname = 'spectator'" | grep -q 1 ||

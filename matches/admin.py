@@ -11,9 +11,9 @@ from django.template.response import TemplateResponse
 from django.urls import path
 
 from matches.models import Board, Match, Submission, Team, Turn
-from matches.rules.blokus_duo import KifuError
+from matches.rules.files import record_from_bytes
 from matches.rules.records import RecordError
-from matches.services.archive import match_import, record_from_bytes
+from matches.services.archive import match_import
 
 
 @admin.register(Board)
@@ -51,7 +51,7 @@ class MatchAdmin(admin.ModelAdmin):
             try:
                 match = match_import(record_from_bytes(upload.read(), upload.name),
                                      published=form.cleaned_data["publish"])
-            except (RecordError, KifuError) as error:
+            except RecordError as error:
                 form.add_error("record", f"{upload.name}: {error}")
             else:
                 shown = "published" if match.published else "not published"

@@ -15,9 +15,9 @@ from ninja import NinjaAPI, Schema, Status
 from ninja.errors import ValidationError
 
 from matches import selectors
-from matches.access import can_view, is_judge, visible_matches
-from matches.models import Match, Team, token_hash
-from matches.services.archive import match_export, stored_timeline
+from matches.access import can_view, is_judge, team_by_authorization, visible_matches
+from matches.models import Match
+from matches.selectors import match_export, stored_timeline
 from matches.services.submissions import (
     MAX_ACTIONS,
     MAX_BODY,
@@ -158,14 +158,6 @@ ACTION_LIST = {
 }
 
 
-def _bearer_team(request: HttpRequest) -> Team | None:
-    """The team whose token the request carries, if any (reading needs no token)."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return Team.objects.filter(token_hash=token_hash(token.strip())).first()
-
-
 def _visible(request: HttpRequest, match_id: int, published_only: bool = False) -> Match | None:
     """The match if this request may see it; None reads as 404, private or not."""
     match = Match.objects.select_related("board").filter(pk=match_id).first()
@@ -173,7 +165,8 @@ def _visible(request: HttpRequest, match_id: int, published_only: bool = False) 
         return None
     if published_only:
         return match if match.published or is_judge(request.user) else None
-    return match if can_view(request.user, match, _bearer_team(request)) else None
+    team = team_by_authorization(request.headers.get("Authorization", ""))
+    return match if can_view(request.user, match, team) else None
 
 
 def _not_found(match_id: int, what: str = "match") -> Status:

@@ -12,12 +12,7 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.db.models import F, Q
 
-GAME_CHOICES = [
-    ("kakomimasu", "Kakomimasu (Procon 31)"),
-    ("procon2020", "Procon 2020 (Vietnam)"),
-    ("chaser", "CHaser (U-16)"),
-    ("blokus-duo", "Blokus Duo"),
-]
+from matches.rules import GAME_CHOICES
 
 
 def token_hash(token: str) -> str:

@@ -6,16 +6,16 @@ public views are built from Turn rows and counted submissions only.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.core.cache import cache
 from django.utils import timezone
 
-from matches.models import Match, Submission, Turn
+from matches.models import Match, Submission
 from matches.rules import rules_for
-from matches.rules.procon2020 import treasures_taken
-from matches.rules.records import MatchRecord
+from matches.rules.records import MatchRecord, first_difference
+from matches.rules.timeline import compute_timeline
 
 
 def epoch_ms(moment: datetime | None) -> int | None:
@@ -123,79 +123,49 @@ def recent_matches(now: datetime, matches=None, limit: int = 30) -> list[Match]:
     return running + upcoming + finished
 
 
-def turn_message(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
-    """The websocket message of one transition: a timeline/1 state plus timing."""
-    return {
-        "type": "turn",
-        "match": match.pk,
-        **row.state(),
-        "deadline": epoch_ms(match.deadline(row.number + 1)) if row.number < match.turns else None,
-        "server_time": epoch_ms(now),
-    }
-
-
-def turn_messages_since(match: Match, since: int, now: datetime) -> list[dict[str, Any]]:
-    rows = match.turn_rows.filter(number__gt=since).order_by("number")
-    return [turn_message(match, row, now) for row in rows]
-
-
 def score_history(match: Match) -> list[dict[str, Any]]:
     rows = match.turn_rows.order_by("number").values_list("number", "scores")
     first = initial_view(match)["scores"]
     return [{"turn": 0, "scores": first}] + [{"turn": n, "scores": s} for n, s in rows]
 
 
-# The parts of a snapshot that change only with a turn, per (match, turn), so that a
-# crowd connecting at once costs one set of queries, not one per viewer.
-_SNAPSHOTS: dict[tuple[int, int], dict[str, Any]] = {}
+# --- records, stored timelines and the judges' verification -------------------------
+
+@dataclass(frozen=True)
+class Verdict:
+    verified: bool
+    turns: int
+    detail: str  # "" when verified, else where the stored turns first differ
+
+    def __str__(self) -> str:
+        if self.verified:
+            return f"verified: {self.turns} stored turns equal the replay of the record"
+        return f"differs: {self.detail}"
 
 
-def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
-    """The first websocket message: meta, the latest state, the chart, the clock."""
-    now = now or timezone.now()
-    key = (match.pk, match.resolved_turns)
-    if key not in _SNAPSHOTS:
-        if len(_SNAPSHOTS) > 256:
-            _SNAPSHOTS.clear()
-        _SNAPSHOTS[key] = {"match": match_meta(match), "state": latest_view(match),
-                           "history": score_history(match), **_drawing_extras(match)}
-    return {"type": "snapshot", **_SNAPSHOTS[key], **timing(match, now)}
+def match_export(match: Match) -> dict[str, Any]:
+    return match_record(match).to_json()
 
 
-def _drawing_extras(match: Match) -> dict[str, Any]:
-    """What a screen joining late cannot tell from the latest state alone: Procon 2020's
-    treasures already taken, as [x, y] cells."""
-    if match.game != "procon2020":
-        return {}
-    states = [initial_view(match), *(row.state() for row in match.turn_rows.order_by("number"))]
-    return {"treasures_taken": sorted(treasures_taken(match.board.data, states))}
+def stored_timeline(match: Match) -> dict[str, Any]:
+    """The timeline/1 as stored: the empty board, then every Turn row."""
+    states = [initial_view(match)]
+    for row in match.turn_rows.order_by("number"):
+        states.append(row.state() | {"outcomes": row.outcomes})
+    timeline = {"format": "timeline/1", "game": match.game, "states": states}
+    if match.result is not None:
+        timeline["result"] = match.result
+    return timeline
 
 
-def viewers_change(match_id: int, change: int) -> int:
-    """Count a viewer in (+1) or out (-1); the cache is shared by every server process."""
-    key = f"viewers:{match_id}"
-    cache.add(key, 0, timeout=None)
-    return max(cache.incr(key, change), 0)
-
-
-def viewers(match_id: int) -> int:
-    return max(cache.get(f"viewers:{match_id}", 0), 0)
-
-
-def viewers_news(match_id: int) -> int | None:
-    """The viewer count to tell a match's sockets with a turn: None when they were last
-    told the same number (a newcomer hears the count when it connects), so that a
-    steady audience is not written a second message per turn."""
-    count, key = viewers(match_id), f"viewers-told:{match_id}"
-    if cache.get(key) == count:
-        return None
-    cache.set(key, count, timeout=24 * 3600)
-    return count
-
-
-def end_message(match: Match) -> dict[str, Any]:
-    return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
-            "result": match.result}
+def match_verify(match: Match) -> Verdict:
+    stored = stored_timeline(match)
+    replayed = compute_timeline(match_record(match))
+    if not match.over:
+        replayed.pop("result", None)  # a running match has no result yet
+    difference = first_difference(replayed, stored)
+    detail = f"{difference} (expected: the replay; computed: the stored turns)"
+    return Verdict(difference is None, len(stored["states"]) - 1, detail if difference else "")
 
 
 # --- replay -----------------------------------------------------------------------

@@ -12,7 +12,7 @@ django_asgi = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
-from matches.answers import AnswerEndpoint  # noqa: E402
+from matches.api_asgi import AnswerEndpoint  # noqa: E402
 from spectator.routing import websocket_urlpatterns  # noqa: E402
 from spectator.sessions import ReadSessionAuthStack  # noqa: E402
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from matches.consumers import MatchConsumer, MatchListConsumer
+from matches.live.consumers import MatchConsumer, MatchListConsumer
 
 websocket_urlpatterns = [
     path("ws/matches/", MatchListConsumer.as_asgi()),

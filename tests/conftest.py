@@ -18,11 +18,11 @@ def _fresh_process_state():
     """No rules states or viewer counts carried over from another test."""
     from django.core.cache import cache
 
-    from matches import selectors
+    from matches.live import messages
     from matches.services import turns
 
     turns._STATES.clear()
-    selectors._SNAPSHOTS.clear()
+    messages._SNAPSHOTS.clear()
     cache.clear()
     yield
     turns._STATES.clear()

@@ -17,6 +17,10 @@ _REGISTRY: dict[str, GameRules] = {
 }
 
 GAMES: tuple[str, ...] = tuple(_REGISTRY)
+# The games whose matches can be created and played live.
+LIVE_GAMES: tuple[str, ...] = tuple(game for game, rules in _REGISTRY.items() if rules.live)
+# (game id, title) pairs, for model and form choices.
+GAME_CHOICES: list[tuple[str, str]] = [(rules.game, rules.title) for rules in _REGISTRY.values()]
 
 
 class UnknownGame(KeyError):

@@ -52,3 +52,23 @@ class GameRules(Protocol):
     def result(self, state: Any) -> dict[str, Any]:
         """The final result of an ended match: {"winner": 0 | 1 | None, "decided_by"}."""
 
+
+
+class Presentation:
+    """What the screens, pictures and lists need to know of a game beyond its rules,
+    with the defaults most games share. Each game's rules class inherits it and
+    overrides what differs, so that no code outside `matches/rules/` names a game."""
+
+    title: str  # the game's name as people know it, for lists and forms
+    public_boards: str | None = None  # a file of named public boards in matches/boards/
+    live = False  # matches of it can be created and played live (bots, API, screens)
+
+    def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A generated match-record/1 board and suggested settings (`agents`, ...)."""
+        raise ValueError(f"{self.title}: no random boards")
+
+    def drawing_extras(self, board: Mapping[str, Any],
+                       states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """What a screen joining late cannot tell from the latest state alone, from the
+        board and the timeline/1 states so far (none by default)."""
+        return {}

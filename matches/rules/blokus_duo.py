@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.rules.base import TEAM_LETTERS, Outcomes, TurnActions
-from matches.rules.checks import MAX_TURNS, board_size, kind, whole
+from matches.rules.base import TEAM_LETTERS, Outcomes, Presentation, TurnActions
+from matches.rules.checks import MAX_TURNS, RecordError, board_size, kind, whole
 
 SIZE = 14
 MARGIN = 2
@@ -408,8 +408,9 @@ def judge(state: BlokusDuoState, code: Any) -> tuple[Placement | None, str]:
 # --- the rules object ------------------------------------------------------------
 
 
-class BlokusDuoRules:
+class BlokusDuoRules(Presentation):
     game = "blokus-duo"
+    title = "Blokus Duo"
     outcome_keys = ()
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
@@ -488,8 +489,9 @@ def _invalid(action: Mapping[str, Any], reason: str) -> dict[str, Any]:
 # --- game records (棋譜) ------------------------------------------------------------
 
 
-class KifuError(ValueError):
-    """A game record that cannot be read or replayed; the message is one line."""
+class KifuError(RecordError):
+    """A game record that cannot be read or replayed; the message is one line. A kind of
+    RecordError, so that code reading any record file catches one error."""
 
 
 def parse_kifu(text: str) -> list[str]:

@@ -43,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from matches.rules.base import Outcomes, TurnActions
+from matches.rules.base import Outcomes, Presentation, TurnActions
 from matches.rules.checks import (
     MAX_SIDE,
     MAX_TURNS,
@@ -249,8 +249,9 @@ def _on_items(state: ChaserState) -> tuple[int | None, str]:
 # --- the rules object ----------------------------------------------------------------
 
 
-class ChaserRules:
+class ChaserRules(Presentation):
     game = "chaser"
+    title = "CHaser (U-16)"
     # The README's agreement rule: results, and the digits sent to the clients, are equal.
     outcome_keys = ("result", "ready", "reply")
 

@@ -7,6 +7,7 @@ start from the frame without copying the board every turn.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 from scipy import ndimage
 
-from matches.rules.base import Outcomes, TurnActions
+from matches.rules.base import Outcomes, Presentation, TurnActions
 from matches.rules.checks import board_size, points_grid, whole
 from matches.rules.orders import (
     AgentKey,
@@ -35,6 +36,8 @@ WALL = (WALL_A, WALL_B)
 TERRITORY = (TERRITORY_A, TERRITORY_B)
 CELL_CHARS = bytes.maketrans(bytes(range(5)), b".ABab")
 ACTION_KEYS = ("agent", "type", "x", "y")
+# Procon 31 official limits, for generated boards.
+RANDOM_SIDES, RANDOM_AGENTS = (12, 24), (6, 14)
 _ACTION_KEY_SET = frozenset(ACTION_KEYS)
 TARGETED = ("put", "move", "remove")
 _EIGHT_WAY = np.ones((3, 3), dtype=bool)
@@ -68,8 +71,23 @@ def make_board(points: Sequence[Sequence[int]]) -> Board:
     return Board(len(points[0]), len(points), padded, magnitude, sign_offset)
 
 
-class KakomimasuRules:
+class KakomimasuRules(Presentation):
     game = "kakomimasu"
+    title = "Kakomimasu (Procon 31)"
+    public_boards = "kakomimasu-boards.json"  # in matches/boards/
+    live = True
+
+    def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, int]]:
+        """A symmetric board within the Procon 31 limits, mostly positive with a few
+        negative cells, and a suggested number of agents."""
+        rng = random.Random(seed)
+        width, height = rng.randint(*RANDOM_SIDES), rng.randint(*RANDOM_SIDES)
+        half = [[_random_point(rng) for _ in range(width)] for _ in range((height + 1) // 2)]
+        mirror = rng.choice(["vertical", "point"])
+        rows = half + [list(row) if mirror == "vertical" else row[::-1]
+                       for row in reversed(half[: height // 2])]
+        return {"width": width, "height": height, "points": rows}, {
+            "agents": rng.randint(*RANDOM_AGENTS)}
     outcome_keys = ()
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,6 +159,10 @@ class KakomimasuRules:
             if a[key] != b[key]:
                 return {"winner": 0 if a[key] > b[key] else 1, "decided_by": key}
         return {"winner": None, "decided_by": "draw"}
+
+
+def _random_point(rng: random.Random) -> int:
+    return rng.randint(-16, -1) if rng.random() < 0.12 else rng.randint(0, 16)
 
 
 def scores(state: KakomimasuState) -> list[dict[str, int]]:

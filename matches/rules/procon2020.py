@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from scipy import ndimage
 
-from matches.rules.base import Outcomes, TurnActions
+from matches.rules.base import Outcomes, Presentation, TurnActions
 from matches.rules.checks import (
     RecordError,
     as_list,
@@ -174,10 +174,11 @@ def tile_and_area(board: Board, cells: np.ndarray) -> tuple[tuple[int, int], tup
 # --- the rules ----------------------------------------------------------------------
 
 
-class Procon2020Rules:
+class Procon2020Rules(Presentation):
     """`allow_remove_own`: the match option that lets `remove` take off any tile."""
 
     game = "procon2020"
+    title = "Procon 2020 (Vietnam)"
     outcome_keys = ()
 
     def __init__(self, allow_remove_own: bool = False) -> None:
@@ -185,6 +186,11 @@ class Procon2020Rules:
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         return parse_board(board)
+
+    def drawing_extras(self, board: Mapping[str, Any],
+                       states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        """The treasures taken so far, as [x, y] cells: a late screen must not draw them."""
+        return {"treasures_taken": sorted(treasures_taken(board, states))}
 
     def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
         """2..8 agents, as many as each team has start cells."""

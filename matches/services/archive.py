@@ -1,12 +1,7 @@
-"""Match records in and out, and the judges' proof that stored turns are right.
+"""Importing a match record: a finished match whose turns the rules compute.
 
-- `match_export(match)`: its match-record/1 (the counted actions of resolved turns).
-- `record_from_bytes(raw, name)`: a match-record/1, or a Blokus Duo game record.
-- `match_import(record)`: a finished match whose turns the rules compute; the record's
-  actions become counted submissions entered by the import, so exporting it again
-  gives the same record.
-- `match_verify(match)`: recompute the match from its counted actions and compare
-  with its stored turns: the first differing turn and cell, or none.
+The record's actions become counted submissions entered by the import, so exporting
+it again (`selectors.match_export`) gives the same record.
 """
 
 from __future__ import annotations
@@ -14,73 +9,18 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-from dataclasses import dataclass
 from datetime import timedelta
-from pathlib import Path
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from matches import selectors
 from matches.models import Board, Match, Submission, Team, Turn, token_hash
-from matches.rules.blokus_duo import record_from_kifu
 from matches.rules.checks import RecordError
-from matches.rules.records import MatchRecord, first_difference, parse_record
+from matches.rules.records import MatchRecord
 from matches.rules.timeline import compute_timeline
 
 IMPORTED = "import"  # Submission.entered_by of an imported record's actions
 IMPORT_PERIOD_MS = (1000, 0)  # strategy and transition of an imported match: nominal
-
-
-@dataclass(frozen=True)
-class Verdict:
-    verified: bool
-    turns: int
-    detail: str  # "" when verified, else where the stored turns first differ
-
-    def __str__(self) -> str:
-        if self.verified:
-            return f"verified: {self.turns} stored turns equal the replay of the record"
-        return f"differs: {self.detail}"
-
-
-def match_export(match: Match) -> dict[str, Any]:
-    return selectors.match_record(match).to_json()
-
-
-def stored_timeline(match: Match) -> dict[str, Any]:
-    """The timeline/1 as stored: the empty board, then every Turn row."""
-    states = [selectors.initial_view(match)]
-    for row in match.turn_rows.order_by("number"):
-        states.append(row.state() | {"outcomes": row.outcomes})
-    timeline = {"format": "timeline/1", "game": match.game, "states": states}
-    if match.result is not None:
-        timeline["result"] = match.result
-    return timeline
-
-
-def match_verify(match: Match) -> Verdict:
-    stored = stored_timeline(match)
-    replayed = compute_timeline(selectors.match_record(match))
-    if not match.over:
-        replayed.pop("result", None)  # a running match has no result yet
-    difference = first_difference(replayed, stored)
-    detail = f"{difference} (expected: the replay; computed: the stored turns)"
-    return Verdict(difference is None, len(stored["states"]) - 1, detail if difference else "")
-
-
-def record_from_bytes(raw: bytes, name: str) -> MatchRecord:
-    """A file's record: JSON is a match-record/1, anything else a Blokus Duo game
-    record titled after the file. Raises RecordError or KifuError, in one line."""
-    if raw.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"{", b"["):
-        return parse_record(raw)
-    try:
-        text = raw.decode("ascii")
-    except UnicodeDecodeError as error:
-        problem = f"neither JSON nor a game record (byte {error.start} is not ASCII)"
-        raise RecordError(problem) from None
-    return parse_record(record_from_kifu(text, title=Path(name).stem))
 
 
 @transaction.atomic

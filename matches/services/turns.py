@@ -16,10 +16,10 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from matches import selectors
+from matches.live.broadcast import turn_announce
 from matches.models import Match, Submission, Turn
 from matches.rules import rules_for
 from matches.rules.timeline import states
-from matches.services.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, broadcast, match_group
 
 log = logging.getLogger(__name__)
 
@@ -72,23 +72,9 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> 
         if number >= match.turns:
             match.result = rules.result(state)
             match.save(update_fields=["result"])
-        transaction.on_commit(lambda: _announce(match, row), robust=True)
+        transaction.on_commit(lambda: turn_announce(match, row), robust=True)
     _remember(match_id, number, state)
     return row
-
-
-def _announce(match: Match, row: Turn) -> None:
-    now = timezone.now()
-    broadcast(match_group(match.pk), selectors.turn_message(match, row, now))
-    if match.resolved_turns >= match.turns:
-        broadcast(match_group(match.pk), selectors.end_message(match))
-    count = selectors.viewers_news(match.pk)
-    if count is not None:
-        broadcast(match_group(match.pk), {"type": "viewers", "count": count})
-    summary = {"type": "summary", "match": selectors.match_summary(match, now)}
-    broadcast(JUDGES_LIST_GROUP, summary)
-    if match.published or match.public_live:  # a live one's last summary ends its run
-        broadcast(LIST_GROUP, summary)
 
 
 def clock_tick(now: datetime | None = None) -> int:

@@ -82,7 +82,7 @@ async def refuse(scope, receive, send):
 def api(request, db):
     if request.param == "ninja":
         return request.getfixturevalue("client")
-    from matches.answers import AnswerEndpoint
+    from matches.api_asgi import AnswerEndpoint
 
     return AsgiClient(AnswerEndpoint(refuse))
 
@@ -101,7 +101,7 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     """Hold the answer API's clock (both paths) at now; `clock.advance(s)` moves it."""
-    from matches import answers
+    from matches import api_asgi as answers
     from matches import api as ninja_api
 
     clock = Clock(timezone.now())

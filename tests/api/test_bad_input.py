@@ -7,7 +7,7 @@ import pytest
 from django.utils import timezone
 
 from matches.models import Submission, Team
-from matches.services.archive import match_verify
+from matches.selectors import match_verify
 from matches.services.submissions import (
     MAX_BODY,
     Refusal,
@@ -129,7 +129,7 @@ def test_a_content_length_larger_than_the_body_is_recorded_as_claimed(declared, 
     """A client that claims more than it sends and hangs up: the bytes that came are
     judged, unless the claim alone is over 64 KiB. (ASGI only: Django's test client
     cannot send less than it declares.)"""
-    from matches.answers import AnswerEndpoint
+    from matches.api_asgi import AnswerEndpoint
     from tests.api.conftest import AsgiClient, refuse
 
     match, tokens = make_match()

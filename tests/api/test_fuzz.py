@@ -28,9 +28,9 @@ from schemathesis.core.parameters import ParameterLocation
 from schemathesis.core.transport import Response
 from werkzeug.test import EnvironBuilder
 
-from matches.answers import ROUTE, AnswerEndpoint
+from matches.api_asgi import ROUTE, AnswerEndpoint
 from matches.models import Match, Submission
-from matches.services.archive import match_verify
+from matches.selectors import match_verify
 from matches.services.submissions import parse_actions
 from matches.services.turns import turn_resolve
 from tests.api.conftest import AsgiClient, refuse

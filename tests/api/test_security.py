@@ -17,7 +17,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from matches import selectors
+from matches.live import messages
 from matches.models import Match, Submission, Team
 from matches.services.turns import turn_resolve
 from tests.api.test_submissions import ACTIONS, assert_error, post
@@ -165,7 +165,7 @@ def test_no_page_or_read_route_shows_a_submission_before_its_transition(monkeypa
         seen = {}
         for reader, (client, headers) in readers.items():
             for url in surfaces(match.pk):
-                selectors._SNAPSHOTS.clear()
+                messages._SNAPSHOTS.clear()
                 cache.clear()
                 response = client.get(url, **headers)
                 assert response.status_code < 500, url

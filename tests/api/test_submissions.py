@@ -164,7 +164,7 @@ def test_refused_requests_are_filed_under_the_match_they_were_sent_to(api):
 
 
 def test_the_served_application_answers_the_route_itself_and_hands_on_the_rest():
-    from matches.answers import AnswerEndpoint
+    from matches.api_asgi import AnswerEndpoint
     from spectator.asgi import application
 
     http = application.application_mapping["http"]
@@ -180,7 +180,7 @@ async def handed_on(scope, receive, send):
 
 @pytest.mark.django_db
 def test_other_methods_paths_and_hosts_are_handed_on():
-    from matches.answers import AnswerEndpoint
+    from matches.api_asgi import AnswerEndpoint
     from tests.api.conftest import AsgiClient
 
     endpoint = AnswerEndpoint(handed_on)

@@ -1,7 +1,7 @@
 """What every scenario ends with: the viewers' streams and the stored turns."""
 
 from matches.models import Turn
-from matches.services.archive import match_verify
+from matches.selectors import match_verify
 from tests.deploy.conftest import Viewer
 
 STEP = {"strategy": 0.5, "transition": 0.2}  # seconds: short turns, a whole match in seconds

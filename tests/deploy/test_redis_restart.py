@@ -9,8 +9,8 @@ import pytest
 from channels.layers import channel_layers
 from django.db import connections
 
+from matches.live.broadcast import broadcast
 from matches.models import Match
-from matches.services.broadcast import broadcast
 from tests.deploy.checks import (
     STEP,
     assert_every_turn_once_in_order,
@@ -111,7 +111,7 @@ def test_a_broadcast_while_redis_is_down_is_logged_not_raised(settings, caplog):
         "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"]}}}  # nothing listens
     channel_layers.backends.clear()
     try:
-        with caplog.at_level(logging.WARNING, logger="matches.services.broadcast"):
+        with caplog.at_level(logging.WARNING, logger="matches.live.broadcast"):
             broadcast("match.1", {"type": "turn", "turn": 3})
     finally:
         channel_layers.backends.clear()

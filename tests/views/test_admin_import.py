@@ -11,7 +11,7 @@ from django.test import Client
 
 from matches.models import Board, Match, Submission
 from matches.rules.records import RecordError, parse_record
-from matches.services.archive import match_export
+from matches.selectors import match_export
 from tests.factories import record_json
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ import pytest
 from django.contrib.auth.models import Permission, User
 from PIL import Image
 
+from matches.picture import layout
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
-from matches.services.picture import layout
 from matches.services.turns import turn_resolve
 from tests.factories import make_match, put, submit
 

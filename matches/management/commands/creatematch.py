@@ -1,4 +1,4 @@
-"""python manage.py creatematch --game kakomimasu --board NAME|FILE|random ... --teams A B
+"""python manage.py creatematch --game GAME --board NAME|FILE|random ... --teams A B
 
 Creates a match and prints its id, start time and the two team tokens (shown once).
 """
@@ -12,18 +12,17 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from matches.selectors import epoch_ms
-from matches.services.boards import (
+from matches.boards.specs import (
     BoardError,
     board_spec_file,
     board_spec_public,
     board_spec_random,
-    board_store,
     public_boards,
 )
+from matches.rules import LIVE_GAMES
+from matches.selectors import epoch_ms
+from matches.services.boards import board_store
 from matches.services.matches import match_create
-
-LIVE_GAMES = ("kakomimasu",)  # boards, bots and screens exist for this game so far
 
 
 def positive(kind):
@@ -40,7 +39,7 @@ class Command(BaseCommand):
     help = "Create a match; prints its id, start time and the team tokens."
 
     def add_arguments(self, parser):
-        parser.add_argument("--game", choices=LIVE_GAMES, default="kakomimasu",
+        parser.add_argument("--game", choices=LIVE_GAMES, default=LIVE_GAMES[0],
                             help="the games the live system runs so far")
         parser.add_argument("--board", required=True,
                             help="a public board's name, a file (match record, board or "
@@ -58,7 +57,7 @@ class Command(BaseCommand):
                                  "teams only, until a judge publishes it)")
 
     def handle(self, *args, **options):
-        board, hints = self.board(options["board"])
+        board, hints = self.board(options["game"], options["board"])
         start_at = timezone.now() + timedelta(seconds=options["start_in"])
         if options["transition_seconds"] < 0:
             raise CommandError("--transition-seconds: must not be negative", returncode=2)
@@ -88,22 +87,22 @@ class Command(BaseCommand):
         for name, token in zip(options["teams"], tokens, strict=True):
             self.stdout.write(f"Token of {name}: {token}")
 
-    def board(self, text: str):
+    def board(self, game: str, text: str):
         try:
             if text == "random" or text.startswith("random:"):
                 seed = int(text.split(":", 1)[1]) if ":" in text else None
-                spec, hints = board_spec_random(seed)
+                spec, hints = board_spec_random(game, seed)
                 label = f"random {spec['width']}x{spec['height']}"
                 label += f" seed {seed}" if seed is not None else ""
-                return board_store(label, spec, "generated"), hints
-            if text in public_boards():
-                spec, hints = board_spec_public(text)
-                return board_store(text, spec, "public boards (MIT)"), hints
+                return board_store(label, spec, "generated", game), hints
+            if text in public_boards(game):
+                spec, hints = board_spec_public(game, text)
+                return board_store(text, spec, "public boards (MIT)", game), hints
             path = Path(text)
             if not path.exists():
-                known = ", ".join(public_boards())
+                known = ", ".join(public_boards(game))
                 raise BoardError(f"{text}: neither a file nor a public board ({known})")
-            spec, hints = board_spec_file(path)
-            return board_store(path.stem, spec, f"file {path.name}"), hints
+            spec, hints = board_spec_file(game, path)
+            return board_store(path.stem, spec, f"file {path.name}", game), hints
         except (BoardError, ValueError) as error:
             raise CommandError(f"--board: {error}", returncode=2) from None

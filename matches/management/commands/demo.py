@@ -25,17 +25,20 @@ from daphne.server import Server
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.db.models import F
 from django.utils import timezone
 
+from matches.boards.specs import board_spec_public, public_boards
 from matches.bots import BOTS
-from matches.management.commands.runclock import run_clock
+from matches.clock import run_clock
 from matches.models import Match
-from matches.services.boards import board_spec_public, board_store, public_boards
+from matches.rules import LIVE_GAMES
+from matches.services.boards import board_store
 from matches.services.matches import match_create
+from matches.services.publication import match_publish
 
 log = logging.getLogger("matches.demo")
-DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]
+DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]  # of the first live game
+GAME = LIVE_GAMES[0]
 
 
 class BotPlayer:
@@ -110,7 +113,7 @@ class Command(BaseCommand):
 
     def organise(self) -> None:
         """Create a match, let the bots play it, then the next one."""
-        boards = itertools.cycle([name for name in DEMO_BOARDS if name in public_boards()])
+        boards = itertools.cycle([name for name in DEMO_BOARDS if name in public_boards(GAME)])
         bots = itertools.cycle([("Greedy", "greedy", "Random", "random"),
                                 ("Random", "random", "Greedy", "greedy")])
         while not self.stop.is_set():
@@ -127,13 +130,14 @@ class Command(BaseCommand):
                 thread.start()
             for thread in threads:
                 thread.join()
-            Match.objects.filter(pk=match_id, resolved_turns=F("turns")).update(published=True)
+            if Match.objects.get(pk=match_id).over:
+                match_publish(match_id=match_id, published=True)
 
     def create(self, board_name: str, teams: list[str]) -> tuple[int, list[str]]:
         strategy, transition, turns = self.settings
-        spec, hints = board_spec_public(board_name)
+        spec, hints = board_spec_public(GAME, board_name)
         created = match_create(
-            board=board_store(board_name, spec, "public boards (MIT)"), team_names=teams,
+            board=board_store(board_name, spec, "public boards (MIT)", GAME), team_names=teams,
             agents=hints.get("agents", 6), turns=turns or hints.get("turns", 30),
             strategy_seconds=strategy, transition_seconds=transition,
             start_at=timezone.now() + timedelta(seconds=5),

@@ -12,7 +12,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.models import Match
-from matches.services.archive import match_export
+from matches.selectors import match_export
 
 
 class Command(BaseCommand):

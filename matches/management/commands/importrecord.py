@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.management.commands.replay import read_record
+from matches.management.helpers import read_record
 from matches.rules.records import RecordError
 from matches.services.archive import match_import
 

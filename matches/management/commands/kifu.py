@@ -13,8 +13,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.management.commands.replay import read_input
-from matches.rules.blokus_duo import BlokusDuoRules, KifuError, kifu_from_record
+from matches.management.helpers import read_input
+from matches.rules.files import game_record_text
 from matches.rules.records import RecordError, parse_record
 
 
@@ -28,12 +28,8 @@ class Command(BaseCommand):
 
     def handle(self, *args, record: str, output: str | None, **options):
         try:
-            match = parse_record(read_input(record))
-            if match.game != BlokusDuoRules.game:
-                raise RecordError(f'game: "{match.game}" has no game record; only '
-                                  f'"{BlokusDuoRules.game}" does')
-            text = kifu_from_record(match)
-        except (RecordError, KifuError) as error:
+            text = game_record_text(parse_record(read_input(record)))
+        except RecordError as error:
             raise CommandError(f"{record}: {error}", returncode=2) from None
         if output:
             Path(output).write_bytes(text.encode("ascii"))

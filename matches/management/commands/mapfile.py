@@ -12,8 +12,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.management.commands.replay import read_input
-from matches.rules.chaser import MapError, parse_map
+from matches.management.helpers import read_input
+from matches.rules.files import map_record
+from matches.rules.records import RecordError
 
 
 class Command(BaseCommand):
@@ -27,11 +28,11 @@ class Command(BaseCommand):
     def handle(self, *args, map: str, output: str | None, **options):
         raw = read_input(map)
         try:
-            record = parse_map(raw.decode("utf-8"), name=Path(map).stem if map != "-" else "")
+            record = map_record(raw.decode("utf-8"), name=Path(map).stem if map != "-" else "")
         except UnicodeDecodeError as error:
             raise CommandError(f"{map}: byte {error.start} is not UTF-8 text",
                                returncode=2) from None
-        except MapError as error:
+        except RecordError as error:
             raise CommandError(f"{map}: {error}", returncode=2) from None
         text = json.dumps(record, ensure_ascii=False)
         if output:

@@ -10,33 +10,14 @@ and exit status 2.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
-from matches.rules.blokus_duo import KifuError
-from matches.rules.records import MatchRecord, RecordError
+from matches.management.helpers import read_record
+from matches.rules.records import MatchRecord
 from matches.rules.timeline import compute_timeline
-from matches.services.archive import record_from_bytes
-
-
-def read_input(path: str) -> bytes:
-    """A file's bytes, or standard input's for "-"; exit 2 when it cannot be read."""
-    try:
-        return sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
-    except OSError as error:
-        raise CommandError(f"{path}: {error.strerror}", returncode=2) from None
-
-
-def read_record(path: str) -> MatchRecord:
-    """A match-record/1, or a Blokus Duo game record (anything that is not JSON)."""
-    raw = read_input(path)
-    try:
-        return record_from_bytes(raw, path)
-    except (RecordError, KifuError) as error:
-        raise CommandError(f"{path}: {error}", returncode=2) from None
 
 
 class Command(BaseCommand):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.models import Match
-from matches.services.archive import match_verify
+from matches.selectors import match_verify
 
 
 class Command(BaseCommand):

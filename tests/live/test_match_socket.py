@@ -177,7 +177,7 @@ async def test_the_sockets_of_a_match_share_one_channel_layer_subscription(subsc
 
 
 async def test_turns_resolved_while_the_opening_is_sent_follow_it_in_order(monkeypatch):
-    from matches import consumers
+    from matches.live import consumers
 
     match, _ = await sync_to_async(make_match)()
     gate, read = asyncio.Event(), asyncio.Event()
@@ -210,10 +210,10 @@ async def test_a_lost_turn_is_filled_from_the_stored_turns(monkeypatch):
     match, _ = await sync_to_async(make_match)()
     socket = await connect(f"/ws/matches/{match.pk}/")
     await receive_type(socket, "snapshot")
-    announce = turns._announce
-    monkeypatch.setattr(turns, "_announce", lambda match, row: None)
+    announce = turns.turn_announce
+    monkeypatch.setattr(turns, "turn_announce", lambda match, row: None)
     await resolve(match_id=match.pk, number=1)  # stored, but its event is lost
-    monkeypatch.setattr(turns, "_announce", announce)
+    monkeypatch.setattr(turns, "turn_announce", announce)
     await resolve(match_id=match.pk, number=2)
     first, second = await receive_type(socket, "turn"), await receive_type(socket, "turn")
     assert (first["turn"], second["turn"]) == (1, 2)
@@ -225,7 +225,7 @@ async def test_a_lost_turn_is_filled_from_the_stored_turns(monkeypatch):
 async def test_a_turn_already_sent_is_not_sent_again():
     from channels.layers import get_channel_layer
 
-    from matches.services.broadcast import relay_event
+    from matches.live.broadcast import relay_event
 
     match, _ = await sync_to_async(make_match)()
     socket = await connect(f"/ws/matches/{match.pk}/")
@@ -241,7 +241,7 @@ async def test_a_turn_already_sent_is_not_sent_again():
 
 
 async def test_summaries_that_come_while_the_list_is_read_follow_it(monkeypatch):
-    from matches import consumers
+    from matches.live import consumers
 
     match, _ = await sync_to_async(make_match)()
     gate, read = asyncio.Event(), asyncio.Event()
@@ -268,7 +268,7 @@ async def test_summaries_that_come_while_the_list_is_read_follow_it(monkeypatch)
 
 
 async def test_a_socket_that_fails_while_opening_leaves_the_hub(monkeypatch, subscriptions):
-    from matches import consumers
+    from matches.live import consumers
 
     async def failing_opening(match_id, since):
         raise RuntimeError("database gone")

@@ -16,10 +16,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from matches.access import JUDGE_PERMISSION
-from matches.audit import EXPORT_FIELDS, audit_log, body_text, export_rows
 from matches.models import Match
-from matches.services.archive import match_verify
+from matches.selectors import match_verify
+from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import submission_enter
+from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
 
 
 def judges_only(view):
@@ -69,10 +70,11 @@ def publish(request: HttpRequest, match_id: int) -> HttpResponse:
     """Publish a finished match (or take it back): its pages, replay and data for all."""
     match = _match(match_id)
     wanted = request.POST.get("published") == "1"
-    if wanted and not match.over:
-        messages.error(request, "Only a finished match can be published.")
+    try:
+        match_publish(match_id=match.pk, published=wanted)
+    except PublicationError as error:
+        messages.error(request, str(error))
     else:
-        Match.objects.filter(pk=match.pk).update(published=wanted)
         messages.success(request, "Published: everyone may see it and download its data."
                          if wanted else "Unpublished: judges and its teams only.")
     return redirect("audit", match_id=match.pk)

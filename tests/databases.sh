@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The services the test suite runs against, installed from Debian's packages where
 # missing and started privately under var/services (ports 55432 and 56379).
-#   tests/services.sh start   install what is missing, start PostgreSQL and Redis
-#   tests/services.sh stop    stop them
-#   tests/services.sh env     print the DATABASE_URL and REDIS_URL to use
+#   tests/databases.sh start   install what is missing, start PostgreSQL and Redis
+#   tests/databases.sh stop    stop them
+#   tests/databases.sh env     print the DATABASE_URL and REDIS_URL to use
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUN="$ROOT/var/services"

@@ -6,7 +6,7 @@ from channels.auth import AuthMiddlewareStack
 from channels.testing import WebsocketCommunicator
 
 from spectator.sessions import ReadSessionAuthStack
-from tests.consumers.test_socket_privacy import session_cookie
+from tests.live.test_socket_privacy import session_cookie
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 

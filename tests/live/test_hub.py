@@ -1,4 +1,4 @@
-"""matches.hub: one subscription per process and group, every event to every member."""
+"""matches.live.hub: one subscription per process and group, every event to every member."""
 
 import asyncio
 
@@ -7,10 +7,11 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
-from matches import hub as hub_module
-from matches.hub import Hub
+from matches.live import broadcast as broadcast_module
+from matches.live import hub as hub_module
+from matches.live.broadcast import match_group, relay_event
+from matches.live.hub import Hub
 from matches.services import turns
-from matches.services.broadcast import match_group, relay_event
 from spectator.asgi import application
 from tests.factories import make_match
 
@@ -233,7 +234,7 @@ async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_o
     assert await versioned() == ("snapshot", 0)
     await resolve(match_id=match.pk, number=1)
     assert await versioned() == ("turn", 1)
-    monkeypatch.setattr(turns, "broadcast", lambda group, message: None)  # lost events
+    monkeypatch.setattr(broadcast_module, "broadcast", lambda group, message: None)  # lost events
     await resolve(match_id=match.pk, number=2)
     await resolve(match_id=match.pk, number=3)
     assert await nothing_versioned()

@@ -16,9 +16,11 @@ from django.utils import timezone
 
 from matches import selectors
 from matches.access import can_view, is_judge, team_by_authorization, visible_matches
-from matches.hub import Hub
+from matches.live import messages
+from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
+from matches.live.hub import Hub
+from matches.live.viewers import viewers_change
 from matches.models import Match
-from matches.services.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
 
 
 def _query_int(scope, name: str) -> int | None:
@@ -56,26 +58,26 @@ def _opening(match_id: int, since: int | None) -> list[dict]:
     match = Match.objects.select_related("board").get(pk=match_id)
     now = timezone.now()
     if since is None:
-        return [selectors.snapshot(match, now)]
-    messages = selectors.turn_messages_since(match, since, now)
+        return [messages.snapshot(match, now)]
+    caught_up = messages.turns_since(match, since, now)
     if match.resolved_turns >= match.turns:
-        messages.append(selectors.end_message(match))
-    return messages
+        caught_up.append(messages.end(match))
+    return caught_up
 
 
 @database_sync_to_async
 def _turns_since(match_id: int, since: int) -> list[dict]:
     match = Match.objects.select_related("board").get(pk=match_id)
-    return selectors.turn_messages_since(match, since, timezone.now())
+    return messages.turns_since(match, since, timezone.now())
 
 
 @database_sync_to_async
 def _count_viewer(match_id: int, change: int) -> int:
-    return selectors.viewers_change(match_id, change)
+    return viewers_change(match_id, change)
 
 
 class HubConsumer(AsyncJsonWebsocketConsumer):
-    """A consumer that gets its group's events from the process's hub (`matches.hub`),
+    """A consumer that gets its group's events from the process's hub (`matches.live.hub`),
     through `deliver(event)`, instead of from a channel-layer channel of its own."""
 
     channel_layer_alias = None  # no channel of its own: the hub listens for all sockets
@@ -118,7 +120,7 @@ class MatchConsumer(HubConsumer):
             await self._send_versioned(message)
         self.counted = True
         # Only the newcomer hears the count now; everyone hears it with each turn.
-        await self.send_json({"type": "viewers", "count": await _count_viewer(self.match_id, +1)})
+        await self.send_json(messages.viewers(await _count_viewer(self.match_id, +1)))
         await self._send_backlog()
 
     async def disconnect(self, code):
@@ -213,8 +215,7 @@ class MatchListConsumer(HubConsumer):
         self.hub = await Hub.join(JUDGES_LIST_GROUP if judge else LIST_GROUP, self)
         await self.accept()
         matches = await _summaries(self.scope.get("user"))
-        await self.send_json({"type": "matches", "matches": matches,
-                              "server_time": selectors.epoch_ms(timezone.now())})
+        await self.send_json(messages.matches(matches, timezone.now()))
         held, self.held = self.held, None
         for event in held:
             await self.send(text_data=event["text"])

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from matches import selectors
+from matches.live import messages
 from matches.rules.records import parse_record
 from matches.rules.timeline import states
 from matches.services.archive import match_import
@@ -20,11 +20,11 @@ def test_a_procon_snapshot_lists_the_treasures_the_rules_say_are_gone(vector):
     *_, (last, _) = states(record)
     spots = {(t["x"], t["y"]) for t in record.board["treasures"]}
     match = match_import(record, published=True)
-    taken = selectors.snapshot(match)["treasures_taken"]
+    taken = messages.snapshot(match)["treasures_taken"]
     assert {tuple(cell) for cell in taken} == spots - set(last.treasures)
     assert taken and taken == sorted(taken)
 
 
 def test_other_games_snapshots_carry_no_treasures():
     match, _ = make_match()
-    assert "treasures_taken" not in selectors.snapshot(match)
+    assert "treasures_taken" not in messages.snapshot(match)

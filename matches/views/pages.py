@@ -11,12 +11,12 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
 
-from matches import selectors
+from matches import picture, selectors
 from matches.access import can_view, is_judge, visible_matches
-from matches.models import GAME_CHOICES, Match, Turn
+from matches.models import Match, Turn
+from matches.rules import GAME_CHOICES
 from matches.rules.procon2020 import treasures_taken
-from matches.services import picture
-from matches.services.archive import stored_timeline
+from matches.selectors import stored_timeline
 
 SECTIONS = [(Match.RUNNING, "Live"), (Match.UPCOMING, "Upcoming"), (Match.FINISHED, "Recent")]
 WALL_LIMIT = 4

@@ -1,4 +1,4 @@
-"""Fan-out of committed events to the channel layer groups browsers listen on."""
+"""Fan-out of committed events to the channel-layer groups that sockets listen on."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from matches.live import messages
+from matches.live.viewers import viewers_news
+from matches.models import Match, Turn
 
 log = logging.getLogger(__name__)
 
@@ -39,3 +44,24 @@ def broadcast(group: str, message: dict[str, Any]) -> None:
         async_to_sync(layer.group_send)(group, relay_event(message))
     except Exception as error:
         log.warning("broadcast of %s to %s failed: %r", message["type"], group, error)
+
+
+def turn_announce(match: Match, row: Turn) -> None:
+    """After a transition commits: the turn (and the end) to the match's sockets, the
+    viewer count when it changed, and the match's new line to the lists."""
+    now = timezone.now()
+    broadcast(match_group(match.pk), messages.turn(match, row, now))
+    if match.resolved_turns >= match.turns:
+        broadcast(match_group(match.pk), messages.end(match))
+    count = viewers_news(match.pk)
+    if count is not None:
+        broadcast(match_group(match.pk), messages.viewers(count))
+    summary_announce(match, now)
+
+
+def summary_announce(match: Match, now=None) -> None:
+    """A match's line to the judges' list, and to everyone's while it is public."""
+    summary = messages.summary(match, now or timezone.now())
+    broadcast(JUDGES_LIST_GROUP, summary)
+    if match.published or match.public_live:  # a live one's last summary ends its run
+        broadcast(LIST_GROUP, summary)

@@ -1,0 +1,1 @@
+"""Everything a websocket carries: messages, viewer counts, broadcast, hub, consumers."""

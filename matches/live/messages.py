@@ -1,0 +1,81 @@
+"""Every message a websocket sends, one builder per message type (docs/live-protocol.md).
+
+Versioned messages (`snapshot`, `turn`, `end`) carry the turn number; throwaway ones
+(`viewers`, `matches`, `summary`) carry none. Nothing else in the project builds a
+socket message: the consumers and the broadcast call these.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from matches import selectors
+from matches.models import Match, Turn
+from matches.rules import rules_for
+
+
+def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
+    """One transition: a timeline/1 state plus the next deadline and the server's time."""
+    return {
+        "type": "turn",
+        "match": match.pk,
+        **row.state(),
+        "deadline": (selectors.epoch_ms(match.deadline(row.number + 1))
+                     if row.number < match.turns else None),
+        "server_time": selectors.epoch_ms(now),
+    }
+
+
+def turns_since(match: Match, since: int, now: datetime) -> list[dict[str, Any]]:
+    """The `turn` messages after turn `since`, in order (a reconnecting client's catch-up)."""
+    rows = match.turn_rows.filter(number__gt=since).order_by("number")
+    return [turn(match, row, now) for row in rows]
+
+
+def end(match: Match) -> dict[str, Any]:
+    return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
+            "result": match.result}
+
+
+# The parts of a snapshot that change only with a turn, per (match, turn), so that a
+# crowd connecting at once costs one set of queries, not one per viewer.
+_SNAPSHOTS: dict[tuple[int, int], dict[str, Any]] = {}
+
+
+def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
+    """The first message on a socket: meta, the latest state, the chart, the clock."""
+    now = now or timezone.now()
+    key = (match.pk, match.resolved_turns)
+    if key not in _SNAPSHOTS:
+        if len(_SNAPSHOTS) > 256:
+            _SNAPSHOTS.clear()
+        _SNAPSHOTS[key] = {"match": selectors.match_meta(match),
+                           "state": selectors.latest_view(match),
+                           "history": selectors.score_history(match),
+                           **_drawing_extras(match)}
+    return {"type": "snapshot", **_SNAPSHOTS[key], **selectors.timing(match, now)}
+
+
+def _drawing_extras(match: Match) -> dict[str, Any]:
+    """What a screen joining late cannot tell from the latest state alone (the game's
+    rules say what: Procon 2020's treasures already taken, say)."""
+    states = [selectors.initial_view(match),
+              *(row.state() for row in match.turn_rows.order_by("number"))]
+    return rules_for(match.game).drawing_extras(match.board.data, states)
+
+
+def viewers(count: int) -> dict[str, Any]:
+    return {"type": "viewers", "count": count}
+
+
+def matches(summaries: list[dict[str, Any]], now: datetime) -> dict[str, Any]:
+    """The first message on the list socket: every match the viewer may see."""
+    return {"type": "matches", "matches": summaries, "server_time": selectors.epoch_ms(now)}
+
+
+def summary(match: Match, now: datetime) -> dict[str, Any]:
+    """One match's line of the list, after a transition or a change of visibility."""
+    return {"type": "summary", "match": selectors.match_summary(match, now)}

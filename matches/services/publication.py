@@ -1,0 +1,28 @@
+"""Publishing a match: its pages, replay and data for everyone, or back to private.
+
+The lists of matches hear of the change at once, so that a venue's list shows a
+newly published match without a reload.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from matches.live.broadcast import summary_announce
+from matches.models import Match
+
+
+class PublicationError(ValueError):
+    """A change of visibility that is not allowed; the message says why."""
+
+
+def match_publish(*, match_id: int, published: bool) -> Match:
+    """Publish a finished match, or take a match back to its judges and teams."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("board").get(pk=match_id)
+        if published and not match.over:
+            raise PublicationError("Only a finished match can be published.")
+        match.published = published
+        match.save(update_fields=["published"])
+        transaction.on_commit(lambda: summary_announce(match), robust=True)
+    return match

@@ -1,0 +1,1 @@
+"""HTML pages: the public ones (pages) and the judges' (judges)."""
