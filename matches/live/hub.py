@@ -8,7 +8,7 @@ on one match that was about half a second of the server's loop per turn.
 A hub subscribes to the group once for the whole process, receives each event once,
 and hands it to every local member in the order it came, by awaiting the member's
 `deliver(event)`. The events carry pre-encoded JSON text (`relay_event` in
-`services/broadcast.py`), so delivering one is one ASGI send per socket. With Redis and
+`live/broadcast.py`), so delivering one is one ASGI send per socket. With Redis and
 several server processes, a group has one member per process, not one per socket.
 A hub exists while it has members: the first to join creates it, the last to leave
 ends it.
