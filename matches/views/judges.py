@@ -6,11 +6,9 @@ to the login page, and a logged-in user without it gets 403.
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -21,6 +19,7 @@ from matches.selectors import match_verify
 from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import submission_enter
 from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
+from matches.views.spreadsheet import csv_attachment
 
 
 def judges_only(view):
@@ -82,17 +81,16 @@ def publish(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @judges_only
 def export(request: HttpRequest, match_id: int, kind: str) -> HttpResponse:
+    if kind not in ("csv", "json"):
+        raise Http404(f"no export as {kind}: csv or json")
     match = _match(match_id)
     rows = export_rows(match)
     name = f"match-{match.pk}-submissions.{kind}"
-    if kind == "json":
-        response = JsonResponse({"match": match.pk, "submissions": rows},
-                                json_dumps_params={"ensure_ascii": False, "indent": 1})
-    else:
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        writer = csv.DictWriter(response, fieldnames=EXPORT_FIELDS)
-        writer.writeheader()
-        writer.writerows(rows)
+    if kind != "json":
+        return csv_attachment(filename=name, header=EXPORT_FIELDS,
+                              rows=([row[field] for field in EXPORT_FIELDS] for row in rows))
+    response = JsonResponse({"match": match.pk, "submissions": rows},
+                            json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

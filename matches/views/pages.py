@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import re
 from datetime import date
 
@@ -17,6 +16,7 @@ from matches.models import Match, Turn
 from matches.rules import GAME_CHOICES
 from matches.rules.procon2020 import treasures_taken
 from matches.selectors import stored_timeline
+from matches.views.spreadsheet import csv_attachment
 
 SECTIONS = [(Match.RUNNING, "Live"), (Match.UPCOMING, "Upcoming"), (Match.FINISHED, "Recent")]
 WALL_LIMIT = 4
@@ -107,14 +107,11 @@ def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
         raise Http404(f"no published match {match_id}")
     history = selectors.score_history(match)
     parts = list(history[0]["scores"][0])
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="match-{match.pk}-scores.csv"'
-    writer = csv.writer(response)
-    writer.writerow(["turn", *(f"{letter}_{part}" for letter in "AB" for part in parts)])
-    for entry in history:
-        writer.writerow([entry["turn"], *(team[part] for team in entry["scores"]
-                                          for part in parts)])
-    return response
+    return csv_attachment(
+        filename=f"match-{match.pk}-scores.csv",
+        header=["turn", *(f"{letter}_{part}" for letter in "AB" for part in parts)],
+        rows=([entry["turn"], *(team[part] for team in entry["scores"] for part in parts)]
+              for entry in history))
 
 
 def board_png(request: HttpRequest, match_id: int) -> HttpResponse:

@@ -153,3 +153,22 @@ def test_the_audit_forms_are_csrf_protected(played):
     response = strict.post(f"/matches/{match.pk}/audit/enter",
                            {"team": 0, "actions": '{"actions": []}', "note": "n"})
     assert response.status_code == 403 and not Submission.objects.filter(entered_by="jo")
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_csv_cells_that_would_be_formulas_are_quoted(judge_client, played, start):
+    match, tokens = played
+    from django.test import Client
+
+    formula = f'{start}HYPERLINK("http://evil.example/","x")'
+    Client().post(f"/api/matches/{match.pk}/actions", data=formula, content_type="text/plain",
+                  HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    judge_client.post(f"/matches/{match.pk}/audit/enter",
+                      {"team": 1, "actions": '{"actions": []}', "note": f"{start}SUM(1,2)"})
+    response = judge_client.get(f"/matches/{match.pk}/audit/submissions.csv")
+    table = list(csv.DictReader(io.StringIO(response.content.decode(), newline="")))
+    assert table[3]["body"] == "'" + formula and table[4]["note"] == f"'{start}SUM(1,2)"
+    assert table[0]["body"].startswith('{"actions"') and table[3]["status_code"] == "400"
+    assert table[3]["body_size"] == str(len(formula))  # numbers are written as numbers
+    data = judge_client.get(f"/matches/{match.pk}/audit/submissions.json").json()
+    assert data["submissions"][3]["body"] == formula  # the JSON export keeps it as sent

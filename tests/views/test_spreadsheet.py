@@ -1,0 +1,30 @@
+"""CSV downloads open in a spreadsheet as data: text never becomes a formula, numbers
+stay numbers (the judges' export is tested with the audit, tests/views/test_audit.py)."""
+
+import csv
+import io
+
+import pytest
+
+from matches.models import Turn
+from matches.views.spreadsheet import csv_attachment
+from tests.views.test_published import imported
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_negative_score_stays_a_number_in_scores_csv(client):
+    match = imported("kakomimasu/enclosure_ring")
+    last = Turn.objects.get(match=match, number=match.resolved_turns)
+    last.scores = [{key: -value - 1 for key, value in team.items()} for team in last.scores]
+    last.save()
+    text = client.get(f"/matches/{match.pk}/scores.csv").content.decode()
+    final = next(csv.reader(io.StringIO(text.splitlines()[-1])))
+    assert all(cell.startswith("-") and int(cell) < 0 for cell in final[1:])
+
+
+def test_only_text_is_quoted():
+    response = csv_attachment(filename="t.csv", header=["n", "text", "plain"],
+                              rows=[[-3, "-3", "go"], [2.5, "=1+1", ""], [None, "@x", "a=b"]])
+    assert response.content.decode().splitlines() == [
+        "n,text,plain", "-3,'-3,go", "2.5,'=1+1,", ",'@x,a=b"]
