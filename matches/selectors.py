@@ -73,7 +73,10 @@ def match_meta(match: Match) -> dict[str, Any]:
     }
 
 
-def timing(match: Match, now: datetime) -> dict[str, Any]:
+def timing(match: Match, now: datetime,
+           scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
+    """The match's moment: status, turns, deadline, result, and who leads (from the
+    latest `scores`, read here when the caller has not)."""
     turn = match.strategy_turn(now)
     return {
         "status": match.status(now),
@@ -82,24 +85,34 @@ def timing(match: Match, now: datetime) -> dict[str, Any]:
         "deadline": epoch_ms(next_deadline(match, now)),
         "server_time": epoch_ms(now),
         "result": match.result,
+        "leader": rules_for(match.game).leader(
+            latest_scores(match) if scores is None else scores, match.result),
     }
+
+
+def latest_scores(match: Match) -> list[dict[str, int]]:
+    """The scores after the last resolved turn (turn 0: before any)."""
+    last = match.turn_rows.order_by("-number").values_list("scores", flat=True).first()
+    return last or initial_view(match)["scores"]
 
 
 def public_state(match: Match, now: datetime | None = None) -> dict[str, Any]:
     """GET /api/matches/{id}: the match as everyone may see it."""
     now = now or timezone.now()
     rows = match.turn_rows.order_by("number").values_list("number", "outcomes")
+    state = latest_view(match)
     return {
         **match_meta(match),
-        **timing(match, now),
-        "state": latest_view(match),
+        **timing(match, now, state["scores"]),
+        "state": state,
         "actions": [{"turn": number, "outcomes": outcomes} for number, outcomes in rows],
     }
 
 
 def match_summary(match: Match, now: datetime) -> dict[str, Any]:
-    """One line of the list of matches."""
-    last = match.turn_rows.order_by("-number").values_list("scores", flat=True).first()
+    """One line of the list of matches: its scores, each team's one number
+    (`headline`) and who leads, as the game's rules say."""
+    scores = latest_scores(match)
     return {
         "id": match.pk,
         "game": match.game,
@@ -107,8 +120,9 @@ def match_summary(match: Match, now: datetime) -> dict[str, Any]:
         "teams": [t.name for t in match.teams.all()],
         "board": match.board.name,
         "turns": match.turns,
-        "scores": last or initial_view(match)["scores"],
-        **timing(match, now),
+        "scores": scores,
+        "headline": rules_for(match.game).headline(scores),
+        **timing(match, now, scores),
     }
 
 

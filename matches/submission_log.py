@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matches.models import Match, Submission
+from matches.rules import rules_for
 from matches.selectors import epoch_ms
 
 EXPORT_FIELDS = ["id", "turn", "team", "team_name", "received_at", "received_at_ms",
@@ -29,7 +30,7 @@ def audit_log(match: Match) -> list[AuditTurn]:
     counted actions' outcomes; requests outside a strategy step come last."""
     turns: dict[int | None, AuditTurn] = {}
     for row in match.turn_rows.order_by("number"):
-        outcomes = [[o | {"said": said(o)} for o in team] for team in row.outcomes]
+        outcomes = [[o | {"said": said(match.game, o)} for o in team] for team in row.outcomes]
         turns[row.number] = AuditTurn(row.number, outcomes=outcomes, scores=row.scores)
     for submission in match.submissions.select_related("team").order_by("received_at", "id"):
         turns.setdefault(submission.turn, AuditTurn(submission.turn)).submissions.append(
@@ -38,15 +39,10 @@ def audit_log(match: Match) -> list[AuditTurn]:
                   reverse=True)
 
 
-ACTION_ORDER = ("agent", "type", "x", "y", "dx", "dy", "command", "move")
-
-
-def said(outcome: dict[str, Any]) -> str:
-    """What a team sent, in the record's key order whatever the database kept."""
-    shown = [key for key in ACTION_ORDER if key in outcome]
-    shown += sorted(k for k in outcome if k not in shown and k not in ("result", "reason",
-                                                                          "ready", "reply"))
-    return " ".join(f"{key} {outcome[key]}" for key in shown)
+def said(game: str, outcome: dict[str, Any]) -> str:
+    """What a team sent, in the record's key order whatever the database kept (the
+    game's rules know its keys and which are the judge's answer)."""
+    return rules_for(game).said(outcome)
 
 
 def body_text(submission: Submission) -> str:

@@ -62,6 +62,15 @@ class Presentation:
     title: str  # the game's name as people know it, for lists and forms
     public_boards: str | None = None  # a file of named public boards in matches/boards/
     live = False  # matches of it can be created and played live (bots, API, screens)
+    headline_part = "total"  # the score part that is a team's one number on every list
+    fewer_leads = False  # fewer of the headline part is better (squares left to place)
+    # The keys of an action in the record's order, for the judges' audit (`said`).
+    action_keys: tuple[str, ...] = ()
+    # Outcome keys that are the judge's answer, not what the team said.
+    answer_keys: tuple[str, ...] = ("result", "reason")
+    # The replay marks turns with a big swing of the score and with many conflicts
+    # (games whose agents act at once and can collide).
+    replay_marks = False
 
     def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A generated match-record/1 board and suggested settings (`agents`, ...)."""
@@ -72,3 +81,48 @@ class Presentation:
         """What a screen joining late cannot tell from the latest state alone, from the
         board and the timeline/1 states so far (none by default)."""
         return {}
+
+    # --- scores ---------------------------------------------------------------------
+
+    def headline(self, scores: Sequence[Mapping[str, int]]) -> list[int]:
+        """Each team's one number (its total, its squares left, its items)."""
+        return [score[self.headline_part] for score in scores]
+
+    def score_words(self, score: Mapping[str, int]) -> str:
+        """The rest of a team's score in words, e.g. "wall 12 · territory 30"."""
+        rest = [f"{part} {value}" for part, value in score.items()
+                if part != self.headline_part]
+        return " · ".join(rest) or self.headline_part
+
+    def leader(self, scores: Sequence[Mapping[str, int]],
+               result: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Who leads and by how much of the headline: {"team": 0 | 1 | None, "margin"}.
+        A final result decides the team (a game can be won by other means than the
+        score); the margin is always the headline's difference."""
+        first, second = self.headline(scores)
+        margin = abs(first - second)
+        if result is not None:
+            return {"team": result.get("winner"), "margin": margin}
+        ahead = second < first if not self.fewer_leads else first < second
+        return {"team": None if first == second else 0 if ahead else 1, "margin": margin}
+
+    # --- actions and pictures --------------------------------------------------------
+
+    def said(self, outcome: Mapping[str, Any]) -> str:
+        """What a team sent, from an outcome, in the record's key order (any key the
+        game does not know after them, sorted), e.g. "agent 0 type move x 3 y 4"."""
+        shown = [key for key in self.action_keys if key in outcome]
+        shown += sorted(key for key in outcome
+                        if key not in shown and key not in self.answer_keys)
+        return " ".join(f"{key} {outcome[key]}" for key in shown)
+
+    def picture_style(self) -> dict[str, Any]:
+        """What a board picture draws, in terms that name no game (`matches.picture`):
+        `walls`, `territory`: the cell characters of each team's walls (tiles) and
+        land; `pieces`: each team's placed squares, outlined by piece; `blocks`: cells
+        drawn as stone, crossed when `crossed`; `items`: cells with a gold dot;
+        `labels`: each team's one player's letter (else agents show their number);
+        `marked`: cells ringed in a team's colour while empty; `values`: the board's
+        point values are shown in every cell."""
+        return {"walls": ("A", "B"), "territory": ("a", "b"), "blocks": "#",
+                "crossed": True, "values": True}

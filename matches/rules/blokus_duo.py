@@ -412,6 +412,14 @@ class BlokusDuoRules(Presentation):
     game = "blokus-duo"
     title = "Blokus Duo"
     outcome_keys = ()
+    headline_part = "remaining"  # squares still to place
+    fewer_leads = True
+    action_keys = ACTION_KEYS
+
+    def picture_style(self) -> dict[str, Any]:
+        """Each team's pieces; the start squares ringed in their team's colour while
+        empty."""
+        return {"pieces": ("A", "B"), "marked": [[list(START[0])], [list(START[1])]]}
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         """14 x 14 exactly; anything else in the board is ignored."""

@@ -254,6 +254,13 @@ class ChaserRules(Presentation):
     title = "CHaser (U-16)"
     # The README's agreement rule: results, and the digits sent to the clients, are equal.
     outcome_keys = ("result", "ready", "reply")
+    headline_part = "items"
+    action_keys = ("command",)
+    answer_keys = ("result", "reason", "ready", "reply")
+
+    def picture_style(self) -> dict[str, Any]:
+        """Floor, blocks (plain stone), items (gold dots), Cool and Hot as C and H."""
+        return {"blocks": "#", "items": "*", "labels": ("C", "H")}
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         width, height = board_size(board)

@@ -76,6 +76,8 @@ class KakomimasuRules(Presentation):
     title = "Kakomimasu (Procon 31)"
     public_boards = "kakomimasu-boards.json"  # in matches/boards/
     live = True
+    action_keys = ACTION_KEYS
+    replay_marks = True
 
     def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, int]]:
         """A symmetric board within the Procon 31 limits, mostly positive with a few

@@ -180,6 +180,8 @@ class Procon2020Rules(Presentation):
     game = "procon2020"
     title = "Procon 2020 (Vietnam)"
     outcome_keys = ()
+    action_keys = ACTION_KEYS
+    replay_marks = True
 
     def __init__(self, allow_remove_own: bool = False) -> None:
         self.allow_remove_own = allow_remove_own
@@ -191,6 +193,11 @@ class Procon2020Rules(Presentation):
                        states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """The treasures taken so far, as [x, y] cells: a late screen must not draw them."""
         return {"treasures_taken": sorted(treasures_taken(board, states))}
+
+    def picture_style(self) -> dict[str, Any]:
+        """Tiles as walls, obstacles crossed stones; no territory (areas are counted,
+        not marked on the board)."""
+        return {"walls": ("A", "B"), "blocks": "#", "crossed": True, "values": True}
 
     def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
         """2..8 agents, as many as each team has start cells."""

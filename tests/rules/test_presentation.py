@@ -1,0 +1,78 @@
+"""What the screens, pictures, lists and the audit ask of each game's rules object."""
+
+import pytest
+
+from matches.rules import GAMES, rules_for
+
+
+def test_every_game_names_its_headline_score():
+    walls = [{"wall": 3, "territory": 4, "total": 7}, {"wall": 1, "territory": 0, "total": 1}]
+    assert rules_for("kakomimasu").headline(walls) == [7, 1]
+    assert rules_for("procon2020").headline(
+        [{"tile": 1, "area": 2, "treasure": 3, "total": 6}, {"tile": 0, "area": 0,
+                                                              "treasure": 0, "total": 0}]) == [6, 0]
+    assert rules_for("blokus-duo").headline([{"remaining": 80}, {"remaining": 84}]) == [80, 84]
+    assert rules_for("chaser").headline([{"items": 2}, {"items": 5}]) == [2, 5]
+
+
+def test_more_points_lead_and_the_margin_is_the_difference():
+    scores = [{"wall": 3, "territory": 4, "total": 7}, {"wall": 9, "territory": 2, "total": 11}]
+    assert rules_for("kakomimasu").leader(scores) == {"team": 1, "margin": 4}
+    assert rules_for("chaser").leader([{"items": 3}, {"items": 1}]) == {"team": 0, "margin": 2}
+
+
+def test_in_blokus_duo_fewer_squares_left_lead():
+    rules = rules_for("blokus-duo")
+    assert rules.leader([{"remaining": 70}, {"remaining": 75}]) == {"team": 0, "margin": 5}
+    assert rules.leader([{"remaining": 80}, {"remaining": 74}]) == {"team": 1, "margin": 6}
+
+
+def test_equal_scores_lead_nobody():
+    for game, score in (("kakomimasu", {"wall": 1, "territory": 0, "total": 1}),
+                        ("blokus-duo", {"remaining": 89}), ("chaser", {"items": 0})):
+        assert rules_for(game).leader([score, dict(score)]) == {"team": None, "margin": 0}
+
+
+def test_the_final_result_decides_who_leads():
+    """Hot wins by trapping Cool although Cool took more items."""
+    trapped = {"winner": 1, "decided_by": "trapped"}
+    assert rules_for("chaser").leader([{"items": 4}, {"items": 1}], trapped) == {
+        "team": 1, "margin": 3}
+    draw = {"winner": None, "decided_by": "draw"}
+    assert rules_for("blokus-duo").leader([{"remaining": 3}, {"remaining": 3}], draw) == {
+        "team": None, "margin": 0}
+
+
+def test_the_rest_of_a_score_in_words():
+    assert rules_for("kakomimasu").score_words(
+        {"wall": 3, "territory": 4, "total": 7}) == "wall 3 · territory 4"
+    assert rules_for("blokus-duo").score_words({"remaining": 80}) == "remaining"
+    assert rules_for("chaser").score_words({"items": 2}) == "items"
+
+
+@pytest.mark.parametrize("game, outcome, words", [
+    ("kakomimasu", {"y": 4, "result": "ok", "x": 3, "type": "put", "agent": 0},
+     "agent 0 type put x 3 y 4"),
+    ("procon2020", {"dy": 1, "dx": -1, "type": "move", "agent": 2, "result": "conflict",
+                    "reason": "two agents"}, "agent 2 type move dx -1 dy 1"),
+    ("chaser", {"command": "wr", "result": "ok", "ready": "1000", "reply": "1200"}, "command wr"),
+    ("blokus-duo", {"move": "55a0", "result": "invalid", "reason": "x"}, "move 55a0"),
+    ("kakomimasu", {"type": "stay", "agent": 1, "extra": True, "result": "ok"},
+     "agent 1 type stay extra True"),
+])
+def test_an_outcome_says_what_the_team_sent_in_the_records_order(game, outcome, words):
+    assert rules_for(game).said(outcome) == words
+
+
+def test_the_replay_marks_swings_and_conflicts_only_where_agents_collide():
+    marked = {game for game in GAMES if rules_for(game).replay_marks}
+    assert marked == {"kakomimasu", "procon2020"}
+
+
+def test_every_picture_style_uses_only_known_words():
+    known = {"walls", "territory", "pieces", "blocks", "crossed", "items", "labels", "marked",
+             "values"}
+    for game in GAMES:
+        assert set(rules_for(game).picture_style()) <= known, game
+    assert rules_for("chaser").picture_style()["labels"] == ("C", "H")
+    assert rules_for("blokus-duo").picture_style()["marked"] == [[[4, 4]], [[9, 9]]]
