@@ -11,15 +11,17 @@ A header strip names the match, the turn and each team with its score.
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
-
-from matches.rules.blokus_duo import START as BLOKUS_START
 
 RGB = tuple[int, int, int]
 Cell = tuple[int, int]
@@ -38,7 +40,9 @@ TEAM_DARK = ((17, 88, 199), (179, 90, 20))
 LAND = tuple(_mix(colour, 0.3, BG) for colour in TEAM)
 
 HEADER, MARGIN, MIN_WIDTH = 112, 16, 720
-SCORE_KEYS = ("total", "remaining", "items")  # each game's one number, as on the list
+# Part of every picture's key: raise it whenever the drawing changes, so that neither
+# this process nor a browser keeps showing a picture drawn the old way.
+DRAWING_VERSION = 1
 # Fonts for names beyond Latin (Procon teams are often named in Japanese), if installed.
 WIDE_FONTS = ("NotoSansCJK-Regular.ttc", "NotoSansCJK-Regular.otf", "DejaVuSans.ttf")
 
@@ -71,22 +75,69 @@ def layout(width: int, height: int) -> Layout:
                   (image_width, HEADER + board_height + 2 * MARGIN))
 
 
-def board_png(game: str, board: dict[str, Any], state: dict[str, Any], *, title: str,
+def board_png(rules: Any, board: dict[str, Any], state: dict[str, Any], *, title: str,
               teams: Sequence[str], turns: int, taken: Collection[Cell] = ()) -> bytes:
-    """The picture of `state` (a timeline/1 state) on `board`; `taken`: the Procon 2020
-    treasures collected by then (see `matches.rules.procon2020.treasures_taken`)."""
+    """The picture of `state` (a timeline/1 state) on `board` as the game's rules
+    describe it (`Presentation.picture_style`, `headline`, `score_words`); `taken`:
+    the treasures collected by then (the rules' `drawing_extras`)."""
     grid = layout(board["width"], board["height"])
     image = Image.new("RGB", grid.size, BG)
     draw = ImageDraw.Draw(image)
-    _header(draw, grid.size[0], title, teams, state, turns)
+    _header(draw, grid.size[0], title, teams, state, turns, rules)
+    taken = {tuple(cell) for cell in taken}
     treasures = {(t["x"], t["y"]): t["point"] for t in board.get("treasures", [])
                  if (t["x"], t["y"]) not in taken}
-    CELLS[game](draw, grid, board, state["cells"], treasures)
-    _agents(draw, grid, state["agents"], ("C", "H") if game == "chaser" else None)
+    style = rules.picture_style()
+    _cells(draw, grid, board, state["cells"], style, treasures)
+    _agents(draw, grid, state["agents"], style.get("labels"))
     _failures(draw, grid, board, state)
     out = io.BytesIO()
     image.save(out, "PNG")
     return out.getvalue()
+
+
+def picture_key(**what: Any) -> str:
+    """A short hash of everything a picture shows (match, turn, state, names, ...) and
+    of the drawing's version: equal keys, equal pictures. Used as the ETag."""
+    text = json.dumps([DRAWING_VERSION, what], sort_keys=True, default=sorted,
+                      ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+class Drawn:
+    """The pictures drawn lately, by key: at most `entries` of them and `limit` bytes
+    in all, the least recently used going first. `drawn` counts the pictures drawn
+    (a resolved turn's picture never changes, so one drawing serves every viewer)."""
+
+    def __init__(self, entries: int = 64, limit: int = 8 << 20) -> None:
+        self.entries, self.limit = entries, limit
+        self.drawn = 0
+        self._pictures: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._pictures)
+
+    def size(self) -> int:
+        return sum(len(png) for png in self._pictures.values())
+
+    def get(self, key: str, draw: Callable[[], bytes]) -> bytes:
+        with self._lock:
+            if key in self._pictures:
+                self._pictures.move_to_end(key)
+                return self._pictures[key]
+        png = draw()  # outside the lock: two requests may draw one picture twice, rarely
+        with self._lock:
+            self.drawn += 1
+            self._pictures[key] = png
+            self._pictures.move_to_end(key)
+            while len(self._pictures) > self.entries or (
+                    len(self._pictures) > 1 and self.size() > self.limit):
+                self._pictures.popitem(last=False)
+        return png
+
+
+DRAWN = Drawn()
 
 
 # --- text --------------------------------------------------------------------------
@@ -127,7 +178,7 @@ def _text(draw: ImageDraw.ImageDraw, at: tuple[float, float], text: str, size: i
 
 
 def _header(draw: ImageDraw.ImageDraw, width: int, title: str, teams: Sequence[str],
-            state: dict[str, Any], turns: int) -> None:
+            state: dict[str, Any], turns: int, rules: Any) -> None:
     draw.rectangle((0, 0, width - 1, HEADER - 1), fill=PANEL)
     draw.line((0, HEADER - 1, width, HEADER - 1), fill=LINE, width=2)
     turn = f"Turn {state['turn']} / {turns}"
@@ -136,8 +187,9 @@ def _header(draw: ImageDraw.ImageDraw, width: int, title: str, teams: Sequence[s
     _text(draw, (16, 14), _fit(draw, title, 18, room), 18, MUTED, bold=False)
     half = width // 2
     draw.line((half, 48, half, 84), fill=LINE, width=2)
+    numbers = rules.headline(state["scores"])
     for team, name in enumerate(teams[:2]):
-        number, details = _score_text(state["scores"][team])
+        number, details = str(numbers[team]), rules.score_words(state["scores"][team])
         outer, inner = (20, half - 20) if team == 0 else (width - 20, half + 20)
         side, other = ("la", "ra") if team == 0 else ("ra", "la")
         draw.rectangle((0, 44, 7, 100) if team == 0 else (width - 8, 44, width - 1, 100),
@@ -146,13 +198,6 @@ def _header(draw: ImageDraw.ImageDraw, width: int, title: str, teams: Sequence[s
         room = half - 36 - 16 - draw.textlength(number, font=_font(36))
         _text(draw, (outer, 46), _fit(draw, name, 26, room), 26, TEAM[team], side)
         _text(draw, (outer, 82), details, 15, MUTED, side, bold=False)
-
-
-def _score_text(score: dict[str, int]) -> tuple[str, str]:
-    """The team's one number, and the rest of its score in words."""
-    key = next((key for key in SCORE_KEYS if key in score), next(iter(score)))
-    rest = [f"{part} {value}" for part, value in score.items() if part != key]
-    return str(score[key]), " · ".join(rest) or key
 
 
 # --- cells -----------------------------------------------------------------------------
@@ -182,28 +227,55 @@ def _points(draw: ImageDraw.ImageDraw, grid: Layout, x: int, y: int, value: int,
         draw.line((left, bottom + 2, right, bottom + 2), fill=colour, width=2)
 
 
-def _walls_and_land(draw: ImageDraw.ImageDraw, grid: Layout, board: dict[str, Any],
-                    cells: Sequence[str], treasures: dict[Cell, int]) -> None:
-    """Kakomimasu and Procon 2020: walls (tiles), territory, neutral cells, obstacles,
-    and the treasures still on the board."""
+def _cells(draw: ImageDraw.ImageDraw, grid: Layout, board: dict[str, Any],
+           cells: Sequence[str], style: dict[str, Any], treasures: dict[Cell, int]) -> None:
+    """Every cell as the game's style says (see `Presentation.picture_style`), then the
+    marked cells still empty and the treasures still on the board."""
     for y, row in enumerate(cells):
         for x, char in enumerate(row):
-            if char == "#":
-                _obstacle(draw, grid, x, y)
+            if char in style.get("blocks", ""):
+                _block(draw, grid, x, y, style.get("crossed", False))
                 continue
-            team = "AaBb".find(char) // 2
-            if char in "AB":
-                _square(draw, grid, x, y, TEAM[team], TEAM_DARK[team], _wall_width(grid))
-            else:
-                _square(draw, grid, x, y, LAND[team] if char in "ab" else BG)
-            colour = WHITE if char in "AB" else TEXT if char in "ab" else MUTED
-            _points(draw, grid, x, y, board["points"][y][x], colour, (x, y) in treasures)
+            colour = _ground(draw, grid, cells, style, x, y)
+            if char in style.get("items", ""):
+                draw.ellipse((*grid.at(x, y, 0.32, 0.32), *grid.at(x, y, 0.68, 0.68)),
+                             fill=GOLD, outline=BG)
+            if style.get("values"):
+                _points(draw, grid, x, y, board["points"][y][x], colour, (x, y) in treasures)
+    for team, marked in enumerate(style.get("marked", ((), ()))):
+        for x, y in marked:
+            if cells[y][x] == ".":  # e.g. the square a team's first piece must cover
+                draw.ellipse((*grid.at(x, y, 0.3, 0.3), *grid.at(x, y, 0.7, 0.7)),
+                             outline=TEAM[team], width=max(2, grid.cell // 12))
     for (x, y), point in treasures.items():
         _treasure(draw, grid, x, y, point)
 
 
-def _obstacle(draw: ImageDraw.ImageDraw, grid: Layout, x: int, y: int) -> None:
+def _ground(draw: ImageDraw.ImageDraw, grid: Layout, cells: Sequence[str],
+            style: dict[str, Any], x: int, y: int) -> RGB:
+    """A wall, a piece's square, a team's land or the floor; returns the colour its
+    point value is written in."""
+    char = cells[y][x]
+    walls, pieces, land = (style.get(key, ()) for key in ("walls", "pieces", "territory"))
+    if char in walls:
+        team = walls.index(char)
+        _square(draw, grid, x, y, TEAM[team], TEAM_DARK[team], _wall_width(grid))
+        return WHITE
+    if char in pieces:
+        _piece(draw, grid, cells, x, y, pieces.index(char))
+        return WHITE
+    if char in land:
+        _square(draw, grid, x, y, LAND[land.index(char)])
+        return TEXT
+    _square(draw, grid, x, y, BG)
+    return MUTED
+
+
+def _block(draw: ImageDraw.ImageDraw, grid: Layout, x: int, y: int, crossed: bool) -> None:
+    """A stone: an obstacle (crossed) or a block."""
     _square(draw, grid, x, y, STONE, STONE_EDGE, _wall_width(grid))
+    if not crossed:
+        return
     (left, top), (right, bottom) = grid.at(x, y, 0.3, 0.3), grid.at(x, y, 0.7, 0.7)
     width = max(2, round(grid.cell * 0.07))
     draw.line((left, top, right, bottom), fill=STONE_EDGE, width=width)
@@ -220,53 +292,25 @@ def _treasure(draw: ImageDraw.ImageDraw, grid: Layout, x: int, y: int, point: in
           max(10, round(grid.cell * 0.28)), BG, "mm")
 
 
-def _chaser(draw: ImageDraw.ImageDraw, grid: Layout, board: dict[str, Any],
-            cells: Sequence[str], _treasures: dict) -> None:
-    """Floor, blocks (dark grey) and items (a gold dot)."""
-    for y, row in enumerate(cells):
-        for x, char in enumerate(row):
-            if char == "#":
-                _square(draw, grid, x, y, STONE, STONE_EDGE, _wall_width(grid))
-                continue
-            _square(draw, grid, x, y, BG)
-            if char == "*":
-                draw.ellipse((*grid.at(x, y, 0.32, 0.32), *grid.at(x, y, 0.68, 0.68)),
-                             fill=GOLD, outline=BG)
+def _piece(draw: ImageDraw.ImageDraw, grid: Layout, cells: Sequence[str], x: int, y: int,
+           team: int) -> None:
+    """One square of a team's piece; the piece's outline is thick. Pieces of one colour
+    never share an edge, so every edge between squares of one colour is inside a piece."""
+    char = cells[y][x]
 
-
-def _blokus(draw: ImageDraw.ImageDraw, grid: Layout, board: dict[str, Any],
-            cells: Sequence[str], _treasures: dict) -> None:
-    """Each team's squares; a piece's outline is thick. Pieces of one colour never
-    share an edge, so every edge between squares of one colour is inside a piece."""
-    def same(x: int, y: int, char: str) -> bool:
+    def same(x: int, y: int) -> bool:
         return 0 <= y < len(cells) and 0 <= x < len(cells[y]) and cells[y][x] == char
 
     edge = max(3, round(grid.cell * 0.08))
-    for y, row in enumerate(cells):
-        for x, char in enumerate(row):
-            if char not in "AB":
-                _square(draw, grid, x, y, BG)
-                continue
-            team = "AB".index(char)
-            _square(draw, grid, x, y, TEAM[team], TEAM_DARK[team])
-            left, top, right, bottom = grid.box(x, y)
-            sides = {(0, -1): (left, top, right - 1, top + edge - 1),
-                     (0, 1): (left, bottom - edge, right - 1, bottom - 1),
-                     (-1, 0): (left, top, left + edge - 1, bottom - 1),
-                     (1, 0): (right - edge, top, right - 1, bottom - 1)}
-            for (dx, dy), side in sides.items():
-                if not same(x + dx, y + dy, char):
-                    draw.rectangle(side, fill=TEAM_DARK[team])
-    for team, (x, y) in enumerate(BLOKUS_START):
-        if cells[y][x] == ".":  # the square a team's first piece must cover
-            draw.ellipse((*grid.at(x, y, 0.3, 0.3), *grid.at(x, y, 0.7, 0.7)),
-                         outline=TEAM[team], width=max(2, grid.cell // 12))
-
-
-CELLS: dict[str, Callable[..., None]] = {
-    "kakomimasu": _walls_and_land, "procon2020": _walls_and_land,
-    "chaser": _chaser, "blokus-duo": _blokus,
-}
+    _square(draw, grid, x, y, TEAM[team], TEAM_DARK[team])
+    left, top, right, bottom = grid.box(x, y)
+    sides = {(0, -1): (left, top, right - 1, top + edge - 1),
+             (0, 1): (left, bottom - edge, right - 1, bottom - 1),
+             (-1, 0): (left, top, left + edge - 1, bottom - 1),
+             (1, 0): (right - edge, top, right - 1, bottom - 1)}
+    for (dx, dy), side in sides.items():
+        if not same(x + dx, y + dy):
+            draw.rectangle(side, fill=TEAM_DARK[team])
 
 
 # --- agents and failed actions -----------------------------------------------------

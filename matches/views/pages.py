@@ -8,13 +8,13 @@ from datetime import date
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.utils import timezone
 
 from matches import picture, selectors
-from matches.access import can_view, is_judge, visible_matches
+from matches.access import can_view, is_judge, is_public, visible_matches
 from matches.models import Match, Turn
-from matches.rules import GAME_CHOICES
-from matches.rules.procon2020 import treasures_taken
+from matches.rules import GAME_CHOICES, rules_for
 from matches.selectors import stored_timeline
 from matches.views.spreadsheet import csv_attachment
 
@@ -46,15 +46,23 @@ def match_screen(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
     return render(request, "matches/replay.html", {
-        "match": match, "teams": list(match.teams.all()), "replay": selectors.replay_data(match)})
+        "match": match, "teams": list(match.teams.all()), "replay": selectors.replay_data(match),
+        "rules": rules_for(match.game)})
+
+
+# A match number the database can hold (a 64-bit integer); more digits are no match.
+MATCH_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
 def screens(request: HttpRequest) -> HttpResponse:
-    wanted = [part for part in request.GET.get("matches", "").split(",") if part.strip()]
-    if not all(part.strip().isdigit() for part in wanted):
-        return HttpResponseBadRequest("matches: give match numbers separated by commas, e.g. 1,2,3")
+    wanted = [part.strip() for part in request.GET.get("matches", "").split(",") if part.strip()]
+    if not all(MATCH_NUMBER.fullmatch(part) for part in wanted):
+        return HttpResponseBadRequest(
+            "matches: give match numbers separated by commas, e.g. 1,2,3",
+            content_type="text/plain; charset=utf-8")
     if len(wanted) > WALL_LIMIT:
-        return HttpResponseBadRequest(f"matches: at most {WALL_LIMIT} on one screen")
+        return HttpResponseBadRequest(f"matches: at most {WALL_LIMIT} on one screen",
+                                      content_type="text/plain; charset=utf-8")
     shown = visible_matches(request.user).filter(pk__in=[int(p) for p in wanted])
     found = {m.pk: m for m in shown.prefetch_related("teams")}
     missing = [p for p in wanted if int(p) not in found]
@@ -62,6 +70,43 @@ def screens(request: HttpRequest) -> HttpResponse:
         raise Http404(f"no match {', '.join(missing)}")
     matches = [found[int(p)] for p in wanted]
     return render(request, "matches/screens.html", {"matches": matches})
+
+
+ERROR_PAGES = {
+    400: ("Bad request", "The server could not understand this request: check the address."),
+    403: ("Not allowed", "This page is for judges: log in with a judge's account."),
+    404: ("Not found", "There is no such page, or it is not public: a judge publishes a "
+                       "finished match."),
+    500: ("Something went wrong", "The server could not answer: the error is in its log. "
+                                  "Try again in a moment, and tell an organiser if it stays."),
+}
+
+
+def error_page(status: int, detail: str = "") -> HttpResponse:
+    """The project's error page, rendered without the request: a 500 may come from the
+    database or the session, so it must need neither."""
+    heading, explanation = ERROR_PAGES[status]
+    return HttpResponse(render_to_string("error.html", {
+        "status": status, "heading": heading, "explanation": explanation, "detail": detail,
+    }), status=status)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return error_page(400)
+
+
+def permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return error_page(403)
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    # Our own Http404s say what is missing ("no match 7"); the resolver's say nothing useful.
+    said = exception.args[0] if isinstance(exception, Http404) and exception.args else ""
+    return error_page(404, detail=said.rstrip(".") if isinstance(said, str) else "")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return error_page(500)
 
 
 PUBLISHED_PAGE = 50
@@ -86,18 +131,15 @@ def published(request: HttpRequest) -> HttpResponse:
     matches = list(matches.prefetch_related("teams").order_by("-start_at")[:PUBLISHED_PAGE])
     finals = {row.match_id: row.scores for row in Turn.objects.filter(
         match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
-    rows = [{"match": m, "teams": list(m.teams.all()), "finals": _headline(finals.get(m.pk))}
-            for m in matches]
+    rows = [{"match": m, "teams": list(m.teams.all()),
+             "finals": _headline(m.game, finals.get(m.pk))} for m in matches]
     return render(request, "matches/published.html", {
         "rows": rows, "chosen": chosen, "games": GAME_CHOICES, "limit": PUBLISHED_PAGE})
 
 
-def _headline(scores: list[dict[str, int]] | None) -> list[int] | None:
-    """Each team's one number: its total, its remaining squares or its items."""
-    if not scores:
-        return None
-    key = next(k for k in ("total", "remaining", "items") if k in scores[0])
-    return [team[key] for team in scores]
+def _headline(game: str, scores: list[dict[str, int]] | None) -> list[int] | None:
+    """Each team's one number, as the game's rules say (its total, its squares left)."""
+    return rules_for(game).headline(scores) if scores else None
 
 
 def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -114,20 +156,42 @@ def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
               for entry in history))
 
 
+# How long a browser or a proxy may keep a picture of a named turn without asking.
+PICTURE_MAX_AGE = 3600
+
+
 def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
-    """The board after one resolved turn as a PNG picture: ?turn=N, by default the latest."""
+    """The board after one resolved turn as a PNG picture: ?turn=N, by default the latest.
+    A resolved turn's picture never changes: it carries an ETag, is drawn once for all
+    viewers (`picture.DRAWN`), and a browser that has it gets a 304."""
     match = visible_match_or_404(request, match_id)
     states = stored_timeline(match)["states"]  # Turn rows: resolved turns only
-    asked = request.GET.get("turn", "").strip() or str(len(states) - 1)
+    named = request.GET.get("turn", "").strip()
+    asked = named or str(len(states) - 1)
     if not re.fullmatch(r"[0-9]{1,5}", asked) or int(asked) >= len(states):
         return HttpResponseBadRequest(
             f"turn: expected a whole number from 0 to {len(states) - 1}, the latest turn played",
             content_type="text/plain; charset=utf-8")
-    shown = states[: int(asked) + 1]
-    png = picture.board_png(match.game, match.board.data, shown[-1], title=str(match),
-                            teams=[team.name for team in match.teams.all()], turns=match.turns,
-                            taken=treasures_taken(match.board.data, shown))
-    response = HttpResponse(png, content_type="image/png")
-    name = f"match-{match.pk}-turn-{len(shown) - 1}.png"
-    response["Content-Disposition"] = f'inline; filename="{name}"'
+    shown, rules = states[: int(asked) + 1], rules_for(match.game)
+    extras = rules.drawing_extras(match.board.data, shown)
+    what = {"title": str(match), "teams": [team.name for team in match.teams.all()],
+            "turns": match.turns, "taken": extras.get("treasures_taken", ())}
+    etag = '"' + picture.picture_key(match=match.pk, state=shown[-1], **what) + '"'
+    if etag in _etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponse(status=304)
+    else:
+        png = picture.DRAWN.get(etag, lambda: picture.board_png(
+            rules, match.board.data, shown[-1], **what))
+        response = HttpResponse(png, content_type="image/png")
+        name = f"match-{match.pk}-turn-{len(shown) - 1}.png"
+        response["Content-Disposition"] = f'inline; filename="{name}"'
+    response["ETag"] = etag
+    # The latest turn's picture changes with the next turn: ask each time (a 304 is cheap).
+    age = f"max-age={PICTURE_MAX_AGE}" if named else "no-cache"
+    response["Cache-Control"] = f"{'public' if is_public(match) else 'private'}, {age}"
     return response
+
+
+def _etags(header: str) -> set[str]:
+    """The entity tags of an If-None-Match header (weak ones compare as strong)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}

@@ -162,3 +162,80 @@ def test_the_replay_and_the_published_list_link_to_it(client):
     assert f'href="/matches/{match.pk}/board.png"' in replay and "data-png-link" in replay
     listed = client.get("/matches/").content.decode()
     assert f'href="/matches/{match.pk}/board.png"' in listed
+
+
+# --- caching: a resolved turn's picture never changes (defect 10) ---------------------
+
+
+@pytest.fixture
+def fresh_pictures(monkeypatch):
+    """An empty picture cache of this test's own, small enough to fill."""
+    from matches import picture as drawing
+
+    drawn = drawing.Drawn(entries=3)
+    monkeypatch.setattr(drawing, "DRAWN", drawn)
+    return drawn
+
+
+def test_a_second_request_with_the_etag_is_a_304_without_drawing(client, fresh_pictures):
+    match = imported("kakomimasu/enclosure_ring")
+    first = client.get(f"/matches/{match.pk}/board.png", {"turn": 3})
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag.startswith('"') and fresh_pictures.drawn == 1
+    again = client.get(f"/matches/{match.pk}/board.png", {"turn": 3}, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again["ETag"] == etag and again.content == b""
+    assert fresh_pictures.drawn == 1
+    other = client.get(f"/matches/{match.pk}/board.png", {"turn": 4}, HTTP_IF_NONE_MATCH=etag)
+    assert other.status_code == 200 and other["ETag"] != etag
+
+
+def test_a_picture_is_drawn_once_for_every_viewer(client, fresh_pictures):
+    match = imported("chaser/items_decide")
+    pictures = {client.get(f"/matches/{match.pk}/board.png", {"turn": 2}).content
+                for _ in range(5)}
+    assert len(pictures) == 1 and fresh_pictures.drawn == 1
+
+
+def test_the_cache_keeps_only_the_latest_pictures(client, fresh_pictures):
+    match = imported("kakomimasu/enclosure_ring")
+    for turn in range(8):
+        assert client.get(f"/matches/{match.pk}/board.png", {"turn": turn}).status_code == 200
+    assert len(fresh_pictures) == 3 and fresh_pictures.drawn == 8
+    client.get(f"/matches/{match.pk}/board.png", {"turn": 7})  # still kept
+    assert fresh_pictures.drawn == 8
+    client.get(f"/matches/{match.pk}/board.png", {"turn": 0})  # long gone: drawn again
+    assert fresh_pictures.drawn == 9
+
+
+def test_the_cache_is_bounded_in_bytes_too():
+    from matches.picture import Drawn
+
+    drawn = Drawn(entries=100, limit=2500)
+    for key in "abcde":
+        drawn.get(key, lambda: b"x" * 1000)
+    assert len(drawn) == 2 and drawn.size() == 2000
+
+
+def test_a_published_matchs_picture_is_public_and_a_private_one_private(client):
+    public = imported("kakomimasu/enclosure_ring")
+    named = client.get(f"/matches/{public.pk}/board.png", {"turn": 2})
+    assert named["Cache-Control"] == "public, max-age=3600"
+    latest = client.get(f"/matches/{public.pk}/board.png")  # changes with the next turn
+    assert latest["Cache-Control"] == "public, no-cache"
+    private = imported("chaser/items_decide", published=False)
+    judge = User.objects.create_user("judy", password="pw")
+    judge.user_permissions.add(Permission.objects.get(codename="judge"))
+    client.login(username="judy", password="pw")
+    answer = client.get(f"/matches/{private.pk}/board.png", {"turn": 1})
+    assert answer.status_code == 200 and "public" not in answer["Cache-Control"]
+    assert answer["Cache-Control"].startswith("private")
+
+
+def test_renaming_a_team_changes_the_picture_and_its_etag(client, fresh_pictures):
+    match = imported("kakomimasu/enclosure_ring")
+    before = client.get(f"/matches/{match.pk}/board.png", {"turn": 1})
+    match.teams.filter(index=0).update(name="Renamed")
+    after = client.get(f"/matches/{match.pk}/board.png", {"turn": 1},
+                       HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert after.content != before.content
