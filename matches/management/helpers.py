@@ -1,11 +1,13 @@
-"""What the management commands share: reading their input files."""
+"""What the management commands share: reading their input files, writing their output."""
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
-from django.core.management.base import CommandError
+from django.core.management.base import BaseCommand, CommandError
 
 from matches.rules.files import record_from_bytes
 from matches.rules.records import MatchRecord, RecordError
@@ -26,3 +28,31 @@ def read_record(path: str) -> MatchRecord:
         return record_from_bytes(raw, path)
     except RecordError as error:
         raise CommandError(f"{path}: {error}", returncode=2) from None
+
+
+def write_output(command: BaseCommand, output: str | None, text: str) -> None:
+    """A command's text, exactly as given (line ends included), to the file `output`
+    or else to the command's stdout (so that call_command(stdout=...) captures it)."""
+    if output:
+        file_replace(Path(output), text.encode("utf-8"))
+    else:
+        command.stdout.write(text, ending="")
+
+
+def file_replace(path: Path, data: bytes) -> None:
+    """Write a whole file or nothing: into a temporary file beside it, renamed over it
+    once complete, so that a failure never leaves an empty or partial file."""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    except OSError as error:
+        raise CommandError(f"{path}: {error.strerror}", returncode=2) from None
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temporary, 0o666 & ~umask)  # as an ordinary new file, not mkstemp's 0600
+        os.replace(temporary, path)
+    except OSError as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise CommandError(f"{path}: {error.strerror}", returncode=2) from None

@@ -6,6 +6,8 @@ same whatever its game.
 
 from __future__ import annotations
 
+import json
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -47,6 +49,80 @@ def as_text(value: Any, name: str) -> str:
     if not isinstance(value, str):
         raise RecordError(f"{name}: expected a string, got {kind(value)}")
     return value
+
+
+def text_problem(text: str) -> str | None:
+    """Why a string cannot be stored or written as UTF-8 text, if it cannot: a NUL
+    (PostgreSQL refuses it) or a lone surrogate (no UTF-8 encoder accepts it)."""
+    if "\x00" in text:
+        return f"holds a NUL character (at character {text.index(chr(0))})"
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            code = ord(text[error.start])
+            return f"holds a lone surrogate (\\u{code:04x} at character {error.start})"
+    return None
+
+
+def plain_strings(document: Any) -> None:
+    """Refuse the first string of a JSON document, key or value, that `text_problem`
+    finds, naming its field (`title`, `actions[0][1][0].type`)."""
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:  # a loop, not recursion: a document may be nested deeply
+        name, value = stack.pop()
+        if isinstance(value, str):
+            problem = text_problem(value)
+            if problem:
+                raise RecordError(f"{name or 'the document'}: {problem}")
+        elif isinstance(value, Mapping):
+            children = []
+            for key, item in value.items():
+                field = member(name, str(key))
+                problem = text_problem(str(key))
+                if problem:
+                    raise RecordError(f"{field}: the key {problem}")
+                children.append((field, item))
+            stack.extend(reversed(children))
+        elif isinstance(value, list):
+            stack.extend(reversed([(f"{name}[{i}]", item) for i, item in enumerate(value)]))
+
+
+def member(parent: str, key: str) -> str:
+    """A field's name in messages: `parent.key`, or `parent["odd key"]` (escaped, so that
+    the message stays one printable line)."""
+    if key.isascii() and key.isidentifier():
+        return f"{parent}.{key}" if parent else key
+    return f"{parent}[{json.dumps(key)}]"
+
+
+# Control characters and line or paragraph separators: nothing a one-line name shows.
+UNPRINTABLE = {"Cc", "Zl", "Zp"}
+
+
+def team_names(names: Sequence[Any], limit: int | None = None) -> list[str]:
+    """Two team names, each a string that is not blank, has no control character and
+    holds at most `limit` characters, the two different. Refusals name `teams[i].name`."""
+    if len(names) != 2:
+        raise RecordError(f"teams: expected 2 teams, got {len(names)}")
+    checked = []
+    for index, name in enumerate(names):
+        field = f"teams[{index}].name"
+        name = as_text(name, field)
+        if not name.strip():
+            raise RecordError(f"{field}: empty")
+        if limit is not None and len(name) > limit:
+            raise RecordError(f"{field}: longer than {limit} characters")
+        problem = text_problem(name)
+        odd = next((c for c in name if unicodedata.category(c) in UNPRINTABLE), None)
+        if problem is None and odd is not None:
+            problem = f"holds a control character (U+{ord(odd):04X})"
+        if problem:
+            raise RecordError(f"{field}: {problem}")
+        checked.append(name)
+    if checked[0] == checked[1]:
+        raise RecordError("teams[1].name: the same as teams[0].name")
+    return checked
 
 
 def kind(value: Any) -> str:

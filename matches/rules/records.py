@@ -20,7 +20,9 @@ from matches.rules.checks import (
     as_list,
     as_object,
     as_text,
+    plain_strings,
     require,
+    team_names,
     whole,
 )
 
@@ -77,6 +79,7 @@ def parse_record(source: str | bytes | Mapping) -> MatchRecord:
     if data.get("format") != RECORD_FORMAT:
         found = json.dumps(data.get("format"))
         raise RecordError(f'format: expected "{RECORD_FORMAT}", got {found}')
+    plain_strings(data)  # nothing that could not be stored or written out again
     game = as_text(require(data, "game"), "game")
     if game not in GAMES:
         known = ", ".join(GAMES)
@@ -100,14 +103,9 @@ def _teams(value: Any) -> tuple[dict[str, str], dict[str, str]]:
     teams = as_list(value, "teams")
     if len(teams) != 2:
         raise RecordError(f"teams: expected 2 teams, got {len(teams)}")
-    named = []
-    for index, team in enumerate(teams):
-        name = as_text(require(as_object(team, f"teams[{index}]"), "name", f"teams[{index}]."),
-                     f"teams[{index}].name")
-        if not name.strip():
-            raise RecordError(f"teams[{index}].name: empty")
-        named.append({"name": name})
-    return named[0], named[1]
+    names = team_names([require(as_object(team, f"teams[{index}]"), "name", f"teams[{index}].")
+                        for index, team in enumerate(teams)])
+    return {"name": names[0]}, {"name": names[1]}
 
 
 def _actions(value: Any, turns: int) -> list[list[list[dict[str, Any]]]]:
@@ -140,6 +138,7 @@ def parse_timeline(source: str | bytes | Mapping) -> dict[str, Any]:
     if data.get("format") != TIMELINE_FORMAT:
         found = json.dumps(data.get("format"))
         raise RecordError(f'format: expected "{TIMELINE_FORMAT}", got {found}')
+    plain_strings(data)
     as_text(require(data, "game"), "game")
     states = as_list(require(data, "states"), "states")
     for index, state in enumerate(states):

@@ -15,9 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Board, Match, Submission, Team, Turn, token_hash
-from matches.rules.checks import RecordError
 from matches.rules.records import MatchRecord
 from matches.rules.timeline import compute_timeline
+from matches.services.matches import team_names_check
 
 IMPORTED = "import"  # Submission.entered_by of an imported record's actions
 IMPORT_PERIOD_MS = (1000, 0)  # strategy and transition of an imported match: nominal
@@ -26,10 +26,8 @@ IMPORT_PERIOD_MS = (1000, 0)  # strategy and transition of an imported match: no
 @transaction.atomic
 def match_import(record: MatchRecord, published: bool = False) -> Match:
     """Store a parsed record as a finished (closed) match; all or nothing."""
-    limit = Team._meta.get_field("name").max_length
-    for index, team in enumerate(record.teams):
-        if len(team["name"]) > limit:
-            raise RecordError(f"teams[{index}].name: longer than {limit} characters")
+    # (no clock to wake: an imported match is finished)
+    team_names_check([team["name"] for team in record.teams])
     timeline = compute_timeline(record)
     played = len(record.actions)
     strategy_ms, transition_ms = IMPORT_PERIOD_MS

@@ -140,3 +140,45 @@ def test_a_timeline_must_say_its_format():
 ])
 def test_json_that_python_reads_but_a_record_must_not_be_is_refused(source, start):
     assert refusal(source).startswith(start)
+
+
+def with_action(action):
+    return record_json(actions=[[[put(0, 0, 0)], [action]]])
+
+
+@pytest.mark.parametrize(("document", "message"), [
+    (record_json(title="t\ud800"), "title: holds a lone surrogate (\\ud800 at character 1)"),
+    (record_json(title="t\x00"), "title: holds a NUL character (at character 1)"),
+    (record_json(teams=[{"name": "A"}, {"name": "\udfff B"}]),
+     "teams[1].name: holds a lone surrogate (\\udfff at character 0)"),
+    (with_action({"type": "put\ud800", "agent": 1, "x": 1, "y": 1}),
+     "actions[0][1][0].type: holds a lone surrogate (\\ud800 at character 3)"),
+    (with_action({"type": "put", "agent": 1, "x": 1, "y": 1, "note": ["ok", "\x00"]}),
+     "actions[0][1][0].note[1]: holds a NUL character (at character 0)"),
+    (with_action({"type": "put", "agent": 1, "x": 1, "y": 1, "a\ud800": 1}),
+     'actions[0][1][0]["a\\ud800"]: the key holds a lone surrogate (\\ud800 at character 1)'),
+])
+def test_strings_that_no_utf8_text_can_hold_are_refused_naming_the_field(document, message):
+    assert refusal(document) == message
+
+
+def test_a_surrogate_written_as_raw_utf8_bytes_is_refused_too():
+    raw = json.dumps(record_json(title="TITLE")).encode().replace(b"TITLE", b"t\xed\xa0\x80")
+    assert refusal(raw) == "title: holds a lone surrogate (\\ud800 at character 1)"
+
+
+@pytest.mark.parametrize(("names", "message"), [
+    (["Alpha", "Alpha"], "teams[1].name: the same as teams[0].name"),
+    (["Al\npha", "Beta"], "teams[0].name: holds a control character (U+000A)"),
+    (["Alpha", "Be\x1b[2Jta"], "teams[1].name: holds a control character (U+001B)"),
+    (["Alpha", "Be\u2028ta"], "teams[1].name: holds a control character (U+2028)"),
+    (["", "Beta"], "teams[0].name: empty"),
+])
+def test_team_names_are_refused_as_creatematch_refuses_them(names, message):
+    assert refusal(record_json(teams=[{"name": name} for name in names])) == message
+
+
+def test_names_in_any_script_and_emoji_are_kept():
+    names = ["チーム 北", "Équipe 🦊‍🔥"]
+    record = parse_record(json.dumps(record_json(teams=[{"name": name} for name in names])))
+    assert [team["name"] for team in record.teams] == names

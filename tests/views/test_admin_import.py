@@ -118,3 +118,17 @@ def test_the_form_needs_its_csrf_token(importer):
     form = guarded.get(IMPORT).content.decode()
     assert 'name="csrfmiddlewaretoken"' in form and 'enctype="multipart/form-data"' in form
     assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(("changes", "field"), [
+    ({"title": "t\ud800"}, "title"),
+    ({"actions": [[[{"type": "put\ud800", "agent": 0, "x": 0, "y": 0}], []]]},
+     "actions[0][0][0].type"),
+])
+def test_a_lone_surrogate_is_refused_on_the_form_not_with_a_500(importer, changes, field):
+    content = json.dumps(record_json(**changes)).encode()  # "\ud800" as a JSON escape
+    response = upload(importer, "odd.json", content, publish=True)
+    assert response.status_code == 200
+    page = html.unescape(response.content.decode())
+    assert f"odd.json: {field}: holds a lone surrogate (\\ud800 at character " in page
+    assert not Match.objects.exists() and not Board.objects.exists()

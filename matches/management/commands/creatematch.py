@@ -20,9 +20,10 @@ from matches.boards.specs import (
     public_boards,
 )
 from matches.rules import LIVE_GAMES
+from matches.rules.checks import RecordError
 from matches.selectors import epoch_ms
 from matches.services.boards import board_store
-from matches.services.matches import match_create
+from matches.services.matches import match_create, team_names_check
 
 
 def positive(kind):
@@ -57,21 +58,27 @@ class Command(BaseCommand):
                                  "teams only, until a judge publishes it)")
 
     def handle(self, *args, **options):
-        board, hints = self.board(options["game"], options["board"])
-        start_at = timezone.now() + timedelta(seconds=options["start_in"])
         if options["transition_seconds"] < 0:
             raise CommandError("--transition-seconds: must not be negative", returncode=2)
-        created = match_create(
-            board=board,
-            team_names=options["teams"],
-            agents=options["agents"] or hints.get("agents") or 6,
-            turns=options["turns"] or hints.get("turns") or 30,
-            strategy_seconds=options["strategy_seconds"],
-            transition_seconds=options["transition_seconds"],
-            start_at=start_at,
-            title=options["title"] or hints.get("title") or "",
-            public_live=options["public"],
-        )
+        try:  # before anything is stored
+            team_names_check(options["teams"])
+        except RecordError as error:
+            raise CommandError(f"--teams: {error}", returncode=2) from None
+        board, hints = self.board(options["game"], options["board"])
+        try:
+            created = match_create(
+                board=board,
+                team_names=options["teams"],
+                agents=options["agents"] or hints.get("agents") or 6,
+                turns=options["turns"] or hints.get("turns") or 30,
+                strategy_seconds=options["strategy_seconds"],
+                transition_seconds=options["transition_seconds"],
+                start_at=timezone.now() + timedelta(seconds=options["start_in"]),
+                title=options["title"] or hints.get("title") or "",
+                public_live=options["public"],
+            )
+        except RecordError as error:  # the title
+            raise CommandError(f"--{error}", returncode=2) from None
         match, tokens = created.match, created.tokens
         if options["json"]:
             self.stdout.write(json.dumps({

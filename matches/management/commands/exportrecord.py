@@ -1,17 +1,20 @@
 """python manage.py exportrecord ID [-o RECORD.json]
 
 Write a match's match-record/1: its board, teams and the counted actions of every
-resolved turn.
+resolved turn. A match whose record could not be read back (a string no UTF-8 text
+can hold, in an action a team sent) is refused with one line naming the field, and
+exit status 2; a file is written whole or not at all.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.management.helpers import write_output
 from matches.models import Match
+from matches.rules.checks import RecordError, plain_strings
 from matches.selectors import match_export
 
 
@@ -26,8 +29,9 @@ class Command(BaseCommand):
         match = Match.objects.select_related("board").filter(pk=match_id).first()
         if match is None:
             raise CommandError(f"there is no match {match_id}", returncode=2)
-        text = json.dumps(match_export(match), ensure_ascii=False)
-        if output:
-            Path(output).write_text(text + "\n", encoding="utf-8")
-        else:
-            self.stdout.write(text)
+        record = match_export(match)
+        try:
+            plain_strings(record)
+        except RecordError as error:
+            raise CommandError(f"match {match_id}: {error}", returncode=2) from None
+        write_output(self, output, json.dumps(record, ensure_ascii=False) + "\n")

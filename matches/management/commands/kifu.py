@@ -8,12 +8,9 @@ was not played (a game record cannot say so), is refused with exit status 2.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.management.helpers import read_input
+from matches.management.helpers import read_input, write_output
 from matches.rules.files import game_record_text
 from matches.rules.records import RecordError, parse_record
 
@@ -31,8 +28,4 @@ class Command(BaseCommand):
             text = game_record_text(parse_record(read_input(record)))
         except RecordError as error:
             raise CommandError(f"{record}: {error}", returncode=2) from None
-        if output:
-            Path(output).write_bytes(text.encode("ascii"))
-        else:
-            sys.stdout.buffer.write(text.encode("ascii"))
-            sys.stdout.flush()
+        write_output(self, output, text)  # CRLF as written: stdout adds no line end

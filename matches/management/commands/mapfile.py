@@ -12,7 +12,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from matches.management.helpers import read_input
+from matches.management.helpers import read_input, write_output
 from matches.rules.files import map_record
 from matches.rules.records import RecordError
 
@@ -35,7 +35,4 @@ class Command(BaseCommand):
         except RecordError as error:
             raise CommandError(f"{map}: {error}", returncode=2) from None
         text = json.dumps(record, ensure_ascii=False)
-        if output:
-            Path(output).write_text(text + "\n", encoding="utf-8")
-        else:
-            self.stdout.write(text)
+        write_output(self, output, text + "\n")

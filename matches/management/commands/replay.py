@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from matches.management.helpers import read_record
+from matches.management.helpers import read_record, write_output
 from matches.rules.records import MatchRecord
 from matches.rules.timeline import compute_timeline
 
@@ -46,10 +45,7 @@ class Command(BaseCommand):
                 time.sleep(0 if last else delay)
             return
         text = json.dumps(timeline, ensure_ascii=False)
-        if output:
-            Path(output).write_text(text + "\n", encoding="utf-8")
-        else:
-            self.stdout.write(text)
+        write_output(self, output, text + "\n")
 
 
 def render_state(match: MatchRecord, state: dict, result: dict | None) -> str:
