@@ -23,6 +23,8 @@ def match_publish(*, match_id: int, published: bool) -> Match:
         if published and not match.over:
             raise PublicationError("Only a finished match can be published.")
         match.published = published
-        match.save(update_fields=["published"])
+        if not published:  # else a match that was public live would stay public
+            match.public_live = False
+        match.save(update_fields=["published", "public_live"])
         transaction.on_commit(lambda: summary_announce(match), robust=True)
     return match

@@ -69,6 +69,12 @@ def test_the_page_follows_turns_and_scores(live_server_process, short_match, bro
             timeout=20000)
         assert page.inner_text("[data-turn]").strip() == "6 / 6"
         assert "Alpha wins on total" in page.inner_text("[data-status]")
+        # Between rounds the venue reloads its screens: public live, it stays public.
+        assert page.reload().status == 200
+        page.wait_for_function(
+            "document.querySelector('[data-status]').textContent.startsWith('finished')",
+            timeout=15000)
+        assert page.inner_text("[data-turn]").strip() == "6 / 6"
     finally:
         stop.set()
         player.join(timeout=10)

@@ -5,6 +5,7 @@ from django.contrib.auth.models import Permission, User
 from django.core.management import call_command
 
 from matches.models import Match
+from matches.services.publication import match_publish
 from matches.services.turns import turn_resolve
 from tests.factories import make_match
 
@@ -71,13 +72,20 @@ def test_its_own_teams_read_its_state_with_their_token_and_no_other_team_does(cl
     assert record.status_code == 404  # records are for published matches
 
 
-def test_public_live_while_running_then_private_until_published(client):
+def test_public_live_stays_public_after_its_end_until_a_judge_unpublishes_it(client):
     match, _ = make_match(teams=("Hidden", "Secret"), turns=1, public=True)
-    assert surfaces(client, match.pk)[f"/matches/{match.pk}/"] == (200, True)
+    screen, wall = f"/matches/{match.pk}/", f"/screens/?matches={match.pk}"
+    assert surfaces(client, match.pk)[screen] == (200, True)
     assert surfaces(client, match.pk)[f"/api/matches/{match.pk}/record"][0] == 404
     turn_resolve(match_id=match.pk, number=1)
-    assert surfaces(client, match.pk)[f"/matches/{match.pk}/"] == (404, False)
-    Match.objects.filter(pk=match.pk).update(published=True)
+    seen = surfaces(client, match.pk)  # the venue reloads its screens between rounds
+    assert seen[screen] == seen[wall] == seen[f"/api/matches/{match.pk}"] == (200, True)
+    assert seen["/api/matches"] == (200, True)
+    assert seen[f"/api/matches/{match.pk}/record"][0] == 404  # records: once published
+    match_publish(match_id=match.pk, published=False)  # a judge takes it back
+    seen = surfaces(client, match.pk)
+    assert seen[screen] == seen[wall] == (404, False) and seen["/api/matches"] == (200, False)
+    match_publish(match_id=match.pk, published=True)
     seen = surfaces(client, match.pk)
     assert all(status == 200 for status, _ in seen.values()), seen
     record = client.get(f"/api/matches/{match.pk}/record").json()
