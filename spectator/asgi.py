@@ -10,16 +10,15 @@ django_asgi = get_asgi_application()
 
 # Imported after Django is set up: the routes load models.
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from matches.api_asgi import AnswerEndpoint  # noqa: E402
 from spectator.routing import websocket_urlpatterns  # noqa: E402
-from spectator.sessions import ReadSessionAuthStack  # noqa: E402
+from spectator.sessions import HandshakeGuard, ReadSessionAuthStack  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": AnswerEndpoint(django_asgi),
-    "websocket": AllowedHostsOriginValidator(
-        ReadSessionAuthStack(URLRouter(websocket_urlpatterns))),
+    # Who may open a socket (Origin, or a team's token): docs/live-protocol.md.
+    "websocket": HandshakeGuard(ReadSessionAuthStack(URLRouter(websocket_urlpatterns))),
 })
 
 # What is loaded by now lives as long as the process: keep it out of the collector's full

@@ -1,18 +1,116 @@
-"""Who is at the other end of a websocket: the session, read once at the handshake.
+"""Who is at the other end of a websocket: checked once, at the handshake.
+
+`HandshakeGuard` decides whether a handshake may go on at all (docs/live-protocol.md,
+"Who may connect"). A browser always sends `Origin`, and with it the visitor's session
+cookie, which another site's page could otherwise use behind the visitor's back: so a
+handshake with an `Origin` goes on only when that origin is the server's own (the Host
+header's host and port) or a trusted one. A team's program sends no `Origin` and no
+cookie, only `Authorization: Bearer <token>`: such a handshake goes on when the token is
+a team's, and the token alone speaks for it. Anything else is refused with HTTP 403.
 
 Channels' `SessionMiddleware` wraps the socket's `send` so that it can save a changed
 session and set its cookie with the handshake's answer. A websocket here never
 changes the session (logging in and out are pages), yet that wrapper runs for every
 message sent: for a turn going out to 5,000 sockets it was about a sixth of the
-servers' work. This one only reads: it puts the cookie's session in the scope for
-`AuthMiddleware` and passes `send` on untouched.
+servers' work. `SessionReader` only reads: it puts the cookie's session in the scope
+for `AuthMiddleware` and passes `send` on untouched.
 """
 
+from __future__ import annotations
+
 from importlib import import_module
+from urllib.parse import urlsplit
 
 from channels.auth import AuthMiddleware
+from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware
 from django.conf import settings
+from django.http.request import split_domain_port, validate_host
+
+from matches.access import team_by_authorization
+from matches.models import Team
+
+DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _origin_parts(origin: str) -> tuple[str, str, int] | None:
+    """(scheme, host, port) of an Origin header; None for "null" or anything malformed."""
+    try:
+        parts = urlsplit(origin)
+        port = parts.port
+    except ValueError:  # a port that is not a number, or out of range
+        return None
+    if parts.scheme not in DEFAULT_PORTS or not parts.hostname:
+        return None
+    return parts.scheme, parts.hostname, port or DEFAULT_PORTS[parts.scheme]
+
+
+def _trusted(scheme: str, host: str, port: int) -> bool:
+    """Whether CSRF_TRUSTED_ORIGINS names the origin ("https://*.example.com" names every
+    subdomain of example.com), scheme and port included, as Django's CSRF check reads it."""
+    for trusted in settings.CSRF_TRUSTED_ORIGINS:
+        parts = _origin_parts(trusted)
+        if parts is None or (parts[0], parts[2]) != (scheme, port):
+            continue
+        if parts[1] == host or (parts[1].startswith("*.") and host.endswith(parts[1][1:])):
+            return True
+    return False
+
+
+def _allowed_hosts() -> list[str]:
+    if settings.DEBUG and not settings.ALLOWED_HOSTS:  # as Django answers HTTP requests
+        return [".localhost", "127.0.0.1", "[::1]"]
+    return settings.ALLOWED_HOSTS
+
+
+def origin_allowed(origin: str, host: str) -> bool:
+    """An Origin is the server's own when its host and port are the Host header's (a host
+    of ALLOWED_HOSTS; a Host without a port has the default port of the Origin's scheme),
+    or when CSRF_TRUSTED_ORIGINS names it (a proxy that changes the Host, say)."""
+    parts = _origin_parts(origin)
+    if parts is None:
+        return False
+    scheme, origin_host, origin_port = parts
+    if _trusted(scheme, origin_host, origin_port):
+        return True
+    domain, port = split_domain_port(host)
+    if not domain or not validate_host(domain, _allowed_hosts()):
+        return False
+    return (domain.strip("[]"), int(port or DEFAULT_PORTS[scheme])) == (origin_host, origin_port)
+
+
+@database_sync_to_async
+def _team(authorization: bytes | None) -> Team | None:
+    return team_by_authorization(authorization.decode("latin-1")) if authorization else None
+
+
+async def _refuse(receive, send) -> None:
+    """A close before the accept: the server answers the handshake with HTTP 403."""
+    if (await receive())["type"] == "websocket.connect":
+        await send({"type": "websocket.close"})
+
+
+class HandshakeGuard:
+    """Refuses a handshake whose Origin is not the server's own, and one without an Origin
+    that carries no team's token; puts the token's team (or None) in `scope["team"]`."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers") or ())
+        team = await _team(headers.get(b"authorization"))
+        origin = headers.get(b"origin")
+        if origin is not None:
+            allowed = origin_allowed(origin.decode("latin-1"),
+                                     headers.get(b"host", b"").decode("latin-1"))
+        else:  # not a browser: the token speaks for it, and no cookie does
+            allowed = team is not None
+            scope = dict(scope, headers=[(name, value) for name, value in scope["headers"]
+                                         if name != b"cookie"])
+        if not allowed:
+            return await _refuse(receive, send)
+        return await self.inner(dict(scope, team=team), receive, send)
 
 
 class SessionReader:

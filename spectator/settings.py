@@ -113,6 +113,10 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Seconds a server process's viewer counts outlive it, should it die without counting
+# its sockets out (matches/live/viewers.py).
+VIEWER_COUNT_TTL = int(os.environ.get("VIEWER_COUNT_TTL", "30"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},

@@ -3,6 +3,7 @@
 The turn number is the version of a match's stream. A consumer never sends a turn
 twice or out of order: a turn it has already sent is dropped, and a gap (an event
 lost while the channel layer restarted, say) is filled from the stored turns.
+What a socket sends, who may open one and its close codes: docs/live-protocol.md.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from matches import selectors
-from matches.access import can_view, is_judge, team_by_authorization, visible_matches
+from matches.access import can_view, is_judge, visible_matches
 from matches.live import messages
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
 from matches.live.hub import Hub
@@ -23,29 +24,27 @@ from matches.live.viewers import viewers_change
 from matches.models import Match
 
 
-def _query_int(scope, name: str) -> int | None:
-    values = parse_qs(scope.get("query_string", b"").decode()).get(name)
-    try:
-        return int(values[0]) if values else None
-    except ValueError:
-        return None
-
-
-def _authorization(scope) -> str:
-    """A team's program may send its bearer token in the handshake, as with the API."""
-    headers = dict(scope.get("headers") or ())
-    return headers.get(b"authorization", b"").decode("latin-1")
+def _since(scope, turns: int) -> tuple[int | None, str | None]:
+    """The `?since=N` of a reconnecting client (None without one), or why it is refused:
+    N is a turn of the match, 0 to its last; a turn not played yet is waited for."""
+    query = parse_qs(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    if "since" not in query:
+        return None, None
+    text = query["since"][-1]
+    if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) > turns:
+        return None, f"since must be a turn of this match, 0 to {turns}; got {text[:20]!r}"
+    return int(text), None
 
 
 @database_sync_to_async
-def _may_watch(scope, match_id: int) -> bool:
-    """The same rule as every page: judges, the match's own teams, everyone once public.
-    A match one may not watch is answered as one that does not exist."""
+def _watchable(scope, match_id: int) -> Match | None:
+    """The match, if this socket may watch it: the same rule as every page (judges, the
+    match's own teams by their token, everyone once public). A match one may not watch
+    is answered as one that does not exist."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None:
-        return False
-    team = team_by_authorization(_authorization(scope))
-    return can_view(scope.get("user"), match, team)
+    if match is None or not can_view(scope.get("user"), match, scope.get("team")):
+        return None
+    return match
 
 
 @database_sync_to_async
@@ -60,7 +59,7 @@ def _opening(match_id: int, since: int | None) -> list[dict]:
     if since is None:
         return [messages.snapshot(match, now)]
     caught_up = messages.turns_since(match, since, now)
-    if match.resolved_turns >= match.turns:
+    if match.over:
         caught_up.append(messages.end(match))
     return caught_up
 
@@ -89,6 +88,21 @@ class HubConsumer(AsyncJsonWebsocketConsumer):
         finally:  # however the socket ended, even by an error in connect
             if self.hub is not None:
                 await self.hub.leave(self)
+            await self.ended_socket()
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """A socket only sends (docs/live-protocol.md): what a client sends is ignored."""
+
+    async def refuse(self, code: int, message: dict | None = None):
+        """Accept, say why (an `error` message) and close with a 44xx code: unlike a
+        refused handshake (HTTP 403), a client can read the code."""
+        await self.accept()
+        if message is not None:
+            await self.send_json(message)
+        await self.close(code=code)
+
+    async def ended_socket(self):
+        """Clean up after the socket, whichever way it ended."""
 
     async def deliver(self, event):
         raise NotImplementedError
@@ -101,32 +115,37 @@ class MatchConsumer(HubConsumer):
     `backlog` and sent after it, in order.
     """
 
+    counted = False
+    catching_up: asyncio.Task | None = None
+
     async def connect(self):
         self.match_id = int(self.scope["url_route"]["kwargs"]["match_id"])
         self.sent_turn = -1
-        self.counted = False
         self.ended = False
         self.backlog: list[dict] | None = []
-        self.catching_up: asyncio.Task | None = None
-        if not await _may_watch(self.scope, self.match_id):
-            await self.close(code=4404)
-            return
+        match = await _watchable(self.scope, self.match_id)
+        if match is None:
+            return await self.refuse(4404)
+        since, problem = _since(self.scope, match.turns)
+        if problem is not None:
+            return await self.refuse(4400, messages.error("bad_since", problem))
         # Joined before the opening is read, so that no turn falls between the two.
         self.hub = await Hub.join(match_group(self.match_id), self)
         await self.accept()
-        since = _query_int(self.scope, "since")
         self.sent_turn = since if since is not None else -1
         for message in await _opening(self.match_id, since):
             await self._send_versioned(message)
+        count = await _count_viewer(self.match_id, +1)
         self.counted = True
         # Only the newcomer hears the count now; everyone hears it with each turn.
-        await self.send_json(messages.viewers(await _count_viewer(self.match_id, +1)))
+        await self.send_json(messages.viewers(count))
         await self._send_backlog()
 
-    async def disconnect(self, code):
+    async def ended_socket(self):
         if self.catching_up is not None:
             self.catching_up.cancel()
         if self.counted:
+            self.counted = False
             await _count_viewer(self.match_id, -1)
 
     async def deliver(self, event):

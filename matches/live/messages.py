@@ -1,8 +1,8 @@
 """Every message a websocket sends, one builder per message type (docs/live-protocol.md).
 
 Versioned messages (`snapshot`, `turn`, `end`) carry the turn number; throwaway ones
-(`viewers`, `matches`, `summary`) carry none. Nothing else in the project builds a
-socket message: the consumers and the broadcast call these.
+(`viewers`, `matches`, `summary`, `error`) carry none. Nothing else in the project builds
+a socket message: the consumers and the broadcast call these.
 """
 
 from __future__ import annotations
@@ -79,3 +79,8 @@ def matches(summaries: list[dict[str, Any]], now: datetime) -> dict[str, Any]:
 def summary(match: Match, now: datetime) -> dict[str, Any]:
     """One match's line of the list, after a transition or a change of visibility."""
     return {"type": "summary", "match": selectors.match_summary(match, now)}
+
+
+def error(code: str, detail: str) -> dict[str, Any]:
+    """Why a socket is about to be closed (with a 44xx close code), as the API's errors."""
+    return {"type": "error", "error": code, "detail": detail}

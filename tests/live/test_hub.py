@@ -5,15 +5,14 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
 
 from matches.live import broadcast as broadcast_module
 from matches.live import hub as hub_module
 from matches.live.broadcast import match_group, relay_event
 from matches.live.hub import Hub
 from matches.services import turns
-from spectator.asgi import application
 from tests.factories import make_match
+from tests.live.clients import browser_socket
 
 pytestmark = pytest.mark.asyncio
 
@@ -215,8 +214,7 @@ async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_o
 
     match, _ = await sync_to_async(make_match)(turns=3)
     resolve = sync_to_async(turns.turn_resolve)
-    socket = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
-                                   headers=[(b"origin", b"http://127.0.0.1")])
+    socket = browser_socket(f"/ws/matches/{match.pk}/")
     assert (await socket.connect())[0]
 
     async def versioned():

@@ -5,12 +5,11 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from matches.services.submissions import Request, submission_receive
 from matches.services.turns import turn_resolve
-from spectator.asgi import application
 from tests.factories import make_match, put
+from tests.live.clients import browser_socket, first_answer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -27,7 +26,7 @@ async def _close_worker_connections():
 
 
 async def connect(path):
-    communicator = WebsocketCommunicator(application, path, headers=[(b"origin", b"http://127.0.0.1")])
+    communicator = browser_socket(path)
     connected, code = await communicator.connect()
     assert connected, code
     return communicator
@@ -144,11 +143,8 @@ async def test_viewer_counts_carry_no_version_and_come_with_a_turn_when_they_cha
     await first.disconnect()
 
 
-async def test_an_unknown_match_is_refused():
-    communicator = WebsocketCommunicator(application, "/ws/matches/999/",
-                                         headers=[(b"origin", b"http://127.0.0.1")])
-    connected, code = await communicator.connect()
-    assert not connected and code == 4404
+async def test_an_unknown_match_is_closed_with_4404():
+    assert await first_answer(browser_socket("/ws/matches/999/")) == ("closed", 4404)
 
 
 async def test_the_list_socket_sends_the_matches_then_summaries():
@@ -190,8 +186,7 @@ async def test_turns_resolved_while_the_opening_is_sent_follow_it_in_order(monke
         return messages
 
     monkeypatch.setattr(consumers, "_opening", slow_opening)
-    socket = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
-                                   headers=[(b"origin", b"http://127.0.0.1")])
+    socket = browser_socket(f"/ws/matches/{match.pk}/")
     connecting = asyncio.create_task(socket.connect())
     await read.wait()
     await resolve(match_id=match.pk, number=1)
@@ -254,8 +249,7 @@ async def test_summaries_that_come_while_the_list_is_read_follow_it(monkeypatch)
         return listing
 
     monkeypatch.setattr(consumers, "_summaries", slow_summaries)
-    socket = WebsocketCommunicator(application, "/ws/matches/",
-                                   headers=[(b"origin", b"http://127.0.0.1")])
+    socket = browser_socket("/ws/matches/")
     connecting = asyncio.create_task(socket.connect())
     await read.wait()
     await resolve(match_id=match.pk, number=1)
@@ -275,8 +269,7 @@ async def test_a_socket_that_fails_while_opening_leaves_the_hub(monkeypatch, sub
 
     match, _ = await sync_to_async(make_match)()
     monkeypatch.setattr(consumers, "_opening", failing_opening)
-    socket = WebsocketCommunicator(application, f"/ws/matches/{match.pk}/",
-                                   headers=[(b"origin", b"http://127.0.0.1")])
+    socket = browser_socket(f"/ws/matches/{match.pk}/")
     with pytest.raises(RuntimeError, match="database gone"):
         await socket.connect()
         await socket.receive_output(timeout=3)

@@ -4,13 +4,12 @@ live list /ws/matches/."""
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from matches.services.turns import turn_resolve
-from spectator.asgi import application
 from tests.factories import make_match
+from tests.live.clients import browser_socket, first_answer
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -36,25 +35,16 @@ def session_cookie(judge: bool) -> bytes:
     return f"sessionid={client.cookies['sessionid'].value}".encode()
 
 
-def socket(path, cookie=b"", token=None):
-    headers = [(b"origin", b"http://127.0.0.1")]
-    if cookie:
-        headers.append((b"cookie", cookie))
-    if token:
-        headers.append((b"authorization", f"Bearer {token}".encode()))
-    return WebsocketCommunicator(application, path, headers=headers)
+socket = browser_socket
 
 
 async def opens(path, **who) -> bool:
-    communicator = socket(path, **who)
-    connected, code = await communicator.connect()
-    if connected:
-        first = await communicator.receive_json_from(timeout=3)
-        assert first["type"] in {"snapshot", "matches"}
-        await communicator.disconnect()
-    else:
-        assert code == 4404  # answered as a match that does not exist
-    return connected
+    answer, detail = await first_answer(socket(path, **who))
+    if answer == "closed":
+        assert detail == 4404  # answered as a match that does not exist
+        return False
+    assert answer == "message" and detail["type"] in {"snapshot", "matches"}
+    return True
 
 
 async def test_a_private_match_socket_opens_for_judges_and_its_own_teams_only():
