@@ -2,17 +2,19 @@
 
 A match is private to the judges (users with the `matches.judge` permission) and to
 its own two teams (by their bearer token) until a judge publishes it. A match the
-organiser made public live may be watched by anyone from its start, and stays public
-after its end until a judge unpublishes it.
+organiser made public live may be watched by anyone while it runs.
 """
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+import functools
+
+from django.db.models import F, Q, QuerySet
 
 from matches.models import Match, Team, token_hash
 
 JUDGE_PERMISSION = "matches.judge"
+TEAMS_CACHED = 4096  # tokens whose team a process keeps: two per match, thousands of matches
 
 
 def is_judge(user) -> bool:
@@ -20,36 +22,47 @@ def is_judge(user) -> bool:
 
 
 def public_filter() -> Q:
-    """`is_public` as a filter."""
-    return Q(published=True) | Q(public_live=True)
+    running_in_public = Q(public_live=True, closed=False, resolved_turns__lt=F("turns"))
+    return Q(published=True) | running_in_public
 
 
 def is_public(match: Match) -> bool:
-    """Published, or public live: a match watched by everyone while it ran stays theirs
-    after its end (a venue's screens reload between rounds), until a judge unpublishes it."""
-    return match.published or match.public_live
+    return match.published or (match.public_live and not match.over)
 
 
-def visible_matches(user, matches: QuerySet[Match] | None = None) -> QuerySet[Match]:
+def visible_matches(user, matches: QuerySet[Match] | None = None,
+                    team: Team | None = None) -> QuerySet[Match]:
+    """`can_view` as a filter: all for judges; the public ones and the team's own otherwise."""
     matches = Match.objects.all() if matches is None else matches
-    return matches if is_judge(user) else matches.filter(public_filter())
+    if is_judge(user):
+        return matches
+    own = Q(pk=team.match_id) if team is not None else Q()
+    return matches.filter(public_filter() | own)
 
 
 def team_by_authorization(header: str) -> Team | None:
-    """The team whose token an `Authorization: Bearer <token>` header carries, if any."""
+    """The team whose token an `Authorization: Bearer <token>` header carries, if any: the
+    one reading of a bearer token, for the API, the lean answer path and the sockets."""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
-    return team_by_digest(token_hash(token.strip()))
-
-
-def team_by_digest(digest: str) -> Team | None:
-    """The team of a token's SHA-256, if any. A plain get: `first()` would order by the
-    teams' default ordering, whose match part costs a join (this runs on every request)."""
     try:
-        return Team.objects.get(token_hash=digest)
+        return _team_of_digest(token_hash(token.strip()))
     except Team.DoesNotExist:
         return None
+
+
+def teams_forget() -> None:
+    """Drop the teams this process keeps (a match has gone): the next requests read them."""
+    _team_of_digest.cache_clear()
+
+
+@functools.lru_cache(maxsize=TEAMS_CACHED)
+def _team_of_digest(digest: str) -> Team:
+    """The team of a token's SHA-256, kept per process: a team's token, match and index never
+    change, and this runs on every request. Unknown tokens raise, so they are not kept.
+    A plain get: `first()` would order by the teams' default ordering (a join)."""
+    return Team.objects.get(token_hash=digest)
 
 
 def can_view(user, match: Match, team: Team | None = None) -> bool:

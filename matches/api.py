@@ -16,9 +16,10 @@ from ninja.errors import ValidationError
 
 from matches import selectors
 from matches.access import can_view, is_judge, team_by_authorization, visible_matches
-from matches.models import Match
+from matches.models import Match, Team
 from matches.selectors import match_export, stored_timeline
 from matches.services.submissions import (
+    ADDRESS_LIMIT,
     MAX_ACTIONS,
     MAX_BODY,
     RATE_LIMIT,
@@ -59,7 +60,8 @@ api = JsonErrorsAPI(
     version="1",
     description=(
         "Teams' programs submit each turn's actions during the strategy step with "
-        "`Authorization: Bearer <team token>`. Times are epoch milliseconds. Every "
+        "`Authorization: Bearer <team token>` (docs/api.md tells it all, with an example "
+        "client). Times are epoch milliseconds. Every "
         "request is stored, accepted or not, before it is answered. Every error is "
         '`{"error": code, "detail": text}`; 422 `invalid_request` is a path that does '
         "not fit its parameters (a match id that is not a whole number), 405 "
@@ -104,6 +106,12 @@ class TeamOut(Schema):
     name: str
 
 
+class OwnSubmission(Schema):
+    turn: int | None
+    received_at: int | None
+    actions: list[dict[str, Any]] | None
+
+
 class MatchSummary(Schema):
     id: int
     game: str
@@ -118,6 +126,7 @@ class MatchSummary(Schema):
     server_time: int
     scores: list[dict[str, int]]
     result: dict[str, Any] | None
+    you: int | None = None
 
 
 class MatchState(Schema):
@@ -139,6 +148,7 @@ class MatchState(Schema):
     state: dict[str, Any]
     actions: list[dict[str, Any]]
     result: dict[str, Any] | None
+    you: int | None = None
 
 
 TARGETED_ACTION = {  # a Kakomimasu action with a target cell
@@ -154,8 +164,19 @@ ACTION_LIST = {
     "type": "object",
     "required": ["actions"],
     "properties": {"actions": {"type": "array", "maxItems": MAX_ACTIONS,
-                               "items": {"oneOf": [TARGETED_ACTION, STAY]}}},
+                               "items": {"oneOf": [TARGETED_ACTION, STAY]}},
+                   "turn": {"type": "integer", "minimum": 1,
+                            "description": "the strategy step these actions are for"}},
 }
+
+
+def _team(request: HttpRequest) -> Team | None:
+    return team_by_authorization(request.headers.get("Authorization", ""))
+
+
+def _you(team: Team | None, match_id: int) -> int | None:
+    """The index of the token's team in this match, if it plays in it."""
+    return team.index if team is not None and team.match_id == match_id else None
 
 
 def _visible(request: HttpRequest, match_id: int, published_only: bool = False) -> Match | None:
@@ -165,31 +186,56 @@ def _visible(request: HttpRequest, match_id: int, published_only: bool = False) 
         return None
     if published_only:
         return match if match.published or is_judge(request.user) else None
-    team = team_by_authorization(request.headers.get("Authorization", ""))
-    return match if can_view(request.user, match, team) else None
+    return match if can_view(request.user, match, _team(request)) else None
 
 
 def _not_found(match_id: int, what: str = "match") -> Status:
     return Status(404, {"error": "not_found", "detail": f"there is no {what} {match_id}"})
 
 
-@api.get("/matches", response=list[MatchSummary], summary="Running, upcoming and recent matches")
+@api.get("/matches", response=list[MatchSummary], summary="Running, upcoming and recent matches",
+         description="Those the caller may see: the public ones, and with a team's bearer "
+                     "token its own match too (private or not), marked with `you`.",
+         openapi_extra={"parameters": [BEARER]})
 def list_matches(request: HttpRequest):
-    now = timezone.now()
-    shown = visible_matches(request.user)
-    return [selectors.match_summary(match, now) for match in selectors.recent_matches(now, shown)]
+    now, team = timezone.now(), _team(request)
+    shown = visible_matches(request.user, team=team)
+    return [{**selectors.match_summary(match, now), "you": _you(team, match.pk)}
+            for match in selectors.recent_matches(now, shown)]
 
 
 @api.get("/matches/{match_id}", response={200: MatchState, **errors(404, 422)},
          summary="The public state of a match",
          description="Private matches are shown to judges and, with their bearer token, "
-                     "to the match's own teams; to anyone else they do not exist (404).",
+                     "to the match's own teams; to anyone else they do not exist (404). "
+                     "With a team's token, `you` is that team's index (0 or 1).",
          openapi_extra={"parameters": [BEARER]})
 def get_match(request: HttpRequest, match_id: int):
     match = _visible(request, match_id)
     if match is None:
         return _not_found(match_id)
-    return Status(200, selectors.public_state(match))
+    return Status(200, {**selectors.public_state(match), "you": _you(_team(request), match.pk)})
+
+
+@api.get("/matches/{match_id}/actions",
+         response={200: OwnSubmission, **errors(401, 403, 404, 422)},
+         summary="Your submission that will count for the open strategy step",
+         description="Only with the team's bearer token, and only the team's own: the open "
+                     "strategy step (`turn`, null between steps) and the team's last accepted "
+                     "submission for it (`actions` null: none yet, its agents would stay).",
+         openapi_extra={"parameters": [BEARER]})
+def get_own_actions(request: HttpRequest, match_id: int):
+    team = _team(request)
+    if team is None:
+        return Status(401, {"error": "unauthorized",
+                            "detail": "send the team token as 'Authorization: Bearer <token>'"})
+    if team.match_id != match_id:
+        if not Match.objects.filter(pk=match_id).exists():
+            return _not_found(match_id)
+        return Status(403, {"error": "forbidden",
+                            "detail": f"this token belongs to another match, not {match_id}"})
+    match = Match.objects.get(pk=match_id)
+    return Status(200, selectors.own_submission(match, team, timezone.now()))
 
 
 @api.get("/matches/{match_id}/record", response={200: dict[str, Any], **errors(404, 422)},
@@ -215,11 +261,14 @@ def get_timeline(request: HttpRequest, match_id: int):
     response={202: Receipt, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
     summary="Submit this turn's actions",
     description=(
-        "Replaces the team's earlier submission for the same strategy step. "
-        "Errors: 400 malformed JSON or not an action list, 401 missing or unknown token, "
-        "403 a token of another match, 409 the match is not running or the step is over, "
+        "Replaces the team's earlier submission for the same strategy step. An optional "
+        '`"turn": n` says which step the actions are for. Errors: 400 malformed JSON or '
+        "not an action list, 401 missing or unknown token, 403 a token of another match, "
+        "404 no such match, 409 the match is not running (`not_running`), the step is over "
+        "(`step_over`) or `turn` is not the open step (`wrong_turn`), "
         f"413 a body over {MAX_BODY // 1024} KiB, 429 more than {RATE_LIMIT} requests "
-        "from one token within a second (rejected ones count too; `Retry-After: 1`)."
+        f"from one token, or {ADDRESS_LIMIT} without a team token from one address, "
+        "within a second (rejected ones count too; `Retry-After: 1`)."
     ),
     openapi_extra={"parameters": [BEARER],
                    "requestBody": {"required": True,

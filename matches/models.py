@@ -167,8 +167,11 @@ class Submission(models.Model):
     received_at = models.DateTimeField()
     remote_addr = models.GenericIPAddressField(null=True, blank=True)
     content_type = models.CharField(max_length=200, blank=True)
-    body = models.BinaryField(help_text="The raw body as received (at most 64 KiB kept).")
+    body = models.BinaryField(help_text="The raw body as received: at most 64 KiB of a team's "
+                                        "own request, the first 256 bytes of any other.")
     body_size = models.PositiveIntegerField()
+    body_sha256 = models.CharField(max_length=64, blank=True,
+                                   help_text="SHA-256 of the body as read (its first 64 KiB).")
     actions = models.JSONField(null=True, blank=True, help_text="The parsed actions.")
     status_code = models.PositiveSmallIntegerField()
     error = models.CharField(max_length=40, blank=True)
@@ -186,6 +189,9 @@ class Submission(models.Model):
             # The rate limit counts a token's requests of the last second (services).
             models.Index(fields=["team", "received_at"], condition=Q(entered_by=""),
                          name="submission_team_recent"),
+            # ... and an address's requests that no team's token of the match carried.
+            models.Index(fields=["remote_addr", "received_at"], condition=Q(team=None),
+                         name="submission_stranger_recent"),
         ]
 
     def __str__(self) -> str:

@@ -1,7 +1,8 @@
 """Read queries shared by the API, the pages and the websocket consumers.
 
 Nothing here ever reads a submission of a turn that is not resolved yet: the
-public views are built from Turn rows and counted submissions only.
+public views are built from Turn rows and counted submissions only. The one
+exception, `own_submission`, answers a team about its own.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from matches.models import Match, Submission
+from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.rules.records import MatchRecord, first_difference
 from matches.rules.timeline import compute_timeline
@@ -214,3 +215,14 @@ def replay_data(match: Match, now: datetime | None = None) -> dict[str, Any]:
         "states": [initial_view(match)] + [row.state() for row in rows],
         "marks": {"swing": swing_threshold(match), "conflicts": conflict_threshold(match)},
     }
+
+
+def own_submission(match: Match, team: Team, now: datetime) -> dict[str, Any]:
+    """GET /api/matches/{id}/actions, for that team only: the open strategy step and the
+    team's submission that will count for it (its last accepted one; None: none yet)."""
+    turn = match.strategy_turn(now)
+    mine = (Submission.objects.filter(match=match, team=team, turn=turn, status_code=202)
+            .order_by("-received_at", "-id").first()
+            if turn else None)
+    return {"turn": turn, "received_at": epoch_ms(mine.received_at) if mine else None,
+            "actions": mine.actions if mine else None}

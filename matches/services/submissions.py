@@ -1,38 +1,52 @@
 """The strategy step: a team's program submits its actions for the open turn.
 
-Every request is stored as a Submission before it is answered, accepted or not.
-Once the token is known, the request is judged and stored with its match row
-locked; the clock's claim of a turn updates that row, so a submission either lands
-before its turn is resolved (and counts) or sees the turn resolved (and is refused):
-never lost in between.
+Every request is stored as a Submission before it is answered, accepted or not. A
+request that carries a token of its match's own team is judged and stored with its
+match row locked; the clock's claim of a turn updates that row, so a submission either
+lands before its turn is resolved (and counts) or sees the turn resolved (and is
+refused): never lost in between. It keeps its whole body (up to 64 KiB).
 
-A token may send RATE_LIMIT requests within a second; more are answered 429. They
-are counted from the stored submissions under the same lock, so the limit holds
-exactly across any number of server processes.
+Any other request (no token, an unknown one, one of another match, a match that does
+not exist) is a stranger's: refused, and stored with its size, its SHA-256 and its
+first KEPT_OF_STRANGERS bytes only, so that a flood costs little room. So is a request
+refused for the rate limit.
+
+Rate limits, over a sliding window of RATE_WINDOW, refused requests included:
+RATE_LIMIT requests per team token, and ADDRESS_LIMIT strangers' requests per source
+address (a team's own requests never count toward its address). Answered 429 with
+`Retry-After`. With Redis configured the windows are sorted sets in Redis, otherwise
+counts of the stored submissions; either way a team's window is read under its match
+lock, so its limit holds exactly across any number of server processes.
 """
 
 from __future__ import annotations
 
-import hmac
+import functools
+import hashlib
 import ipaddress
 import json
 import logging
 import re
+import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 
-from matches.access import team_by_digest
-from matches.models import Match, Submission, Team, token_hash
+from matches.access import team_by_authorization, teams_forget
+from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.selectors import epoch_ms
 
 MAX_BODY = 64 * 1024
 MAX_ACTIONS = 256
+KEPT_OF_STRANGERS = 256  # bytes kept of a stranger's or a rate-limited request
 RATE_LIMIT = 20  # requests a token may send within RATE_WINDOW
+ADDRESS_LIMIT = 20  # strangers' requests an address may send within RATE_WINDOW
 RATE_WINDOW = timedelta(seconds=1)
+WINDOWS = "spectator:answers:"  # the Redis keys of the rate-limit windows
 # What PostgreSQL cannot store in text or jsonb: kept out of accepted actions.
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -72,11 +86,13 @@ class Refusal(Exception):
 
 def submission_receive(request: Request) -> Reply:
     """Judge one request, store it, and say what to answer."""
-    try:
-        team = _authenticate(request.match_id, request.authorization)
-    except Refusal as refusal:
-        return _store(request, None, None, None, refusal)
-    return _judge(request, team)
+    team = team_by_authorization(request.authorization)
+    if team is not None and team.match_id == request.match_id:
+        try:
+            return _judge(request, team)
+        except Match.DoesNotExist:  # the match has gone since this process kept its team
+            teams_forget()
+    return _refuse_stranger(request, team)
 
 
 def submission_enter(team: Team, body: bytes, judge: str, note: str, received_at: datetime,
@@ -91,28 +107,53 @@ def submission_enter(team: Team, body: bytes, judge: str, note: str, received_at
     return _judge(request, team)
 
 
-def _authenticate(match_id: int, authorization: str) -> Team:
-    """The team whose token this is; refusals for every other case."""
-    scheme, _, token = authorization.partition(" ")
-    digest = token_hash(token.strip()) if token.strip() else ""
-    team = team_by_digest(digest) if digest else None
-    foreign = team is None or team.match_id != match_id
-    if foreign and not Match.objects.filter(pk=match_id).exists():
-        raise Refusal(404, "not_found", f"there is no match {match_id}")
-    if scheme.lower() != "bearer" or not digest:
-        raise Refusal(401, "unauthorized", "send the team token as 'Authorization: Bearer <token>'")
-    if team is None or not hmac.compare_digest(team.token_hash, digest):
-        raise Refusal(401, "unauthorized", "the token is not a team token")
-    if team.match_id != match_id:
-        raise Refusal(403, "forbidden", f"this token belongs to another match, not {match_id}")
-    return team
+def _refuse_stranger(request: Request, team: Team | None) -> Reply:
+    """A request without a token of its match's teams (`team`: of another match, if any)."""
+    match = Match.objects.filter(pk=request.match_id).first()
+    refusal = _address_limited(request) or _stranger_refusal(request, match, team)
+    return _store(request, match, None, None, refusal)
+
+
+def _stranger_refusal(request: Request, match: Match | None, team: Team | None) -> Refusal:
+    if match is None:
+        return Refusal(404, "not_found", f"there is no match {request.match_id}")
+    if team is not None:
+        return Refusal(403, "forbidden",
+                       f"this token belongs to another match, not {request.match_id}")
+    if not request.authorization.strip():
+        return Refusal(401, "unauthorized",
+                       "send the team token as 'Authorization: Bearer <token>'")
+    return Refusal(401, "unauthorized", "the Authorization header carries no team token "
+                                        "(expected 'Bearer <token>')")
+
+
+def parse_submission(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
+    """The body must be {"actions": [action, ...], "turn": n} in UTF-8 (a BOM is allowed),
+    `turn` optional, with no key twice in an object; each action well-formed for the game.
+    The actions, and the turn the team meant them for (None: whichever is open)."""
+    data = _json(body)
+    if not isinstance(data, dict) or "actions" not in data:
+        raise Refusal(400, "invalid_actions", 'the body must be an object {"actions": [...]}')
+    return _actions(game, data["actions"]), _turn(data.get("turn"))
+
+
+def _turn(turn: Any) -> int | None:
+    """None, or a whole number from 1 (3.0 is 3, as JSON Schema's "integer" has it)."""
+    if type(turn) is float and turn.is_integer():
+        turn = int(turn)
+    if turn is not None and (type(turn) is not int or turn < 1):
+        raise Refusal(400, "invalid_actions", "turn: expected a whole number from 1")
+    return turn
 
 
 def parse_actions(game: str, body: bytes) -> list[dict[str, Any]]:
-    """The body must be {"actions": [action, ...]} in UTF-8 (a BOM is allowed), with no
-    key twice in an object; each action well-formed for the game."""
+    """The actions of a body, as `parse_submission` reads them."""
+    return parse_submission(game, body)[0]
+
+
+def _json(body: bytes) -> Any:
     try:
-        data = json.loads(body.decode("utf-8-sig"), parse_constant=_no_constant,
+        return json.loads(body.decode("utf-8-sig"), parse_constant=_no_constant,
                           object_pairs_hook=_unique_keys)
     except UnicodeDecodeError as error:
         raise Refusal(400, "malformed_json", f"the body is not valid JSON: not UTF-8 "
@@ -122,9 +163,9 @@ def parse_actions(game: str, body: bytes) -> list[dict[str, Any]]:
                       ) from None
     except ValueError as error:  # bad JSON, NaN, a repeated key, a number too long to read
         raise Refusal(400, "malformed_json", f"the body is not valid JSON: {error}") from None
-    if not isinstance(data, dict) or "actions" not in data:
-        raise Refusal(400, "invalid_actions", 'the body must be an object {"actions": [...]}')
-    actions = data["actions"]
+
+
+def _actions(game: str, actions: Any) -> list[dict[str, Any]]:
     if not isinstance(actions, list):
         raise Refusal(400, "invalid_actions", "actions: expected a list")
     if len(actions) > MAX_ACTIONS:
@@ -158,17 +199,19 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _judge(request: Request, team: Team) -> Reply:
-    """A request of a known team: read, judged and stored with its match row locked."""
+    """A request of the match's own team: judged and stored with its match row locked
+    (Match.DoesNotExist if the match has gone)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(pk=team.match_id)
-        actions, problem = None, None
-        try:
-            actions = _read(request, match.game)
-        except Refusal as refusal:
-            problem = refusal
         turn = match.strategy_turn(request.received_at)
-        refusal = (_rate_limited(request, team) or problem
-                   or _closed(match, turn, request.received_at))
+        limited = _rate_limited(request, team)
+        if limited:
+            return _store(request, match, team, None, limited)
+        try:
+            actions, meant = _read(request, match.game)
+        except Refusal as problem:
+            return _store(request, match, team, None, problem)
+        refusal = _closed(match, turn, request.received_at) or _wrong_turn(turn, meant)
         if refusal:
             return _store(request, match, team, actions, refusal)
         submission = _create(request, match, team, turn, actions, 202)
@@ -176,27 +219,27 @@ def _judge(request: Request, team: Team) -> Reply:
     return Reply(202, body, submission)
 
 
-def _read(request: Request, game: str) -> list[dict[str, Any]]:
+def _read(request: Request, game: str) -> tuple[list[dict[str, Any]], int | None]:
     if request.entered_by and not request.note.strip():
         raise Refusal(400, "note_required", "an offline entry needs a note saying why")
     if request.body_size > MAX_BODY:
         raise Refusal(413, "too_large", f"the body is {request.body_size} bytes; at most 64 KiB "
                                         f"({MAX_BODY} bytes) are accepted")
-    return parse_actions(game, request.body)
+    return parse_submission(game, request.body)
 
 
 def _rate_limited(request: Request, team: Team) -> Refusal | None:
-    """429 if the token sent RATE_LIMIT other requests in the second up to this one.
+    """429 if the token sent RATE_LIMIT other requests in the window up to this one.
 
-    Every stored request of the token counts, refused ones and 429s included: a token
-    that keeps flooding stays refused while it floods, and is answered again at most a
-    second after its last request. Judges' offline entries neither count nor wait.
+    Every request of the token counts, refused ones and 429s included: a token that keeps
+    flooding stays refused while it floods, and is answered again at most a second after
+    its last request. Judges' offline entries neither count nor wait.
     """
     if request.entered_by:
         return None
     now = request.received_at
-    recent = Submission.objects.filter(team=team, entered_by="", received_at__lte=now,
-                                       received_at__gt=now - RATE_WINDOW).count()
+    recent = _window_count(f"token:{team.token_hash[:32]}", now,
+                           lambda: Submission.objects.filter(team=team, entered_by=""))
     if recent < RATE_LIMIT:
         return None
     logger.warning("rate limited: match %s, team %s (%s): %d requests within a second",
@@ -204,6 +247,54 @@ def _rate_limited(request: Request, team: Team) -> Refusal | None:
     return Refusal(429, "rate_limited",
                    f"{recent + 1} requests within a second; a token may send {RATE_LIMIT}",
                    {"Retry-After": "1"})
+
+
+def _address_limited(request: Request) -> Refusal | None:
+    """429 if this address sent ADDRESS_LIMIT other strangers' requests in the window."""
+    now, address = request.received_at, _address(request.remote_addr)
+    recent = _window_count(f"address:{address}", now,
+                           lambda: Submission.objects.filter(team=None, remote_addr=address))
+    if recent < ADDRESS_LIMIT:
+        return None
+    return Refusal(429, "rate_limited",
+                   f"{recent + 1} requests without a team token from {address} within a "
+                   f"second; an address may send {ADDRESS_LIMIT}", {"Retry-After": "1"})
+
+
+def _window_count(key: str, now: datetime, stored: Any) -> int:
+    """How many requests of `key` arrived in the window up to `now`, this one not counted;
+    this one is counted for the next. From Redis when configured (one round trip), else
+    from `stored()`, that key's submissions stored so far."""
+    client = _redis()
+    if client is None:
+        return stored().filter(received_at__lte=now, received_at__gt=now - RATE_WINDOW).count()
+    score = now.timestamp()
+    name = f"{WINDOWS}{key}"
+    pipe = client.pipeline(transaction=True)
+    pipe.zremrangebyscore(name, "-inf", score - 10 * RATE_WINDOW.total_seconds())
+    pipe.zcount(name, f"({score - RATE_WINDOW.total_seconds()}", score)
+    pipe.zadd(name, {secrets.token_hex(8): score})
+    pipe.expire(name, 60)
+    return pipe.execute()[1]
+
+
+def rate_windows_reset() -> None:
+    """Forget every rate-limit window kept in Redis (tests; an operator after an incident).
+    Those counted from stored submissions stay."""
+    client = _redis()
+    keys = client.keys(f"{WINDOWS}*") if client is not None else []
+    if keys:
+        client.delete(*keys)
+
+
+@functools.cache
+def _redis() -> Any:
+    """This process's Redis client for the rate windows, if Redis is configured."""
+    if not settings.REDIS_URL:
+        return None
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL)
 
 
 def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
@@ -220,10 +311,14 @@ def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
     return None
 
 
+def _wrong_turn(turn: int, meant: int | None) -> Refusal | None:
+    if meant is None or meant == turn:
+        return None
+    return Refusal(409, "wrong_turn", f"the open strategy step is turn {turn}, not {meant}")
+
+
 def _store(request: Request, match: Match | None, team: Team | None, actions: Any,
            refusal: Refusal) -> Reply:
-    if match is None:  # refused before the team was known: file it under its match
-        match = Match.objects.filter(pk=request.match_id).first()
     turn = match.strategy_turn(request.received_at) if match else None
     submission = _create(request, match, team, turn, actions, refusal.status,
                          refusal.error, refusal.detail)
@@ -233,11 +328,16 @@ def _store(request: Request, match: Match | None, team: Team | None, actions: An
 
 def _create(request: Request, match: Match | None, team: Team | None, turn: int | None,
             actions: Any, status: int, error: str = "", detail: str = "") -> Submission:
+    """Stored whole (up to MAX_BODY) for the match's own team, bounded for anyone else
+    and for a 429, which would otherwise let a flood fill the disk."""
+    whole = team is not None and status != 429
+    body = request.body[:MAX_BODY]
     return Submission.objects.create(
         match=match, team=team, turn=turn, received_at=request.received_at,
         remote_addr=_address(request.remote_addr),
         content_type=UNSTORABLE.sub("\ufffd", request.content_type[:200]),
-        body=request.body[:MAX_BODY], body_size=request.body_size, actions=actions,
+        body=body if whole else body[:KEPT_OF_STRANGERS], body_size=request.body_size,
+        body_sha256=hashlib.sha256(body).hexdigest(), actions=actions,
         status_code=status, error=error, detail=detail, entered_by=request.entered_by,
         note=UNSTORABLE.sub("\ufffd", request.note),
     )

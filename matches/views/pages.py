@@ -100,9 +100,11 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
-    # Our own Http404s say what is missing ("no match 7"); the resolver's say nothing useful.
+    # Our own Http404s say what is missing ("no match 7"); the resolver's and
+    # get_object_or_404's say nothing a visitor can use.
     said = exception.args[0] if isinstance(exception, Http404) and exception.args else ""
-    return error_page(404, detail=said.rstrip(".") if isinstance(said, str) else "")
+    ours = isinstance(said, str) and not said.endswith("matches the given query.")
+    return error_page(404, detail=said.rstrip(".") if ours else "")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

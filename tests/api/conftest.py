@@ -41,7 +41,7 @@ class AsgiClient:
 
     def post(self, path: str, data: bytes | str = b"", content_type: str = "",
              HTTP_AUTHORIZATION: str | None = None, host: str = "testserver",
-             CONTENT_LENGTH: str | None = None) -> Answer:
+             CONTENT_LENGTH: str | None = None, REMOTE_ADDR: str = "127.0.0.1") -> Answer:
         """As the test client's: no content type sends none; CONTENT_LENGTH may lie."""
         body = data.encode() if isinstance(data, str) else data
         length = str(len(body)) if CONTENT_LENGTH is None else CONTENT_LENGTH
@@ -52,7 +52,7 @@ class AsgiClient:
             headers.append((b"authorization", HTTP_AUTHORIZATION.encode("latin-1")))
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
                  "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(),
-                 "query_string": b"", "headers": headers, "client": ("127.0.0.1", 50000),
+                 "query_string": b"", "headers": headers, "client": (REMOTE_ADDR, 50000),
                  "server": ("testserver", 80)}
         return async_to_sync(self._exchange)(scope, body)
 
@@ -78,6 +78,15 @@ async def refuse(scope, receive, send):
     raise AssertionError(f"the answer endpoint handed on {scope['method']} {scope['path']}")
 
 
+@pytest.fixture(autouse=True)
+def fresh_rate_windows():
+    """Every test starts with empty rate-limit windows: the rolled-back database gives
+    them that, Redis (when configured) keeps them across tests."""
+    from matches.services.submissions import rate_windows_reset
+
+    rate_windows_reset()
+
+
 @pytest.fixture(params=["ninja", "asgi"])
 def api(request, db):
     if request.param == "ninja":
@@ -101,8 +110,8 @@ class Clock:
 @pytest.fixture
 def clock(monkeypatch):
     """Hold the answer API's clock (both paths) at now; `clock.advance(s)` moves it."""
-    from matches import api_asgi as answers
     from matches import api as ninja_api
+    from matches import api_asgi as answers
 
     clock = Clock(timezone.now())
     for module in (answers, ninja_api):

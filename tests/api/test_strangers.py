@@ -1,0 +1,106 @@
+"""What a request costs that no team's token of its match carried (a stranger's), and
+what a flood from one address gets: every request is still stored, in bounded room.
+
+A stranger's request (no token, an unknown one, one of another match, a match that
+does not exist) and any 429 keep their size, SHA-256 and first 256 bytes only; a
+team's own request keeps its whole body. Strangers are limited per address.
+"""
+
+import hashlib
+import json
+
+from django.contrib.auth.models import Permission, User
+from django.db.models import Sum
+from django.db.models.functions import Length
+
+from matches.models import Submission
+from matches.services.submissions import ADDRESS_LIMIT, KEPT_OF_STRANGERS, RATE_LIMIT
+from tests.api.test_submissions import ACTIONS, assert_error, post
+from tests.factories import make_match
+
+BIG = json.dumps({"actions": [], "padding": "x" * (64 * 1024 - 40)}).encode()  # just < 64 KiB
+
+
+def stored_bytes(**filters) -> int:
+    rows = Submission.objects.filter(**filters)
+    return rows.aggregate(total=Sum(Length("body")))["total"] or 0
+
+
+def test_an_anonymous_flood_is_stored_in_bounded_room(api, clock):
+    """200 anonymous 64 KiB posts within 0.2 s: all stored and answered, 256 bytes each."""
+    match, _ = make_match()
+    codes = []
+    for index in range(200):
+        codes.append(post(api, match.pk, BIG, "not-a-token" if index % 2 else None,
+                          raw=True).status_code)
+        clock.advance(0.001)
+    assert codes == [401] * ADDRESS_LIMIT + [429] * (200 - ADDRESS_LIMIT)
+    assert Submission.objects.filter(match=match).count() == 200
+    assert stored_bytes(match=match) == 200 * KEPT_OF_STRANGERS  # 13 MB before
+    row = Submission.objects.filter(match=match).last()
+    assert row.body_size == len(BIG) and bytes(row.body) == BIG[:KEPT_OF_STRANGERS]
+    assert row.body_sha256 == hashlib.sha256(BIG).hexdigest()
+
+
+def test_requests_to_a_match_that_does_not_exist_are_stored_bounded(api, clock):
+    for _ in range(3):
+        assert_error(post(api, 987654, BIG, "whatever", raw=True), 404, "not_found", "987654")
+    rows = Submission.objects.filter(match=None)
+    assert rows.count() == 3 and stored_bytes(match=None) == 3 * KEPT_OF_STRANGERS
+
+
+def test_a_token_of_another_match_is_a_stranger_too(api, clock):
+    match, _ = make_match()
+    _, other_tokens = make_match(teams=("Gamma", "Delta"))
+    assert_error(post(api, match.pk, BIG, other_tokens[0], raw=True), 403, "forbidden")
+    assert len(bytes(Submission.objects.get().body)) == KEPT_OF_STRANGERS
+
+
+def test_a_team_keeps_its_whole_body_refused_or_not_but_not_a_429(api, clock):
+    match, tokens = make_match()
+    accepted = json.dumps({"actions": ACTIONS["actions"], "note": "n" * 2000}).encode()
+    refused = b'{"actions": 3, "padding": "' + b"p" * 30_000 + b'"}'
+    assert post(api, match.pk, accepted, tokens[0], raw=True).status_code == 202
+    assert post(api, match.pk, refused, tokens[0], raw=True).status_code == 400
+    for _ in range(RATE_LIMIT - 2):
+        post(api, match.pk, ACTIONS, tokens[0])
+    assert_error(post(api, match.pk, refused, tokens[0], raw=True), 429, "rate_limited")
+    first, second, *_, limited = Submission.objects.order_by("id")
+    assert (bytes(first.body), bytes(second.body)) == (accepted, refused)
+    assert bytes(limited.body) == refused[:KEPT_OF_STRANGERS] and limited.actions is None
+    assert limited.body_size == len(refused)
+
+
+def test_an_address_is_limited_for_strangers_only_and_answered_again_after_a_second(api, clock):
+    match, tokens = make_match()
+    for _ in range(ADDRESS_LIMIT):
+        assert_error(post(api, match.pk, ACTIONS), 401, "unauthorized")
+    refused = post(api, match.pk, ACTIONS, "guess")
+    assert_error(refused, 429, "rate_limited", f"an address may send {ADDRESS_LIMIT}")
+    assert refused.headers["retry-after"] == "1"
+    assert post(api, match.pk, ACTIONS, tokens[0]).status_code == 202  # the team is not hurt
+    clock.advance(1.0)
+    assert_error(post(api, match.pk, ACTIONS), 401, "unauthorized")
+
+
+def test_another_address_is_not_limited_by_a_flooding_one(api, clock):
+    match, _ = make_match()
+    for _ in range(ADDRESS_LIMIT + 5):
+        post(api, match.pk, ACTIONS)
+    other = api.post(f"/api/matches/{match.pk}/actions", data=json.dumps(ACTIONS),
+                     content_type="application/json", REMOTE_ADDR="192.0.2.8")
+    assert_error(other, 401, "unauthorized")
+    assert Submission.objects.filter(remote_addr="192.0.2.8").count() == 1
+
+
+def test_the_judges_export_stays_small_after_a_flood(api, clock, client):
+    match, _ = make_match()
+    for _ in range(100):
+        post(api, match.pk, BIG, raw=True)
+        clock.advance(0.001)
+    judge = User.objects.create_user("judy")
+    judge.user_permissions.add(Permission.objects.get(codename="judge"))
+    client.force_login(judge)
+    export = client.get(f"/matches/{match.pk}/audit/submissions.json")
+    assert export.status_code == 200
+    assert len(export.content) < 100 * 1024  # 100 requests; 6.5 MB before
