@@ -6,7 +6,10 @@ DATABASE_URL switches to PostgreSQL, REDIS_URL to channels-redis.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -24,11 +27,49 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
-DEBUG = env_flag("DJANGO_DEBUG", True)
-# The embedded key is for a machine of one's own; a deployment sets DJANGO_SECRET_KEY.
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "embedded-default-not-for-deployment")
+def secret_key_kept(path: Path) -> str:
+    """The key in `path`, made once (random, mode 600) when it is missing.
+
+    Written whole under another name, then linked into place: several processes starting
+    at once (the venue's daphne servers and clock) all end up with the first one's key.
+    """
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, draft = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")  # mode 600
+        try:
+            with os.fdopen(handle, "w") as file:
+                file.write(secrets.token_urlsafe(50))
+            with contextlib.suppress(FileExistsError):  # another process was first
+                os.link(draft, path)
+        finally:
+            os.unlink(draft)
+    return path.read_text().strip()
+
+
+# Off unless asked for: Django's debug pages show settings and code to anyone.
+DEBUG = env_flag("DJANGO_DEBUG", False)
+# Signs sessions (a judge's login): never a key published with the code.
+SECRET_KEY = (os.environ.get("DJANGO_SECRET_KEY")
+              or secret_key_kept(VAR_DIR / "secret_key"))
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", "")
+
+# Behind nginx on plain http at a venue by default. DJANGO_HTTPS=1 when the proxy speaks
+# https: then http is redirected, cookies are sent over https only, and HSTS is on.
+# (daphne --proxy-headers takes the scheme from nginx's X-Forwarded-Proto.)
+HTTPS = env_flag("DJANGO_HTTPS", False)
+SECURE_SSL_REDIRECT = SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", 31_536_000)) if HTTPS else 0
+SILENCED_SYSTEM_CHECKS = [
+    # Whether subdomains get HSTS, and the browsers' preload list, are the domain owner's
+    # choice, not this site's.
+    "security.W005", "security.W021",
+]
+if not HTTPS:
+    # These four need https, which a venue's plain-http network does not have: turning
+    # them on would lock every browser out (DJANGO_HTTPS=1 turns them on instead).
+    SILENCED_SYSTEM_CHECKS += ["security.W004", "security.W008", "security.W012",
+                               "security.W016"]
 
 INSTALLED_APPS = [
     "daphne",
@@ -112,6 +153,10 @@ if REDIS_URL:
                           "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+# Failed logins are counted per account and per address (matches.login_limits).
+AUTHENTICATION_BACKENDS = ["matches.login_limits.ThrottledBackend"]
+LOGIN_REDIRECT_URL = "/"  # the matches; Django's default /accounts/profile/ is no page here
 
 # Seconds a server process's viewer counts outlive it, should it die without counting
 # its sockets out (matches/live/viewers.py).

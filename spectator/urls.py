@@ -17,7 +17,14 @@ urlpatterns = [
     path("matches/<int:match_id>/audit/submissions.<str:kind>", judges.export,
          name="audit-export"),
     path("screens/", pages.screens, name="screens"),
+    path("accounts/login/", judges.JudgeLogin.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
 ]
+
+# The project's own error pages, in the screens' style (with DEBUG on, Django's instead).
+handler400 = pages.bad_request
+handler403 = pages.permission_denied
+handler404 = pages.not_found
+handler500 = pages.server_error

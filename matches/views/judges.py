@@ -1,4 +1,5 @@
-"""The judges' pages: the audit of a match, offline entry, and the submission log.
+"""The judges' pages: their login, the audit of a match, offline entry, and the
+submission log.
 
 Every view needs a logged-in user with the judge permission: anyone else is sent
 to the login page, and a logged-in user without it gets 403.
@@ -8,11 +9,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.views import LoginView
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from matches import login_limits
 from matches.access import JUDGE_PERMISSION
 from matches.models import Match
 from matches.selectors import match_verify
@@ -24,6 +27,19 @@ from matches.views.spreadsheet import csv_attachment
 
 def judges_only(view):
     return login_required(permission_required(JUDGE_PERMISSION, raise_exception=True)(view))
+
+
+class JudgeLogin(LoginView):
+    """Django's login page, answering 429 with a clear message once the account or the
+    address has had too many failures (matches.login_limits keeps count)."""
+
+    def form_invalid(self, form):
+        if not login_limits.login_blocked(username=self.request.POST.get("username"),
+                                          address=login_limits.request_address(self.request)):
+            return super().form_invalid(form)
+        context = self.get_context_data(form=form, throttled=True,
+                                        wait_minutes=login_limits.FAILURE_WINDOW // 60)
+        return self.render_to_response(context, status=429)
 
 
 def _match(match_id: int) -> Match:
@@ -49,7 +65,12 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
 @judges_only
 def enter(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
-    team = get_object_or_404(match.teams, index=request.POST.get("team", ""))
+    teams = {str(team.index): team for team in match.teams.all()}
+    team = teams.get(request.POST.get("team", "").strip())
+    if team is None:  # a form from another page, or one edited by hand
+        messages.error(request, "Refused: choose the team whose actions these are "
+                                f"({' or '.join(t.letter for t in teams.values())}).")
+        return redirect("audit", match_id=match.pk)
     body = request.POST.get("actions", "").encode()
     judge = request.user.get_username()
     reply = submission_enter(team, body, judge, request.POST.get("note", ""), timezone.now(),

@@ -23,8 +23,10 @@ from datetime import timedelta
 from channels.routing import get_default_application
 from daphne.server import Server
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+from django.core.exceptions import SuspiciousOperation
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
+from django.http import Http404
 from django.utils import timezone
 
 from matches.boards.specs import board_spec_public, public_boards
@@ -39,6 +41,18 @@ from matches.services.publication import match_publish
 log = logging.getLogger("matches.demo")
 DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]  # of the first live game
 GAME = LIVE_GAMES[0]
+
+
+class StaticFiles(ASGIStaticFilesHandler):
+    """The static files, served by the demo itself (a venue's nginx serves them instead).
+    A path that climbs out of the static folders (`/static/../x`, as curl --path-as-is
+    sends it) is a 404 like any missing file: never the file, never a 500."""
+
+    def serve(self, request):
+        try:
+            return super().serve(request)
+        except SuspiciousOperation as error:
+            raise Http404("no such file") from error
 
 
 class BotPlayer:
@@ -99,7 +113,7 @@ class Command(BaseCommand):
         self.bots = not no_bots
         self.stdout.write(f"Serving at {self.base}/  (Ctrl-C to stop)")
         Server(
-            application=ASGIStaticFilesHandler(get_default_application()),
+            application=StaticFiles(get_default_application()),
             endpoints=[f"tcp:port={port}:interface={host}"],
             ready_callable=self.ready,
             verbosity=0,
