@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 
 from matches.models import Board, Match, Team, token_hash
+from matches.rules.checks import RecordError, team_names, text_problem
+from matches.services.turns import clock_wake
+
+TEAM_NAME_LIMIT = Team._meta.get_field("name").max_length
 
 
 @dataclass(frozen=True)
@@ -17,10 +23,17 @@ class CreatedMatch:
     tokens: list[str]  # shown once; only their hashes are stored
 
 
+def team_names_check(names: Sequence[Any]) -> list[str]:
+    """The two team names of any match, created or imported: not blank, no control
+    characters, at most TEAM_NAME_LIMIT characters, different. RecordError otherwise,
+    naming `teams[i].name`."""
+    return team_names(names, limit=TEAM_NAME_LIMIT)
+
+
 def match_create(
     *,
     board: Board,
-    team_names: list[str],
+    team_names: Sequence[str],
     agents: int,
     turns: int,
     strategy_seconds: float,
@@ -29,9 +42,13 @@ def match_create(
     title: str = "",
     public_live: bool = False,
 ) -> CreatedMatch:
-    if len(team_names) != 2 or len(set(team_names)) != 2:
-        raise ValueError("a match needs two teams with different names")
-    tokens = [secrets.token_urlsafe(24) for _ in team_names]
+    """Store a match and its two teams, and wake the clocks. RecordError (one line) for
+    team names or a title that no match may have."""
+    names = team_names_check(team_names)
+    problem = text_problem(title)
+    if problem:
+        raise RecordError(f"title: {problem}")
+    tokens = [secrets.token_urlsafe(24) for _ in names]
     with transaction.atomic():
         match = Match.objects.create(
             game=board.game, title=title, board=board, agents=agents, turns=turns,
@@ -39,6 +56,7 @@ def match_create(
             transition_ms=round(transition_seconds * 1000), start_at=start_at,
             public_live=public_live,
         )
-        for index, (name, token) in enumerate(zip(team_names, tokens, strict=True)):
+        for index, (name, token) in enumerate(zip(names, tokens, strict=True)):
             Team.objects.create(match=match, index=index, name=name, token_hash=token_hash(token))
+        clock_wake()
     return CreatedMatch(match, tokens)

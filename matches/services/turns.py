@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -112,3 +115,34 @@ def next_wakeup(now: datetime) -> datetime | None:
         if soonest is None or deadline < soonest:
             soonest = deadline
     return soonest
+
+
+# How the clocks hear that a match's schedule changed (matches.clock sleeps until then):
+CLOCK_CHANNEL = "matches_clock"  # PostgreSQL's LISTEN/NOTIFY channel
+CLOCK_GROUP = "clock"  # the channel-layer group, on other databases
+IN_PROCESS_CLOCKS: set[Callable[[], None]] = set()  # thread-safe wake-ups of this process's
+
+
+def clock_wake() -> None:
+    """Wake every clock once the caller's transaction commits: call it in the
+    transaction that creates a match or moves its deadlines. PostgreSQL delivers a
+    NOTIFY at commit (and drops it on rollback); other databases use the channel layer."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"NOTIFY {CLOCK_CHANNEL}")
+    else:
+        transaction.on_commit(_clocks_wake, robust=True)
+
+
+def _clocks_wake() -> None:
+    for wake in list(IN_PROCESS_CLOCKS):
+        wake()
+    layer = get_channel_layer()
+    if layer_reaches_other_processes(layer):
+        async_to_sync(layer.group_send)(CLOCK_GROUP, {"type": "clock.wake"})
+
+
+def layer_reaches_other_processes(layer) -> bool:
+    """False for none and for the in-memory layer, whose one process's clocks are woken
+    directly (its queues are not safe to fill from another thread's event loop)."""
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)

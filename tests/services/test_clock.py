@@ -77,3 +77,112 @@ def test_two_clock_processes_resolve_every_turn_exactly_once(spawn, tmp_path):
     assert claimed == 25, text
     assert "Traceback" not in "".join(text)
     assert stored_equals_replay(match)
+
+
+# --- sleeping until the next deadline, woken by new matches; stopping cleanly ----------
+
+def wait_for(predicate, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.1)
+
+
+def ticks(log) -> int:
+    return log.read_text().count("tick: next in")
+
+
+def test_an_idle_clock_process_sleeps_instead_of_polling(spawn, tmp_path):
+    log = tmp_path / "clock.log"
+    spawn("runclock", "-v", "2", "--idle-seconds", "60", log_to=log)
+    wait_for(lambda: ticks(log) >= 1, "the first tick")
+    time.sleep(0.5)  # the listening connection's first wake-up may add a tick
+    before = ticks(log)
+    time.sleep(3)
+    assert ticks(log) == before, log.read_text()  # polling every 50 ms made 60 here
+
+
+def test_a_new_match_wakes_a_sleeping_clock_process(spawn, tmp_path):
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("another process hears of a new match through PostgreSQL's NOTIFY; the "
+                    "embedded default's one process is the in-process test below")
+    log = tmp_path / "clock.log"
+    spawn("runclock", "-v", "2", "--idle-seconds", "600", log_to=log)
+    wait_for(lambda: ticks(log) >= 1, "the first tick")
+    time.sleep(0.5)
+    match, _ = make_match(strategy=1, transition=0.5, start_in=0.5, turns=2)
+    wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns", seconds=60)
+
+
+def test_a_new_match_wakes_the_clock_running_in_this_process(transactional_db):
+    """The embedded demo's case: the clock on a server's event loop, a match created in
+    another thread (SQLite: a direct wake-up; PostgreSQL: its NOTIFY)."""
+    import asyncio
+    import threading
+
+    from matches.clock import run_clock
+
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+    server = threading.Thread(target=loop.run_until_complete,
+                              args=(run_clock(stop, idle_seconds=600),))
+    server.start()
+    try:
+        time.sleep(1.5)  # the clock has ticked once and sleeps for up to 10 minutes
+        match, _ = make_match(strategy=1, transition=0.5, start_in=0.5, turns=2)
+        wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns")
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        server.join(timeout=30)
+    assert not server.is_alive()
+    loop.close()
+
+
+@pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
+def test_a_stopped_clock_finishes_its_tick_and_exits_0(spawn, tmp_path, signal_name):
+    import signal
+
+    match, _ = make_match(strategy=0.2, transition=0.05, start_in=0.5, turns=200)
+    log = tmp_path / "clock.log"
+    clock = spawn("runclock", log_to=log)
+    wait_for(lambda: Turn.objects.filter(match=match).count() >= 3, "three turns")
+    clock.send_signal(getattr(signal, signal_name))
+    assert clock.wait(timeout=30) == 0, log.read_text()
+    text = log.read_text()
+    assert "Traceback" not in text and text.rstrip().endswith("Clock stopped.")
+    match.refresh_from_db()
+    numbers = list(match.turn_rows.values_list("number", flat=True))
+    assert numbers == list(range(1, match.resolved_turns + 1))  # whole turns, none half-done
+    assert match.resolved_turns < match.turns and stored_equals_replay(match)
+    time.sleep(1)
+    assert match.turn_rows.count() == len(numbers)  # it stopped: nothing more is resolved
+
+
+def test_the_channel_layer_wakes_the_clocks_of_other_processes():
+    """Databases without NOTIFY: a clock listens on the layer's `clock` group (Redis
+    reaches every process), and the services' after-commit wake-up sends to it."""
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from matches.clock import Alarm, _listen_layer
+    from matches.services.turns import _clocks_wake, layer_reaches_other_processes
+
+    if not layer_reaches_other_processes(get_channel_layer()):
+        pytest.skip("the in-memory layer reaches this process only: its clocks are woken "
+                    "directly (the in-process test above)")
+
+    async def scenario():
+        alarm = Alarm(asyncio.Event())
+        listener = asyncio.create_task(_listen_layer(alarm))
+        try:
+            await asyncio.wait_for(alarm.rung.wait(), 30)  # it has joined the group
+            alarm.rung.clear()
+            await asyncio.to_thread(_clocks_wake)  # as after a commit, from another thread
+            await asyncio.wait_for(alarm.rung.wait(), 30)
+        finally:
+            listener.cancel()
+
+    asyncio.run(scenario())
