@@ -261,13 +261,16 @@ def warm_up(cluster: Cluster) -> None:
     match = create_match(1, 0.5, start_in=3)
 
     async def watch(session: aiohttp.ClientSession, index: int) -> None:
-        async with session.ws_connect(cluster.ws_url(index, match["id"])) as socket_:
+        # A browser's handshake: the Origin of the page, host and port, as the server checks.
+        origin = {"Origin": f"http://{cluster.address(index)}"}
+        async with session.ws_connect(cluster.ws_url(index, match["id"]),
+                                      headers=origin) as socket_:
             async for message in socket_:
                 if json.loads(message.data)["type"] == "end":
                     return
 
     async def watch_all() -> None:
-        async with aiohttp.ClientSession(headers={"Origin": "http://127.0.0.1"}) as session:
+        async with aiohttp.ClientSession() as session:
             watching = (watch(session, index) for index in range(len(cluster.ports)))
             await asyncio.wait_for(asyncio.gather(*watching), timeout=30)
 

@@ -118,7 +118,8 @@ class Watcher(asyncio.Protocol):
                          f"Host: {self.viewer.host}:{self.viewer.port}\r\n"
                          "Upgrade: websocket\r\nConnection: Upgrade\r\n"
                          f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-                         "Origin: http://127.0.0.1\r\n\r\n").encode())
+                         f"Origin: http://{self.viewer.host}:{self.viewer.port}\r\n\r\n"
+                         ).encode())
 
     def connection_lost(self, error):
         if not self.closed.done():
