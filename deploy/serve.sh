@@ -86,6 +86,12 @@ fi
 
 "$PY" manage.py migrate --noinput -v 0
 "$PY" manage.py collectstatic --noinput -v 0
+# DEBUG is off unless DJANGO_DEBUG=1, and without DJANGO_SECRET_KEY the settings make a
+# random key once and keep it in $VAR/secret_key (mode 600): never a key published with
+# the code. The deployment checks say out loud if something unsafe was asked for.
+"$PY" manage.py check --deploy
+key_from="$VAR/secret_key"
+[ -z "${DJANGO_SECRET_KEY:-}" ] || key_from=DJANGO_SECRET_KEY
 
 ports=()
 for i in $(seq 1 "$N"); do
@@ -107,6 +113,7 @@ cat <<EOT
 $(for port in "${ports[@]}"; do
   echo "  daphne      http://127.0.0.1:$port/         log $RUN/daphne-$port.log"; done)
   runclock                                    log $RUN/clock.log
+  secret key  ${key_from}
   PostgreSQL  ${DATABASE_URL}
   Redis       ${REDIS_URL}
 
