@@ -55,7 +55,7 @@ stop_all() {
   local pid
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait || true
-  if [ -n "${services_started:-}" ]; then bash tests/databases.sh stop; fi
+  if [ -n "${services_started:-}" ]; then bash tests/databases.sh stop --keep; fi
 }
 trap stop_all INT TERM EXIT
 
