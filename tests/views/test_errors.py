@@ -9,7 +9,7 @@ from matches.models import Submission
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db
-OUR_PAGE = 'class="page failure"'
+OUR_PAGE = 'class="page error-page"'
 
 
 @pytest.mark.parametrize("matches", ["99999999999999999999999", "1,99999999999999999999",
