@@ -28,8 +28,9 @@ function render(match) {
   row.querySelector(".board-name").textContent = `${match.board} · ${match.turns} turns`;
   row.querySelector(".team-a .name").textContent = match.teams[0];
   row.querySelector(".team-b .name").textContent = match.teams[1];
-  row.querySelector(".team-a .score").textContent = match.scores[0].total;
-  row.querySelector(".team-b .score").textContent = match.scores[1].total;
+  // Each team's one number as its game's rules say (a total, squares left, items).
+  row.querySelector(".team-a .score").textContent = match.headline[0];
+  row.querySelector(".team-b .score").textContent = match.headline[1];
   row.querySelector(".state").textContent = label(match);
   row.querySelector(".state").dataset.kind = match.status;
   row.dataset.deadline = match.deadline ?? "";

@@ -256,6 +256,7 @@ class Replay {
   finish(message) {
     this.status = "finished";
     this.result = message.result;
+    this.drawTeams(this.states[this.turn].scores);
     this.drawStatus();
     this.stream.close(); // nothing comes after the end
   }
@@ -283,7 +284,9 @@ class Replay {
   }
 
   drawTeams(scores) {
-    const cards = scoreCards(this.data.game, scores);
+    // At the end, the result says who won (a game may be won otherwise than on points).
+    const decided = this.result && this.turn === this.latest ? this.result.winner : undefined;
+    const cards = scoreCards(this.data.game, scores, decided);
     scores.forEach((score, team) => {
       const card = this.find(`[data-team="${team}"]`);
       card.querySelector(".total").textContent = cards.numbers[team];

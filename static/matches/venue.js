@@ -28,7 +28,8 @@ export function startVenue(root, matchId) {
   }
 
   function drawTeams(scores) {
-    const cards = scoreCards(screen.meta.game, scores);
+    // The server's word on who leads (the result decides at the end), else the scores'.
+    const cards = scoreCards(screen.meta.game, scores, screen.leader?.team);
     scores.forEach((score, team) => {
       const card = find(`[data-team="${team}"]`);
       setNumber(card.querySelector(".total"), cards.numbers[team]);
@@ -89,10 +90,11 @@ export function startVenue(root, matchId) {
     onSnapshot(message) {
       clock.update(message.server_time);
       Object.assign(screen, { meta: message.match, history: message.history, state: null,
-                              deadline: message.deadline, status: message.status, result: message.result });
+                              deadline: message.deadline, status: message.status, result: message.result,
+                              leader: message.leader });
       screen.view = createBoard(find(".board"), message.match.board, message.match.game);
       guessArrivals(screen.arrived, message.match.board, message.state);
-      // Procon 2020: the server knows which treasures are gone; a tile alone may not tell.
+      // The server knows which treasures are gone; a tile alone may not tell.
       for (const [x, y] of message.treasures_taken || []) screen.arrived.set(`${x},${y}`, 0);
       const legend = find("[data-board-legend]");
       if (legend) drawLegend(legend, message.match.game);
@@ -108,11 +110,14 @@ export function startVenue(root, matchId) {
       screen.deadline = message.deadline;
       screen.status = message.turn >= screen.meta.turns ? "finished" : "running";
       screen.history.push({ turn: message.turn, scores: message.scores });
+      screen.leader = undefined; // the new scores say who leads, until a result does
       noteArrivals(screen.arrived, screen.state, message);
       apply(message);
     },
     onEnd(message) {
-      Object.assign(screen, { result: message.result, status: "finished", deadline: null });
+      Object.assign(screen, { result: message.result, status: "finished", deadline: null,
+                              leader: { team: message.result?.winner ?? null } });
+      if (screen.state) drawTeams(screen.state.scores);
       drawStatus();
     },
     onViewers(count) {

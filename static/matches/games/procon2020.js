@@ -1,0 +1,72 @@
+// Procon 2020 (Vietnam): tiles, areas, obstacles and treasures; agents move by a
+// direction (dx, dy) from where they stand.
+
+const TILES = { ".": "neutral", A: "tile-a", B: "tile-b", "#": "obstacle" };
+const FOUR_WAY = [[0, -1], [1, 0], [0, 1], [-1, 0]];
+const ARROWS = { "0,-1": "↑", "1,-1": "↗", "1,0": "→", "1,1": "↘", "0,1": "↓", "-1,1": "↙",
+                 "-1,0": "←", "-1,-1": "↖" };
+
+// `arrived`: the turn an agent first stepped onto each cell, which is when a treasure
+// there was taken (see board.js's noteArrivals).
+function tileClasses(view, state, { arrived = new Map() }) {
+  const areas = ["A", "B"].map((own) => enclosed(state.cells, own));
+  return (char, x, y) => {
+    const names = [TILES[char] || "neutral"];
+    if (char === ".") names.push(...areas.flatMap((inside, team) => (inside(x, y) ? [`area-${"ab"[team]}`] : [])));
+    const key = `${x},${y}`;
+    if (view.treasures.has(key) && !(arrived.get(key) <= state.turn)) names.push("treasure");
+    return names.join(" ");
+  };
+}
+
+// A team's area: the cells a flood from the edge cannot reach, stepping to the four
+// neighbours through anything but the team's own tiles.
+function enclosed(cells, own) {
+  const height = cells.length;
+  const width = height ? cells[0].length : 0;
+  const reached = new Uint8Array(width * height);
+  const queue = [];
+  const visit = (x, y) => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    if (reached[y * width + x] || cells[y][x] === own) return;
+    reached[y * width + x] = 1;
+    queue.push([x, y]);
+  };
+  for (let x = 0; x < width; x += 1) {
+    visit(x, 0);
+    visit(x, height - 1);
+  }
+  for (let y = 0; y < height; y += 1) {
+    visit(0, y);
+    visit(width - 1, y);
+  }
+  while (queue.length) {
+    const [x, y] = queue.pop();
+    for (const [dx, dy] of FOUR_WAY) visit(x + dx, y + dy);
+  }
+  return (x, y) => !reached[y * width + x] && cells[y][x] !== own;
+}
+
+// A failed action moved nobody: its agent is still where it started.
+function directedTarget(outcome, agents) {
+  const at = Number.isInteger(outcome.agent) ? agents[outcome.agent] : null;
+  return at ? [at[0] + outcome.dx, at[1] + outcome.dy] : null;
+}
+
+function describeDirected(outcome) {
+  if (outcome.type === "stay") return "stay";
+  return `${outcome.type ?? "?"} ${ARROWS[`${outcome.dx},${outcome.dy}`] || `(${outcome.dx}, ${outcome.dy})`}`;
+}
+
+export default {
+  game: "procon2020",
+  points: true,
+  agents: true,
+  classes: tileClasses,
+  target: directedTarget,
+  describe: describeDirected,
+  start: "the agents on their first tiles",
+  idle: "no action",
+  legend: [["tile-a", "tile"], ["neutral area-a", "area"], ["obstacle", "obstacle"],
+           ["treasure", "treasure and its value", "treasure-badge", "8"]],
+};
