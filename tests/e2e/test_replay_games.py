@@ -15,6 +15,7 @@ SHOWN = [
     "procon2020/treasure_first_move_only",  # 10×10: a treasure enclosed, then taken
     "procon2020/invalid_actions",  # obstacles at (2, 1) and (7, 1)
     "chaser/items_decide",  # 7×5: Cool at (0, 0), Hot at (6, 4)
+    "chaser/item_block_traps_self",  # Hot wins by trapping Cool, who has more items
     "blokus-duo/random_s7_00",
     "blokus-duo/corner_contact_required",
 ]
@@ -156,3 +157,31 @@ def test_the_venue_screen_draws_every_game(open_page, vector):
         assert page.inner_text(f'[data-team="{team}"] .details').strip()
     assert "NaN" not in page.inner_html("svg.chart")
     assert page.locator(".legend .key").count() >= 2
+
+
+def test_who_leads_is_the_results_word_at_the_end(open_page):
+    """Cool took an item and then trapped itself: Hot leads the last turn on both
+    screens, with fewer items."""
+    vector = "chaser/item_block_traps_self"
+    last = len(states(vector)) - 1
+    for page in (open_page(vector, turn=last), open_page(vector, path="")):
+        at_turn(page, last)
+        assert page.inner_text('[data-team="0"] .total') == "1"
+        assert page.inner_text('[data-team="1"] .total') == "0"
+        leading = page.get_attribute('[data-team="1"]', "class").split()
+        assert "leader" in leading
+        assert "leader" not in page.get_attribute('[data-team="0"]', "class").split()
+    replay = open_page(vector, turn=1)  # before the end, the items say who leads
+    at_turn(replay, 1)
+    assert "leader" not in replay.get_attribute('[data-team="1"]', "class").split()
+
+
+def test_the_list_shows_each_games_own_number(open_page, live_server_process):
+    """Items, squares left, totals: every published match's row has both numbers."""
+    page = open_page("chaser/item_block_traps_self")
+    page.goto(f"{live_server_process}/")
+    page.wait_for_function(
+        f"document.querySelectorAll('[data-list] [data-match]').length === {len(SHOWN)}")
+    scores = page.locator("[data-list] .score").all_inner_texts()
+    assert len(scores) == 2 * len(SHOWN)
+    assert all(text.strip().isdigit() for text in scores), scores
