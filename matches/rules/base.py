@@ -11,6 +11,11 @@ from typing import Any, Protocol
 
 TEAM_LETTERS = ("A", "B")
 
+
+def team_named(index: int) -> str:
+    """A team as reasons name it, as the API does: its index, then its letter."""
+    return f"team {index} ({TEAM_LETTERS[index]})"
+
 # One turn's actions: one list per team, each a list of action objects as sent.
 TurnActions = Sequence[Sequence[Mapping[str, Any]]]
 # One turn's outcomes: per team, each action echoed with "result" (and "reason").

@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from matches.rules.base import TEAM_LETTERS, Outcomes, Presentation, TurnActions
+from matches.rules.base import TEAM_LETTERS, Outcomes, Presentation, TurnActions, team_named
 from matches.rules.checks import MAX_TURNS, RecordError, board_size, kind, whole
 
 SIZE = 14
@@ -439,8 +439,8 @@ class BlokusDuoRules(Presentation):
         outcomes: Outcomes = [[], []]
         for action in actions[other]:
             outcomes[other].append(_invalid(
-                action, f"not team {TEAM_LETTERS[other]}'s turn "
-                        f"(turn {state.turn + 1} is team {TEAM_LETTERS[team]}'s)"))
+                action, f"not the turn of {team_named(other)} "
+                        f"(turn {state.turn + 1} is {team_named(team)}'s)"))
         sent, where = actions[team], None
         if len(sent) > 1:
             for action in sent:

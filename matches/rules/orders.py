@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from matches.rules.base import TEAM_LETTERS
+from matches.rules.base import team_named
 
 Cell = tuple[int, int]  # (x, y) on the unpadded board
 AgentKey = tuple[int, int]  # (team, agent)
@@ -28,7 +28,7 @@ class Order:
 
 
 def agent_name(key: AgentKey) -> str:
-    return f"agent {key[1]} of team {TEAM_LETTERS[key[0]]}"
+    return f"agent {key[1]} of {team_named(key[0])}"
 
 
 def echo(action: Mapping[str, Any], keys: Sequence[str], key_set: Collection[str]) -> dict:

@@ -254,7 +254,7 @@ def test_an_action_of_the_team_not_to_move_is_invalid():
     state, outcomes = RULES.resolve_turn(new_state(), [[{"move": "55a0"}], [{"move": "AAa0"}]])
     assert outcomes[0] == [{"move": "55a0", "result": "ok"}]
     assert outcomes[1][0]["result"] == "invalid"
-    assert "turn 1 is team A's" in outcomes[1][0]["reason"]
+    assert "turn 1 is team 0 (A)'s" in outcomes[1][0]["reason"]
     assert squares(state, "B") == set()
 
 

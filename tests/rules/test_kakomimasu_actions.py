@@ -129,7 +129,7 @@ def test_puts_of_both_teams_on_one_cell_all_fail():
     state = position(EMPTY5)
     after, a, b = play(state, a=[put(0, 2, 2)], b=[put(0, 2, 2)])
     assert results(a) == results(b) == ["conflict"]
-    assert a[0]["reason"] == "agent 0 of team B also targets (2, 2)"
+    assert a[0]["reason"] == "agent 0 of team 1 (B) also targets (2, 2)"
     assert board(after) == EMPTY5 and after.agents == ((None,), (None,))
 
 
@@ -160,7 +160,7 @@ def test_moving_into_a_staying_agent_fails():
     state = position(["AA..."], a=[(0, 0), (1, 0)])
     after, a, _ = play(state, a=[move(0, 1, 0)])
     assert results(a) == ["conflict"]
-    assert a[0]["reason"] == "the agent at the target stays (agent 1 of team A)"
+    assert a[0]["reason"] == "the agent at the target stays (agent 1 of team 0 (A))"
     assert after.agents[0] == ((0, 0), (1, 0))
 
 
@@ -229,7 +229,7 @@ def test_remove_under_a_staying_agent_fails():
     state = position(["AB..."], a=[(0, 0)], b=[(1, 0)])
     after, a, _ = play(state, a=[remove(0, 1, 0)])
     assert results(a) == ["conflict"]
-    assert a[0]["reason"] == "the agent at the target stays (agent 0 of team B)"
+    assert a[0]["reason"] == "the agent at the target stays (agent 0 of team 1 (B))"
     assert board(after) == ["AB..."]
 
 

@@ -49,7 +49,7 @@ def position(rows, a=(), b=(), points=None, treasures=None) -> Procon2020State:
 
 
 def play(state, a=(), b=(), rules=RULES):
-    """Resolve one turn; returns (new state, outcomes of team A, outcomes of team B)."""
+    """Resolve one turn; returns (new state, outcomes of team 0 (A), outcomes of team 1 (B))."""
     new_state, outcomes = rules.resolve_turn(state, [list(a), list(b)])
     return new_state, outcomes[0], outcomes[1]
 
@@ -229,7 +229,7 @@ def test_moves_of_both_teams_to_one_target_all_fail():
     state = position(["A.B..", "....."], a=[(0, 0)], b=[(2, 0)])
     after, a, b = play(state, a=[mv(0, 1, 0)], b=[mv(0, -1, 0)])
     assert results(a) == results(b) == ["conflict"]
-    assert a[0]["reason"] == "agent 0 of team B also targets (1, 0)"
+    assert a[0]["reason"] == "agent 0 of team 1 (B) also targets (1, 0)"
     assert board(after) == ["A.B..", "....."]
 
 
@@ -245,7 +245,7 @@ def test_a_move_and_a_remove_of_one_target_both_fail():
     state = position(["AB...", ".B..."], a=[(0, 0)], b=[(1, 1)])
     after, a, b = play(state, a=[rm(0, 1, 0)], b=[mv(0, 0, -1)])
     assert results(a) == results(b) == ["conflict"]
-    assert a[0]["reason"] == "agent 0 of team B also targets (1, 0)"
+    assert a[0]["reason"] == "agent 0 of team 1 (B) also targets (1, 0)"
     assert board(after) == ["AB...", ".B..."] and agents(after) == [[[0, 0]], [[1, 1]]]
 
 
@@ -264,7 +264,7 @@ def test_a_move_into_a_staying_or_silent_team_mate_fails():
     for team_a in ([mv(0, 1, 0), stay(1)], [mv(0, 1, 0)]):
         after, a, _ = play(state, a=team_a)
         assert a[0]["result"] == "conflict"
-        assert a[0]["reason"] == "agent 1 of team A stays on the target"
+        assert a[0]["reason"] == "agent 1 of team 0 (A) stays on the target"
         assert agents(after) == [[[0, 0], [1, 0]], []]
 
 
@@ -280,8 +280,8 @@ def test_a_chain_ending_in_a_staying_agent_fails_whole():
     state = position(["AAAA.", "....."], a=[(0, 0), (1, 0), (2, 0), (3, 0)])
     after, a, _ = play(state, a=[mv(0, 1, 0), mv(1, 1, 0), mv(2, 1, 0), stay(3)])
     assert results(a) == ["conflict", "conflict", "conflict", "ok"]
-    assert a[2]["reason"] == "agent 3 of team A stays on the target"
-    assert a[0]["reason"] == "agent 1 of team A on the target does not move away"
+    assert a[2]["reason"] == "agent 3 of team 0 (A) stays on the target"
+    assert a[0]["reason"] == "agent 1 of team 0 (A) on the target does not move away"
     assert agents(after) == [[[0, 0], [1, 0], [2, 0], [3, 0]], []]
 
 
@@ -300,7 +300,7 @@ def test_swaps_fail():
     state = position(["AA...", "....."], a=[(0, 0), (1, 0)])
     after, a, _ = play(state, a=[mv(0, 1, 0), mv(1, -1, 0)])
     assert results(a) == ["conflict", "conflict"]
-    assert a[0]["reason"] == "a swap or cycle of moves (agent 0 of team A, agent 1 of team A)"
+    assert a[0]["reason"] == "a swap or cycle of moves (agent 0 of team 0 (A), agent 1 of team 0 (A))"
     assert agents(after) == [[[0, 0], [1, 0]], []]
 
 
@@ -322,7 +322,7 @@ def test_a_remove_under_a_staying_or_silent_agent_fails():
     state = position(["AB...", "AB..."], a=[(0, 0), (0, 1)], b=[(1, 0), (1, 1)])
     after, a, b = play(state, a=[rm(0, 1, 0), rm(1, 1, 0)], b=[stay(0)])
     assert results(a) == ["conflict", "conflict"]
-    assert a[0]["reason"] == "agent 0 of team B ends the turn on the target"
+    assert a[0]["reason"] == "agent 0 of team 1 (B) ends the turn on the target"
     assert board(after) == ["AB...", "AB..."]
 
 
