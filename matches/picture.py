@@ -1,8 +1,10 @@
 """The board at one turn as a PNG picture, for any of the four games.
 
-Pure: Pillow and the pure rules only, no Django, so it is drawn and tested alone. In:
-the game, the board as stored (a parsed record's `board`) and one timeline/1 state;
-out: PNG bytes. The colours and marks are the live screen's (static/matches/app.css,
+Pure: Pillow only, no Django, and no game named: the game's rules object describes
+what to draw (`picture_style`) and its score (`headline`, `score_words`). In: the
+rules, the board as stored (a parsed record's `board`) and one timeline/1 state; out:
+PNG bytes. Drawn pictures are kept in a small LRU (`DRAWN`) by `picture_key`.
+The colours and marks are the live screen's (static/matches/app.css,
 docs/screens.md): walls solid in the team colour with a darker border, territory a
 30 % tint, point values in every cell (negative ones underlined), agents as circles
 with their number, last turn's failed actions as a red ✕ or a yellow ⚡ on the target.
