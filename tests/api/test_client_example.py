@@ -22,7 +22,7 @@ def test_the_documented_client_plays_a_whole_match(spawn, tmp_path):
 
     client = tmp_path / "client.py"
     client.write_text(the_client())
-    match, tokens = make_match(start_in=3, strategy=1, transition=0.5, turns=3, agents=2)
+    match, tokens = make_match(start_in=3, strategy=2, transition=0.5, turns=3, agents=2)
     port = free_port()
     spawn("runserver", "--noreload", f"127.0.0.1:{port}", log_to=tmp_path / "server.log")
     spawn("runclock", log_to=tmp_path / "clock.log")
