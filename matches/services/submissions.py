@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import redis
 from django.conf import settings
 from django.db import connection, transaction
 
@@ -265,13 +266,20 @@ def _window_count(key: str, now: datetime, stored: Any) -> int:
     this one is counted for the next. From Redis when configured (one round trip), else
     from `stored()`, that key's submissions stored so far."""
     client = _redis()
-    if client is None:
-        return stored().filter(received_at__lte=now, received_at__gt=now - RATE_WINDOW).count()
-    score = now.timestamp()
-    name = f"{WINDOWS}{key}"
+    if client is not None:
+        try:
+            return _redis_window(client, f"{WINDOWS}{key}", now.timestamp())
+        except redis.RedisError:  # Redis down: the stored submissions still know
+            logger.warning("rate windows: Redis did not answer; counting in the database")
+    return stored().filter(received_at__lte=now, received_at__gt=now - RATE_WINDOW).count()
+
+
+def _redis_window(client: Any, name: str, score: float) -> int:
+    """Count the window's scores before `score`, add this one, drop the long gone."""
+    seconds = RATE_WINDOW.total_seconds()
     pipe = client.pipeline(transaction=True)
-    pipe.zremrangebyscore(name, "-inf", score - 10 * RATE_WINDOW.total_seconds())
-    pipe.zcount(name, f"({score - RATE_WINDOW.total_seconds()}", score)
+    pipe.zremrangebyscore(name, "-inf", score - 10 * seconds)
+    pipe.zcount(name, f"({score - seconds}", score)
     pipe.zadd(name, {secrets.token_hex(8): score})
     pipe.expire(name, 60)
     return pipe.execute()[1]
@@ -289,11 +297,7 @@ def rate_windows_reset() -> None:
 @functools.cache
 def _redis() -> Any:
     """This process's Redis client for the rate windows, if Redis is configured."""
-    if not settings.REDIS_URL:
-        return None
-    import redis
-
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return redis.Redis.from_url(settings.REDIS_URL) if settings.REDIS_URL else None
 
 
 def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:

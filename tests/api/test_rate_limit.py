@@ -141,3 +141,17 @@ def test_the_limit_holds_across_server_processes(spawn, tmp_path):
         window = [s for s in stored[:index] if submission.received_at - RATE_WINDOW
                   < s.received_at <= submission.received_at]
         assert (submission.status_code == 429) == (len(window) >= RATE_LIMIT), index
+
+
+def test_without_an_answering_redis_the_limit_is_counted_in_the_database(api, clock, settings):
+    """A Redis that does not answer (here: nothing listens on its port) costs a warning,
+    not the answer API: the windows are counted from the stored submissions."""
+    from matches.services import submissions
+
+    settings.REDIS_URL = "redis://127.0.0.1:9/0"
+    submissions._redis.cache_clear()
+    try:
+        match, tokens = make_match()
+        assert burst(api, clock, match, tokens[0], 21, spacing=0.01) == [202] * 20 + [429]
+    finally:
+        submissions._redis.cache_clear()
