@@ -22,11 +22,11 @@ def test_the_documented_client_plays_a_whole_match(spawn, tmp_path):
 
     client = tmp_path / "client.py"
     client.write_text(the_client())
-    match, tokens = make_match(start_in=3, strategy=2, transition=0.5, turns=3, agents=2)
     port = free_port()
     spawn("runserver", "--noreload", f"127.0.0.1:{port}", log_to=tmp_path / "server.log")
+    wait_for_port(port)  # a slow start must not cost the first turn
+    match, tokens = make_match(start_in=2, strategy=2, transition=0.5, turns=3, agents=2)
     spawn("runclock", log_to=tmp_path / "clock.log")
-    wait_for_port(port)
     players = [subprocess.Popen([sys.executable, str(client), f"http://127.0.0.1:{port}",
                                  str(match.pk), token], stdout=subprocess.PIPE, text=True)
                for token in tokens]
