@@ -62,8 +62,11 @@ def fail(order: Order, reason: str) -> None:
     order.out["reason"] = reason
 
 
-def fail_same_targets(orders: list[Order]) -> None:
-    """Step 2: every order (of either team) that shares its target with another fails."""
+def fail_same_targets(orders: list[Order]) -> list[Order]:
+    """Step 2: every order (of either team) that shares its target with another fails.
+    Returns the orders left (all of them in many turns)."""
+    if len({order.target for order in orders}) == len(orders):
+        return orders
     first: dict[Cell, Order] = {}
     rivals: dict[Cell, list[Order]] = {}
     for order in orders:
@@ -75,6 +78,7 @@ def fail_same_targets(orders: list[Order]) -> None:
         for order in group:
             other = next(o for o in group if o is not order)
             fail(order, f"{agent_name((other.team, other.agent))} also targets ({x}, {y})")
+    return [order for order in orders if order.target not in rivals]
 
 
 def action_problem(action: Any, types: Sequence[str], coordinates: Sequence[str]) -> str:

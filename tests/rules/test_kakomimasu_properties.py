@@ -156,3 +156,25 @@ def test_territory_matches_the_rules_text_on_any_board(cells):
     expected = territory_by_the_book(cells)
     _recompute_territory(cells)
     assert cells.tolist() == expected.tolist()
+
+
+def winding_corridor(side: int, closed: bool) -> np.ndarray:
+    """Rows of walls with a gap at alternating ends: one corridor as long as the board,
+    its mouth at the top; closed, nothing inside can be reached."""
+    inner = np.zeros((side, side), dtype=np.int8)
+    inner[:, 0] = inner[:, -1] = inner[-1, :] = 1
+    for row in range(1, side - 1, 2):
+        inner[row, :] = 1
+        inner[row, side - 2 if row % 4 == 1 else 1] = 0
+    if closed:
+        inner[0, :] = 1
+    return np.pad(inner, 1)
+
+
+def test_territory_follows_a_winding_corridor_to_its_end():
+    for closed in (False, True):
+        cells = winding_corridor(24, closed)
+        expected = territory_by_the_book(cells)
+        _recompute_territory(cells)
+        assert cells.tolist() == expected.tolist()
+        assert (cells == 3).any() == closed
