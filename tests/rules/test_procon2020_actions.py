@@ -300,7 +300,8 @@ def test_swaps_fail():
     state = position(["AA...", "....."], a=[(0, 0), (1, 0)])
     after, a, _ = play(state, a=[mv(0, 1, 0), mv(1, -1, 0)])
     assert results(a) == ["conflict", "conflict"]
-    assert a[0]["reason"] == "a swap or cycle of moves (agent 0 of team 0 (A), agent 1 of team 0 (A))"
+    assert a[0]["reason"] == (
+        "a swap or cycle of moves (agent 0 of team 0 (A), agent 1 of team 0 (A))")
     assert agents(after) == [[[0, 0], [1, 0]], []]
 
 
