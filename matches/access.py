@@ -2,14 +2,15 @@
 
 A match is private to the judges (users with the `matches.judge` permission) and to
 its own two teams (by their bearer token) until a judge publishes it. A match the
-organiser made public live may be watched by anyone while it runs.
+organiser made public live may be watched by anyone from its start, and stays public
+after its end until a judge unpublishes it.
 """
 
 from __future__ import annotations
 
 import functools
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 
 from matches.models import Match, Team, token_hash
 
@@ -22,12 +23,14 @@ def is_judge(user) -> bool:
 
 
 def public_filter() -> Q:
-    running_in_public = Q(public_live=True, closed=False, resolved_turns__lt=F("turns"))
-    return Q(published=True) | running_in_public
+    """`is_public` as a filter."""
+    return Q(published=True) | Q(public_live=True)
 
 
 def is_public(match: Match) -> bool:
-    return match.published or (match.public_live and not match.over)
+    """Published, or public live: a match watched by everyone while it ran stays theirs
+    after its end (a venue's screens reload between rounds), until a judge unpublishes it."""
+    return match.published or match.public_live
 
 
 def visible_matches(user, matches: QuerySet[Match] | None = None,

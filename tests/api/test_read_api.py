@@ -46,12 +46,16 @@ def test_the_list_shows_running_upcoming_and_finished(client):
     running, _ = make_match()
     upcoming, _ = make_match(start_in=600, teams=("C", "D"))
     finished, _ = make_match(turns=1, teams=("E", "F"))
-    turn_resolve(match_id=finished.pk, number=1)
+    private, _ = make_match(turns=1, teams=("G", "H"), public=False)
+    for match in (finished, private):
+        turn_resolve(match_id=match.pk, number=1)
     listed = {m["id"]: m["status"] for m in client.get("/api/matches").json()}
-    assert listed == {running.pk: "running", upcoming.pk: "upcoming"}  # the end made it private
-    Match.objects.filter(pk=finished.pk).update(published=True)
-    listed = {m["id"]: m["status"] for m in client.get("/api/matches").json()}
+    # public live stays public after the end; a private match shows once published
     assert listed == {running.pk: "running", upcoming.pk: "upcoming", finished.pk: "finished"}
+    Match.objects.filter(pk=private.pk).update(published=True)
+    listed = {m["id"]: m["status"] for m in client.get("/api/matches").json()}
+    assert listed == {running.pk: "running", upcoming.pk: "upcoming", finished.pk: "finished",
+                      private.pk: "finished"}
 
 
 def test_openapi_schema_and_docs(client):
