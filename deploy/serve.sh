@@ -21,7 +21,13 @@ render_nginx_conf() {
   local port=$1 static=$2 dir=$3 servers="" upstream
   shift 3
   for upstream in "$@"; do servers+="        server 127.0.0.1:$upstream;\n"; done
-  awk -v servers="$servers" -v port="$port" -v static="$static" -v dir="$dir" '
+  # Started by root, nginx would run its workers as nobody, who cannot read a checkout
+  # in a private (0700) home: the workers run as whoever ran this, as they do for anyone
+  # else (nginx ignores `user` when it is not started by root).
+  local user=""
+  [ "$(id -u)" != 0 ] || user=$(id -un)
+  awk -v servers="$servers" -v port="$port" -v static="$static" -v dir="$dir" -v user="$user" '
+    /^worker_processes / && user != "" { print "user " user ";" }
     /^ *server 127\.0\.0\.1:[0-9]+;/ { if (!done) printf "%s", servers; done = 1; next }
     /^pid / { print "pid " dir "/nginx.pid;"; next }
     /^error_log / { print "error_log " dir "/nginx-error.log;"; next }
