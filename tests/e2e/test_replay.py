@@ -40,8 +40,9 @@ def played(transactional_db):
 
 @pytest.fixture
 def running(transactional_db):
-    """Starts in six seconds; the server's clock plays its four (empty) turns."""
-    match, _ = make_match(strategy=0.8, transition=0.2, start_in=6.0, turns=4)
+    """Starts in ten seconds (time for a loaded machine to open the page before it);
+    the server's clock plays its four (empty) turns."""
+    match, _ = make_match(strategy=1.0, transition=0.2, start_in=10.0, turns=4)
     return match
 
 
@@ -182,7 +183,7 @@ def test_a_running_match_grows_live_and_offers_the_live_screen(running, open_rep
     assert link.inner_text() == "back to live"
     assert link.get_attribute("href") == f"/matches/{running.pk}/"
     assert page.inner_text("[data-status]") == "not started yet"
-    wait_shown(page, 2, timeout=15000)  # at the latest turn: it follows the new ones
+    wait_shown(page, 2, timeout=30000)  # at the latest turn: it follows the new ones
     assert page.get_attribute("[data-slider]", "max") == "4"
     page.click('[data-action="first"]')
     wait_shown(page, 0)
