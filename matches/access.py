@@ -70,4 +70,9 @@ def _team_of_digest(digest: str) -> Team:
 
 def can_view(user, match: Match, team: Team | None = None) -> bool:
     """Judges, the match's own teams, and everyone once it is public."""
-    return is_public(match) or is_judge(user) or (team is not None and team.match_id == match.pk)
+    return is_public(match) or can_view_private(user, match, team)
+
+
+def can_view_private(user, match: Match, team: Team | None = None) -> bool:
+    """Judges and the match's own teams: who may watch it whether it is public or not."""
+    return is_judge(user) or (team is not None and team.match_id == match.pk)

@@ -65,3 +65,14 @@ def summary_announce(match: Match, now=None) -> None:
     broadcast(JUDGES_LIST_GROUP, summary)
     if match.published or match.public_live:  # a live one's last summary ends its run
         broadcast(LIST_GROUP, summary)
+
+
+def visibility_announce(match: Match, was_public: bool) -> None:
+    """After a judge published or took back a match: its new line to the lists; when a
+    public match turned private, everyone's list drops it and the sockets of viewers who
+    may no longer watch it close."""
+    summary_announce(match)
+    if was_public and not (match.published or match.public_live):
+        gone = messages.withdrawn(match)
+        broadcast(LIST_GROUP, gone)
+        broadcast(match_group(match.pk), gone)

@@ -16,7 +16,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from matches import selectors
-from matches.access import can_view, is_judge, visible_matches
+from matches.access import can_view, can_view_private, is_judge, visible_matches
 from matches.live import messages
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
 from matches.live.hub import Hub
@@ -45,6 +45,11 @@ def _watchable(scope, match_id: int) -> Match | None:
     if match is None or not can_view(scope.get("user"), match, scope.get("team")):
         return None
     return match
+
+
+@database_sync_to_async
+def _watches_in_private(scope, match: Match) -> bool:
+    return can_view_private(scope.get("user"), match, scope.get("team"))
 
 
 @database_sync_to_async
@@ -126,6 +131,7 @@ class MatchConsumer(HubConsumer):
         match = await _watchable(self.scope, self.match_id)
         if match is None:
             return await self.refuse(4404)
+        self.stays_if_private = await _watches_in_private(self.scope, match)
         since, problem = _since(self.scope, match.turns)
         if problem is not None:
             return await self.refuse(4400, messages.error("bad_since", problem))
@@ -150,7 +156,11 @@ class MatchConsumer(HubConsumer):
 
     async def deliver(self, event):
         """An event of the match's group, from the hub, in the order the group got them."""
-        if self.backlog is not None:
+        if event["kind"] == "withdrawn":  # a judge took the match back
+            if not self.stays_if_private:
+                await self.send(text_data=event["text"])
+                await self.close(code=4404)
+        elif self.backlog is not None:
             self.backlog.append(event)
         elif self._after_a_gap(event):  # a lost event: fill from the stored turns first
             self.backlog = [event]

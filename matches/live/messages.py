@@ -81,6 +81,12 @@ def summary(match: Match, now: datetime) -> dict[str, Any]:
     return {"type": "summary", "match": selectors.match_summary(match, now)}
 
 
+def withdrawn(match: Match) -> dict[str, Any]:
+    """A judge took a public match back: the lists drop its line, and the sockets of
+    those who may no longer watch it are closed (4404) after this message."""
+    return {"type": "withdrawn", "match": match.pk}
+
+
 def error(code: str, detail: str) -> dict[str, Any]:
     """Why a socket is about to be closed (with a 44xx close code), as the API's errors."""
     return {"type": "error", "error": code, "detail": detail}

@@ -36,6 +36,19 @@ function render(match) {
   row.dataset.deadline = match.deadline ?? "";
   const target = document.querySelector(`[data-list="${match.status}"]`);
   if (row.parentElement !== target) target.prepend(row);
+  showSections();
+}
+
+// A judge took the match back: its line leaves the list at once.
+function withdraw(matchId) {
+  const row = rows.get(matchId);
+  if (!row) return;
+  row.remove();
+  rows.delete(matchId);
+  showSections();
+}
+
+function showSections() {
   for (const list of document.querySelectorAll("[data-list]")) {
     list.closest("section").hidden = list.children.length === 0;
   }
@@ -55,6 +68,8 @@ function connect() {
     } else if (message.type === "summary") {
       clock.update(message.match.server_time);
       render(message.match);
+    } else if (message.type === "withdrawn") {
+      withdraw(message.match);
     }
   };
   socket.onclose = () => {

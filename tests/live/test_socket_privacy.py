@@ -99,3 +99,32 @@ async def test_the_last_summary_of_a_public_live_match_reaches_everyone():
     summary = await anyone.receive_json_from(timeout=3)
     assert (summary["match"]["id"], summary["match"]["status"]) == (match.pk, "finished")
     await anyone.disconnect()
+
+
+async def test_a_match_taken_back_leaves_the_lists_and_closes_the_public_sockets():
+    from matches.services.publication import match_publish
+
+    match, tokens = await sync_to_async(make_match)(public=True)
+    path = f"/ws/matches/{match.pk}/"
+    listing, watcher = socket("/ws/matches/"), socket(path)
+    team, judge = socket(path, token=tokens[0]), socket(path, cookie=await session_cookie(True))
+    for communicator in (listing, watcher, team, judge):
+        assert (await communicator.connect())[0]
+        await communicator.receive_json_from(timeout=3)  # the list, or the snapshot
+    for communicator in (watcher, team, judge):
+        assert (await communicator.receive_json_from(timeout=3))["type"] == "viewers"
+
+    await sync_to_async(match_publish)(match_id=match.pk, published=False)
+    assert await listing.receive_json_from(timeout=3) == {"type": "withdrawn",
+                                                          "match": match.pk}
+    assert await watcher.receive_json_from(timeout=3) == {"type": "withdrawn",
+                                                          "match": match.pk}
+    assert (await watcher.receive_output(timeout=3)) == {"type": "websocket.close",
+                                                         "code": 4404}
+    # Its own teams and the judges watch on; the turns still reach them.
+    await resolve(match_id=match.pk, number=1)
+    for communicator in (team, judge):
+        assert (await communicator.receive_json_from(timeout=3))["type"] == "turn"
+    assert not await opens(path)
+    for communicator in (listing, team, judge):
+        await communicator.disconnect()
