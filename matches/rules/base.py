@@ -104,12 +104,75 @@ class Presentation:
         """Who leads and by how much of the headline: {"team": 0 | 1 | None, "margin"}.
         A final result decides the team (a game can be won by other means than the
         score); the margin is always the headline's difference."""
+        lead = self.lead(scores, result)
+        return {"team": lead["team"], "margin": lead["margin"]}
+
+    def lead(self, scores: Sequence[Mapping[str, int]],
+             result: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """`leader` plus `share`: team A's part (0 to 1) of the bar between the cards.
+        The bar shows the headline difference against the sum of both sizes, so negative
+        scores and counts that start high (squares left) still give a fair bar; a match
+        won by other means than the headline (a player boxed in) gives the winner all."""
         first, second = self.headline(scores)
-        margin = abs(first - second)
+        ahead = (second - first) if self.fewer_leads else (first - second)  # > 0: A ahead
+        size = abs(first) + abs(second)
+        share = 0.5 + 0.5 * ahead / size if size else 0.5
+        team = None if ahead == 0 else 0 if ahead > 0 else 1
         if result is not None:
-            return {"team": result.get("winner"), "margin": margin}
-        ahead = second < first if not self.fewer_leads else first < second
-        return {"team": None if first == second else 0 if ahead else 1, "margin": margin}
+            winner = result.get("winner")
+            knockout = result.get("decided_by") not in scores[0]
+            if winner is not None and winner != team and knockout:
+                share = 1.0 if winner == 0 else 0.0
+            team = winner
+        return {"team": team, "margin": abs(first - second), "share": round(share, 4)}
+
+    # --- the end of a match, in words -----------------------------------------------
+
+    # A unit of the headline, one and many, for "Alpha wins by 34 points".
+    unit = ("point", "points")
+    # Why a match ended when not by the scores (result's `decided_by`), after the winner:
+    # "{winner} wins: {loser} is boxed in".
+    endings: Mapping[str, str] = {}
+
+    def player(self, team: int, names: Sequence[str]) -> str:
+        """A team as the end of a match names it (CHaser adds Cool or Hot)."""
+        return names[team]
+
+    def amount(self, value: int) -> str:
+        return f"{value} {self.unit[0] if value == 1 else self.unit[1]}"
+
+    def verdict(self, result: Mapping[str, Any], scores: Sequence[Mapping[str, int]],
+                names: Sequence[str]) -> str:
+        """The result in plain words: "Alpha wins by 34 points", "Beta wins on wall:
+        120 points each", "Hot wins: Cool is boxed in", "A draw: 120 points each"."""
+        first, second = self.headline(scores)
+        winner, how = result.get("winner"), result.get("decided_by")
+        if winner is None:
+            if first == second:
+                return f"A draw: {self.amount(first)} each"
+            return f"A draw: {self.endings.get('draw', 'neither wins')}"
+        name, loser = self.player(winner, names), self.player(1 - winner, names)
+        if how in self.endings:
+            return f"{name} wins: {self.endings[how].format(loser=loser)}"
+        if how == self.headline_part or first != second:
+            return f"{name} wins by {self.amount(abs(first - second))}"
+        return f"{name} wins on {how}: {self.amount(first)} each"
+
+    # --- the side panel --------------------------------------------------------------
+
+    def card_words(self, score: Mapping[str, int], team: int) -> str:
+        """The words under a team's number on its card (its score's other parts)."""
+        return self.score_words(score)
+
+    def panel(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """What the venue's side panel shows of a timeline/1 state beyond the numbers, in
+        words that name no game: `words`: each card's line; `to_move`: the team whose
+        move is next where the teams take turns (else None); `trays`: each team's pieces
+        still to place, each {"name", "size", "cells"} (else None); `moves`: per team,
+        each outcome of the turn as the game words it (None: the screen's own words)."""
+        scores = state["scores"]
+        return {"words": [self.card_words(score, team) for team, score in enumerate(scores)],
+                "to_move": None, "trays": None, "moves": None}
 
     # --- actions and pictures --------------------------------------------------------
 

@@ -415,6 +415,21 @@ class BlokusDuoRules(Presentation):
     headline_part = "remaining"  # squares still to place
     fewer_leads = True
     action_keys = ACTION_KEYS
+    unit = ("square", "squares")
+
+    def card_words(self, score: Mapping[str, int], team: int) -> str:
+        return f"{score['remaining']} squares left to place · fewer wins"
+
+    def panel(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        """The team to move, each team's tray of unplaced pieces, and each move as its
+        piece and the cells it covers."""
+        return super().panel(state) | {
+            "to_move": state["turn"] % 2,
+            "trays": [[_tray_piece(letter) for letter in unplaced]
+                      for unplaced in unplaced_pieces(state["cells"])],
+            "moves": [[move_words(outcome.get("move")) for outcome in team]
+                      for team in state.get("outcomes") or [[], []]],
+        }
 
     def picture_style(self) -> dict[str, Any]:
         """Each team's pieces; the start squares ringed in their team's colour while
@@ -484,6 +499,67 @@ class BlokusDuoRules(Presentation):
         if a == b:
             return {"winner": None, "decided_by": "draw"}
         return {"winner": 0 if a < b else 1, "decided_by": "remaining"}
+
+
+# --- what the screens show ----------------------------------------------------------
+
+# Each piece's squares in every orientation, moved to the top left corner: a piece on
+# the board is found by its shape (pieces of one colour never share an edge).
+def _normal(cells: Sequence[tuple[int, int]]) -> frozenset[tuple[int, int]]:
+    low_x, low_y = min(x for x, _ in cells), min(y for _, y in cells)
+    return frozenset((x - low_x, y - low_y) for x, y in cells)
+
+
+_FORMS = {_normal(orient(cells, o)): letter
+          for letter, cells in BASE_SHAPES.items() for o in range(8)}
+
+
+def unplaced_pieces(rows: Sequence[str]) -> list[list[str]]:
+    """Each team's pieces not on the board yet (letters a-u), from the board's cells."""
+    seen: set[tuple[int, int]] = set()
+    placed: list[set[str]] = [set(), set()]
+    for y, row in enumerate(rows):
+        for x, char in enumerate(row):
+            if char in TEAM_LETTERS and (x, y) not in seen:
+                piece = _connected(rows, x, y, seen)
+                placed[TEAM_LETTERS.index(char)].add(_FORMS.get(_normal(piece), "?"))
+    return [[letter for letter in PIECE_LETTERS if letter not in used] for used in placed]
+
+
+def _connected(rows: Sequence[str], x: int, y: int, seen: set) -> list[tuple[int, int]]:
+    """The squares of one colour joined by edges to (x, y): one piece."""
+    char, todo, found = rows[y][x], [(x, y)], []
+    seen.add((x, y))
+    while todo:
+        cx, cy = todo.pop()
+        found.append((cx, cy))
+        for nx, ny in ((cx + 1, cy), (cx - 1, cy), (cx, cy + 1), (cx, cy - 1)):
+            if (0 <= ny < len(rows) and 0 <= nx < len(rows[ny]) and (nx, ny) not in seen
+                    and rows[ny][nx] == char):
+                seen.add((nx, ny))
+                todo.append((nx, ny))
+    return found
+
+
+def _tray_piece(letter: str) -> dict[str, Any]:
+    cells = sorted(_normal(BASE_SHAPES[letter]), key=lambda cell: (cell[1], cell[0]))
+    return {"name": letter, "size": len(cells), "cells": [list(cell) for cell in cells]}
+
+
+def move_words(code: Any) -> str | None:
+    """A move as its piece and the cells it covers, named as codes name them:
+    "piece u · 5 squares · 45 54 55 56 65"; "pass"; None when the code is malformed."""
+    if not isinstance(code, str) or code_problem(code):
+        return None
+    where = placement(code)
+    if where is None:
+        return "pass"
+    size = PIECE_SIZES[where.piece]
+    words = f"piece {PIECE_LETTERS[where.piece]} · {size} square{'s' if size > 1 else ''}"
+    if not where.on_board():
+        return f"{words} · off the board"
+    cells = sorted(where.cells(), key=lambda cell: (cell[1], cell[0]))
+    return f"{words} · " + " ".join(POSITIONS[x] + POSITIONS[y] for x, y in cells)
 
 
 def _echo(action: Mapping[str, Any]) -> dict[str, Any]:

@@ -39,7 +39,7 @@ Choices of this module where neither says anything:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -257,6 +257,21 @@ class ChaserRules(Presentation):
     headline_part = "items"
     action_keys = ("command",)
     answer_keys = ("result", "reason", "ready", "reply")
+    unit = ("item", "items")
+    # Why a game ended before the turn limit (decision rules 1-4 and a fault).
+    endings = {
+        "trapped": "{loser} is boxed in",
+        "capture": "{loser} is captured (a block was put on it)",
+        "buried": "{loser} walked into a block or off the map",
+        "fault": "{loser} broke the protocol (no answer in time, or a bad command)",
+        "draw": "both players are stuck",
+    }
+
+    def player(self, team: int, names: Sequence[str]) -> str:
+        return f"{names[team]} ({PLAYERS[team]})"
+
+    def card_words(self, score: Mapping[str, int], team: int) -> str:
+        return f"{PLAYERS[team]} ({PLAYERS[team][0]}) · items taken: {score['items']}"
 
     def picture_style(self) -> dict[str, Any]:
         """Floor, blocks (plain stone), items (gold dots), Cool and Hot as C and H."""
