@@ -125,6 +125,8 @@ class MatchSummary(Schema):
     deadline: int | None
     server_time: int
     scores: list[dict[str, int]]
+    headline: list[int]
+    leader: dict[str, Any]
     result: dict[str, Any] | None
     you: int | None = None
 

@@ -106,7 +106,8 @@ def make_match(*, start_in: float = -1.0, strategy: float = 3600.0, transition: 
     now = now or timezone.now()
     spec = board or SMALL_BOARD
     created = match_create(
-        board=board_store(f"test {spec['width']}x{spec['height']}", spec, "tests"),
+        board=board_store(f"test {spec['width']}x{spec['height']}", spec, "tests",
+                          "kakomimasu"),
         team_names=list(teams), agents=agents, turns=turns, strategy_seconds=strategy,
         transition_seconds=transition, start_at=now + timedelta(seconds=start_in),
         public_live=public,

@@ -7,10 +7,10 @@ from typing import Any
 from matches.models import Board
 
 
-def board_store(name: str, spec: dict[str, Any], source: str, game: str = "kakomimasu") -> Board:
-    """The Board row for a spec: reuse one of that name if it is identical."""
+def board_store(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
+    """The Board row for a game's board spec: reuse one of that name if it is identical."""
     existing = Board.objects.filter(name=name).first()
-    if existing and existing.data == spec:
+    if existing and existing.data == spec and existing.game == game:
         return existing
     if existing:
         name = f"{name} ({Board.objects.filter(name__startswith=name).count() + 1})"

@@ -52,6 +52,8 @@ def test_the_list_shows_running_upcoming_and_finished(client):
     listed = {m["id"]: m["status"] for m in client.get("/api/matches").json()}
     # public live stays public after the end; a private match shows once published
     assert listed == {running.pk: "running", upcoming.pk: "upcoming", finished.pk: "finished"}
+    line = next(m for m in client.get("/api/matches").json() if m["id"] == finished.pk)
+    assert line["headline"] == [0, 0] and line["leader"] == {"team": None, "margin": 0}
     Match.objects.filter(pk=private.pk).update(published=True)
     listed = {m["id"]: m["status"] for m in client.get("/api/matches").json()}
     assert listed == {running.pk: "running", upcoming.pk: "upcoming", finished.pk: "finished",
