@@ -64,11 +64,12 @@ def test_a_file_that_is_neither_json_nor_a_game_record_is_refused(tmp_path):
 
 def test_replay_show_prints_each_game_readably():
     shown = run("replay", str(VECTORS / "chaser" / "capture_by_put.record.json"), "--show")
-    assert shown.count("Turn ") == 5 and "B wl: invalid, the game is already decided" in shown
+    assert shown.count("Turn ") == 5
+    assert "B wl · walk left: invalid, the game is already decided" in shown
     assert shown.rstrip().endswith("Result: Cool (decided by capture)")
     shown = run("replay", str(VECTORS / "procon2020" / "invalid_actions.record.json"), "--show")
-    assert "(tile 8, area 0, treasure 0)" in shown and "A agent 0 -1 0: invalid" not in shown
-    assert "A agent 0 move -1 0: invalid, target (-1, 1) is off the field" in shown
+    assert "(tile 8 · area 0 · treasure 0)" in shown
+    assert "A agent 0 type move dx -1 dy 0: invalid, target (-1, 1) is off the field" in shown
 
 
 def test_mapfile_prints_the_record_of_a_chaser_map():

@@ -15,6 +15,7 @@ import time
 from django.core.management.base import BaseCommand
 
 from matches.management.helpers import read_record, write_output
+from matches.rules import rules_for
 from matches.rules.records import MatchRecord
 from matches.rules.timeline import compute_timeline
 
@@ -49,21 +50,23 @@ class Command(BaseCommand):
 
 
 def render_state(match: MatchRecord, state: dict, result: dict | None) -> str:
-    """The board as text, any game: agents as team letter + number over the cells."""
+    """The board as text, any game: agents as team letter + number over the cells; each
+    team's score and what failed in the words of its game's rules (as the audit has them)."""
+    rules = rules_for(match.game)
     marks = {}
     for team, letter in enumerate("AB"):
         for agent, cell in enumerate(state["agents"][team]):
             if cell:
                 marks[tuple(cell)] = f"{letter}{agent}"
     lines = [f"Turn {state['turn']} / {match.turns}"]
-    for team, score in enumerate(state["scores"]):
+    numbers = rules.headline(state["scores"])
+    for team, (score, number) in enumerate(zip(state["scores"], numbers, strict=True)):
         name = match.teams[team]["name"]
-        details = ", ".join(f"{key} {value}" for key, value in score.items() if key != "total")
-        lines.append(f"  {'AB'[team]} {name:<20} {score.get('total', '')!s:>5}  ({details})")
+        lines.append(f"  {'AB'[team]} {name:<20} {number:>5}  ({rules.score_words(score)})")
     for y, row in enumerate(state["cells"]):
         lines.append(" ".join(marks.get((x, y), char).rjust(3) for x, char in enumerate(row)))
     lines.extend(
-        f"  {'AB'[team]} {_said(outcome)}: {outcome['result']}, {outcome.get('reason', '')}"
+        f"  {'AB'[team]} {rules.said(outcome)}: {outcome['result']}, {outcome.get('reason', '')}"
         for team, outcomes in enumerate(state.get("outcomes", []))
         for outcome in outcomes if outcome["result"] != "ok"
     )
@@ -71,10 +74,3 @@ def render_state(match: MatchRecord, state: dict, result: dict | None) -> str:
         winner = "draw" if result["winner"] is None else match.teams[result["winner"]]["name"]
         lines.append(f"Result: {winner} (decided by {result['decided_by']})")
     return "\n".join(lines) + "\n"
-
-
-def _said(outcome: dict) -> str:
-    """What the team sent, as in the record: "agent 3 move 4 5", "wu", "65p3"."""
-    words = (f"{key} {value}" if key == "agent" else str(value)
-             for key, value in outcome.items() if key not in ("result", "reason", "ready", "reply"))
-    return " ".join(words)
