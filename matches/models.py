@@ -139,6 +139,8 @@ class Team(models.Model):
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="teams")
     index = models.PositiveSmallIntegerField(help_text="0 for team A (blue), 1 for team B.")
     name = models.CharField(max_length=100)
+    # The organiser's short code for where a full name does not fit ("" : none).
+    short = models.CharField(max_length=8, blank=True, default="")
     # Only the SHA-256 of the bearer token is stored; the token is shown once.
     token_hash = models.CharField(max_length=64, unique=True)
 

@@ -69,7 +69,8 @@ def match_meta(match: Match) -> dict[str, Any]:
         "strategy_ms": match.strategy_ms,
         "transition_ms": match.transition_ms,
         "start_at": epoch_ms(match.start_at),
-        "teams": [{"index": t.index, "name": t.name} for t in match.teams.all()],
+        "teams": [{"index": t.index, "name": t.name, "short": t.short}
+                  for t in match.teams.all()],
         "board": {"name": match.board.name, **match.board.data},
     }
 
@@ -77,8 +78,11 @@ def match_meta(match: Match) -> dict[str, Any]:
 def timing(match: Match, now: datetime,
            scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
     """The match's moment: status, turns, deadline, result, and who leads (from the
-    latest `scores`, read here when the caller has not)."""
+    latest `scores`, read here when the caller has not): `leader`, and `lead` with the
+    bar's share; once ended, `verdict`: the result in plain words."""
     turn = match.strategy_turn(now)
+    rules = rules_for(match.game)
+    scores = latest_scores(match) if scores is None else scores
     return {
         "status": match.status(now),
         "turn": match.resolved_turns,
@@ -86,9 +90,18 @@ def timing(match: Match, now: datetime,
         "deadline": epoch_ms(next_deadline(match, now)),
         "server_time": epoch_ms(now),
         "result": match.result,
-        "leader": rules_for(match.game).leader(
-            latest_scores(match) if scores is None else scores, match.result),
+        "leader": rules.leader(scores, match.result),
+        "lead": rules.lead(scores, match.result),
+        "verdict": verdict(match, scores),
     }
+
+
+def verdict(match: Match, scores: list[dict[str, int]]) -> str | None:
+    """The end of a match in plain words ("Alpha wins by 34 points"); None before it."""
+    if match.result is None:
+        return None
+    names = [team.name for team in match.teams.all()]
+    return rules_for(match.game).verdict(match.result, scores, names)
 
 
 def latest_scores(match: Match) -> list[dict[str, int]]:

@@ -18,11 +18,16 @@ from matches.rules import rules_for
 
 
 def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
-    """One transition: a timeline/1 state plus the next deadline and the server's time."""
+    """One transition: a timeline/1 state plus the next deadline and the server's time,
+    who leads (`lead`) and the side panel's parts (`panel`) as the game's rules say."""
+    state = row.state()
+    rules = rules_for(match.game)
     return {
         "type": "turn",
         "match": match.pk,
-        **row.state(),
+        **state,
+        "lead": rules.lead(state["scores"]),
+        "panel": rules.panel(state),
         "deadline": (selectors.epoch_ms(match.deadline(row.number + 1))
                      if row.number < match.turns else None),
         "server_time": selectors.epoch_ms(now),
@@ -36,8 +41,12 @@ def turns_since(match: Match, since: int, now: datetime) -> list[dict[str, Any]]
 
 
 def end(match: Match) -> dict[str, Any]:
+    """The result, who won (`lead`) and the result in plain words (`verdict`)."""
+    scores = selectors.latest_scores(match)
     return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
-            "result": match.result}
+            "result": match.result,
+            "lead": rules_for(match.game).lead(scores, match.result),
+            "verdict": selectors.verdict(match, scores)}
 
 
 # The parts of a snapshot that change only with a turn, per (match, turn), so that a
@@ -52,8 +61,10 @@ def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
     if key not in _SNAPSHOTS:
         if len(_SNAPSHOTS) > 256:
             _SNAPSHOTS.clear()
+        state = selectors.latest_view(match)
         _SNAPSHOTS[key] = {"match": selectors.match_meta(match),
-                           "state": selectors.latest_view(match),
+                           "state": state,
+                           "panel": rules_for(match.game).panel(state),
                            "history": selectors.score_history(match),
                            **_drawing_extras(match)}
     return {"type": "snapshot", **_SNAPSHOTS[key], **selectors.timing(match, now)}

@@ -100,14 +100,16 @@ def member(parent: str, key: str) -> str:
 UNPRINTABLE = {"Cc", "Zl", "Zp"}
 
 
-def team_names(names: Sequence[Any], limit: int | None = None) -> list[str]:
+def team_names(names: Sequence[Any], limit: int | None = None,
+               part: str = "name") -> list[str]:
     """Two team names, each a string that is not blank, has no control character and
-    holds at most `limit` characters, the two different. Refusals name `teams[i].name`."""
+    holds at most `limit` characters, the two different. Refusals name `teams[i].name`
+    (`part`: "short" for the short codes the organiser chose)."""
     if len(names) != 2:
         raise RecordError(f"teams: expected 2 teams, got {len(names)}")
     checked = []
     for index, name in enumerate(names):
-        field = f"teams[{index}].name"
+        field = f"teams[{index}].{part}"
         name = as_text(name, field)
         if not name.strip():
             raise RecordError(f"{field}: empty")
@@ -121,7 +123,7 @@ def team_names(names: Sequence[Any], limit: int | None = None) -> list[str]:
             raise RecordError(f"{field}: {problem}")
         checked.append(name)
     if checked[0] == checked[1]:
-        raise RecordError("teams[1].name: the same as teams[0].name")
+        raise RecordError(f"teams[1].{part}: the same as teams[0].{part}")
     return checked
 
 

@@ -15,6 +15,7 @@ from matches.rules.checks import RecordError, team_names, text_problem
 from matches.services.turns import clock_wake
 
 TEAM_NAME_LIMIT = Team._meta.get_field("name").max_length
+TEAM_SHORT_LIMIT = Team._meta.get_field("short").max_length
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,15 @@ def team_names_check(names: Sequence[Any]) -> list[str]:
     return team_names(names, limit=TEAM_NAME_LIMIT)
 
 
+def team_shorts_check(shorts: Sequence[Any] | None) -> list[str]:
+    """The organiser's short codes of the two teams, for where a full name does not fit
+    (a wall, a phone): none at all, or two checked as names are, at most
+    TEAM_SHORT_LIMIT characters each, naming `teams[i].short`."""
+    if not shorts:
+        return ["", ""]
+    return team_names(shorts, limit=TEAM_SHORT_LIMIT, part="short")
+
+
 def match_create(
     *,
     board: Board,
@@ -41,10 +51,12 @@ def match_create(
     start_at: datetime,
     title: str = "",
     public_live: bool = False,
+    team_shorts: Sequence[str] | None = None,
 ) -> CreatedMatch:
     """Store a match and its two teams, and wake the clocks. RecordError (one line) for
     team names or a title that no match may have."""
     names = team_names_check(team_names)
+    shorts = team_shorts_check(team_shorts)
     problem = text_problem(title)
     if problem:
         raise RecordError(f"title: {problem}")
@@ -57,6 +69,7 @@ def match_create(
             public_live=public_live,
         )
         for index, (name, token) in enumerate(zip(names, tokens, strict=True)):
-            Team.objects.create(match=match, index=index, name=name, token_hash=token_hash(token))
+            Team.objects.create(match=match, index=index, name=name, short=shorts[index],
+                                token_hash=token_hash(token))
         clock_wake()
     return CreatedMatch(match, tokens)

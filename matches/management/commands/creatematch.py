@@ -1,4 +1,5 @@
 """python manage.py creatematch --game GAME --board NAME|FILE|random ... --teams A B
+[--short CODE_A,CODE_B]
 
 Creates a match and prints its id, start time and the two team tokens (shown once).
 """
@@ -23,7 +24,7 @@ from matches.rules import LIVE_GAMES
 from matches.rules.checks import RecordError
 from matches.selectors import epoch_ms
 from matches.services.boards import board_store
-from matches.services.matches import match_create, team_names_check
+from matches.services.matches import match_create, team_names_check, team_shorts_check
 
 
 def positive(kind):
@@ -49,6 +50,9 @@ class Command(BaseCommand):
         parser.add_argument("--strategy-seconds", type=positive(float), default=5.0)
         parser.add_argument("--transition-seconds", type=float, default=1.0)
         parser.add_argument("--teams", nargs=2, required=True, metavar="NAME")
+        parser.add_argument("--short", metavar="A,B", type=lambda text: text.split(","),
+                            help="each team's short code, for where its full name does not "
+                                 "fit (a wall of matches, a phone), e.g. HN,NARA")
         parser.add_argument("--agents", type=positive(int), help="default: the board's, else 6")
         parser.add_argument("--start-in", type=float, default=10.0, metavar="SECONDS")
         parser.add_argument("--title", default="")
@@ -64,6 +68,10 @@ class Command(BaseCommand):
             team_names_check(options["teams"])
         except RecordError as error:
             raise CommandError(f"--teams: {error}", returncode=2) from None
+        try:
+            team_shorts_check(options["short"])
+        except RecordError as error:
+            raise CommandError(f"--short: {error}", returncode=2) from None
         board, hints = self.board(options["game"], options["board"])
         try:
             created = match_create(
@@ -76,6 +84,7 @@ class Command(BaseCommand):
                 start_at=timezone.now() + timedelta(seconds=options["start_in"]),
                 title=options["title"] or hints.get("title") or "",
                 public_live=options["public"],
+                team_shorts=options["short"],
             )
         except RecordError as error:  # the title
             raise CommandError(f"--{error}", returncode=2) from None
