@@ -14,6 +14,7 @@ from matches.models import Board, Match, Submission, Team, Turn
 from matches.rules.files import record_from_bytes
 from matches.rules.records import RecordError
 from matches.services.archive import match_import
+from matches.services.turns import clock_wake
 
 
 @admin.register(Board)
@@ -36,6 +37,12 @@ class MatchAdmin(admin.ModelAdmin):
     list_filter = ["game"]
     readonly_fields = ["resolved_turns", "result", "created_at"]
     inlines = [TeamInline]
+
+    def save_model(self, request, obj, form, change):
+        """A start or step length changed here moves the deadlines: the clocks, asleep
+        until the old next one, wake to look again."""
+        super().save_model(request, obj, form, change)
+        clock_wake()
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.import_record)

@@ -186,3 +186,37 @@ def test_the_channel_layer_wakes_the_clocks_of_other_processes():
             listener.cancel()
 
     asyncio.run(scenario())
+
+
+@pytest.mark.django_db
+def test_a_start_moved_in_the_admin_wakes_the_clock(transactional_db, rf, admin_user):
+    """A judge brings a match forward in the admin: the clock asleep until its old start
+    (an hour away) resolves its turns from the new one."""
+    import asyncio
+    import threading
+
+    from django.contrib import admin
+    from django.utils import timezone
+
+    from matches.clock import run_clock
+
+    match, _ = make_match(strategy=0.5, transition=0.2, start_in=3600, turns=2)
+    loop = asyncio.new_event_loop()
+    stop = asyncio.Event()
+    server = threading.Thread(target=loop.run_until_complete,
+                              args=(run_clock(stop, idle_seconds=600),))
+    server.start()
+    try:
+        time.sleep(1.5)  # the clock has ticked once and sleeps until the hour is up
+        model_admin = admin.site._registry[Match]
+        request = rf.post("/admin/")
+        request.user = admin_user
+        match.start_at = timezone.now() + timedelta(seconds=0.5)
+        form = model_admin.get_form(request, match)(instance=match)
+        model_admin.save_model(request, match, form, change=True)
+        wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns")
+    finally:
+        loop.call_soon_threadsafe(stop.set)
+        server.join(timeout=30)
+    assert not server.is_alive()
+    loop.close()
