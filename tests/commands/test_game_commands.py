@@ -1,30 +1,12 @@
 """replay for every game and for game records; mapfile (CHaser); kifu (Blokus Duo)."""
 
 import json
-from io import StringIO
-from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 
 from matches.rules.records import first_difference, parse_record, parse_timeline
-
-VECTORS = Path(__file__).resolve().parents[1] / "conformance"
-
-
-def run(*args) -> str:
-    out = StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
-
-
-def refusal(*args) -> str:
-    with pytest.raises(CommandError) as caught:
-        run(*args)
-    assert caught.value.returncode == 2
-    message = str(caught.value)
-    assert "\n" not in message
-    return message
+from tests.commands.calls import VECTORS, refusal, run
 
 
 @pytest.mark.parametrize("vector", [

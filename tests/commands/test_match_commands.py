@@ -3,33 +3,15 @@ status 2 and nothing stored or half-written; output through the command's stdout
 
 import json
 import sys
-from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import CommandError, call_command
 from django.db import connection
 
 from matches.models import Board, Match, Submission, Team
 from matches.services.turns import turn_resolve
+from tests.commands.calls import VECTORS, refusal, run
 from tests.factories import make_match, put, record_json, submit
-
-VECTORS = Path(__file__).resolve().parents[1] / "conformance"
-
-
-def run(*args) -> str:
-    out = StringIO()
-    call_command(*args, stdout=out)
-    return out.getvalue()
-
-
-def refusal(*args) -> str:
-    with pytest.raises(CommandError) as caught:
-        run(*args)
-    assert caught.value.returncode == 2
-    message = str(caught.value)
-    assert "\n" not in message
-    return message
 
 
 def stored() -> tuple[int, int, int, int]:

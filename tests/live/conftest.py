@@ -1,4 +1,5 @@
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import channel_layers, get_channel_layer
 
 
@@ -9,6 +10,16 @@ def _fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+async def worker_connections_closed():
+    """The consumers' database work runs on a worker thread; close its connection after
+    the test (a module asks for it in its pytestmark)."""
+    yield
+    from django.db import connections
+
+    await sync_to_async(connections.close_all)()
 
 
 @pytest.fixture

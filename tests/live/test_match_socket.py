@@ -11,18 +11,11 @@ from matches.services.turns import turn_resolve
 from tests.factories import make_match, put
 from tests.live.clients import browser_socket, first_answer
 
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio,
+              pytest.mark.usefixtures("worker_connections_closed")]
 
 resolve = sync_to_async(turn_resolve)
 
-
-@pytest.fixture(autouse=True)
-async def _close_worker_connections():
-    """The consumers' database work runs on a worker thread; close its connection after."""
-    yield
-    from django.db import connections
-
-    await sync_to_async(connections.close_all)()
 
 
 async def connect(path):

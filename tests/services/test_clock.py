@@ -1,5 +1,6 @@
 """The clock: due turns resolved in order, exactly once, also after a restart."""
 
+import contextlib
 import time
 from datetime import timedelta
 
@@ -119,6 +120,15 @@ def test_a_new_match_wakes_a_sleeping_clock_process(spawn, tmp_path):
 def test_a_new_match_wakes_the_clock_running_in_this_process(transactional_db):
     """The embedded demo's case: the clock on a server's event loop, a match created in
     another thread (SQLite: a direct wake-up; PostgreSQL: its NOTIFY)."""
+    with clock_in_this_process():  # it has ticked once and sleeps for up to 10 minutes
+        match, _ = make_match(strategy=1, transition=0.5, start_in=0.5, turns=2)
+        wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns")
+
+
+@contextlib.contextmanager
+def clock_in_this_process():
+    """A clock on an event loop in a thread of this process, as the demo runs it, that
+    would sleep up to 10 minutes between ticks; stopped (and checked stopped) after."""
     import asyncio
     import threading
 
@@ -130,9 +140,8 @@ def test_a_new_match_wakes_the_clock_running_in_this_process(transactional_db):
                               args=(run_clock(stop, idle_seconds=600),))
     server.start()
     try:
-        time.sleep(1.5)  # the clock has ticked once and sleeps for up to 10 minutes
-        match, _ = make_match(strategy=1, transition=0.5, start_in=0.5, turns=2)
-        wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns")
+        time.sleep(1.5)  # its first tick is over
+        yield
     finally:
         loop.call_soon_threadsafe(stop.set)
         server.join(timeout=30)
@@ -192,22 +201,11 @@ def test_the_channel_layer_wakes_the_clocks_of_other_processes():
 def test_a_start_moved_in_the_admin_wakes_the_clock(transactional_db, rf, admin_user):
     """A judge brings a match forward in the admin: the clock asleep until its old start
     (an hour away) resolves its turns from the new one."""
-    import asyncio
-    import threading
-
     from django.contrib import admin
     from django.utils import timezone
 
-    from matches.clock import run_clock
-
     match, _ = make_match(strategy=0.5, transition=0.2, start_in=3600, turns=2)
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-    server = threading.Thread(target=loop.run_until_complete,
-                              args=(run_clock(stop, idle_seconds=600),))
-    server.start()
-    try:
-        time.sleep(1.5)  # the clock has ticked once and sleeps until the hour is up
+    with clock_in_this_process():  # asleep: the match's start is an hour away
         model_admin = admin.site._registry[Match]
         request = rf.post("/admin/")
         request.user = admin_user
@@ -215,8 +213,3 @@ def test_a_start_moved_in_the_admin_wakes_the_clock(transactional_db, rf, admin_
         form = model_admin.get_form(request, match)(instance=match)
         model_admin.save_model(request, match, form, change=True)
         wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns")
-    finally:
-        loop.call_soon_threadsafe(stop.set)
-        server.join(timeout=30)
-    assert not server.is_alive()
-    loop.close()
