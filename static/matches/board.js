@@ -1,12 +1,15 @@
 // The board as a pure function of a state, for every game: each game's own module
 // (games/<game>.js, through the registry games/index.js) says how its cells look, where
-// a failed action aimed, and its words; this module draws the cells, the point values,
-// the agents and last turn's failed actions, and nothing is left to hover.
+// a failed action aimed, what the last turn did, and its words; this module draws the
+// coordinates, the cells, the point values, the agents, last turn's moves and failed
+// actions, and nothing is left to hover.
 // Also each game's words for an action and for a team's score, shared by the screens.
 
 import { gameFor } from "./games/index.js";
 
 const FAILURE_MARK = { invalid: "✕", conflict: "⚡" };
+const SVG = "http://www.w3.org/2000/svg";
+const EDGE = 0.55; // the coordinates' margin, in cells (app.css's --edge)
 
 export function gameRules(game) {
   return gameFor(game);
@@ -15,12 +18,18 @@ export function gameRules(game) {
 export function createBoard(root, board, game) {
   const rules = gameRules(game);
   root.textContent = "";
-  root.style.setProperty("--w", board.width);
-  root.style.setProperty("--h", board.height);
+  root.style.setProperty("--cols", board.width);
+  root.style.setProperty("--rows", board.height);
+  root.style.setProperty("--w", board.width + EDGE);
+  root.style.setProperty("--h", board.height + EDGE);
   root.setAttribute("role", "img");
   const treasures = new Map((board.treasures || []).map((t) => [`${t.x},${t.y}`, t.point]));
   const cells = [];
+  const named = rules.coordinate || String;
+  root.append(mark("span", "coord corner"));
+  for (let x = 0; x < board.width; x += 1) root.append(mark("span", "coord x", named(x)));
   for (let y = 0; y < board.height; y += 1) {
+    root.append(mark("span", "coord y", named(y)));
     for (let x = 0; x < board.width; x += 1) {
       const cell = document.createElement("div");
       cell.className = "cell";
@@ -47,9 +56,10 @@ export function drawState(view, state, options = {}) {
       const cell = cells[y * board.width + x];
       const wanted = `cell ${classes(row[x], x, y)}`;
       if (cell.className !== wanted) cell.className = wanted;
-      for (const old of cell.querySelectorAll(".agent, .failure")) old.remove();
+      for (const old of cell.querySelectorAll(".agent, .failure, .trace")) old.remove();
     }
   }
+  drawLastTurn(view, state, options.previous);
   drawAgents(view, state);
   drawFailures(view, state);
   view.root.dataset.shownTurn = state.turn;
@@ -59,12 +69,71 @@ function drawAgents(view, state) {
   const { labels, names } = view.rules;
   state.agents.forEach((team, index) => {
     team.forEach((position, number) => {
-      if (!position) return;
-      const agent = mark("span", `agent team-${"ab"[index]}`, labels ? labels[index] : number);
+      if (!position || !onBoard(view.board, position[0], position[1])) return;
+      const agent = agentMark(index, labels ? labels[index] : number, Boolean(labels));
       agent.title = names ? names[index] : `Team ${"AB"[index]} agent ${number}`;
       view.cells[position[1] * view.board.width + position[0]].append(agent);
     });
   });
+}
+
+// An agent: a ring in its team's colour and a badge with its number (or its player's
+// letter, large, where a team has one player).
+function agentMark(team, label, solo) {
+  const agent = mark("span", `agent team-${"ab"[team]}${solo ? " solo" : ""}`);
+  agent.append(mark("span", "agent-no", label));
+  return agent;
+}
+
+// What the last turn did, as the game's module reads it from the state and the one
+// before (`previous`, when the screen has it): cells acted on or read, and moves.
+function drawLastTurn(view, state, previous) {
+  const { board, cells, rules } = view;
+  view.root.querySelector("svg.moves")?.remove();
+  if (!rules.lastTurn || !state.turn) return;
+  const { marks = [], moves = [] } = rules.lastTurn(state, previous || null, board);
+  for (const { at: [x, y], kind, team } of marks) {
+    if (onBoard(board, x, y)) cells[y * board.width + x].append(mark("span", `trace ${kind} team-${"ab"[team]}`));
+  }
+  const shown = moves.filter(({ from, to }) => onBoard(board, ...from) && onBoard(board, ...to));
+  if (shown.length) view.root.append(movesLayer(board, shown));
+}
+
+// Each move as a short arrow across the edge between the two cells, in the team's
+// colour on a casing that stands out on any cell.
+function movesLayer(board, moves) {
+  const layer = document.createElementNS(SVG, "svg");
+  layer.setAttribute("class", "moves");
+  layer.setAttribute("viewBox", `0 0 ${board.width} ${board.height}`);
+  layer.setAttribute("aria-hidden", "true");
+  for (const [kind, width] of [["casing", 0.2], [null, 0.1]]) {
+    for (const { from, to, team } of moves) layer.append(arrow(from, to, kind || `team-${"ab"[team]}`, width));
+  }
+  return layer;
+}
+
+function arrow([x0, y0], [x1, y1], className, width) {
+  const [dx, dy] = [x1 - x0, y1 - y0];
+  const length = Math.hypot(dx, dy) || 1;
+  const [ux, uy] = [dx / length, dy / length];
+  const at = (share) => [x0 + 0.5 + dx * share, y0 + 0.5 + dy * share];
+  const [sx, sy] = at(0.02);
+  const [ex, ey] = at(0.58); // just over the edge: the agent's own mark stays clear
+  const head = 0.2 + width; // the head's length, casing included
+  const [bx, by] = [ex - ux * head, ey - uy * head];
+  const group = document.createElementNS(SVG, "g");
+  group.setAttribute("class", className);
+  const shaft = document.createElementNS(SVG, "line");
+  Object.entries({ x1: sx, y1: sy, x2: bx, y2: by, "stroke-width": width, "stroke-linecap": "round" })
+    .forEach(([name, value]) => shaft.setAttribute(name, value));
+  const tip = document.createElementNS(SVG, "polygon");
+  const points = [[ex + ux * width, ey + uy * width], [bx - uy * head * 0.8, by + ux * head * 0.8],
+                  [bx + uy * head * 0.8, by - ux * head * 0.8]];
+  tip.setAttribute("points", points.map((point) => point.map((n) => n.toFixed(3)).join(",")).join(" "));
+  tip.setAttribute("stroke-width", className === "casing" ? width - 0.1 : 0);
+  tip.setAttribute("stroke-linejoin", "round");
+  group.append(shaft, tip);
+  return group;
 }
 
 function drawFailures(view, state) {
@@ -73,8 +142,15 @@ function drawFailures(view, state) {
   for (const failure of failures(state)) {
     const [x, y] = rules.target(failure, state.agents[failure.team] || []) || [];
     if (!onBoard(board, x, y)) continue;
-    view.cells[y * board.width + x].append(mark("span", `failure ${failure.result}`, FAILURE_MARK[failure.result]));
+    view.cells[y * board.width + x].append(failureMark(failure.result));
   }
+}
+
+// A failed action's mark: a thick frame and a large round ✕ or ⚡.
+function failureMark(result) {
+  const failure = mark("span", `failure ${result}`);
+  failure.append(mark("span", "failure-glyph", FAILURE_MARK[result] || "?"));
+  return failure;
 }
 
 function onBoard(board, x, y) {
@@ -156,18 +232,26 @@ export function scoreCards(game, scores, decided) {
 
 // --- the legend ---------------------------------------------------------------------------
 
-// The marks of this game's board, each on a small cell drawn as the board draws it.
+// The marks of this game's board, each on small cells drawn as the board draws them: a
+// legend entry's classes are one cell's, or a list (one cell per team); its inner mark
+// is "agent-a" / "agent-b" (an agent with that label), a failure's result, or a trace.
 export function drawLegend(box, game) {
   const rules = gameRules(game);
-  const keys = rules.legend.map(([classes, words, inner, text]) => {
-    const cell = mark("span", `key cell ${classes}`);
-    if (inner) cell.append(mark("span", inner, text));
-    const item = mark("span", "", ` ${words}`);
-    item.prepend(cell);
+  const entries = [...rules.legend];
+  if (rules.agents) entries.push(["neutral", "agent (its number)", "agent-a", "3"]);
+  if (rules.lastTurn && rules.agents) entries.push(["neutral", "acted on last turn", "trace acted"]);
+  if (rules.target) entries.push(["neutral", "invalid", "invalid"]);
+  if (rules.agents) entries.push(["neutral", "conflict", "conflict"]);
+  const keys = entries.map(([classes, words, inner, text]) => {
+    const item = mark("span", "legend-item");
+    for (const one of Array.isArray(classes) ? classes : [classes]) {
+      const cell = mark("span", `key cell ${one}`);
+      if (inner) cell.append(innerMark(inner, text, rules));
+      item.append(cell);
+    }
+    item.append(` ${words}`);
     return item;
   });
-  if (rules.target) keys.push(mark("span", "", "✕ invalid"));
-  if (rules.agents) keys.push(mark("span", "", "⚡ conflict"));
   if (rules.points) {
     const negative = mark("span", "");
     negative.append(mark("i", "", "−3"), " negative");
@@ -177,6 +261,12 @@ export function drawLegend(box, game) {
 }
 
 // --- small parts -----------------------------------------------------------------------------
+
+function innerMark(inner, text, rules) {
+  if (inner === "agent-a" || inner === "agent-b") return agentMark("ab".indexOf(inner.at(-1)), text, Boolean(rules.labels));
+  if (inner in FAILURE_MARK) return failureMark(inner);
+  return mark("span", inner, text);
+}
 
 function pointsMark(value) {
   return mark("span", value < 0 ? "points negative" : "points", value < 0 ? `−${-value}` : String(value));

@@ -7,7 +7,11 @@
 //   classes(view, state, options) -> (char, x, y) -> the cell's CSS classes;
 //   target(outcome, agents): the cell a failed action aimed at (null: none);
 //   describe(outcome): an action in words; start: turn 0 in words; idle: a team that
-//   sent nothing; legend: [classes, words, inner classes, inner text] for each mark;
+//   sent nothing; legend: [classes (or one per team), words, inner mark, its text] for
+//   each mark; optional coordinate(i): a column's or a row's name (default: i);
+//   optional lastTurn(state, previous, board) -> {marks: [{at, kind, team}], moves:
+//   [{from, to, team}]}: the cells the turn acted on ("acted") or read ("read") and
+//   the agents' moves (`previous`, the state before, may be null: a screen joining late);
 //   optional strength(headline) (more is better; default the number itself) and
 //   details(score, team, parts, headline): a team's score beyond its one number.
 
@@ -19,6 +23,22 @@ function wallClasses() {
 
 function absoluteTarget(outcome) {
   return [outcome.x, outcome.y];
+}
+
+// Walls put and removed are framed; a move is an arrow from where its agent stood.
+function lastTurn(state, previous) {
+  const marks = [];
+  const moves = [];
+  (state.outcomes || []).forEach((outcomes, team) => {
+    for (const outcome of outcomes) {
+      if (outcome.result !== "ok") continue;
+      if (outcome.type === "put" || outcome.type === "remove") marks.push({ at: [outcome.x, outcome.y], kind: "acted", team });
+      const from = previous?.agents[team]?.[outcome.agent];
+      const to = state.agents[team]?.[outcome.agent];
+      if (outcome.type === "move" && from && to) moves.push({ from, to, team });
+    }
+  });
+  return { marks, moves };
 }
 
 function describePlaced(outcome) {
@@ -33,7 +53,8 @@ export default {
   classes: wallClasses,
   target: absoluteTarget,
   describe: describePlaced,
+  lastTurn,
   start: "the empty board",
   idle: "no action",
-  legend: [["wall-a", "wall"], ["land-a", "territory"]],
+  legend: [[["wall-a", "wall-b"], "wall"], [["land-a", "land-b"], "territory"], ["neutral", "neutral"]],
 };

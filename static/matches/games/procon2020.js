@@ -53,6 +53,22 @@ function directedTarget(outcome, agents) {
   return at ? [at[0] + outcome.dx, at[1] + outcome.dy] : null;
 }
 
+// A move is an arrow from where its agent stood (a move that succeeded moved it by dx,
+// dy); a tile removed is framed.
+function lastTurn(state) {
+  const marks = [];
+  const moves = [];
+  (state.outcomes || []).forEach((outcomes, team) => {
+    for (const outcome of outcomes) {
+      const at = state.agents[team]?.[outcome.agent];
+      if (outcome.result !== "ok" || !at || !Number.isInteger(outcome.dx)) continue;
+      if (outcome.type === "move") moves.push({ from: [at[0] - outcome.dx, at[1] - outcome.dy], to: at, team });
+      if (outcome.type === "remove") marks.push({ at: [at[0] + outcome.dx, at[1] + outcome.dy], kind: "acted", team });
+    }
+  });
+  return { marks, moves };
+}
+
 function describeDirected(outcome) {
   if (outcome.type === "stay") return "stay";
   return `${outcome.type ?? "?"} ${ARROWS[`${outcome.dx},${outcome.dy}`] || `(${outcome.dx}, ${outcome.dy})`}`;
@@ -65,8 +81,10 @@ export default {
   classes: tileClasses,
   target: directedTarget,
   describe: describeDirected,
+  lastTurn,
   start: "the agents on their first tiles",
   idle: "no action",
-  legend: [["tile-a", "tile"], ["neutral area-a", "area"], ["obstacle", "obstacle"],
+  legend: [[["tile-a", "tile-b"], "tile"], [["neutral area-a", "neutral area-b"], "area"], ["neutral", "neutral"],
+           ["obstacle", "obstacle"],
            ["treasure", "treasure and its value", "treasure-badge", "8"]],
 };
