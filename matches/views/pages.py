@@ -19,7 +19,7 @@ from matches.selectors import stored_timeline
 from matches.views.spreadsheet import csv_attachment
 
 SECTIONS = [(Match.RUNNING, "Live"), (Match.UPCOMING, "Upcoming"), (Match.FINISHED, "Recent")]
-WALL_LIMIT = 4
+WALL_LIMIT = 6
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -69,7 +69,7 @@ def screens(request: HttpRequest) -> HttpResponse:
     if missing:
         raise Http404(f"no match {', '.join(missing)}")
     matches = [found[int(p)] for p in wanted]
-    return render(request, "matches/screens.html", {"matches": matches})
+    return render(request, "matches/screens.html", {"matches": matches, "limit": WALL_LIMIT})
 
 
 ERROR_PAGES = {
