@@ -80,6 +80,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "channels",
+    "ninja",  # its static files: Swagger UI for /api/docs, served here, never from a CDN
     "matches",
 ]
 
