@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from matches.api import api
-from matches.views import judges, pages
+from matches.views import judges, pages, screens
 
 urlpatterns = [
     path("", pages.index, name="index"),
@@ -17,6 +17,9 @@ urlpatterns = [
     path("matches/<int:match_id>/audit/submissions.<str:kind>", judges.export,
          name="audit-export"),
     path("screens/", pages.screens, name="screens"),
+    path("tv/", screens.tv, name="tv"),
+    path("tv/now", screens.tv_now, name="tv-now"),
+    path("matches/<int:match_id>/embed", screens.match_embed, name="embed"),
     path("accounts/login/", judges.JudgeLogin.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

@@ -1,4 +1,9 @@
-// The venue screen: one match, live. Also used, compact, by the wall of screens.
+// The venue screen: one match, live. Also used, compact, by the wall of screens (where a
+// part of the venue's side panel is missing, it is not drawn).
+//
+// Who leads, the bar between the cards, each card's words, who moves next, the trays of
+// pieces and the end in words come from the server, which asks the game's rules
+// (`lead`, `panel`, `verdict`: docs/live-protocol.md); this module names no game.
 
 import { actor, createBoard, describeAction, drawLegend, drawState, failures, gameRules, guessArrivals,
          noteArrivals, scoreCards } from "./board.js";
@@ -6,21 +11,21 @@ import { drawChart } from "./chart.js";
 import { ServerClock, formatCountdown } from "./clock.js";
 import { MatchStream } from "./live.js";
 
-const MAX_LISTED = 8;
 const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" };
+const NAME_SMALLEST = 0.6; // of the name's own size, before the short code takes its place
 
 export function startVenue(root, matchId) {
   const clock = new ServerClock();
   const find = (selector) => root.querySelector(selector);
   const screen = { meta: null, view: null, history: [], deadline: null, status: "connecting",
-                   result: null, connection: "connecting", state: null, arrived: new Map() };
+                   result: null, connection: "connecting", state: null, arrived: new Map(),
+                   lead: null, panel: null, verdict: null };
 
   function apply(state) {
     drawState(screen.view, state, { arrived: screen.arrived, previous: screen.state });
     screen.state = state;
     const { headline } = drawTeams(state.scores);
-    const turn = find("[data-turn]");
-    turn.textContent = `${state.turn} / ${screen.meta.turns}`;
+    find("[data-turn]").textContent = `${state.turn} / ${screen.meta.turns}`;
     const chart = find("svg.chart");
     if (chart) drawChart(chart, screen.history, screen.meta.turns, { key: headline, current: state.turn });
     drawFailures(state);
@@ -28,62 +33,115 @@ export function startVenue(root, matchId) {
   }
 
   function drawTeams(scores) {
-    // The server's word on who leads (the result decides at the end), else the scores'.
-    const cards = scoreCards(screen.meta.game, scores, screen.leader?.team);
+    // The server's word on who leads and the bar (the result decides at the end), else
+    // the scores' as this page reads them.
+    const cards = scoreCards(screen.meta.game, scores, screen.lead ? screen.lead.team : undefined);
+    const share = screen.lead ? screen.lead.share : cards.share;
+    const words = screen.panel?.words;
     scores.forEach((score, team) => {
       const card = find(`[data-team="${team}"]`);
       setNumber(card.querySelector(".total"), cards.numbers[team]);
       const details = card.querySelector(".details");
-      if (details) details.textContent = cards.details[team];
+      if (details) details.textContent = words ? words[team] : cards.details[team];
       card.classList.toggle("leader", cards.leader === team);
     });
-    const share = find(".share-a");
-    if (share) share.style.width = `${100 * cards.share}%`;
+    const bar = find(".share-a");
+    if (bar) bar.style.width = `${100 * share}%`;
+    drawPanel();
     return cards;
+  }
+
+  // The game's own parts: who moves next, each team's tray of pieces.
+  function drawPanel() {
+    const panel = screen.panel || {};
+    const over = screen.status === "finished";
+    for (const team of [0, 1]) {
+      const card = find(`[data-team="${team}"]`);
+      const moving = !over && panel.to_move === team;
+      card.classList.toggle("to-move", moving);
+      const chip = card.querySelector(".to-move-chip");
+      if (chip) chip.hidden = !moving;
+      const tray = card.querySelector(".tray");
+      if (tray) drawTray(tray, panel.trays ? panel.trays[team] : null);
+    }
   }
 
   function drawFailures(state) {
     const box = find("[data-failures]");
     if (!box) return;
     const { game } = screen.meta;
-    box.querySelector(".summary").textContent = turnTitle(game, state);
-    const listed = listedOutcomes(game, state);
+    drawHeadline(box.querySelector(".summary"), game, state);
+    const listed = listedOutcomes(game, state, screen.panel);
     const list = box.querySelector("ul");
-    list.textContent = "";
-    for (const outcome of listed.slice(0, MAX_LISTED)) {
-      const item = document.createElement("li");
-      item.className = outcome.result;
-      item.textContent = outcomeLine(game, outcome);
-      list.append(item);
-    }
-    if (listed.length > MAX_LISTED) {
-      const more = document.createElement("li");
-      more.textContent = `and ${listed.length - MAX_LISTED} more`;
-      list.append(more);
-    }
+    list.replaceChildren(...listed.map((outcome) => outcomeItem(game, outcome)));
+    fitList(box, list, listed.length);
   }
 
-  function statusText() {
-    if (screen.connection === "reconnecting") return ["reconnecting", "reconnecting…"];
-    if (screen.status === "finished" && screen.result) {
-      const { winner, decided_by: decidedBy } = screen.result;
-      if (winner === null) return ["finished", "finished — a draw"];
-      return ["finished", `finished — ${screen.meta.teams[winner].name} wins on ${decidedBy}`];
-    }
-    if (screen.meta && clock.now() < screen.meta.start_at) {
-      return ["upcoming", `starting in ${formatCountdown(screen.meta.start_at - clock.now())}`];
-    }
-    return screen.meta ? ["live", "live"] : ["connecting", "connecting…"];
+  function phase() {
+    if (screen.connection === "reconnecting") return "reconnecting";
+    if (screen.status === "finished" && screen.result) return "finished";
+    if (!screen.meta) return "connecting";
+    return clock.now() < screen.meta.start_at ? "upcoming" : "live";
   }
 
   function drawStatus() {
-    const [kind, text] = statusText();
+    const now = phase();
+    const shown = now === "reconnecting" ? screen.phase || "live" : now;
+    root.dataset.phase = shown;
+    screen.phase = shown;
     const badge = find("[data-status]");
-    badge.textContent = text;
-    badge.dataset.kind = kind;
+    badge.textContent = { reconnecting: "reconnecting…", connecting: "connecting…", upcoming: "upcoming",
+                          live: "live", finished: "finished" }[now];
+    badge.dataset.kind = now;
+    const startsIn = screen.meta ? formatCountdown(screen.meta.start_at - clock.now()) : "";
+    const start = find("[data-start]");
+    if (start) {
+      start.hidden = shown !== "upcoming";
+      start.querySelector("[data-starts-in]").textContent = startsIn;
+    }
+    drawCountdown(now, startsIn, Boolean(start));
+    drawResult();
+  }
+
+  // One countdown: "next in 2.4 s" while live; "starts in 14:48" before the start
+  // where no start card shows it; "reconnecting…" while the socket is down (never a
+  // frozen number).
+  function drawCountdown(now, startsIn, startCard) {
     const countdown = find("[data-countdown]");
-    const running = screen.deadline !== null && screen.status !== "finished";
-    countdown.textContent = running ? formatCountdown(screen.deadline - clock.now()) : "";
+    let text = "";
+    if (now === "reconnecting") text = "reconnecting…";
+    else if (now === "upcoming" && !startCard) text = `starts in ${startsIn}`;
+    else if (now === "live" && screen.deadline !== null) {
+      text = `next in ${formatCountdown(screen.deadline - clock.now())}`;
+    }
+    if (countdown.textContent !== text) countdown.textContent = text;
+    countdown.dataset.kind = now;
+  }
+
+  function drawResult() {
+    const banner = find("[data-result]");
+    if (!banner) return;
+    const over = screen.status === "finished" && screen.result && screen.meta && screen.state;
+    banner.hidden = !over;
+    if (!over) return;
+    const { winner } = screen.result;
+    banner.dataset.winner = winner === null || winner === undefined ? "none" : String(winner);
+    banner.querySelector(".verdict").textContent = screen.verdict || fallbackVerdict();
+    const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
+    banner.querySelector(".final").textContent =
+      `final ${numbers.map(signed).join(" – ")} · turn ${screen.state.turn}`;
+  }
+
+  function fallbackVerdict() {
+    const { winner } = screen.result;
+    return winner === null ? "A draw" : `${screen.meta.teams[winner].name} wins`;
+  }
+
+  function drawNames() {
+    for (const team of screen.meta.teams) {
+      const card = find(`[data-team="${team.index}"]`);
+      fitName(card.querySelector(".name"), team.name, team.short);
+    }
   }
 
   const stream = new MatchStream(matchId, {
@@ -91,16 +149,15 @@ export function startVenue(root, matchId) {
       clock.update(message.server_time);
       Object.assign(screen, { meta: message.match, history: message.history, state: null,
                               deadline: message.deadline, status: message.status, result: message.result,
-                              leader: message.leader });
+                              lead: message.lead || null, panel: message.panel || null,
+                              verdict: message.verdict || null });
       screen.view = createBoard(find(".board"), message.match.board, message.match.game);
       guessArrivals(screen.arrived, message.match.board, message.state);
       // The server knows which treasures are gone; a tile alone may not tell.
       for (const [x, y] of message.treasures_taken || []) screen.arrived.set(`${x},${y}`, 0);
       const legend = find("[data-board-legend]");
       if (legend) drawLegend(legend, message.match.game);
-      message.match.teams.forEach((team) => {
-        find(`[data-team="${team.index}"] .name`).textContent = team.name;
-      });
+      drawNames();
       const title = find("[data-title]");
       if (title) title.textContent = message.match.title;
       apply(message.state);
@@ -110,13 +167,16 @@ export function startVenue(root, matchId) {
       screen.deadline = message.deadline;
       screen.status = message.turn >= screen.meta.turns ? "finished" : "running";
       screen.history.push({ turn: message.turn, scores: message.scores });
-      screen.leader = undefined; // the new scores say who leads, until a result does
+      screen.lead = message.lead || null; // the new scores say who leads, until a result does
+      screen.panel = message.panel || null;
       noteArrivals(screen.arrived, screen.state, message);
       apply(message);
     },
     onEnd(message) {
       Object.assign(screen, { result: message.result, status: "finished", deadline: null,
-                              leader: { team: message.result?.winner ?? null } });
+                              lead: message.lead || { team: message.result?.winner ?? null,
+                                                      share: screen.lead?.share ?? 0.5 },
+                              verdict: message.verdict || null });
       if (screen.state) drawTeams(screen.state.scores);
       drawStatus();
     },
@@ -132,29 +192,146 @@ export function startVenue(root, matchId) {
   });
   stream.connect();
   setInterval(drawStatus, 100);
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => {
+      if (screen.meta) drawNames();
+      if (screen.state) drawFailures(screen.state);
+    }, 150);
+  });
   return stream;
 }
 
-function turnTitle(game, state) {
-  if (state.turn === 0) return "No turn played yet";
+// --- last turn ------------------------------------------------------------------------
+
+// "⚡ 7 conflicts  ✕ 2 invalid" (the counts that are not zero), or "✓ no failed actions".
+function drawHeadline(box, game, state) {
+  if (!box) return;
+  if (state.turn === 0) {
+    box.replaceChildren(words("quiet", "No turn played yet"));
+    return;
+  }
   const failed = failures(state);
   const conflicts = failed.filter((failure) => failure.result === "conflict").length;
-  const counted = gameRules(game).agents ? `${conflicts} conflict${conflicts === 1 ? "" : "s"}, ` : "";
-  return `Turn ${state.turn}: ${counted}${failed.length - conflicts} invalid`;
+  const invalid = failed.length - conflicts;
+  const parts = [];
+  if (conflicts) parts.push(words("conflict", `⚡ ${conflicts} conflict${conflicts === 1 ? "" : "s"}`));
+  if (invalid) parts.push(words("invalid", `✕ ${invalid} invalid`));
+  if (!failed.length) parts.push(words("ok", "✓ no failed actions"));
+  box.replaceChildren(...parts);
+  box.title = `Turn ${state.turn}`;
 }
 
-// The last turn's failed actions; in CHaser and Blokus Duo, where a team plays one
-// command or move a turn, every one of them.
-function listedOutcomes(game, state) {
-  if (gameRules(game).agents) return failures(state);
-  return (state.outcomes || []).flatMap((outcomes, team) => outcomes.map((outcome) => ({ ...outcome, team })));
+// The last turn's failed actions; in games where a team plays one command or move a
+// turn, every one of them. Each with the server's words for it where the game gives them.
+function listedOutcomes(game, state, panel) {
+  const all = (state.outcomes || []).flatMap((outcomes, team) => outcomes.map((outcome, index) => ({
+    ...outcome, team, words: panel?.moves?.[team]?.[index] ?? null })));
+  return gameRules(game).agents ? all.filter((outcome) => outcome.result !== "ok") : all;
 }
 
-// e.g. "✕ A3 move (4, 7): target is an opponent wall", "✓ C wr · walk right".
-function outcomeLine(game, outcome) {
+// e.g. "✕ A3 move (4, 7): target is an opponent wall", "✓ A piece u · 5 squares · 45 54 55".
+function outcomeItem(game, outcome) {
+  const item = document.createElement("li");
+  item.className = `${outcome.result} team-${"ab"[outcome.team]}`;
   const who = `${gameRules(game).agents ? "AB"[outcome.team] : ""}${actor(game, outcome.team, outcome)}`;
-  const why = outcome.reason ? `: ${outcome.reason}` : "";
-  return `${RESULT_MARK[outcome.result] || "?"} ${who} ${describeAction(game, outcome)}${why}`;
+  const said = outcome.words || describeAction(game, outcome);
+  item.append(words("mark", RESULT_MARK[outcome.result] || "?"), words("who", who), ` ${said}`);
+  if (outcome.reason) item.append(words("why", `: ${outcome.reason}`));
+  return item;
+}
+
+// Whole lines only: drop the last lines until the list fits its box, and say how many.
+function fitList(box, list, total) {
+  const items = [...list.children];
+  const more = document.createElement("li");
+  more.className = "more";
+  let shown = items.length;
+  const overflows = () => box.scrollHeight > box.clientHeight + 1;
+  while (shown > 0 && overflows()) {
+    shown -= 1;
+    items[shown].remove();
+    more.textContent = `+${total - shown} more`;
+    if (!more.isConnected) list.append(more);
+  }
+}
+
+// --- team cards -------------------------------------------------------------------------
+
+// The full name on up to two lines, its type made smaller until it fits; where it
+// cannot fit even so, the organiser's short code (the full name stays its title).
+export function fitName(node, name, short) {
+  if (!node) return;
+  node.style.fontSize = "";
+  node.textContent = name;
+  node.title = name;
+  node.classList.remove("short");
+  const base = parseFloat(getComputedStyle(node).fontSize);
+  const fits = () => {
+    const line = parseFloat(getComputedStyle(node).lineHeight) || parseFloat(getComputedStyle(node).fontSize) * 1.2;
+    return node.scrollWidth <= node.clientWidth + 1 && node.scrollHeight <= 2 * line + 2;
+  };
+  let scale = 1;
+  while (!fits() && scale > NAME_SMALLEST) {
+    scale -= 0.05;
+    node.style.fontSize = `${base * scale}px`;
+  }
+  if (fits() || !short) {
+    while (!fits() && scale > 0.3) { // no short code: smaller still, never cut
+      scale -= 0.05;
+      node.style.fontSize = `${base * scale}px`;
+    }
+    return;
+  }
+  node.style.fontSize = "";
+  node.textContent = short;
+  node.classList.add("short");
+}
+
+// A team's pieces still to place, each drawn as its squares.
+function drawTray(tray, pieces) {
+  tray.hidden = !pieces;
+  if (!pieces) return;
+  const key = pieces.map((piece) => piece.name).join("");
+  if (tray.dataset.pieces === key) return;
+  tray.dataset.pieces = key;
+  tray.replaceChildren(...pieces.map(pieceMark));
+  tray.setAttribute("aria-label", `${pieces.length} pieces left: ${key}`);
+}
+
+function pieceMark(piece) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  const width = Math.max(...piece.cells.map(([x]) => x)) + 1;
+  const height = Math.max(...piece.cells.map(([, y]) => y)) + 1;
+  svg.setAttribute("viewBox", `-0.1 -0.1 ${width + 0.2} ${height + 0.2}`);
+  svg.setAttribute("class", "piece");
+  svg.style.setProperty("--pw", width);
+  svg.style.setProperty("--ph", height);
+  for (const [x, y] of piece.cells) {
+    const square = document.createElementNS(ns, "rect");
+    Object.entries({ x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.12 })
+      .forEach(([name, value]) => square.setAttribute(name, value));
+    svg.append(square);
+  }
+  const title = document.createElementNS(ns, "title");
+  title.textContent = `piece ${piece.name}, ${piece.size} square${piece.size === 1 ? "" : "s"}`;
+  svg.append(title);
+  return svg;
+}
+
+// --- small parts -------------------------------------------------------------------------
+
+function words(className, text) {
+  const node = document.createElement("span");
+  node.className = className;
+  node.textContent = text;
+  return node;
+}
+
+function signed(value) {
+  return value < 0 ? `−${-value}` : String(value);
 }
 
 function setNumber(node, value) {

@@ -1,0 +1,136 @@
+"""A real Chromium reads the venue screen's side panel and its cards: full team names at
+every size, one "starts in" before the start, the end in words, "reconnecting…" in the
+countdown's place, the last turn's failures in full, and each game's own parts."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from matches.live import messages
+from matches.rules.records import parse_record
+from matches.services.archive import match_import
+from tests.factories import make_match
+
+pytestmark = pytest.mark.e2e
+VECTORS = Path(__file__).resolve().parents[1] / "conformance"
+LONG = ("Đội Hà Nội Phương Đông", "Nara 奈良高専 プロコン部")
+SIZES = [(1920, 1080), (1280, 800), (390, 844)]
+
+
+def imported(vector):
+    record = parse_record((VECTORS / f"{vector}.record.json").read_bytes())
+    match = match_import(record, published=True)
+    return match.pk, messages.snapshot(match)["verdict"]
+
+
+@pytest.fixture
+def matches(transactional_db):
+    """Made before the browser starts: Playwright's loop forbids database calls after."""
+    upcoming, _ = make_match(teams=LONG, start_in=600)
+    running, _ = make_match(teams=LONG)  # turn 1's strategy step is open for an hour
+    return {"upcoming": upcoming.pk, "running": running.pk,
+            "kakomimasu": imported("kakomimasu/conflict_same_target"),
+            "trapped": imported("chaser/item_block_traps_self"),
+            "blokus": imported("blokus-duo/random_s7_00")}
+
+
+@pytest.fixture
+def open_page(matches, live_server_process, browser):
+    pages, errors = [], []
+
+    def open_at(match_id, size=(1920, 1080), ready=".board .cell", before=None):
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        if before:
+            before(page)
+        page.goto(f"{live_server_process}/matches/{match_id}/")
+        page.wait_for_selector(ready)
+        page.wait_for_function("document.querySelector('#venue').dataset.phase !== 'connecting'")
+        pages.append(page)
+        return page
+
+    yield open_at
+    for page in pages:
+        page.close()
+    assert errors == []
+
+
+NAME_FITS = """(node) => {
+  const style = getComputedStyle(node);
+  return {text: node.textContent, fits: node.scrollWidth <= node.clientWidth,
+          ellipsis: style.textOverflow === "ellipsis" && style.overflow === "hidden",
+          lines: Math.round(node.getBoundingClientRect().height / parseFloat(style.lineHeight))};
+}"""
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda size: f"{size[0]}x{size[1]}")
+def test_full_team_names_are_never_cut(open_page, matches, size):
+    page = open_page(matches["running"], size)
+    for team, name in enumerate(LONG):
+        shown = page.locator(f'[data-team="{team}"] .name').evaluate(NAME_FITS)
+        assert shown["text"] == name
+        assert shown["fits"] and not shown["ellipsis"]
+        assert shown["lines"] <= 2
+
+
+def test_before_the_start_one_countdown_and_no_empty_panels(open_page, matches):
+    page = open_page(matches["upcoming"])
+    page.wait_for_selector("[data-start]:not([hidden])")
+    starts_in = page.inner_text("[data-starts-in]")
+    assert re.fullmatch(r"(9|10):\d\d", starts_in), starts_in
+    assert page.inner_text("[data-countdown]") == ""  # no second countdown
+    assert page.inner_text("[data-status]") == "upcoming"
+    assert not page.is_visible("svg.chart") and not page.is_visible("[data-failures]")
+
+
+def test_the_end_says_who_won_by_how_much(open_page, matches):
+    match_id, verdict = matches["kakomimasu"]
+    page = open_page(match_id, ready="[data-result]:not([hidden])")
+    assert re.fullmatch(r"\S.* wins by \d+ points?|A draw: .*", verdict)
+    assert page.inner_text("[data-result] .verdict") == verdict
+    assert page.inner_text("[data-status]") == "finished"
+
+
+def test_chaser_says_why_the_game_ended(open_page, matches):
+    match_id, verdict = matches["trapped"]
+    page = open_page(match_id, ready="[data-result]:not([hidden])")
+    assert page.inner_text("[data-result] .verdict") == "Hot wins: Cool is boxed in"
+    assert page.get_attribute("[data-result]", "data-winner") == "1"
+    assert "items taken: 1" in page.inner_text('[data-team="0"] .details')
+    assert page.locator(".share-a").evaluate("(bar) => bar.style.width") == "0%"
+
+
+def test_blokus_duo_trays_and_moves_in_words(open_page, matches):
+    match_id, _ = matches["blokus"]
+    page = open_page(match_id, ready=".tray:not([hidden]) svg.piece")
+    for team in (0, 1):
+        remaining = int(page.inner_text(f'[data-team="{team}"] .total'))
+        squares = page.locator(f'[data-team="{team}"] .tray svg.piece rect').count()
+        assert squares == remaining
+    assert not page.is_visible(".to-move-chip")  # the game is over
+    lines = page.locator("[data-failures] li").all_inner_texts()
+    assert lines and all(re.search(r"piece [a-u] · \d squares? · |pass", line) for line in lines)
+
+
+def test_while_reconnecting_the_countdown_says_so(open_page, matches):
+    sockets = []
+
+    def first_through_then_none(socket):
+        if sockets:
+            socket.close()  # the server stays out of reach
+            return
+        sockets.append(socket)
+        socket.connect_to_server()
+
+    def route(page):
+        page.route_web_socket(re.compile(r".*/ws/matches/\d+/.*"), first_through_then_none)
+
+    page = open_page(matches["running"], before=route)
+    page.wait_for_function("document.querySelector('[data-countdown]').textContent"
+                           ".startsWith('next in')")
+    sockets[0].close()
+    page.wait_for_function("document.querySelector('#venue').classList.contains('offline')")
+    page.wait_for_timeout(300)
+    assert page.inner_text("[data-countdown]") == "reconnecting…"
+    assert page.inner_text("[data-status]") == "reconnecting…"
