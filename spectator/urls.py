@@ -16,6 +16,7 @@ urlpatterns = [
     path("matches/<int:match_id>/audit/publish", judges.publish, name="audit-publish"),
     path("matches/<int:match_id>/audit/submissions.<str:kind>", judges.export,
          name="audit-export"),
+    path("judges/import", judges.import_record, name="judges-import"),
     path("screens/", pages.screens, name="screens"),
     path("tv/", screens.tv, name="tv"),
     path("tv/now", screens.tv_now, name="tv-now"),

@@ -184,6 +184,20 @@ class Presentation:
                         if key not in shown and key not in self.answer_keys)
         return " ".join(f"{key} {outcome[key]}" for key in shown)
 
+    # What the audit says of a team that sent nothing a turn (`idle_said`).
+    idle = "none (its agents stayed)"
+
+    def idle_said(self, turn: int, team: int) -> str:
+        """The audit's words for a team with no counted action in a turn."""
+        return self.idle
+
+    def score_said(self, score: Mapping[str, int]) -> str:
+        """A team's score in words for the audit: "12 points (wall 5 · territory 7)"."""
+        rest = [f"{part} {value}" for part, value in score.items()
+                if part != self.headline_part]
+        said = self.amount(score[self.headline_part])
+        return f"{said} ({' · '.join(rest)})" if rest else said
+
     def picture_style(self) -> dict[str, Any]:
         """What a board picture draws, in terms that name no game (`matches.picture`):
         `walls`, `territory`: the cell characters of each team's walls (tiles) and

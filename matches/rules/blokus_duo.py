@@ -420,6 +420,22 @@ class BlokusDuoRules(Presentation):
     def card_words(self, score: Mapping[str, int], team: int) -> str:
         return f"{score['remaining']} squares left to place · fewer wins"
 
+    def score_said(self, score: Mapping[str, int]) -> str:
+        return f"{self.amount(score['remaining'])} left to place"
+
+    def idle_said(self, turn: int, team: int) -> str:
+        """Team A moves on odd turns, B on even ones."""
+        return "no move sent (the turn passed)" if team == (turn - 1) % 2 else "not its move"
+
+    def said(self, outcome: Mapping[str, Any]) -> str:
+        """A move as sent and as piece and cells: "55u0 · piece u · 5 squares · 45 54 55
+        56 65", "---- · pass" (a malformed one as sent)."""
+        code = outcome.get("move")
+        words = move_words(code)
+        if words is None:
+            return "no move" if "move" not in outcome else f"move {code!r}"
+        return f"{code} · {words}"
+
     def panel(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """The team to move, each team's tray of unplaced pieces, and each move as its
         piece and the cells it covers."""

@@ -64,6 +64,8 @@ _TO_DIGIT = str.maketrans(".#*", "023")
 DIRECTIONS = {"u": (0, -1), "d": (0, 1), "l": (-1, 0), "r": (1, 0)}
 COMMANDS = tuple(kind + way for kind in "wlsp" for way in "udlr")
 _COMMAND_SET = frozenset(COMMANDS)
+_VERBS = {"w": "walk", "l": "look", "s": "search", "p": "put"}  # a command in words
+_WAYS = {"u": "up", "d": "down", "l": "left", "r": "right"}
 PLAYERS = ("Cool", "Hot")
 PORTS = (2009, 2010)  # Cool's and Hot's default ports (protocol point 1)
 NAME_LENGTH = 4  # characters of a client's name that are shown
@@ -272,6 +274,15 @@ class ChaserRules(Presentation):
 
     def card_words(self, score: Mapping[str, int], team: int) -> str:
         return f"{PLAYERS[team]} ({PLAYERS[team][0]}) · items taken: {score['items']}"
+
+    idle = "no command"
+
+    def said(self, outcome: Mapping[str, Any]) -> str:
+        """A command as sent and in words: "wr · walk right" (an unknown one as sent)."""
+        command = outcome.get("command")
+        if command in _COMMAND_SET:
+            return f"{command} · {_VERBS[command[0]]} {_WAYS[command[1]]}"
+        return "no command" if "command" not in outcome else f"command {command!r}"
 
     def picture_style(self) -> dict[str, Any]:
         """Floor, blocks (plain stone), items (gold dots), Cool and Hot as C and H."""

@@ -6,7 +6,7 @@ it again (`selectors.match_export`) gives the same record.
 
 from __future__ import annotations
 
-import hashlib
+import itertools
 import json
 import secrets
 from datetime import timedelta
@@ -15,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Board, Match, Submission, Team, Turn, token_hash
+from matches.rules import rules_for
 from matches.rules.records import MatchRecord
 from matches.rules.timeline import compute_timeline
 from matches.services.matches import team_names_check
@@ -56,16 +57,22 @@ def match_import(record: MatchRecord, published: bool = False) -> Match:
 
 
 def _board(record: MatchRecord) -> Board:
-    """The board row of an imported record: one per distinct board, named by its hash."""
-    data = json.dumps(record.board, sort_keys=True)
-    digest = hashlib.sha256(f"{record.game}:{data}".encode()).hexdigest()[:12]
-    board, _ = Board.objects.get_or_create(
-        name=f"imported-{digest}",
-        defaults={"game": record.game, "width": record.board["width"],
-                  "height": record.board["height"], "data": record.board,
-                  "source": f"imported record: {record.title}"[:200]},
-    )
-    return board
+    """The board row of an imported record: a stored board of the same game with the
+    same data if there is one (a named public board keeps its name), else a new one
+    named for people, "<game> board W×H" (then " #2", " #3" for other boards of that
+    size)."""
+    width, height = record.board["width"], record.board["height"]
+    same_size = Board.objects.filter(game=record.game, width=width, height=height)
+    for board in same_size.order_by("id"):
+        if board.data == record.board:
+            return board
+    base = f"{rules_for(record.game).title} board {width}×{height}"
+    taken = set(Board.objects.filter(name__startswith=base).values_list("name", flat=True))
+    name = next(candidate for number in itertools.count(1)
+                if (candidate := base if number == 1 else f"{base} #{number}") not in taken)
+    return Board.objects.create(name=name, game=record.game, width=width, height=height,
+                                data=record.board,
+                                source=f"imported record: {record.title}"[:200])
 
 
 def _submission(match: Match, team: Team, turn: int, actions: list, at) -> Submission:

@@ -7,6 +7,9 @@ to the login page, and a logged-in user without it gets 403.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.views import LoginView
@@ -17,8 +20,13 @@ from django.views.decorators.http import require_POST
 
 from matches import login_limits
 from matches.access import JUDGE_PERMISSION
-from matches.models import Match
+from matches.admin import RecordImportForm
+from matches.models import Match, Submission, Team
+from matches.rules import rules_for
+from matches.rules.files import record_from_bytes
+from matches.rules.records import RecordError
 from matches.selectors import match_verify
+from matches.services.archive import match_import
 from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import submission_enter
 from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
@@ -46,18 +54,78 @@ def _match(match_id: int) -> Match:
     return get_object_or_404(Match.objects.select_related("board"), pk=match_id)
 
 
+# The audit's verdict filter: which submissions each choice keeps.
+VERDICTS: dict[str, tuple[str, Callable[[Submission], bool]]] = {
+    "counted": ("counted", lambda s: s.counted),
+    "accepted": ("accepted (202)", lambda s: s.accepted),
+    "replaced": ("accepted, then replaced", lambda s: s.accepted and not s.counted),
+    "refused": ("refused (any error)", lambda s: not s.accepted),
+    "late": ("late or for another turn (409)", lambda s: s.status_code == 409),
+    "malformed": ("malformed (400)", lambda s: s.status_code == 400),
+    "refused-other": ("refused otherwise (401, 403, 413, 429…)",
+                      lambda s: not s.accepted and s.status_code not in (400, 409)),
+}
+
+
+def team_label(team: Team) -> str:
+    """A team as the audit names it: its letter and name, once when they are the same."""
+    return team.name if team.name == team.letter else f"{team.letter} {team.name}"
+
+
+def _audit_filters(request: HttpRequest, teams: list[Team]) -> dict[str, Any]:
+    """The audit's filters from the address: `team` (a letter), `verdict`, `turn`."""
+    letters = {team.letter: team for team in teams}
+    chosen = {key: request.GET.get(key, "").strip() for key in ("team", "verdict", "turn")}
+    chosen["team"] = chosen["team"].upper() if chosen["team"].upper() in letters else ""
+    if chosen["verdict"] not in VERDICTS:
+        chosen["verdict"] = ""
+    chosen["turn"] = chosen["turn"] if chosen["turn"].isdigit() else ""
+    return chosen
+
+
 @judges_only
 def audit(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Every turn of a match (latest first): its scores in the game's words, each
+    submission as received, and the counted actions' outcomes; filtered by team,
+    verdict and turn when the address asks."""
     match = _match(match_id)
     now = timezone.now()
+    rules = rules_for(match.game)
+    teams = list(match.teams.all())
+    chosen = _audit_filters(request, teams)
+    keep_team = ({t.index for t in teams if t.letter == chosen["team"]} if chosen["team"]
+                 else {t.index for t in teams})
+    keep = VERDICTS[chosen["verdict"]][1] if chosen["verdict"] else (lambda s: True)
+    filtered = bool(chosen["team"] or chosen["verdict"])
     verdict = match_verify(match) if request.GET.get("verify") else None
-    log = audit_log(match)
-    for turn in log:
+    log = []
+    for turn in audit_log(match):
+        if chosen["turn"] and turn.number != int(chosen["turn"]):
+            continue
+        turn.submissions = [s for s in turn.submissions if keep(s) and (
+            s.team.index in keep_team if s.team else not chosen["team"])]
+        if filtered and not turn.submissions:
+            continue
         for submission in turn.submissions:
             submission.text = body_text(submission)
+            submission.team_label = team_label(submission.team) if submission.team else ""
+        # the number large, then the rest of the game's words ("items", "points (wall 5 …)")
+        turn.said_scores = ([{"headline": number, "words": rules.score_said(score)
+                              .removeprefix(str(number)).strip()}
+                             for number, score in zip(rules.headline(turn.scores), turn.scores,
+                                                      strict=True)]
+                            if turn.scores else None)
+        turn.columns = [{"team": team, "label": team_label(team),
+                         "outcomes": turn.outcomes[team.index],
+                         "idle": rules.idle_said(turn.number, team.index)}
+                        for team in teams if turn.outcomes and team.index in keep_team]
+        log.append(turn)
     return render(request, "matches/audit.html", {
-        "match": match, "teams": list(match.teams.all()), "log": log, "verdict": verdict,
-        "status": match.status(now), "open_turn": match.strategy_turn(now),
+        "match": match, "teams": teams, "labels": [team_label(t) for t in teams],
+        "log": log, "verdict": verdict, "status": match.status(now),
+        "open_turn": match.strategy_turn(now), "chosen": chosen, "filtered": filtered,
+        "verdicts": [(key, words) for key, (words, _) in VERDICTS.items()],
+        "public": match.published or match.public_live,
     })
 
 
@@ -98,6 +166,26 @@ def publish(request: HttpRequest, match_id: int) -> HttpResponse:
         messages.success(request, "Published: everyone may see it and download its data."
                          if wanted else "Unpublished: judges and its teams only.")
     return redirect("audit", match_id=match.pk)
+
+
+@judges_only
+def import_record(request: HttpRequest) -> HttpResponse:
+    """A judge uploads a record (any game's match-record/1, or a Blokus Duo game record):
+    the admin's import and `importrecord`'s service, with the same one-line errors; a
+    bad file is refused on the form and nothing is stored."""
+    form = RecordImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["record"]
+        try:
+            match = match_import(record_from_bytes(upload.read(), upload.name),
+                                 published=form.cleaned_data["publish"])
+        except RecordError as error:
+            form.add_error("record", f"{upload.name}: {error}")
+        else:
+            shown = "published" if match.published else "not published"
+            messages.success(request, f"Imported {upload.name} as match {match.pk} ({shown}).")
+            return redirect("audit", match_id=match.pk)
+    return render(request, "matches/import.html", {"form": form})
 
 
 @judges_only

@@ -27,7 +27,14 @@ def index(request: HttpRequest) -> HttpResponse:
     matches = selectors.recent_matches(now, visible_matches(request.user))
     present = {match.status(now) for match in matches}
     return render(request, "matches/index.html",
-                  {"matches": matches, "sections": SECTIONS, "present": present})
+                  {"matches": matches, "sections": SECTIONS, "present": present,
+                   "games": _game_words(), "judge": is_judge(request.user)})
+
+
+def _game_words() -> dict[str, dict[str, str]]:
+    """Each game's name and its headline's unit, for the lists (names no game here)."""
+    return {game: {"title": title, "unit": rules_for(game).unit[1]}
+            for game, title in GAME_CHOICES}
 
 
 def visible_match_or_404(request: HttpRequest, match_id: int) -> Match:
@@ -133,10 +140,18 @@ def published(request: HttpRequest) -> HttpResponse:
     matches = list(matches.prefetch_related("teams").order_by("-start_at")[:PUBLISHED_PAGE])
     finals = {row.match_id: row.scores for row in Turn.objects.filter(
         match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
-    rows = [{"match": m, "teams": list(m.teams.all()),
-             "finals": _headline(m.game, finals.get(m.pk))} for m in matches]
+    rows = [{"match": m, "teams": list(m.teams.all()), "unit": rules_for(m.game).unit[1],
+             "board": _board_words(m), "finals": _headline(m.game, finals.get(m.pk))}
+            for m in matches]
     return render(request, "matches/published.html", {
-        "rows": rows, "chosen": chosen, "games": GAME_CHOICES, "limit": PUBLISHED_PAGE})
+        "rows": rows, "chosen": chosen, "games": GAME_CHOICES, "limit": PUBLISHED_PAGE,
+        "judge": is_judge(request.user)})
+
+
+def _board_words(match: Match) -> str:
+    """The board's name after the game's: "board 7×7" rather than the game's name twice."""
+    title = rules_for(match.game).title
+    return match.board.name.removeprefix(f"{title} ") or match.board.name
 
 
 def _headline(game: str, scores: list[dict[str, int]] | None) -> list[int] | None:

@@ -4,6 +4,11 @@ import { ServerClock, formatCountdown } from "./clock.js";
 
 const clock = new ServerClock();
 const rows = new Map();
+// Each game's name and the unit of its one number, as its rules say (the page's JSON).
+const games = JSON.parse(document.querySelector("#games").textContent);
+
+// A score as the screens write it: a real minus sign.
+const signed = (value) => (value < 0 ? `\u2212${-value}` : String(value));
 
 function label(match) {
   if (match.status === "finished") {
@@ -23,14 +28,23 @@ function render(match) {
   }
   row.dataset.status = match.status;
   row.dataset.match = match.id;
-  row.querySelector("a.watch").href = `/matches/${match.id}/`;
+  // a finished match is replayed; a live or upcoming one is watched on its venue screen
+  const link = row.querySelector("a.watch");
+  const over = match.status === "finished";
+  link.href = over ? `/matches/${match.id}/replay` : `/matches/${match.id}/`;
+  link.textContent = over ? "Replay" : "Watch";
   row.querySelector(".title").textContent = match.title;
-  row.querySelector(".board-name").textContent = `${match.board} · ${match.turns} turns`;
+  const game = games[match.game]?.title ?? match.game;
+  // "board 7×7" for a board named after its game, not the game's name twice
+  const board = match.board.startsWith(`${game} `) ? match.board.slice(game.length + 1) : match.board;
+  row.querySelector(".game-name").textContent = game;
+  row.querySelector(".board-name").textContent = `${board} · ${match.turns} turns`;
   row.querySelector(".team-a .name").textContent = match.teams[0];
   row.querySelector(".team-b .name").textContent = match.teams[1];
   // Each team's one number as its game's rules say (a total, squares left, items).
-  row.querySelector(".team-a .score").textContent = match.headline[0];
-  row.querySelector(".team-b .score").textContent = match.headline[1];
+  row.querySelector(".team-a .score").textContent = signed(match.headline[0]);
+  row.querySelector(".team-b .score").textContent = signed(match.headline[1]);
+  row.querySelector(".unit").textContent = games[match.game]?.unit ?? "";
   row.querySelector(".state").textContent = label(match);
   row.querySelector(".state").dataset.kind = match.status;
   row.dataset.deadline = match.deadline ?? "";

@@ -55,8 +55,13 @@ def test_the_rest_of_a_score_in_words():
      "agent 0 type put x 3 y 4"),
     ("procon2020", {"dy": 1, "dx": -1, "type": "move", "agent": 2, "result": "conflict",
                     "reason": "two agents"}, "agent 2 type move dx -1 dy 1"),
-    ("chaser", {"command": "wr", "result": "ok", "ready": "1000", "reply": "1200"}, "command wr"),
-    ("blokus-duo", {"move": "55a0", "result": "invalid", "reason": "x"}, "move 55a0"),
+    ("chaser", {"command": "wr", "result": "ok", "ready": "1000", "reply": "1200"},
+     "wr · walk right"),
+    ("chaser", {"command": "xx", "result": "invalid"}, "command 'xx'"),
+    ("blokus-duo", {"move": "55a0", "result": "invalid", "reason": "x"},
+     "55a0 · piece a · 1 square · 55"),
+    ("blokus-duo", {"move": "----", "result": "ok"}, "---- · pass"),
+    ("blokus-duo", {"move": "zz", "result": "invalid"}, "move 'zz'"),
     ("kakomimasu", {"type": "stay", "agent": 1, "extra": True, "result": "ok"},
      "agent 1 type stay extra True"),
 ])
@@ -76,3 +81,15 @@ def test_every_picture_style_uses_only_known_words():
         assert set(rules_for(game).picture_style()) <= known, game
     assert rules_for("chaser").picture_style()["labels"] == ("C", "H")
     assert rules_for("blokus-duo").picture_style()["marked"] == [[[4, 4]], [[9, 9]]]
+
+
+def test_the_audit_says_scores_and_idle_teams_in_each_games_words():
+    assert rules_for("kakomimasu").score_said(
+        {"wall": 3, "territory": 4, "total": 7}) == "7 points (wall 3 · territory 4)"
+    assert rules_for("chaser").score_said({"items": 1}) == "1 item"
+    assert rules_for("blokus-duo").score_said({"remaining": 80}) == "80 squares left to place"
+    assert rules_for("kakomimasu").idle_said(3, 0) == "none (its agents stayed)"
+    assert rules_for("chaser").idle_said(3, 1) == "no command"
+    blokus = rules_for("blokus-duo")  # A moves on odd turns
+    assert blokus.idle_said(3, 1) == "not its move"
+    assert blokus.idle_said(3, 0) == "no move sent (the turn passed)"

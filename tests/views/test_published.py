@@ -24,7 +24,7 @@ def imported(vector, published=True, days_ago=0):
 
 def listed(client, **filters):
     page = client.get("/matches/", filters).content.decode()
-    return {m.pk for m in Match.objects.all() if f'href="/matches/{m.pk}/"' in page}
+    return {m.pk for m in Match.objects.all() if f'href="/matches/{m.pk}/replay"' in page}
 
 
 def test_only_published_matches_are_listed_and_filters_narrow_them(client):
