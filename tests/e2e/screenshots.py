@@ -134,6 +134,8 @@ def urls(pages: list[str], matches: dict[str, list[int]]) -> list[tuple[str, str
             for match in every:
                 out.append((f"{page}-{match}", f"/matches/{match}{tail[page]}",
                             2.5 if page in ("venue", "embed") else 1.0))
+            if page == "embed":  # a fixed turn
+                out.append((f"embed-{every[0]}-turn-5", f"/matches/{every[0]}/embed?turn=5", 1.0))
         elif page == "wall":
             for count in range(1, 7):
                 shown = ",".join(str(m) for m in every[:count])

@@ -96,3 +96,67 @@ def test_walls_of_one_to_six_matches_fit_the_screen(live_server_process, six_mat
     assert "compact" in big.get_attribute("class")
     assert page.locator(f"#match-{six_matches[0]} .points").first.evaluate(
         "(node) => getComputedStyle(node).visibility") == "hidden"
+
+
+@pytest.fixture
+def two_rounds(transactional_db):
+    """A short public match on now, and the next one half a minute later."""
+    first = make_match(start_in=0, strategy=1.0, transition=0.2, turns=8)[0]
+    second = make_match(start_in=30, strategy=1.0, transition=0.2, turns=60,
+                        teams=("Hot", "Cool"))[0]
+    return first.pk, second.pk
+
+
+def test_the_tv_follows_the_live_match_and_moves_on_by_itself(live_server_process, two_rounds,
+                                                             browser):
+    first, second = two_rounds
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server_process}/tv/?pause=2")
+    page.wait_for_selector(f"section.mini[data-match='{first}'] .board .cell", timeout=15000)
+    # Its end: the result, then the next match's time while it has not started...
+    page.wait_for_selector("[data-result]:not([hidden])", timeout=30000)
+    assert page.inner_text("[data-verdict]").strip()
+    page.wait_for_selector("[data-idle]:not([hidden])", timeout=15000)
+    assert page.inner_text("[data-idle-headline]").startswith("Next match at ")
+    assert "Hot vs Cool" in page.inner_text("[data-idle]")
+    assert page.locator("section.mini").count() == 0
+    # ...and the next match, live, as soon as it starts: nobody touched the screen.
+    page.wait_for_selector(f"section.mini[data-match='{second}'] .board .cell", timeout=40000)
+    assert page.locator("[data-idle]").is_hidden()
+    assert page.inner_text(f"section.mini[data-match='{second}'] [data-team='0'] .name") == "Hot"
+    assert errors == []
+
+
+def test_nothing_on_says_so(live_server_process, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{live_server_process}/tv/")
+    page.wait_for_function(
+        "document.querySelector('[data-idle-headline]').textContent === 'No match on'")
+
+
+@pytest.fixture
+def one_published(transactional_db):
+    return match_import(parse_record(
+        (CONFORMANCE / "kakomimasu/random_s7_00.record.json").read_bytes()), published=True).pk
+
+
+def test_another_site_frames_the_embedded_board_live_or_at_a_turn(live_server_process,
+                                                                 one_published, browser):
+    page = browser.new_page(viewport={"width": 800, "height": 600})
+    embed = f"{live_server_process}/matches/{one_published}/embed"
+    page.set_content(f'<iframe src="{embed}" width="640" height="400"></iframe>'
+                     f'<iframe src="{embed}?turn=4" width="400" height="400"></iframe>'
+                     f'<iframe src="{live_server_process}/matches/{one_published}/"></iframe>')
+    live, fixed, venue = page.frames[1:]
+    live.wait_for_selector(".board .cell", timeout=15000)
+    fixed.wait_for_selector(".board .cell", timeout=15000)
+    assert fixed.inner_text("[data-turn]").startswith("4 /")
+    for frame, width, height in ((live, 640, 400), (fixed, 400, 400)):
+        board = frame.locator(".board").bounding_box()
+        assert board["width"] <= width and board["height"] <= height
+        assert frame.locator(".team .name").first.inner_text() == "A"
+    # Every other page keeps its X-Frame-Options: Chromium refuses to show it in a frame.
+    page.wait_for_timeout(1000)
+    assert venue.url.startswith("chrome-error:") and venue.locator(".board").count() == 0

@@ -1,0 +1,76 @@
+"""The TV (one screen that follows the public matches all day) and the embedded board."""
+
+from __future__ import annotations
+
+import re
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.http import require_GET
+
+from matches import selectors
+from matches.access import public_filter
+from matches.models import Match
+from matches.rules import rules_for
+from matches.views.pages import visible_match_or_404
+
+
+@require_GET
+def tv(request: HttpRequest) -> HttpResponse:
+    """The TV: its script asks `tv_now` what to show and switches by itself."""
+    return render(request, "matches/tv.html")
+
+
+def featured(now) -> Match | None:
+    """What the TV shows: the public live match that started last (the one with the most
+    still to play), else the next public match to start; None when nothing is on."""
+    public = Match.objects.filter(public_filter()).select_related("board")
+    return (public.running(now).order_by("-start_at", "-pk").first()
+            or public.upcoming(now).order_by("start_at", "pk").first())
+
+
+@require_GET
+def tv_now(request: HttpRequest) -> JsonResponse:
+    """The featured match, and how the one the TV shows (?current=ID) stands: its status
+    and its end in plain words, or null once it is not public any more."""
+    now = timezone.now()
+    chosen = featured(now)
+    current = None
+    asked = request.GET.get("current", "")
+    if re.fullmatch(r"[0-9]{1,18}", asked):
+        shown = Match.objects.filter(public_filter(), pk=int(asked)).first()
+        if shown is not None:
+            current = {"id": shown.pk, "status": shown.status(now),
+                       "verdict": selectors.verdict(shown, selectors.latest_scores(shown))}
+    return JsonResponse({"server_time": selectors.epoch_ms(now), "current": current,
+                         "featured": chosen and _line(chosen, now)})
+
+
+def _line(match: Match, now) -> dict:
+    return {"id": match.pk, "title": str(match), "status": match.status(now),
+            "start_at": selectors.epoch_ms(match.start_at), "turns": match.turns,
+            "teams": [team.name for team in match.teams.all()]}
+
+
+@xframe_options_exempt  # the one page other sites may frame
+@require_GET
+def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The board, the names and the scores only, sized to the frame: live, or after turn
+    ?turn=N. Seen by whoever may see the venue screen."""
+    match = visible_match_or_404(request, match_id)
+    fixed = None
+    named = request.GET.get("turn", "").strip()
+    if named:
+        states = selectors.stored_timeline(match)["states"]  # resolved turns only
+        if not re.fullmatch(r"[0-9]{1,5}", named) or int(named) >= len(states):
+            return HttpResponseBadRequest(
+                f"turn: expected a whole number from 0 to {len(states) - 1}, the latest turn "
+                "played", content_type="text/plain; charset=utf-8")
+        shown = states[: int(named) + 1]
+        fixed = {"match": selectors.match_meta(match), "state": shown[-1],
+                 "previous": shown[-2] if len(shown) > 1 else None,
+                 **rules_for(match.game).drawing_extras(match.board.data, shown)}
+    return render(request, "matches/embed.html",
+                  {"match": match, "teams": list(match.teams.all()), "fixed": fixed})

@@ -1,0 +1,24 @@
+// An embedded board at one turn (/matches/<id>/embed?turn=N): drawn once from the
+// page's data, as the live tile draws it.
+
+import { createBoard, drawState, guessArrivals, scoreCards } from "./board.js";
+
+export function showTurn(tile, data) {
+  const { match, state } = data;
+  const view = createBoard(tile.querySelector(".board"), match.board, match.game);
+  const arrived = new Map();
+  guessArrivals(arrived, match.board, state);
+  for (const [x, y] of data.treasures_taken || []) arrived.set(`${x},${y}`, 0);
+  drawState(view, state, { arrived, previous: data.previous });
+  const cards = scoreCards(match.game, state.scores);
+  match.teams.forEach((team) => {
+    const card = tile.querySelector(`[data-team="${team.index}"]`);
+    card.querySelector(".name").textContent = team.name;
+    card.querySelector(".total").textContent = cards.numbers[team.index];
+    card.classList.toggle("leader", cards.leader === team.index);
+  });
+  tile.querySelector("[data-turn]").textContent = `${state.turn} / ${match.turns}`;
+  const badge = tile.querySelector("[data-status]");
+  badge.textContent = `after turn ${state.turn}`;
+  badge.dataset.kind = "finished";
+}

@@ -1,0 +1,109 @@
+// The TV (/tv/): a screen that runs all day. It asks /tv/now every few seconds which
+// public match is featured (the live one that started last, else the next to start),
+// shows it live as a tile of the wall, and when it ends shows the result for a short
+// pause (?pause=SECONDS, 20 by default) before it moves on by itself. With nothing on
+// it says when the next match starts, or that none is on; a server that does not
+// answer for a while changes nothing on the screen.
+
+import { ServerClock, formatCountdown } from "./clock.js";
+import { fitBoard } from "./fit.js";
+import { startVenue } from "./venue.js";
+
+const POLL_MS = 3000;
+const PAUSE_MS = 1000 * Number(new URLSearchParams(location.search).get("pause") ?? 20);
+
+const clock = new ServerClock();
+const root = document.querySelector(".tv");
+const stage = root.querySelector(".tv-stage");
+const idleBox = root.querySelector("[data-idle]");
+const resultBox = root.querySelector("[data-result]");
+const tv = { shown: null, stream: null, endedAt: null, next: null };
+
+async function tick() {
+  try {
+    const query = tv.shown === null ? "" : `?current=${tv.shown}`;
+    const answer = await fetch(`/tv/now${query}`, { cache: "no-store" });
+    if (answer.ok) {
+      const now = await answer.json();
+      clock.update(now.server_time);
+      decide(now);
+    }
+  } catch {
+    // the server is away for a moment: keep what is on the screen, ask again
+  }
+  setTimeout(tick, POLL_MS);
+}
+
+function decide({ current, featured }) {
+  tv.next = featured;
+  if (tv.shown !== null && current) {
+    if (current.status !== "finished") return; // still being played
+    if (tv.endedAt === null) {
+      tv.endedAt = Date.now();
+      resultBox.querySelector("[data-verdict]").textContent = current.verdict || "Finished";
+    }
+    if (Date.now() - tv.endedAt < PAUSE_MS) {
+      resultBox.hidden = false;
+      return;
+    }
+  }
+  // Nothing shown, the shown match over and its pause done, or no longer public.
+  if (featured && featured.status === "running") show(featured);
+  else idle(featured);
+}
+
+function show(match) {
+  drop();
+  const tile = document.querySelector("#tile").content.firstElementChild.cloneNode(true);
+  tile.id = `match-${match.id}`;
+  tile.dataset.match = match.id;
+  const title = tile.querySelector(".tile-title");
+  title.textContent = title.title = match.title;
+  match.teams.forEach((name, index) => {
+    tile.querySelector(`[data-team="${index}"] .name`).textContent = name;
+  });
+  tile.querySelector("[data-turn]").textContent = `0 / ${match.turns}`;
+  stage.replaceChildren(tile);
+  tv.shown = match.id;
+  tv.stream = startVenue(tile, match.id);
+  fitBoard(tile.querySelector(".stage"));
+  idleBox.hidden = true;
+  root.dataset.showing = match.id;
+}
+
+function idle(next) {
+  drop();
+  idleBox.hidden = false;
+  root.dataset.showing = "";
+  const [headline, title, teams] = next
+    ? [`Next match at ${timeOfDay(next.start_at)}`, next.title, next.teams.join(" vs ")]
+    : ["No match on", "The next match shows here when it is scheduled.", ""];
+  idleBox.querySelector("[data-idle-headline]").textContent = headline;
+  idleBox.querySelector("[data-idle-title]").textContent = title;
+  idleBox.querySelector("[data-idle-teams]").textContent = teams;
+}
+
+function drop() {
+  if (tv.stream) tv.stream.close();
+  stage.replaceChildren();
+  Object.assign(tv, { shown: null, stream: null, endedAt: null });
+  resultBox.hidden = true;
+}
+
+function timeOfDay(epochMs) {
+  // the server's clock, shown in the screen's own time zone
+  const at = new Date(epochMs - clock.offset);
+  return at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+}
+
+setInterval(() => {
+  const next = tv.next;
+  const countdown = idleBox.querySelector("[data-idle-countdown]");
+  countdown.textContent = !idleBox.hidden && next && next.status === "upcoming"
+    ? `starts in ${formatCountdown(Math.max(0, next.start_at - clock.now()))}` : "";
+  const after = resultBox.querySelector("[data-next]");
+  after.textContent = !next ? "" : next.status === "running"
+    ? `Next: ${next.title}` : `Next match at ${timeOfDay(next.start_at)}`;
+}, 250);
+
+tick();

@@ -1,0 +1,72 @@
+"""The TV's question (/tv/now) and the embedded board (/matches/<id>/embed)."""
+
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import Permission, User
+
+from matches.rules.records import parse_record
+from matches.services.archive import match_import
+from tests.factories import make_match
+
+pytestmark = pytest.mark.django_db
+CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
+
+
+def imported(name="kakomimasu/random_s7_00", published=True):
+    record = parse_record((CONFORMANCE / f"{name}.record.json").read_bytes())
+    return match_import(record, published=published)
+
+
+def test_the_embed_may_be_framed_and_no_other_page_may(client):
+    match = imported()
+    embed = client.get(f"/matches/{match.pk}/embed")
+    assert embed.status_code == 200 and "X-Frame-Options" not in embed
+    for path in (f"/matches/{match.pk}/", f"/matches/{match.pk}/replay", "/", "/tv/",
+                 f"/screens/?matches={match.pk}"):
+        assert client.get(path)["X-Frame-Options"] == "DENY", path
+
+
+def test_the_embed_follows_the_venue_screens_visibility(client):
+    private = imported(published=False)
+    assert client.get(f"/matches/{private.pk}/embed").status_code == 404
+    judge = User.objects.create_user("ada", password="pw")
+    judge.user_permissions.add(Permission.objects.get(codename="judge"))
+    client.login(username="ada", password="pw")
+    assert client.get(f"/matches/{private.pk}/embed").status_code == 200
+
+
+def test_the_embed_at_a_turn_carries_that_turns_state(client):
+    match = imported()
+    page = client.get(f"/matches/{match.pk}/embed?turn=3")
+    assert page.status_code == 200
+    text = page.content.decode()
+    data = json.loads(text.split('id="fixed-turn" type="application/json">')[1]
+                      .split("</script>")[0])
+    assert data["state"]["turn"] == 3 and data["previous"]["turn"] == 2
+    assert data["match"]["teams"][0]["name"] == match.teams.get(index=0).name
+    assert 'id="fixed-turn"' not in client.get(f"/matches/{match.pk}/embed").content.decode()
+    for wrong in ("-1", "x", str(match.turns + 1), "9" * 9):
+        answer = client.get(f"/matches/{match.pk}/embed?turn={wrong}")
+        assert answer.status_code == 400 and b"whole number from 0 to" in answer.content
+
+
+def test_the_tv_features_the_live_public_match_then_the_next(client):
+    assert client.get("/tv/now").json()["featured"] is None  # nothing on
+    make_match(start_in=-30, public=False)  # private: never on the TV
+    later, _ = make_match(start_in=600)
+    assert client.get("/tv/now").json()["featured"]["id"] == later.pk
+    older, _ = make_match(start_in=-60)
+    newer, _ = make_match(start_in=-10, teams=("Hot", "Cool"))
+    now = client.get(f"/tv/now?current={older.pk}").json()
+    assert now["featured"] == {"id": newer.pk, "title": str(newer), "status": "running",
+                               "start_at": now["featured"]["start_at"], "turns": newer.turns,
+                               "teams": ["Hot", "Cool"]}
+    assert now["current"] == {"id": older.pk, "status": "running", "verdict": None}
+    finished = imported()
+    shown = client.get(f"/tv/now?current={finished.pk}").json()["current"]
+    assert shown["status"] == "finished" and shown["verdict"]
+    finished.published = False
+    finished.save()
+    assert client.get(f"/tv/now?current={finished.pk}").json()["current"] is None
