@@ -170,8 +170,9 @@ ACTION_LIST = {
     "required": ["actions"],
     "properties": {"actions": {"type": "array", "maxItems": MAX_ACTIONS,
                                "items": {"oneOf": [TARGETED_ACTION, STAY]}},
-                   "turn": {"type": "integer", "minimum": 1,
-                            "description": "the strategy step these actions are for"}},
+                   "turn": {"type": ["integer", "null"], "minimum": 1,
+                            "description": "the strategy step these actions are for "
+                                           "(null: the open one, as when left out)"}},
 }
 
 

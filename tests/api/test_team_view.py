@@ -75,6 +75,15 @@ def test_a_submission_for_the_open_turn_is_accepted(api):
     assert post(api, match.pk, {**ACTIONS, "turn": 1}, tokens[0]).status_code == 202
 
 
+def test_a_null_turn_is_as_none_and_the_schema_says_so(api, client):
+    match, tokens = make_match()
+    assert post(api, match.pk, {**ACTIONS, "turn": None}, tokens[0]).status_code == 202
+    schema = client.get("/api/openapi.json").json()
+    body = schema["paths"]["/api/matches/{match_id}/actions"]["post"]["requestBody"]
+    turn = body["content"]["application/json"]["schema"]["properties"]["turn"]
+    assert "null" in turn["type"]  # else the fuzzer calls accepting it a defect
+
+
 def test_a_submission_for_another_turn_is_409_wrong_turn_and_stored(api):
     match, tokens = make_match(turns=5)
     Match.objects.filter(pk=match.pk).update(start_at=match.start_at - 2 * match.period)
