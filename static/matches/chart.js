@@ -1,10 +1,12 @@
 // Score over turns, one line per team, drawn into an <svg>. Pure: history in, SVG out.
-// `keys` draws several parts per team (the first solid, the others dashed, dotted);
-// `current` marks a turn; onChartPick turns a click on the chart into a turn.
+// `keys` draws several parts per team, each with its own dash pattern (the first solid;
+// drawChartLegend keys them); `current` marks a turn; onChartPick turns a click on the
+// chart into a turn.
 
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["var(--team-a)", "var(--team-b)"];
-const DASHES = [null, "8 5", "2 5"];
+// One pattern per part, every one different: solid, dashed, dotted, dash-dot, long dash.
+export const DASHES = [null, "8 5", "2 5", "10 4 2 4", "16 6"];
 const GEOMETRY = new WeakMap(); // svg -> what a click needs to find its turn
 
 function element(name, attributes, text) {
@@ -39,7 +41,8 @@ export function drawChart(svg, history, turns, { key = "total", keys = null, cur
       const points = history.map((entry) => `${x(entry.turn).toFixed(1)},${y(entry.scores[team][part]).toFixed(1)}`);
       const line = { points: points.join(" "), fill: "none", stroke: COLOURS[team],
                      "stroke-width": index ? 2 : 3, class: `line team-${"ab"[team]}` };
-      if (DASHES[index]) line["stroke-dasharray"] = DASHES[index];
+      const dash = DASHES[index % DASHES.length];
+      if (dash) line["stroke-dasharray"] = dash;
       if (keys) line.class += ` part-${part}`;
       svg.append(element("polyline", line));
     }
@@ -47,6 +50,23 @@ export function drawChart(svg, history, turns, { key = "total", keys = null, cur
   const geometry = { x, y, pad, width, height };
   GEOMETRY.set(svg, { ...geometry, turns });
   return geometry;
+}
+
+// The key to drawChart's parts: each part's name beside a short line in its pattern.
+export function drawChartLegend(box, parts) {
+  box.replaceChildren(...parts.map((part, index) => {
+    const item = document.createElement("span");
+    item.className = "chart-key";
+    item.dataset.part = part;
+    const sample = element("svg", { viewBox: "0 0 30 6", width: 30, height: 6, "aria-hidden": "true",
+                                     class: "line-key" });
+    const dash = DASHES[index % DASHES.length];
+    const line = { x1: 0, x2: 30, y1: 3, y2: 3, "stroke-width": index ? 2 : 3 };
+    if (dash) line["stroke-dasharray"] = dash;
+    sample.append(element("line", line));
+    item.append(sample, ` ${part}`);
+    return item;
+  }));
 }
 
 // Call `pick(turn)` with the turn under the pointer whenever the chart is clicked.

@@ -1,16 +1,20 @@
-// The replay: any turn of a match, stepped, played at a speed, sought on a slider or
-// the chart. The turn is in the address (?turn=N), so a link opens exactly that turn.
-// A match still running grows live: new turns arrive over the match's socket.
+// The replay: any turn of a match, stepped, played at a speed, sought on the timeline
+// (a full-width slider with turn ticks and marked events), the chart or the list of
+// turns. The turn is in the address (?turn=N), so a link opens exactly that turn. A
+// match still running opens at its latest turn and grows live: new turns arrive over
+// the match's socket.
 
 import { actor, createBoard, describeAction, drawLegend, drawState, gameRules, noteArrivals,
          scoreCards } from "./board.js";
-import { drawChart, onChartPick } from "./chart.js";
+import { drawChart, drawChartLegend, onChartPick } from "./chart.js";
 import { MatchStream } from "./live.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
 const URL_EVERY_MS = 200;
 const NOT_TEXT = new Set(["range", "button", "checkbox", "radio", "submit", "reset"]);
-const RESULT_TEXT = { ok: "✓ ok", invalid: "✕ invalid", conflict: "⚡ conflict" };
+const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" }; // the legend says which is which
+// Turns between ticks on the timeline, the smallest that leaves room.
+const STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
 
 export function startReplay(root, data) {
   const replay = new Replay(root, data);
@@ -36,7 +40,9 @@ class Replay {
     const parts = Object.keys(this.states[0].scores[0]);
     this.headline = parts.includes("total") ? "total" : parts[0];
     this.parts = [this.headline, ...parts.filter((part) => part !== this.headline)];
-    this.events = this.states.map((state, turn) => turnEvent(this.states, turn, data.marks, this.headline));
+    this.leaders = [];
+    this.events = [];
+    this.states.forEach((state, turn) => this.noteEvent(turn));
     this.arrived = new Map(); // Procon 2020: when each treasure was taken
     for (let turn = 1; turn < this.states.length; turn += 1) {
       noteArrivals(this.arrived, this.states[turn - 1], this.states[turn]);
@@ -57,21 +63,33 @@ class Replay {
     return Math.max(this.data.turns, this.latest, 1);
   }
 
+  // Who leads after each turn (by the game's own measure), and what happened in it.
+  noteEvent(turn) {
+    this.leaders.push(scoreCards(this.data.game, this.states[turn].scores).leader);
+    this.events.push(turnEvent(this.states, turn, this.data.marks, this.headline));
+  }
+
   start() {
     // The board takes the height the control bar leaves, however many rows it wraps to.
     const controls = this.find(".controls");
     new ResizeObserver(() => {
       this.root.style.setProperty("--controls", `${controls.offsetHeight}px`);
+      this.drawTicks();
     }).observe(controls);
     this.bindControls();
     drawLegend(this.find("[data-board-legend]"), this.data.game);
-    this.drawChartLegend();
+    drawChartLegend(this.find("[data-chart-legend]"), this.parts);
+    this.drawLeadKey();
     this.drawMarks();
+    this.moveList = this.find("[data-move-list]");
+    this.states.forEach((state) => this.moveList.append(this.turnLine(state)));
+    for (const box of this.root.querySelectorAll(".scroller")) watchOverflow(box);
+    // A match still being played opens at its latest turn and follows the new ones.
     const asked = turnFromAddress();
     const toCome = this.status !== "finished" && asked !== null && asked <= this.data.turns;
     if (toCome && asked > this.latest) this.pending = asked;
-    this.follow = asked === null && this.latest === 0;
-    this.show(asked ?? 0);
+    this.follow = asked === null && this.status !== "finished";
+    this.show(asked ?? (this.follow ? this.latest : 0));
     if (asked !== null && asked !== this.turn && this.pending === null) this.noteAddress();
     this.connect();
   }
@@ -161,6 +179,10 @@ class Replay {
     this.bindTurnField(this.find("[data-turn-field]"));
     this.bindSpeed(this.find("[data-speed]"));
     onChartPick(this.find("svg.chart"), (turn) => this.moveTo(turn));
+    this.find("[data-move-list]").addEventListener("click", (event) => {
+      const line = event.target.closest("[data-line-turn]");
+      if (line) this.moveTo(Number(line.dataset.lineTurn));
+    });
     this.find("[data-keys]").addEventListener("click", (event) => {
       if (event.target === event.currentTarget) this.toggleKeys(false);
     });
@@ -239,10 +261,12 @@ class Replay {
     if (message.turn !== this.states.length) return;
     const { turn, cells, agents, outcomes, scores } = message;
     this.states.push({ turn, cells, agents, outcomes, scores });
-    this.events.push(turnEvent(this.states, turn, this.data.marks, this.headline));
+    this.noteEvent(turn);
     noteArrivals(this.arrived, this.states[turn - 1], this.states[turn]);
     if (this.status === "upcoming") this.status = "running";
     this.drawMarks();
+    this.drawTicks();
+    this.moveList.append(this.turnLine(this.states[turn]));
     if (this.pending !== null && this.latest >= this.pending) {
       this.show(this.pending);
       this.pending = null;
@@ -256,6 +280,7 @@ class Replay {
   finish(message) {
     this.status = "finished";
     this.result = message.result;
+    this.drawMarks();
     this.drawTeams(this.states[this.turn].scores);
     this.drawStatus();
     this.stream.close(); // nothing comes after the end
@@ -267,7 +292,6 @@ class Replay {
     const state = this.states[this.turn];
     drawState(this.view, state, { arrived: this.arrived, previous: this.states[this.turn - 1] });
     this.drawTeams(state.scores);
-    this.find("[data-turn]").textContent = `${this.turn} / ${this.data.turns}`;
     const slider = this.find("[data-slider]");
     slider.max = this.span;
     slider.value = this.turn;
@@ -279,6 +303,7 @@ class Replay {
     this.find("[data-png-link]").search = `?turn=${this.turn}`;
     drawChart(this.find("svg.chart"), this.states, this.data.turns, { keys: this.parts, current: this.turn });
     this.drawActions(state);
+    this.drawCurrentLine();
     this.drawPlayState();
     this.drawStatus();
   }
@@ -296,23 +321,29 @@ class Replay {
     this.find(".share-a").style.width = `${100 * cards.share}%`;
   }
 
+  // The shown turn's actions: a row per agent, team A's beside team B's (or each
+  // team's one command or move), every reason in full.
   drawActions(state) {
     const box = this.find("[data-actions]");
     box.querySelector(".summary").replaceChildren(...this.summary(state));
-    const teams = box.querySelector(".action-teams");
-    teams.textContent = "";
+    const grid = box.querySelector("[data-turn-actions]");
+    grid.textContent = "";
     if (state.turn === 0) return;
-    (state.outcomes || [[], []]).forEach((outcomes, team) => {
-      const section = document.createElement("section");
-      const name = document.createElement("h3");
-      name.className = `team-${"ab"[team]}-text`;
-      name.textContent = this.data.teams[team].name;
-      const list = document.createElement("ul");
-      list.append(...teamRows(this.data.game, outcomes, this.data.agents).map(
-        (row) => actionItem(this.data.game, row, team)));
-      section.append(name, list);
-      teams.append(section);
-    });
+    const { game, teams, agents } = this.data;
+    grid.append(...teams.map((team, index) => text("h3", team.name, `team-${"ab"[index]}-text`)));
+    const outcomes = state.outcomes || [[], []];
+    for (const [key, row] of actionRows(game, outcomes, agents)) {
+      row.forEach((own, team) => {
+        const cell = document.createElement("div");
+        cell.className = "action-cell";
+        cell.dataset.team = team;
+        cell.dataset.row = key;
+        cell.append(...own.map((outcome) => actionItem(game, outcome, team)));
+        grid.append(cell);
+      });
+    }
+    grid.scrollTop = 0;
+    grid.dispatchEvent(new Event("scroll"));
   }
 
   summary(state) {
@@ -330,14 +361,20 @@ class Replay {
     return parts;
   }
 
+  // Above the slider, one lane each: who took the lead, big swings, many conflicts.
   drawMarks() {
     const box = this.find("[data-marks]");
     box.textContent = "";
     const span = this.span;
+    const { labels } = gameRules(this.data.game);
+    const leads = leadChanges(this.leaders, this.status === "finished");
     for (const event of this.events) {
       if (event === null) continue;
       const gainer = event.swing > 0 ? 0 : 1;
+      const lead = leads.get(event.turn);
       const marks = [
+        [lead !== undefined, `lead team-${"ab"[lead]}`, (labels || "AB")[lead],
+         `Turn ${event.turn}: ${this.data.teams[lead]?.name} takes the lead`],
         [event.bigSwing, `swing team-${"ab"[gainer]}`, "▲",
          `Turn ${event.turn}: big swing, +${Math.abs(event.swing)} for ${this.data.teams[gainer].name}`],
         [event.manyConflicts, "conflicts", "⚡", `Turn ${event.turn}: ${event.conflicts} conflicts`],
@@ -358,14 +395,79 @@ class Replay {
     return mark;
   }
 
-  drawChartLegend() {
-    const legend = this.find("[data-chart-legend]");
-    const styles = ["solid", "dashed", "dotted"];
-    legend.replaceChildren(...this.parts.map((part, index) => {
-      const item = text("span", ` ${part}`);
-      item.prepend(text("span", "", `line-key ${styles[index] || "solid"}`));
-      return item;
-    }), text("span", "click the chart to go to a turn", "muted"));
+  drawLeadKey() {
+    const { labels } = gameRules(this.data.game);
+    const key = this.find("[data-lead-key]");
+    key.replaceChildren(text("span", (labels || "AB")[0], "mark-key lead team-a"),
+                        text("span", (labels || "AB")[1], "mark-key lead team-b"), " takes the lead");
+  }
+
+  // Under the slider: a tick for every turn (or every few, on a narrow screen), the
+  // numbers far enough apart to read.
+  drawTicks() {
+    const box = this.find("[data-ticks]");
+    const width = box.clientWidth;
+    if (!width) return;
+    const span = this.span;
+    const minor = STEPS.find((step) => (width * step) / span >= 6) || span;
+    const major = STEPS.find((step) => step % minor === 0 && (width * step) / span >= 44) || span;
+    const ticks = [];
+    for (let turn = 0; turn <= span; turn += minor) {
+      const tick = text("span", "", turn % major === 0 ? "tick major" : "tick");
+      tick.style.left = `${(100 * turn) / span}%`;
+      if (turn % major === 0 && (span - turn) * width >= 40 * span) tick.textContent = turn;
+      ticks.push(tick);
+    }
+    const last = text("span", span, "tick major end");
+    last.style.left = "100%";
+    box.replaceChildren(...ticks, last);
+  }
+
+  // One line of the list of turns: its number, each team's move (or, where agents act,
+  // how its number moved and what failed), and its marks. Click it to go there.
+  turnLine(state) {
+    const line = document.createElement("li");
+    line.dataset.lineTurn = state.turn;
+    line.append(text("span", state.turn, "number"));
+    if (state.turn === 0) {
+      line.append(text("span", gameRules(this.data.game).start, "start"));
+      return line;
+    }
+    const before = this.states[state.turn - 1];
+    (state.outcomes || [[], []]).forEach((outcomes, team) => {
+      line.append(text("span", this.moveWords(outcomes, team, before, state),
+                       `move team-${"ab"[team]}${outcomes.length ? "" : " idle"}`));
+    });
+    const event = this.events[state.turn];
+    const flags = [event.bigSwing ? "▲" : "",
+                   event.conflicts ? `⚡${event.conflicts}` : "", event.invalid ? `✕${event.invalid}` : ""];
+    line.append(text("span", flags.filter(Boolean).join(" "), "flags"));
+    return line;
+  }
+
+  moveWords(outcomes, team, before, state) {
+    const { game } = this.data;
+    if (!gameRules(game).agents) {
+      return outcomes.length ? outcomes.map((outcome) => describeAction(game, outcome)).join(", ")
+        : describeAction(game, { type: null });
+    }
+    const change = state.scores[team][this.headline] - before.scores[team][this.headline];
+    const moved = outcomes.filter((outcome) => outcome.result === "ok").length;
+    return `${change > 0 ? "+" : change < 0 ? "−" : "±"}${Math.abs(change)} · ${moved} ok`;
+  }
+
+  drawCurrentLine() {
+    const list = this.moveList;
+    for (const old of list.querySelectorAll("[aria-current]")) old.removeAttribute("aria-current");
+    const line = list.children[this.turn];
+    if (!line) return;
+    line.setAttribute("aria-current", "true");
+    // Keep the shown turn in the list's view without scrolling the page.
+    const top = line.offsetTop - list.offsetTop;
+    if (top < list.scrollTop || top + line.offsetHeight > list.scrollTop + list.clientHeight) {
+      list.scrollTop = top - (list.clientHeight - line.offsetHeight) / 2;
+    }
+    list.dispatchEvent(new Event("scroll"));
   }
 
   drawPlayState() {
@@ -412,6 +514,25 @@ export function turnEvent(states, turn, marks, headline = "total") {
            manyConflicts: conflicts >= marks.conflicts };
 }
 
+// The turns where a team took the lead (turn -> team): it leads after that turn, led
+// by nobody or the other team before, and kept the lead (or a tie) the turn after, so
+// a lead that goes back and forth with each move of an alternating game is no news.
+// The last turn counts once the match is over.
+export function leadChanges(leaders, finished) {
+  const changes = new Map();
+  let standing = -1;
+  for (let turn = 1; turn < leaders.length; turn += 1) {
+    const leader = leaders[turn];
+    if (leader < 0 || leader === standing) continue;
+    const next = leaders[turn + 1];
+    const held = next === undefined ? finished : next === leader || next < 0;
+    if (!held) continue;
+    changes.set(turn, leader);
+    standing = leader;
+  }
+  return changes;
+}
+
 // One row per agent (its actions in the order sent, or none), then actions that name
 // no agent of the team (they are invalid, and listed all the same).
 export function agentRows(outcomes, agents) {
@@ -424,19 +545,48 @@ export function agentRows(outcomes, agents) {
   return rows.concat(outcomes.filter((outcome) => !known(outcome)));
 }
 
-// One team's rows: each agent's actions, or the team's one command or move (CHaser,
-// Blokus Duo), or a row saying it did nothing.
-export function teamRows(game, outcomes, agents) {
-  if (gameRules(game).agents) return agentRows(outcomes, agents);
-  return outcomes.length ? outcomes : [{ type: null }];
+// The rows of a turn's actions, each [key, [team A's outcomes, team B's]]: one row per
+// agent (empty where it did nothing) then one per unknown agent named, or, where each
+// team has one player, a single row.
+export function actionRows(game, outcomes, agents) {
+  if (!gameRules(game).agents) {
+    return [["move", outcomes.map((own) => (own.length ? own : [{ type: null }]))]];
+  }
+  const byTeam = outcomes.map((own) => agentRows(own, agents));
+  const keys = [...new Set(byTeam.flat().map((outcome) => JSON.stringify(outcome.agent ?? null)))];
+  // an agent number the other team sent, not one of this team's: nothing to show here
+  return keys.map((key) => [key, byTeam.map((rows) => rows.filter(
+    (outcome) => JSON.stringify(outcome.agent ?? null) === key))]);
+}
+
+// Keep a scrolling box's cue up to date: how many of its rows are out of sight below
+// (or above), so a list that must scroll says so.
+function watchOverflow(box) {
+  const cue = box.parentElement.querySelector("[data-more-cue]");
+  const update = () => {
+    const { top, bottom } = box.getBoundingClientRect();
+    const rows = [...box.children].filter((row) => row.offsetHeight);
+    const count = (hidden) => new Set(rows.filter(hidden).map((row, index) => row.dataset.row ?? index)).size;
+    const below = count((row) => row.getBoundingClientRect().bottom > bottom + 2);
+    const above = count((row) => row.getBoundingClientRect().top < top - 2);
+    box.dataset.more = [above ? "above" : "", below ? "below" : ""].join(" ").trim();
+    if (!cue) return;
+    cue.hidden = !(above || below);
+    cue.textContent = [below ? `▼ ${below} more below` : "", above ? `▲ ${above} above` : "",
+                       "scroll"].filter(Boolean).join(" · ");
+  };
+  box.addEventListener("scroll", update, { passive: true });
+  new ResizeObserver(update).observe(box);
+  new MutationObserver(update).observe(box, { childList: true });
 }
 
 function actionItem(game, outcome, team) {
   const result = outcome.type === null ? "none" : outcome.result;
-  const item = text("li", "", `action ${result}`);
+  const item = text("div", "", `action ${result}`);
   item.append(text("span", actor(game, team, outcome), `agent-chip team-${"ab"[team]}`),
               text("span", describeAction(game, outcome), "what"),
-              text("span", RESULT_TEXT[result] || "", "result"));
+              text("span", RESULT_MARK[result] || "", "result"));
+  if (RESULT_MARK[result]) item.lastChild.title = result;
   if (outcome.reason) item.append(text("span", outcome.reason, "reason"));
   if (outcome.reply) item.append(text("span", replyWords(outcome), "reply"));
   return item;

@@ -1,5 +1,6 @@
-"""A real Chromium replays matches: slider, buttons, keys, the address, the chart, speeds,
-and a match still running that grows live."""
+"""A real Chromium replays matches: slider, buttons, keys, the address, the chart, the
+list of turns, speeds, a match still running that opens at its latest turn and grows
+live, and a 12-agent match whose actions and controls stay in sight."""
 
 import time
 
@@ -80,11 +81,11 @@ def playing(page) -> bool:
 
 def test_the_slider_buttons_and_marks_move_through_the_turns(played, open_replay):
     page = open_replay(played)
-    assert shown(page) == 0 and page.inner_text("[data-turn]") == "0 / 6"
+    assert shown(page) == 0 and page.input_value("[data-turn-field]") == "0"
     assert "the empty board" in page.inner_text("[data-actions]")
     box = page.locator("[data-slider]").bounding_box()
     page.mouse.click(box["x"] + 10 + (box["width"] - 20) * 3 / 6, box["y"] + box["height"] / 2)
-    assert shown(page) == 3 and page.inner_text("[data-turn]") == "3 / 6"
+    assert shown(page) == 3 and page.input_value("[data-turn-field]") == "3"
     assert "the agent is already on the board" in page.inner_text("[data-actions]")
     for action, turn in [("forward", 4), ("back", 3), ("last", 6), ("first", 0)]:
         page.click(f'[data-action="{action}"]')
@@ -96,7 +97,7 @@ def test_the_slider_buttons_and_marks_move_through_the_turns(played, open_replay
     assert "2 conflicts" in panel and "many conflicts" in panel and "also targets (2, 2)" in panel
     page.click('[data-action="last"]')
     assert page.locator(".action.none").count() == 4  # turn 6: nobody did anything
-    assert page.locator(".agent.team-a").count() == 2
+    assert page.locator(".board .agent.team-a").count() == 2
 
 
 def test_keys_step_play_and_show_help_but_not_in_the_turn_field(played, open_replay):
@@ -193,3 +194,95 @@ def test_a_running_match_grows_live_and_offers_the_live_screen(running, open_rep
     assert shown(page) == 0  # not at the latest turn any more: it stays where it was
     page.keyboard.press("End")
     assert shown(page) == 4 and link.inner_text() == "match screen"
+
+
+TWELVE_TEAMS = ("Đội Hà Nội Phương Đông", "Nara 奈良高専")
+
+
+@pytest.fixture
+def twelve_agents(transactional_db):
+    """A match of 12 agents a team, two of its 30 turns played (so it is still running):
+    every agent put on the board, then B's agents all aiming at cells A holds."""
+    points = [[1] * 12 for _ in range(12)]
+    match, tokens = make_match(turns=30, agents=12, teams=TWELVE_TEAMS,
+                               board={"width": 12, "height": 12, "points": points})
+    first = ([put(agent, agent, 0) for agent in range(12)],
+             [put(agent, agent, 11) for agent in range(12)])
+    second = ([move(agent, agent, 1) for agent in range(12)],
+              [put(agent, agent, 0) for agent in range(12)])
+    for number, actions in enumerate([first, second], start=1):
+        for team, team_actions in enumerate(actions):
+            submit(match, tokens[team], team_actions, number)
+        turn_resolve(match_id=match.pk, number=number)
+    return match
+
+
+def inside(box, area) -> bool:
+    return (box["x"] >= area["x"] - 1 and box["y"] >= area["y"] - 1
+            and box["x"] + box["width"] <= area["x"] + area["width"] + 1
+            and box["y"] + box["height"] <= area["y"] + area["height"] + 1)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1920, 1080)])
+def test_every_agents_action_and_the_controls_are_in_sight(twelve_agents, open_replay, size):
+    page = open_replay(twelve_agents, "?turn=2", size=size)
+    screen = {"x": 0, "y": 0, "width": size[0], "height": size[1]}
+    for control in ['[data-action="first"]', '[data-action="back"]', '[data-action="play"]',
+                    '[data-action="forward"]', '[data-action="last"]', "[data-slider]",
+                    "[data-turn-field]", "[data-speed]", "[data-png-link]"]:
+        assert inside(page.locator(control).bounding_box(), screen), control
+    assert page.evaluate("document.scrollingElement.scrollHeight") <= size[1]
+    grid = page.locator("[data-turn-actions]")
+    for team, name in enumerate(TWELVE_TEAMS):
+        grid.evaluate("box => { box.scrollTop = 0; }")
+        heading = grid.locator("h3").nth(team)
+        assert heading.inner_text() == name and inside(heading.bounding_box(), screen)
+        for agent in range(12):
+            cell = grid.locator(f'.action-cell[data-team="{team}"][data-row="{agent}"]')
+            assert cell.locator(".agent-chip").inner_text() == str(agent)
+            if not inside(cell.bounding_box(), grid.bounding_box()):
+                # out of sight only with the cue saying so, and scrolling brings it in
+                assert "more below" in page.inner_text("[data-actions] [data-more-cue]")
+                cell.scroll_into_view_if_needed()
+            assert inside(cell.bounding_box(), grid.bounding_box()), (team, agent)
+            assert inside(cell.bounding_box(), screen), (team, agent)
+    assert "also targets" not in page.inner_text("[data-actions]")  # puts onto A's walls
+    assert page.locator("[data-turn-actions] .action.invalid").count() == 12
+
+
+def test_a_running_match_opens_at_its_latest_turn(twelve_agents, open_replay):
+    page = open_replay(twelve_agents)
+    wait_shown(page, 2)
+    assert page.input_value("[data-turn-field]") == "2"
+    assert page.get_attribute("[data-slider]", "max") == "30"
+    assert page.get_attribute('[data-line-turn="2"]', "aria-current") == "true"
+
+
+def test_a_line_of_the_turns_moves_the_board_and_follows_it(played, open_replay):
+    page = open_replay(played)
+    lines = page.locator("[data-move-list] li")
+    assert lines.count() == 7  # turn 0 and the six turns
+    assert "⚡2" in page.inner_text('[data-line-turn="2"]')
+    page.click('[data-line-turn="4"]')
+    assert shown(page) == 4
+    assert page.get_attribute('[data-line-turn="4"]', "aria-current") == "true"
+    assert page.locator(".board svg.moves").count() == 1  # turn 4's moves, on the board
+    page.click('[data-line-turn="5"]')
+    assert shown(page) == 5 and page.locator(".board svg.moves").count() == 0  # none
+    page.click('[data-line-turn="4"]')
+    page.wait_for_function("location.search === '?turn=4'")
+    page.keyboard.press("ArrowLeft")
+    assert shown(page) == 3
+    assert page.get_attribute('[data-line-turn="3"]', "aria-current") == "true"
+    assert page.locator("[data-move-list] [aria-current]").count() == 1
+
+
+def test_the_timeline_spans_the_page_with_a_tick_for_every_turn(played, open_replay):
+    page = open_replay(played)
+    slider = page.locator("[data-slider]").bounding_box()
+    assert slider["width"] >= 0.6 * 1920
+    assert page.locator("[data-ticks] .tick").count() >= 7  # 0 to 6, and the end
+    labels = [text for text in page.locator("[data-ticks] .tick").all_inner_texts() if text]
+    assert labels[0] == "0" and labels[-1] == "6"
+    # turn 1: A takes the lead (17 to 2) and keeps it
+    assert page.locator(".mark.lead.team-a").get_attribute("data-mark-turn") == "1"

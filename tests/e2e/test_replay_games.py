@@ -185,3 +185,24 @@ def test_the_list_shows_each_games_own_number(open_page, live_server_process):
     scores = page.locator("[data-list] .score").all_inner_texts()
     assert len(scores) == 2 * len(SHOWN)
     assert all(text.strip().isdigit() for text in scores), scores
+
+
+def test_every_part_of_the_score_has_its_own_line_style_and_key(open_page):
+    """Procon 2020 has four parts (total, tile, area, treasure): four patterns, four keys."""
+    page = open_page("procon2020/treasure_first_move_only", turn=2)
+    keys = page.locator("[data-chart-legend] .chart-key")
+    assert [key.strip() for key in keys.all_inner_texts()] == ["total", "tile", "area", "treasure"]
+    dashes = "lines => lines.map((line) => line.getAttribute('stroke-dasharray'))"
+    drawn = page.eval_on_selector_all("svg.chart polyline.team-a", dashes)
+    keyed = page.eval_on_selector_all("[data-chart-legend] line", dashes)
+    assert len(drawn) == 4 and len(set(drawn)) == 4 and drawn == keyed
+
+
+def test_the_list_of_turns_words_each_games_moves(open_page):
+    page = open_page("chaser/items_decide", turn=1)
+    line = page.inner_text('[data-line-turn="1"]')
+    assert "wr · walk right" in line and "wl · walk left" in line
+    page = open_page("blokus-duo/random_s7_00", turn=1)
+    assert "66t0 · piece t, 5 squares" in page.inner_text('[data-line-turn="1"]')
+    page.click('[data-line-turn="3"]')
+    at_turn(page, 3)
