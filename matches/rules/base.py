@@ -198,6 +198,16 @@ class Presentation:
         said = self.amount(score[self.headline_part])
         return f"{said} ({' · '.join(rest)})" if rest else said
 
+    def last_turn(self, state: Mapping[str, Any],
+                  previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
+        """What a state's turn did, for the board picture, as the screens draw it
+        (static/matches/games/<game>.js's `lastTurn`): `marks`, each [x, y, kind, team],
+        kind "acted" (a cell put, removed or built on), "read" (a cell a look or a
+        search read) or "placed" (a square of the piece just placed); `moves`, each
+        [[x0, y0], [x1, y1], team]. `previous`: the state before, where the agents
+        stood (None: a move is drawn only where the state alone tells its start)."""
+        return {"marks": [], "moves": []}
+
     def picture_style(self) -> dict[str, Any]:
         """What a board picture draws, in terms that name no game (`matches.picture`):
         `walls`, `territory`: the cell characters of each team's walls (tiles) and
@@ -205,6 +215,7 @@ class Presentation:
         drawn as stone, crossed when `crossed`; `items`: cells with a gold dot;
         `labels`: each team's one player's letter (else agents show their number);
         `marked`: cells ringed in a team's colour while empty; `values`: the board's
-        point values are shown in every cell."""
+        point values are shown in every cell; `coordinates`: the names of columns and
+        rows in order (default: numbers from 0, as the API counts them)."""
         return {"walls": ("A", "B"), "territory": ("a", "b"), "blocks": "#",
                 "crossed": True, "values": True}

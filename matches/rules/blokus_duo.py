@@ -449,8 +449,20 @@ class BlokusDuoRules(Presentation):
 
     def picture_style(self) -> dict[str, Any]:
         """Each team's pieces; the start squares ringed in their team's colour while
-        empty."""
-        return {"pieces": ("A", "B"), "marked": [[list(START[0])], [list(START[1])]]}
+        empty; columns and rows named as the move codes name them."""
+        return {"pieces": ("A", "B"), "marked": [[list(START[0])], [list(START[1])]],
+                "coordinates": POSITIONS}
+
+    def last_turn(self, state: Mapping[str, Any],
+                  previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
+        """The squares of the piece this turn placed, from its code."""
+        marks: list[Any] = []
+        for team, outcomes in enumerate(state.get("outcomes") or ()):
+            for outcome in outcomes:
+                code = outcome.get("move")
+                where = placement(code) if outcome.get("result") == "ok" else None
+                marks += [[x, y, "placed", team] for x, y in where.cells()] if where else []
+        return {"marks": marks, "moves": []}
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         """14 x 14 exactly; anything else in the board is ignored."""

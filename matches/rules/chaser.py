@@ -248,6 +248,17 @@ def _on_items(state: ChaserState) -> tuple[int | None, str]:
     return (None, "draw") if cool == hot else (0 if cool > hot else 1, "items")
 
 
+def cells_read(command: str, at: tuple[int, int]) -> list[tuple[int, int]]:
+    """The cells a look (the 3 x 3 square whose centre is two cells away) or a search
+    (the nine cells at distances 1 to 9) reads from `at`, in reply order; some may be
+    off the map."""
+    (x, y), (dx, dy) = at, DIRECTIONS[command[1]]
+    if command[0] == "s":
+        return [(x + dx * step, y + dy * step) for step in range(1, 10)]
+    cx, cy = x + 2 * dx, y + 2 * dy
+    return [(cx + ox, cy + oy) for oy in (-1, 0, 1) for ox in (-1, 0, 1)]
+
+
 # --- the rules object ----------------------------------------------------------------
 
 
@@ -287,6 +298,29 @@ class ChaserRules(Presentation):
     def picture_style(self) -> dict[str, Any]:
         """Floor, blocks (plain stone), items (gold dots), Cool and Hot as C and H."""
         return {"blocks": "#", "items": "*", "labels": ("C", "H")}
+
+    def last_turn(self, state: Mapping[str, Any],
+                  previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
+        """Each player's step: a walk goes from where it stood, a put is "acted" on the
+        new block, a look or a search "read" the cells its reply tells of."""
+        marks: list[Any] = []
+        moves: list[Any] = []
+        for team, outcomes in enumerate(state.get("outcomes") or ()):
+            at = state["agents"][team][0]
+            for outcome in outcomes:
+                command = outcome.get("command")
+                if outcome.get("result") != "ok" or command not in _COMMAND_SET or not at:
+                    continue
+                (x, y), (dx, dy) = at, DIRECTIONS[command[1]]
+                if command[0] in "ls":
+                    marks += [[cx, cy, "read", team] for cx, cy in cells_read(command, (x, y))
+                              if 0 <= cy < len(state["cells"]) and 0 <= cx < len(state["cells"][0])]
+                elif command[0] == "p":
+                    marks.append([x + dx, y + dy, "acted", team])
+                else:
+                    start = previous["agents"][team][0] if previous else None
+                    moves.append([start or [x - dx, y - dy], [x, y], team])
+        return {"marks": marks, "moves": moves}
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         width, height = board_size(board)

@@ -85,6 +85,24 @@ class KakomimasuRules(Presentation):
     action_keys = ACTION_KEYS
     replay_marks = True
 
+    def last_turn(self, state: Mapping[str, Any],
+                  previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
+        """Walls put and removed are "acted" on; a move goes from where its agent stood."""
+        marks: list[Any] = []
+        moves: list[Any] = []
+        for team, outcomes in enumerate(state.get("outcomes") or ()):
+            for outcome in outcomes:
+                kind, agent = outcome.get("type"), outcome.get("agent")
+                if outcome.get("result") != "ok":
+                    continue
+                if kind in ("put", "remove"):
+                    marks.append([outcome["x"], outcome["y"], "acted", team])
+                before = previous["agents"][team][agent] if previous else None
+                after = state["agents"][team][agent]
+                if kind == "move" and before and after:
+                    moves.append([before, after, team])
+        return {"marks": marks, "moves": moves}
+
     def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, int]]:
         """A symmetric board within the Procon 31 limits, mostly positive with a few
         negative cells, and a suggested number of agents."""

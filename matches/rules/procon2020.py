@@ -199,6 +199,24 @@ class Procon2020Rules(Presentation):
         not marked on the board)."""
         return {"walls": ("A", "B"), "blocks": "#", "crossed": True, "values": True}
 
+    def last_turn(self, state: Mapping[str, Any],
+                  previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
+        """A move that succeeded moved its agent by dx, dy (its start needs no earlier
+        state); a tile removed is "acted" on, next to the agent that stayed."""
+        marks: list[Any] = []
+        moves: list[Any] = []
+        for team, outcomes in enumerate(state.get("outcomes") or ()):
+            for outcome in outcomes:
+                if outcome.get("result") != "ok" or outcome.get("type") not in ("move", "remove"):
+                    continue
+                x, y = state["agents"][team][outcome["agent"]]
+                dx, dy = outcome["dx"], outcome["dy"]
+                if outcome["type"] == "move":
+                    moves.append([[x - dx, y - dy], [x, y], team])
+                else:
+                    marks.append([x + dx, y + dy, "acted", team])
+        return {"marks": marks, "moves": moves}
+
     def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
         """2..8 agents, as many as each team has start cells."""
         agents = whole(agents, "agents", MIN_AGENTS, MAX_AGENTS)

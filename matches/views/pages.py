@@ -191,14 +191,17 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
             content_type="text/plain; charset=utf-8")
     shown, rules = states[: int(asked) + 1], rules_for(match.game)
     extras = rules.drawing_extras(match.board.data, shown)
+    last = int(asked) == len(states) - 1  # the match's result decides who leads there
     what = {"title": str(match), "teams": [team.name for team in match.teams.all()],
-            "turns": match.turns, "taken": extras.get("treasures_taken", ())}
+            "turns": match.turns, "taken": extras.get("treasures_taken", ()),
+            "result": match.result if last else None}
     etag = '"' + picture.picture_key(match=match.pk, state=shown[-1], **what) + '"'
     if _has_it(request, etag):
         response = HttpResponse(status=304)
     else:
+        previous = shown[-2] if len(shown) > 1 else None
         png = picture.DRAWN.get(etag, lambda: picture.board_png(
-            rules, match.board.data, shown[-1], **what))
+            rules, match.board.data, shown[-1], previous=previous, **what))
         response = HttpResponse(png, content_type="image/png")
         name = f"match-{match.pk}-turn-{len(shown) - 1}.png"
         response["Content-Disposition"] = f'inline; filename="{name}"'

@@ -76,11 +76,12 @@ def test_the_replay_marks_swings_and_conflicts_only_where_agents_collide():
 
 def test_every_picture_style_uses_only_known_words():
     known = {"walls", "territory", "pieces", "blocks", "crossed", "items", "labels", "marked",
-             "values"}
+             "values", "coordinates"}
     for game in GAMES:
         assert set(rules_for(game).picture_style()) <= known, game
     assert rules_for("chaser").picture_style()["labels"] == ("C", "H")
     assert rules_for("blokus-duo").picture_style()["marked"] == [[[4, 4]], [[9, 9]]]
+    assert rules_for("blokus-duo").picture_style()["coordinates"] == "123456789ABCDE"
 
 
 def test_the_audit_says_scores_and_idle_teams_in_each_games_words():

@@ -9,6 +9,7 @@ from django.contrib.auth.models import Permission, User
 from PIL import Image
 
 from matches.picture import layout
+from matches.rules import rules_for
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
 from matches.services.turns import turn_resolve
@@ -17,13 +18,13 @@ from tests.factories import make_match, put, submit
 pytestmark = pytest.mark.django_db
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 
-# The live screen's colours (static/matches/app.css); territory is 30 % team colour on
-# the background.
+# The live screen's colours in its dark theme (static/matches/app.css); territory is a
+# deep tint hatched in the team colour.
 BG, STONE, GOLD = (13, 17, 23), (61, 68, 77), (227, 179, 65)
-BAD, EVENT = (255, 92, 92), (255, 211, 61)
+BAD, EVENT, TEXT = (255, 92, 92), (255, 211, 61), (230, 237, 243)
 BLUE, ORANGE = (47, 129, 247), (240, 136, 62)
-BLUE_DARK, ORANGE_DARK = (17, 88, 199), (179, 90, 20)
-LAND_A, LAND_B = (23, 51, 90), (81, 53, 35)
+LAND_A, LAND_B = (37, 98, 184), (145, 86, 46)
+TEAM = (BLUE, ORANGE)
 FILL = {
     "kakomimasu": {".": BG, "A": BLUE, "B": ORANGE, "a": LAND_A, "b": LAND_B},
     "procon2020": {".": BG, "A": BLUE, "B": ORANGE, "#": STONE},
@@ -74,27 +75,48 @@ def cell_colours(image, grid, x, y, box=(0, 0, 1, 1)):
 def test_every_cell_and_agent_is_drawn_in_its_colour(client, vector, turn):
     match = imported(vector)
     states = expected_states(vector)
-    state = states[-1 if turn is None else turn]
+    turn = len(states) - 1 if turn is None else turn
+    state = states[turn]
     image = picture(client, match, turn)
     width, height = len(state["cells"][0]), len(state["cells"])
     grid = layout(width, height)
     assert image.size == grid.size and 700 <= image.width <= 1000 and image.height >= 400
     assert image.getpixel((3, 60)) == BLUE and image.getpixel((image.width - 3, 60)) == ORANGE
     colours = FILL[match.game]
+    last = rules_for(match.game).last_turn(state, states[turn - 1])
+    marked = {(x, y) for x, y, *_ in last["marks"]} | failed_targets(state)
+    marked |= {tuple(end) for move in last["moves"] for end in move[:2]}  # under an arrow
+    standing = {tuple(at) for team in state["agents"] for at in team if at}
     for y, row in enumerate(state["cells"]):
         for x, char in enumerate(row):
-            assert pixel(image, grid, x, y, 0.2, 0.2) == colours[char], (x, y, char)
+            if char in "ab":  # territory: the tint, hatched in the team colour
+                seen = cell_colours(image, grid, x, y, (0.15, 0.15, 0.85, 0.85))
+                assert max(seen, key=seen.get) == colours[char], (x, y, char)
+                assert seen.get(TEAM["ab".index(char)], 0) > grid.cell, (x, y, char)
+            elif (x, y) not in marked | standing:
+                assert pixel(image, grid, x, y, 0.2, 0.2) == colours[char], (x, y, char)
             if char == "*":  # a CHaser item: a gold dot in the middle
                 assert pixel(image, grid, x, y, 0.5, 0.5) == GOLD, (x, y)
-    for team, dark in enumerate((BLUE_DARK, ORANGE_DARK)):
+    for team, colour in enumerate(TEAM):
         for at in filter(None, state["agents"][team]):
-            assert pixel(image, grid, *at, 0.28, 0.5) == dark, (team, at)
-    failed = [o for team in state.get("outcomes", []) for o in team if o["result"] != "ok"]
-    for outcome in failed:
-        if "x" in outcome and 0 <= outcome["x"] < width and 0 <= outcome["y"] < height:
-            mark = BAD if outcome["result"] == "invalid" else EVENT
-            corner = cell_colours(image, grid, outcome["x"], outcome["y"], (0.6, 0, 1, 0.4))
-            assert corner.get(mark, 0) > 10, outcome
+            if match.game == "chaser":  # a large disc with the player's letter
+                assert pixel(image, grid, *at, 0.26, 0.5) == colour, (team, at)
+            else:  # the badge with its number, in the upper left corner
+                assert pixel(image, grid, *at, 0.04, 0.21) == colour, (team, at)
+    for x, y, result in failed_targets(state, results=True):
+        mark = BAD if result == "invalid" else EVENT
+        corner = cell_colours(image, grid, x, y, (0.55, 0.55, 1, 1))
+        assert corner.get(mark, 0) > grid.cell, (x, y)  # the large round mark
+        assert cell_colours(image, grid, x, y, (0, 0, 1, 0.1)).get(mark, 0) > 10  # the frame
+
+
+def failed_targets(state, results=False):
+    """The cells failed actions aimed at (those named by x and y)."""
+    width, height = len(state["cells"][0]), len(state["cells"])
+    found = {(o["x"], o["y"], o["result"]) for team in state.get("outcomes", []) for o in team
+             if o["result"] != "ok" and 0 <= o.get("x", -1) < width
+             and 0 <= o.get("y", -1) < height}
+    return found if results else {(x, y) for x, y, _ in found}
 
 
 def test_a_turn_is_its_own_position_not_the_last(client):
@@ -239,3 +261,26 @@ def test_renaming_a_team_changes_the_picture_and_its_etag(client, fresh_pictures
                        HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
     assert after.content != before.content
+
+
+# --- the same marks as the screens (defect 15) --------------------------------------
+
+
+def test_the_leader_is_marked_as_the_rules_say_and_the_result_decides(client, fresh_pictures,
+                                                                      monkeypatch):
+    from matches import picture as drawing
+
+    marked = []
+    monkeypatch.setattr(drawing, "_leader_mark", lambda draw, left, top: marked.append(left))
+    match = imported("chaser/item_block_traps_self")  # Cool takes an item, Hot traps Cool
+    half = layout(7, 5).size[0] // 2
+    picture(client, match, 1)  # 0 to 0: nobody leads
+    assert marked == []
+    picture(client, match, 2)  # the last turn: Hot wins with fewer items (1 to 0)
+    assert len(marked) == 1 and marked[0] >= half
+
+
+def test_numbers_are_written_with_a_real_minus_sign():
+    from matches.picture import _number
+
+    assert _number(-3) == "\u22123" and _number(0) == "0" and _number(12) == "12"
