@@ -28,8 +28,8 @@ export function startVenue(root, matchId) {
     find("[data-turn]").textContent = `${state.turn} / ${screen.meta.turns}`;
     const chart = find("svg.chart");
     if (chart) drawChart(chart, screen.history, screen.meta.turns, { key: headline, current: state.turn });
+    drawStatus(); // first: the phase says which panels show, and the failures fit what is left
     drawFailures(state);
-    drawStatus();
   }
 
   function drawTeams(scores) {
@@ -47,6 +47,12 @@ export function startVenue(root, matchId) {
     });
     const bar = find(".share-a");
     if (bar) bar.style.width = `${100 * share}%`;
+    // A number grown by a digit leaves its name less room: fit the names again.
+    const digits = cards.numbers.map((number) => String(number).length).join();
+    if (screen.digits !== digits) {
+      screen.digits = digits;
+      drawNames();
+    }
     drawPanel();
     return cards;
   }
@@ -69,6 +75,7 @@ export function startVenue(root, matchId) {
   function drawFailures(state) {
     const box = find("[data-failures]");
     if (!box) return;
+    box.hidden = state.turn === 0; // nothing to say before the first turn
     const { game } = screen.meta;
     drawHeadline(box.querySelector(".summary"), game, state);
     const listed = listedOutcomes(game, state, screen.panel);
@@ -200,6 +207,17 @@ export function startVenue(root, matchId) {
       if (screen.state) drawFailures(screen.state);
     }, 150);
   });
+  // The room left to the failures changes with the cards above them (a name on two
+  // lines, a tray): list again what fits.
+  const box = find("[data-failures]");
+  if (box && window.ResizeObserver) {
+    let height = -1;
+    new ResizeObserver(() => {
+      if (box.clientHeight === height || !screen.state) return;
+      height = box.clientHeight;
+      drawFailures(screen.state);
+    }).observe(box);
+  }
   return stream;
 }
 
@@ -254,6 +272,10 @@ function fitList(box, list, total) {
     items[shown].remove();
     more.textContent = `+${total - shown} more`;
     if (!more.isConnected) list.append(more);
+  }
+  if (shown === 0 && total) { // no room for a line: the count joins the headline
+    more.remove();
+    box.querySelector(".summary")?.append(words("more", `+${total} more`));
   }
 }
 

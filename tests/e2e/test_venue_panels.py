@@ -31,6 +31,7 @@ def matches(transactional_db):
     running, _ = make_match(teams=LONG)  # turn 1's strategy step is open for an hour
     return {"upcoming": upcoming.pk, "running": running.pk,
             "kakomimasu": imported("kakomimasu/conflict_same_target"),
+            "invalid": imported("kakomimasu/bad_actions_duplicate_unknown_offboard"),
             "trapped": imported("chaser/item_block_traps_self"),
             "blokus": imported("blokus-duo/random_s7_00")}
 
@@ -82,6 +83,34 @@ def test_before_the_start_one_countdown_and_no_empty_panels(open_page, matches):
     assert page.inner_text("[data-countdown]") == ""  # no second countdown
     assert page.inner_text("[data-status]") == "upcoming"
     assert not page.is_visible("svg.chart") and not page.is_visible("[data-failures]")
+
+
+LINES = """(box) => {
+  const bottom = box.getBoundingClientRect().bottom;
+  return [...box.querySelectorAll("li")].map((line) => ({
+    text: line.textContent, inside: line.getBoundingClientRect().bottom <= bottom + 1,
+    whole: line.scrollWidth <= line.clientWidth
+           && getComputedStyle(line).textOverflow !== "ellipsis"}));
+}"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_failures_have_a_headline_and_whole_reasons(open_page, matches, size):
+    """Seven invalid actions: "✕ 7 invalid", then whole lines; "+k more" for the rest."""
+    match_id, _ = matches["invalid"]
+    page = open_page(match_id, size, ready="[data-failures] .summary .invalid")
+    page.wait_for_timeout(300)  # the list fits the room the cards leave
+    summary = page.inner_text("[data-failures] .summary")
+    assert summary.startswith("✕ 7 invalid")
+    lines = page.locator("[data-failures]").evaluate(LINES)
+    assert all(line["inside"] and line["whole"] for line in lines), lines
+    reasons = [line["text"] for line in lines if not line["text"].startswith("+")]
+    assert all(re.match(r"✕[AB]\d", text) and ": " in text for text in reasons), reasons
+    if not reasons:  # no room for a whole line: the count joins the headline
+        assert summary.endswith("+7 more")
+    elif len(reasons) < 7:
+        assert lines[-1]["text"] == f"+{7 - len(reasons)} more"
+    assert size != (1920, 1080) or len(reasons) >= 2
 
 
 def test_the_end_says_who_won_by_how_much(open_page, matches):
