@@ -281,7 +281,9 @@ class ChaserRules(Presentation):
     }
 
     def player(self, team: int, names: Sequence[str]) -> str:
-        return f"{names[team]} ({PLAYERS[team]})"
+        """The team's name and its player, "Alpha (Hot)" (a team named Hot: "Hot")."""
+        name = names[team]
+        return name if name == PLAYERS[team] else f"{name} ({PLAYERS[team]})"
 
     def card_words(self, score: Mapping[str, int], team: int) -> str:
         return f"{PLAYERS[team]} ({PLAYERS[team][0]}) · items taken: {score['items']}"

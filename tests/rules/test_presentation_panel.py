@@ -99,6 +99,12 @@ def test_the_end_of_a_match_in_plain_words(game, scores, result, words):
     assert rules_for(game).verdict(result, scores, NAMES) == words
 
 
+def test_chaser_names_a_team_called_as_its_player_once():
+    words = rules_for("chaser").verdict({"winner": 1, "decided_by": "trapped"},
+                                        [{"items": 1}, {"items": 0}], ["Cool", "Hot"])
+    assert words == "Hot wins: Cool is boxed in"
+
+
 def test_chaser_cards_say_the_items_taken_with_the_number():
     panel = rules_for("chaser").panel({"turn": 3, "scores": [{"items": 4}, {"items": 1}]})
     assert panel["words"] == ["Cool (C) · items taken: 4", "Hot (H) · items taken: 1"]
