@@ -146,6 +146,7 @@ def urls(pages: list[str], matches: dict[str, list[int]]) -> list[tuple[str, str
 
 
 def shoot(base: str, out: Path, pages, sizes: list[str], themes: list[str]) -> list[str]:
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     skipped: list[str] = []
@@ -166,16 +167,22 @@ def shoot(base: str, out: Path, pages, sizes: list[str], themes: list[str]) -> l
                 for name, path, settle in pages:
                     if name == "login":  # as a visitor sees it
                         page.context.clear_cookies()
-                    answer = page.goto(f"{base}{path}{'&' if '?' in path else '?'}theme={theme}")
-                    if answer is None or answer.status == 404:
-                        skipped.append(f"{name} ({path}: 404)")
+                    file = f"{name}-{size}-{theme}.png"
+                    try:
+                        answer = page.goto(f"{base}{path}{'&' if '?' in path else '?'}"
+                                           f"theme={theme}")
+                        if answer is None or answer.status == 404:
+                            skipped.append(f"{name} ({path}: 404)")
+                            continue
+                        page.wait_for_timeout(settle * 1000)
+                        page.screenshot(path=str(out / file), full_page=True, timeout=120_000)
+                    except PlaywrightError as error:  # a huge page, say: the others still
+                        skipped.append(f"{file} ({path}: {str(error).splitlines()[0]})")
                         continue
-                    page.wait_for_timeout(settle * 1000)
-                    page.screenshot(path=str(out / f"{name}-{size}-{theme}.png"), full_page=True)
-                    print(f"{name}-{size}-{theme}.png", flush=True)
+                    print(file, flush=True)
                 context.close()
         browser.close()
-    return sorted(set(skipped))
+    return skipped
 
 
 def main() -> None:
@@ -209,7 +216,7 @@ def main() -> None:
         # The login page last: it logs the judge out of the audit pages before it.
         order = sorted(options.pages, key=lambda p: p == "login")
         skipped = shoot(base, options.out, urls(order, matches), options.sizes, options.themes)
-        for line in skipped:
+        for line in skipped:  # pages not built yet (404), or that failed
             print(f"skipped {line}")
         if options.keep:
             print(f"still serving {base}/ (Ctrl-C stops it)")
