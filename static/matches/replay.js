@@ -439,9 +439,11 @@ class Replay {
                        `move team-${"ab"[team]}${outcomes.length ? "" : " idle"}`));
     });
     const event = this.events[state.turn];
-    const flags = [event.bigSwing ? "▲" : "",
-                   event.conflicts ? `⚡${event.conflicts}` : "", event.invalid ? `✕${event.invalid}` : ""];
-    line.append(text("span", flags.filter(Boolean).join(" "), "flags"));
+    const flags = text("span", "", "flags");
+    if (event.bigSwing) flags.append(text("span", "▲", `team-${"ab"[event.swing > 0 ? 0 : 1]}-text`), " ");
+    flags.append([event.conflicts ? `⚡${event.conflicts}` : "", event.invalid ? `✕${event.invalid}` : ""]
+      .filter(Boolean).join(" "));
+    line.append(flags);
     return line;
   }
 
