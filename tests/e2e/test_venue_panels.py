@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from matches.live import messages
+from matches.models import Team
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
 from tests.factories import make_match
@@ -16,6 +17,8 @@ pytestmark = pytest.mark.e2e
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 LONG = ("Đội Hà Nội Phương Đông", "Nara 奈良高専 プロコン部")
 SIZES = [(1920, 1080), (1280, 800), (390, 844)]
+VERY_LONG = ("Trường THPT Chuyên Khoa học Tự nhiên, Đại học Quốc gia Hà Nội — "
+             "Đội tuyển lập trình Procon 2026")
 
 
 def imported(vector):
@@ -29,7 +32,9 @@ def matches(transactional_db):
     """Made before the browser starts: Playwright's loop forbids database calls after."""
     upcoming, _ = make_match(teams=LONG, start_in=600)
     running, _ = make_match(teams=LONG)  # turn 1's strategy step is open for an hour
-    return {"upcoming": upcoming.pk, "running": running.pk,
+    longest, _ = make_match(teams=(VERY_LONG, "Beta"))
+    Team.objects.filter(match=longest, index=0).update(short="HUS")
+    return {"upcoming": upcoming.pk, "running": running.pk, "longest": longest.pk,
             "kakomimasu": imported("kakomimasu/conflict_same_target"),
             "invalid": imported("kakomimasu/bad_actions_duplicate_unknown_offboard"),
             "trapped": imported("chaser/item_block_traps_self"),
@@ -73,6 +78,15 @@ def test_full_team_names_are_never_cut(open_page, matches, size):
         assert shown["text"] == name
         assert shown["fits"] and not shown["ellipsis"]
         assert shown["lines"] <= 2
+
+
+def test_a_name_that_cannot_fit_shows_the_short_code_and_keeps_the_full_name(
+        open_page, matches):
+    assert len(VERY_LONG) <= 100
+    page = open_page(matches["longest"], (1280, 800))
+    name = page.locator('[data-team="0"] .name')
+    assert name.inner_text() == "HUS" and name.get_attribute("title") == VERY_LONG
+    assert name.evaluate(NAME_FITS)["fits"]
 
 
 def test_before_the_start_one_countdown_and_no_empty_panels(open_page, matches):
