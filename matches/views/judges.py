@@ -120,8 +120,15 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
                          "idle": rules.idle_said(turn.number, team.index)}
                         for team in teams if turn.outcomes and team.index in keep_team]
         log.append(turn)
+    shown_turn = int(chosen["turn"]) if chosen["turn"] else None
     return render(request, "matches/audit.html", {
         "match": match, "teams": teams, "labels": [team_label(t) for t in teams],
+        "board": (match.board.name.removeprefix(f"{rules.title} ")  # not the game twice
+                  if match.board.name.startswith(f"{rules.title} board ")
+                  else f"board {match.board.name}"),
+        "previous": shown_turn - 1 if shown_turn and shown_turn > 1 else None,
+        "next": (shown_turn + 1 if shown_turn is not None and shown_turn < match.turns
+                 else None),
         "log": log, "verdict": verdict, "status": match.status(now),
         "open_turn": match.strategy_turn(now), "chosen": chosen, "filtered": filtered,
         "verdicts": [(key, words) for key, (words, _) in VERDICTS.items()],

@@ -75,6 +75,7 @@ def test_a_team_named_by_its_letter_is_not_labelled_twice(judge_client):
     page = audit(judge_client, imported("kakomimasu/enclosure_ring"))
     assert ">A A<" not in page and "A A:" not in page and ">B B<" not in page
     assert '<span class="team-a-text">A</span>' in page
+    assert "· board 6×6 ·" in page  # the board's name after the game's, not the game twice
     alpha = audit(judge_client, make_match()[0])
     assert "A Alpha" in alpha
 
@@ -127,6 +128,10 @@ def test_filters_by_team_verdict_and_turn(judge_client, refused_and_counted):
     assert replaced == ['{"actions": [{"agent": 0, "type": "put", "x": 0, "y": 0}]}']
     turn_1 = audit(judge_client, match, turn="1")
     assert 'id="turn-1"' in turn_1 and 'id="turn-2"' not in turn_1
+    assert 'data-step="next" href="?turn=2&team=&verdict="' in turn_1
+    assert 'data-step="previous"' not in turn_1
+    assert 'data-step="previous" href="?turn=1&team=B' in audit(judge_client, match, turn="2",
+                                                                 team="B")
     assert "B Beta: counted actions" in audit(judge_client, match, team="B", turn="1")
     assert "A Alpha: counted actions" not in audit(judge_client, match, team="B", turn="1")
     nothing = audit(judge_client, match, turn="3")
