@@ -564,7 +564,7 @@ export function actionRows(game, outcomes, agents) {
 // Keep a scrolling box's cue up to date: how many of its rows are out of sight below
 // (or above), so a list that must scroll says so.
 function watchOverflow(box) {
-  const cue = box.parentElement.querySelector("[data-more-cue]");
+  const cue = box.parentElement.querySelector(":scope > [data-more-cue]");
   const update = () => {
     const { top, bottom } = box.getBoundingClientRect();
     const rows = [...box.children].filter((row) => row.offsetHeight);
