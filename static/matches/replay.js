@@ -455,7 +455,8 @@ class Replay {
     }
     const change = state.scores[team][this.headline] - before.scores[team][this.headline];
     const moved = outcomes.filter((outcome) => outcome.result === "ok").length;
-    return `${change > 0 ? "+" : change < 0 ? "−" : "±"}${Math.abs(change)} · ${moved} ok`;
+    const acted = outcomes.length ? `${moved} ok` : describeAction(game, { type: null });
+    return `${change > 0 ? "+" : change < 0 ? "−" : "±"}${Math.abs(change)} · ${acted}`;
   }
 
   drawCurrentLine() {
