@@ -16,7 +16,7 @@ const clock = new ServerClock();
 const root = document.querySelector(".tv");
 const stage = root.querySelector(".tv-stage");
 const idleBox = root.querySelector("[data-idle]");
-const resultBox = root.querySelector("[data-result]");
+const resultBox = root.querySelector("[data-tv-result]");
 const tv = { shown: null, stream: null, endedAt: null, next: null };
 
 async function tick() {
@@ -75,12 +75,21 @@ function idle(next) {
   drop();
   idleBox.hidden = false;
   root.dataset.showing = "";
-  const [headline, title, teams] = next
-    ? [`Next match at ${timeOfDay(next.start_at)}`, next.title, next.teams.join(" vs ")]
-    : ["No match on", "The next match shows here when it is scheduled.", ""];
+  const [headline, title] = next
+    ? [`Next match at ${timeOfDay(next.start_at)}`, next.title]
+    : ["No match on", "The next match shows here when it is scheduled."];
   idleBox.querySelector("[data-idle-headline]").textContent = headline;
   idleBox.querySelector("[data-idle-title]").textContent = title;
-  idleBox.querySelector("[data-idle-teams]").textContent = teams;
+  const teams = idleBox.querySelector("[data-idle-teams]");
+  teams.replaceChildren();
+  if (next) teams.append(named(next.teams[0], "team-a-text"), " vs ", named(next.teams[1], "team-b-text"));
+}
+
+function named(name, className) {
+  const span = document.createElement("span");
+  span.className = className;
+  span.textContent = name;
+  return span;
 }
 
 function drop() {

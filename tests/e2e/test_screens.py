@@ -100,9 +100,9 @@ def test_walls_of_one_to_six_matches_fit_the_screen(live_server_process, six_mat
 
 @pytest.fixture
 def two_rounds(transactional_db):
-    """A short public match on now, and the next one half a minute later."""
-    first = make_match(start_in=0, strategy=1.0, transition=0.2, turns=8)[0]
-    second = make_match(start_in=30, strategy=1.0, transition=0.2, turns=60,
+    """A short public match on now (about 14 s), and the next one 35 s later."""
+    first = make_match(start_in=0, strategy=1.0, transition=0.2, turns=12)[0]
+    second = make_match(start_in=35, strategy=1.0, transition=0.2, turns=60,
                         teams=("Hot", "Cool"))[0]
     return first.pk, second.pk
 
@@ -116,7 +116,7 @@ def test_the_tv_follows_the_live_match_and_moves_on_by_itself(live_server_proces
     page.goto(f"{live_server_process}/tv/?pause=2")
     page.wait_for_selector(f"section.mini[data-match='{first}'] .board .cell", timeout=15000)
     # Its end: the result, then the next match's time while it has not started...
-    page.wait_for_selector("[data-result]:not([hidden])", timeout=30000)
+    page.wait_for_selector("[data-tv-result]:not([hidden])", timeout=30000)
     assert page.inner_text("[data-verdict]").strip()
     page.wait_for_selector("[data-idle]:not([hidden])", timeout=15000)
     assert page.inner_text("[data-idle-headline]").startswith("Next match at ")
