@@ -33,8 +33,13 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def _game_words() -> dict[str, dict[str, str]]:
     """Each game's name and its headline's unit, for the lists (names no game here)."""
-    return {game: {"title": title, "unit": rules_for(game).unit[1]}
-            for game, title in GAME_CHOICES}
+    return {game: {"title": title, "unit": _unit(game)} for game, title in GAME_CHOICES}
+
+
+def _unit(game: str) -> str:
+    """What the lists write under the two numbers: "points", "squares · fewer wins"."""
+    rules = rules_for(game)
+    return rules.unit[1] + (" · fewer wins" if rules.fewer_leads else "")
 
 
 def visible_match_or_404(request: HttpRequest, match_id: int) -> Match:
@@ -140,7 +145,7 @@ def published(request: HttpRequest) -> HttpResponse:
     matches = list(matches.prefetch_related("teams").order_by("-start_at")[:PUBLISHED_PAGE])
     finals = {row.match_id: row.scores for row in Turn.objects.filter(
         match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
-    rows = [{"match": m, "teams": list(m.teams.all()), "unit": rules_for(m.game).unit[1],
+    rows = [{"match": m, "teams": list(m.teams.all()), "unit": _unit(m.game),
              "board": _board_words(m), "finals": _headline(m.game, finals.get(m.pk))}
             for m in matches]
     return render(request, "matches/published.html", {
