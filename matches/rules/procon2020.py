@@ -191,8 +191,10 @@ class Procon2020Rules(Presentation):
 
     def drawing_extras(self, board: Mapping[str, Any],
                        states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        """The treasures taken so far, as [x, y] cells: a late screen must not draw them."""
-        return {"treasures_taken": sorted(treasures_taken(board, states))}
+        """The treasures taken so far, as [x, y] cells: a late screen must not draw them
+        (and the state before, as every game gives)."""
+        return {**super().drawing_extras(board, states),
+                "treasures_taken": sorted(treasures_taken(board, states))}
 
     def picture_style(self) -> dict[str, Any]:
         """Tiles as walls, obstacles crossed stones; no territory (areas are counted,

@@ -83,7 +83,10 @@ def play(base: str, match_id: int, team: int, token: str, bot: str, stop: thread
             actions = BOTS[bot](state, team, rng)
             if team == 1 and actions and rng.random() < 0.5:
                 actions[0] = {"agent": actions[0]["agent"], "type": "move", "x": -1, "y": 0}
-            api(base, match_id, token, "POST", {"turn": turn, "actions": actions})
+            try:
+                api(base, match_id, token, "POST", {"turn": turn, "actions": actions})
+            except OSError:  # the server stopping: the next reading says so
+                continue
             played = turn
         time.sleep(0.1)
 
