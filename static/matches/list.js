@@ -98,7 +98,9 @@ setInterval(() => {
   for (const row of rows.values()) {
     const countdown = row.querySelector(".countdown");
     const deadline = Number(row.dataset.deadline);
-    countdown.textContent = row.dataset.status !== "finished" && deadline
-      ? `next turn in ${formatCountdown(deadline - clock.now())}` : "";
+    const left = deadline - clock.now();
+    // past the deadline the turn is being resolved: no frozen "0.0 s" until its summary
+    countdown.textContent = row.dataset.status === "finished" || !deadline ? ""
+      : left > 0 ? `next turn in ${formatCountdown(left)}` : "resolving the turn…";
   }
 }, 250);
