@@ -146,7 +146,8 @@ def published(request: HttpRequest) -> HttpResponse:
     finals = {row.match_id: row.scores for row in Turn.objects.filter(
         match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
     rows = [{"match": m, "teams": list(m.teams.all()), "unit": _unit(m.game),
-             "board": _board_words(m), "finals": _headline(m.game, finals.get(m.pk))}
+             "board": _board_words(m), "finals": _headline(m.game, finals.get(m.pk)),
+             "verdict": _verdict(m, finals.get(m.pk))}
             for m in matches]
     return render(request, "matches/published.html", {
         "rows": rows, "chosen": chosen, "games": GAME_CHOICES, "limit": PUBLISHED_PAGE,
@@ -157,6 +158,15 @@ def _board_words(match: Match) -> str:
     """The board's name after the game's: "board 7×7" rather than the game's name twice."""
     title = rules_for(match.game).title
     return match.board.name.removeprefix(f"{title} ") or match.board.name
+
+
+def _verdict(match: Match, scores: list[dict[str, int]] | None) -> str:
+    """The result in the game's plain words ("Alpha wins by 34 points", "Hot wins: Cool
+    is boxed in"); "" without a result or final scores."""
+    if not match.result or not scores:
+        return ""
+    names = [team.name for team in match.teams.all()]
+    return rules_for(match.game).verdict(match.result, scores, names)
 
 
 def _headline(game: str, scores: list[dict[str, int]] | None) -> list[int] | None:

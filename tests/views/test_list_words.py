@@ -34,6 +34,8 @@ def test_published_scores_are_two_numbers_apart_with_the_games_unit(client):
     assert '<span class="muted unit">squares · fewer wins</span>' in page
     assert "CHaser (U-16) · board 7×5" in page and "Blokus Duo · board 14×14" in page
     assert f'<a href="/matches/{chaser.pk}/replay">' in page and "imported-" not in page
+    assert '<span class="team-a-text">Cool wins by 1 item</span>' in page
+    assert '<span class="team-a-text">A wins by 1 square</span>' in page
 
 
 def test_negative_scores_have_a_real_minus_sign(client):

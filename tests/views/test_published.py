@@ -46,7 +46,7 @@ def test_only_published_matches_are_listed_and_filters_narrow_them(client):
 def test_the_list_shows_results_and_download_links(client):
     match = imported("chaser/capture_by_put")
     page = client.get("/matches/").content.decode()
-    assert "Cool</span> wins (capture)" in page
+    assert "Cool wins: Hot is captured (a block was put on it)</span>" in page
     for link in (f"/api/matches/{match.pk}/record", f"/api/matches/{match.pk}/timeline",
                  f"/matches/{match.pk}/scores.csv"):
         assert link in page and client.get(link).status_code == 200
