@@ -3,8 +3,10 @@ list of turns, speeds, a match still running that opens at its latest turn and g
 live, and a 12-agent match whose actions and controls stay in sight."""
 
 import time
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from matches.models import Match
 from matches.services.turns import turn_resolve
@@ -180,10 +182,12 @@ def test_at_16x_a_short_match_plays_through_quickly_and_at_a_quarter_it_does_not
 
 def test_a_running_match_grows_live_and_offers_the_live_screen(running, open_replay):
     page = open_replay(running)
+    opened = timezone.now()
     link = page.locator("[data-live-link]")
     assert link.inner_text() == "back to live"
     assert link.get_attribute("href") == f"/matches/{running.pk}/"
-    assert page.inner_text("[data-status]") == "not started yet"
+    if opened < running.start_at - timedelta(seconds=1):  # a loaded machine may be later
+        assert page.inner_text("[data-status]") == "not started yet"
     wait_shown(page, 2, timeout=30000)  # at the latest turn: it follows the new ones
     assert page.get_attribute("[data-slider]", "max") == "4"
     page.click('[data-action="first"]')
