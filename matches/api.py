@@ -130,6 +130,8 @@ class MatchSummary(Schema):
     scores: list[dict[str, int]]
     headline: list[int]
     leader: dict[str, Any]
+    to_move: int | None
+    clocks: list[int] | None
     result: dict[str, Any] | None
     you: int | None = None
 
@@ -148,6 +150,9 @@ class MatchState(Schema):
     start_at: int
     strategy_ms: int
     transition_ms: int
+    clock_ms: int | None  # alternating games: each team's thinking time for the game
+    to_move: int | None  # alternating games: the team whose move it is
+    clocks: list[int] | None  # alternating games: each team's thinking time left (ms)
     teams: list[TeamOut]
     board: dict[str, Any]
     state: dict[str, Any]

@@ -60,6 +60,10 @@ class Match(models.Model):
     strategy_ms = models.PositiveIntegerField(help_text="Length of each strategy step.")
     transition_ms = models.PositiveIntegerField(help_text="Length of each transition step.")
     start_at = models.DateTimeField(help_text="When the strategy step of turn 1 opens.")
+    # Alternating games (matches/rules/turns.py): each team's thinking time for the
+    # game; their strategy and transition lengths are 0. None for simultaneous games.
+    clock_ms = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Each team's thinking time (alternating games).")
     # The version of the match: turns 1..resolved_turns are stored. The clock claims
     # turn n with filter(resolved_turns=n - 1).update(resolved_turns=n).
     resolved_turns = models.PositiveSmallIntegerField(default=0)
@@ -88,6 +92,12 @@ class Match(models.Model):
         return self.title or f"Match {self.pk}"
 
     @property
+    def alternating(self) -> bool:
+        """The teams move in turn, each on its chess clock (matches/rules/turns.py);
+        otherwise both act in every turn's strategy step, which closes at a deadline."""
+        return self.clock_ms is not None
+
+    @property
     def period(self) -> timedelta:
         return timedelta(milliseconds=self.strategy_ms + self.transition_ms)
 
@@ -109,9 +119,12 @@ class Match(models.Model):
         return self.UPCOMING if now < self.start_at else self.RUNNING
 
     def strategy_turn(self, now: datetime) -> int | None:
-        """The turn whose strategy step is open at `now`, if any."""
+        """The turn whose strategy step is open at `now`, if any (an alternating game's:
+        the next turn, from the start to the end)."""
         if now < self.start_at:
             return None
+        if self.alternating:
+            return None if self.over else self.resolved_turns + 1
         elapsed = now - self.start_at
         turn = elapsed // self.period + 1
         if turn > self.turns or elapsed - (turn - 1) * self.period >= timedelta(
@@ -125,11 +138,14 @@ class Match(models.Model):
         (may be past the last turn)."""
         if now < self.start_at:
             return 1
+        if self.alternating:
+            return self.resolved_turns + 1
         return self.strategy_turn(now) or (now - self.start_at) // self.period + 2
 
     def due_turns(self, now: datetime) -> range:
-        """Turns whose deadline has passed but which are not resolved yet, in order."""
-        if now < self.start_at or self.closed:
+        """Turns whose deadline has passed but which are not resolved yet, in order
+        (an alternating game's turns have none: a move resolves its turn)."""
+        if now < self.start_at or self.closed or self.alternating:
             return range(0)
         past = (now - self.start_at - timedelta(milliseconds=self.strategy_ms)) // self.period + 1
         return range(self.resolved_turns + 1, min(max(past, 0), self.turns) + 1)

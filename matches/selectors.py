@@ -8,7 +8,7 @@ exception, `own_submission`, answers a team about its own.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
@@ -52,11 +52,52 @@ def latest_view(match: Match) -> dict[str, Any]:
 
 
 def next_deadline(match: Match, now: datetime) -> datetime | None:
-    """The deadline of the strategy step now open, or of the next one to open."""
+    """The deadline of the strategy step now open, or of the next one to open (an
+    alternating game's: when the mover's thinking time runs out)."""
     if match.over:
         return None
+    if match.alternating:
+        return move_clock(match, now)["deadline"]
     turn = match.next_turn_to_open(now)
     return match.deadline(turn) if turn <= match.turns else None
+
+
+def move_clock(match: Match, now: datetime, upto: int | None = None) -> dict[str, Any] | None:
+    """An alternating game's chess clocks at `now` (None for a simultaneous game), or
+    as they stood when turn `upto` was resolved: `to_move`, the team whose move it is
+    (None once over); `remaining_ms`, each team's thinking time left; `deadline`, when
+    the mover's runs out. The time from one turn's resolution (or the start) to the next
+    is charged to that turn's mover."""
+    if not match.alternating:
+        return None
+    rules = rules_for(match.game)
+    latest = upto is None or upto >= match.resolved_turns
+    upto = match.resolved_turns if upto is None else upto
+    used, last = [0.0, 0.0], match.start_at
+    for number, resolved_at in match.turn_rows.filter(number__lte=upto).order_by(
+            "number").values_list("number", "resolved_at"):
+        used[rules.mover(number)] += (resolved_at - last).total_seconds() * 1000
+        last = resolved_at
+    remaining = [match.clock_ms - spent for spent in used]
+    to_move = None if latest and match.over else rules.mover(upto + 1)
+    deadline = None
+    if to_move is not None:
+        deadline = last + timedelta(milliseconds=remaining[to_move])
+        if latest and now > last:
+            remaining[to_move] -= (now - last).total_seconds() * 1000
+    elif (match.result or {}).get("decided_by") == "time":
+        remaining[1 - match.result["winner"]] = 0
+    return {"to_move": to_move, "remaining_ms": [max(0, round(left)) for left in remaining],
+            "deadline": deadline}
+
+
+def move_clock_fields(match: Match, now: datetime, upto: int | None = None) -> dict[str, Any]:
+    """`to_move` and `clocks` (each team's thinking time left, ms) of an alternating
+    game's moment (or after turn `upto`); both null for a simultaneous game."""
+    clock = move_clock(match, now, upto)
+    if clock is None:
+        return {"to_move": None, "clocks": None}
+    return {"to_move": clock["to_move"], "clocks": clock["remaining_ms"]}
 
 
 def match_meta(match: Match) -> dict[str, Any]:
@@ -68,6 +109,7 @@ def match_meta(match: Match) -> dict[str, Any]:
         "agents": match.agents,
         "strategy_ms": match.strategy_ms,
         "transition_ms": match.transition_ms,
+        "clock_ms": match.clock_ms,  # each team's thinking time: alternating games only
         "start_at": epoch_ms(match.start_at),
         "teams": [{"index": t.index, "name": t.name, "short": t.short}
                   for t in match.teams.all()],
@@ -89,6 +131,7 @@ def timing(match: Match, now: datetime,
         "strategy_turn": turn,
         "deadline": epoch_ms(next_deadline(match, now)),
         "server_time": epoch_ms(now),
+        **move_clock_fields(match, now),
         "result": match.result,
         "leader": rules.leader(scores, match.result),
         "lead": rules.lead(scores, match.result),
@@ -191,6 +234,8 @@ def match_verify(match: Match) -> Verdict:
     replayed = compute_timeline(match_record(match))
     if not match.over:
         replayed.pop("result", None)  # a running match has no result yet
+    elif (match.result or {}).get("decided_by") == "time" and "result" not in replayed:
+        replayed["result"] = match.result  # lost on time: the clocks decided, not a move
     difference = first_difference(replayed, stored)
     detail = f"{difference} (expected: the replay; computed: the stored turns)"
     return Verdict(difference is None, len(stored["states"]) - 1, detail if difference else "")

@@ -128,3 +128,26 @@ def submit(match, token: str, actions, turn: int) -> None:
     reply = submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
                                        "application/json", "127.0.0.1", at))
     assert reply.status == 202, reply.body
+
+
+def make_alternating_match(*, clock: float = 900, start_in: float = -1.0,
+                           teams=("Alpha", "Beta"), public: bool = True, game="blokus-duo"):
+    """A match of an alternating game on chess clocks of `clock` seconds a team; by
+    default it started a second ago. Returns (match, tokens)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.boards.specs import board_spec_fixed
+    from matches.rules import rules_for
+    from matches.services.boards import board_store
+    from matches.services.matches import match_create
+
+    spec, hints = board_spec_fixed(game)
+    created = match_create(
+        board=board_store(f"{game} board", spec, "tests", game), team_names=list(teams),
+        agents=hints["agents"], turns=rules_for(game).max_turns, strategy_seconds=0,
+        transition_seconds=0, start_at=timezone.now() + timedelta(seconds=start_in),
+        public_live=public, clock_seconds=clock,
+    )
+    return created.match, created.tokens

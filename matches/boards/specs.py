@@ -89,3 +89,13 @@ def board_spec_random(game: str, seed: int | None = None) -> tuple[dict[str, Any
     suggested settings."""
     board, hints = rules_for(game).random_board(seed)
     return _checked(board, game), hints
+
+
+def board_spec_fixed(game: str) -> tuple[dict[str, Any], dict[str, int]] | None:
+    """The one board of a game played on no other (Blokus Duo's 14 x 14), and its
+    settings; None for a game whose matches choose a board."""
+    rules = rules_for(game)
+    board = getattr(rules, "fixed_board", None)
+    if board is None:
+        return None
+    return dict(board), {"agents": 0, "turns": rules.max_turns}

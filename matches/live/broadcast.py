@@ -51,12 +51,19 @@ def turn_announce(match: Match, row: Turn) -> None:
     viewer count when it changed, and the match's new line to the lists."""
     now = timezone.now()
     broadcast(match_group(match.pk), messages.turn(match, row, now))
-    if match.resolved_turns >= match.turns:
+    if match.over:
         broadcast(match_group(match.pk), messages.end(match))
     count = viewers_news(match.pk)
     if count is not None:
         broadcast(match_group(match.pk), messages.viewers(count))
     summary_announce(match, now)
+
+
+def end_announce(match: Match) -> None:
+    """A game that ended without a turn (a player's time ran out): the end to the
+    match's sockets, its line to the lists."""
+    broadcast(match_group(match.pk), messages.end(match))
+    summary_announce(match)
 
 
 def summary_announce(match: Match, now=None) -> None:

@@ -28,10 +28,18 @@ def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
         **state,
         "lead": rules.lead(state["scores"]),
         "panel": rules.panel(state),
-        "deadline": (selectors.epoch_ms(match.deadline(row.number + 1))
-                     if row.number < match.turns else None),
+        "deadline": selectors.epoch_ms(_deadline_after(match, row.number, now)),
         "server_time": selectors.epoch_ms(now),
+        **selectors.move_clock_fields(match, now, row.number),
     }
+
+
+def _deadline_after(match: Match, number: int, now: datetime) -> datetime | None:
+    """The next deadline after turn `number`: the next strategy step's, or when the
+    next mover's thinking time runs out (none after the last turn)."""
+    if match.alternating:
+        return selectors.move_clock(match, now, number)["deadline"]
+    return match.deadline(number + 1) if number < match.turns else None
 
 
 def turns_since(match: Match, since: int, now: datetime) -> list[dict[str, Any]]:

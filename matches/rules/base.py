@@ -156,6 +156,8 @@ class Presentation:
                 return f"A draw: {self.amount(first)} each"
             return f"A draw: {self.endings.get('draw', 'neither wins')}"
         name, loser = self.player(winner, names), self.player(1 - winner, names)
+        if how == "time":  # any game on chess clocks (matches/rules/turns.py)
+            return f"{name} wins: {loser} ran out of time"
         if how in self.endings:
             return f"{name} wins: {self.endings[how].format(loser=loser)}"
         if how == self.headline_part or first != second:

@@ -29,6 +29,7 @@ from typing import Any
 
 from matches.rules.base import TEAM_LETTERS, Outcomes, Presentation, TurnActions, team_named
 from matches.rules.checks import MAX_TURNS, RecordError, board_size, kind, whole
+from matches.rules.turns import Alternating
 
 SIZE = 14
 MARGIN = 2
@@ -408,9 +409,13 @@ def judge(state: BlokusDuoState, code: Any) -> tuple[Placement | None, str]:
 # --- the rules object ------------------------------------------------------------
 
 
-class BlokusDuoRules(Presentation):
+class BlokusDuoRules(Alternating, Presentation):
     game = "blokus-duo"
     title = "Blokus Duo"
+    live = True
+    default_clock_seconds = 900  # GPCC: about 15 minutes of thinking a program
+    fixed_board = {"width": SIZE, "height": SIZE}  # every match is played on it
+    max_turns = 4 * len(PIECE_LETTERS)  # every piece placed, each after a pass of the other
     outcome_keys = ()
     headline_part = "remaining"  # squares still to place
     fewer_leads = True
@@ -517,6 +522,24 @@ class BlokusDuoRules(Presentation):
 
     def action_fields(self, action: dict[str, Any]) -> dict[str, Any]:
         return {"move": action["move"]}
+
+    # --- alternating turns (matches/rules/turns.py) ---
+
+    def move_refusal(self, state: BlokusDuoState, team: int,
+                     actions: Sequence[dict[str, Any]]) -> str:
+        if len(actions) != 1:
+            return f"actions: send exactly one move a turn, not {len(actions)}"
+        _, reason = judge(state, actions[0]["move"])
+        return f"actions[0].move: {reason}" if reason else ""
+
+    def move_as_stored(self, actions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"move": canonical_code(actions[0]["move"])}]
+
+    def must_pass(self, state: BlokusDuoState) -> bool:
+        return not has_legal_move(state, state.mover)
+
+    def pass_move(self) -> list[dict[str, Any]]:
+        return [{"move": PASS}]
 
     def is_over(self, state: BlokusDuoState, turns: int) -> bool:
         """Neither player can move (the README: not the turn limit)."""

@@ -52,9 +52,11 @@ def match_create(
     title: str = "",
     public_live: bool = False,
     team_shorts: Sequence[str] | None = None,
+    clock_seconds: float | None = None,
 ) -> CreatedMatch:
     """Store a match and its two teams, and wake the clocks. RecordError (one line) for
-    team names or a title that no match may have."""
+    team names or a title that no match may have. An alternating game's match has
+    `clock_seconds` of thinking time a team, and no strategy or transition steps."""
     names = team_names_check(team_names)
     shorts = team_shorts_check(team_shorts)
     problem = text_problem(title)
@@ -62,11 +64,12 @@ def match_create(
         raise RecordError(f"title: {problem}")
     tokens = [secrets.token_urlsafe(24) for _ in names]
     with transaction.atomic():
+        steps = (0, 0) if clock_seconds is not None else (strategy_seconds, transition_seconds)
         match = Match.objects.create(
             game=board.game, title=title, board=board, agents=agents, turns=turns,
-            strategy_ms=round(strategy_seconds * 1000),
-            transition_ms=round(transition_seconds * 1000), start_at=start_at,
-            public_live=public_live,
+            strategy_ms=round(steps[0] * 1000), transition_ms=round(steps[1] * 1000),
+            clock_ms=None if clock_seconds is None else round(clock_seconds * 1000),
+            start_at=start_at, public_live=public_live,
         )
         for index, (name, token) in enumerate(zip(names, tokens, strict=True)):
             Team.objects.create(match=match, index=index, name=name, short=shorts[index],

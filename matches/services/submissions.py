@@ -39,7 +39,9 @@ from django.db import connection, transaction
 from matches.access import team_by_authorization, teams_forget
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
-from matches.selectors import epoch_ms
+from matches.rules.base import team_named
+from matches.selectors import epoch_ms, move_clock
+from matches.services import turns
 
 MAX_BODY = 64 * 1024
 MAX_ACTIONS = 256
@@ -214,9 +216,37 @@ def _judge(request: Request, team: Team) -> Reply:
         refusal = _closed(match, turn, request.received_at) or _wrong_turn(turn, meant)
         if refusal:
             return _store(request, match, team, actions, refusal)
+        if match.alternating:
+            return _move(request, match, team, turn, actions)
         _create(request, match, team, turn, actions, 202)
     body = {"turn": turn, "received_at": epoch_ms(request.received_at), "actions": len(actions)}
     return Reply(202, body)
+
+
+def _move(request: Request, match: Match, team: Team, turn: int,
+          actions: list[dict[str, Any]]) -> Reply:
+    """An alternating game's move (the match row locked): refused unless it is the
+    team's move, its time has not run out and the move is legal; else stored, counted
+    and its turn resolved at once (the passes of a team left without a move after it
+    too): the turn message follows at once."""
+    rules = rules_for(match.game)
+    mover = rules.mover(turn)
+    if team.index != mover:
+        return _store(request, match, team, actions, Refusal(
+            409, "not_your_move", f"turn {turn} is {team_named(mover)}'s move"))
+    clock = move_clock(match, request.received_at)
+    if clock["remaining_ms"][team.index] <= 0:
+        return _store(request, match, team, actions, Refusal(
+            409, "time_over", "the team's thinking time has run out: the game is lost on time"))
+    played_on = turns.state_before(Match.objects.select_related("board").get(pk=match.pk), turn)
+    reason = rules.move_refusal(played_on, team.index, actions)
+    if reason:
+        return _store(request, match, team, actions, Refusal(400, "illegal_move", reason))
+    stored = rules.move_as_stored(actions)
+    _create(request, match, team, turn, stored, 202)
+    turns.move_resolve(match_id=match.pk, number=turn, now=request.received_at)
+    return Reply(202, {"turn": turn, "received_at": epoch_ms(request.received_at),
+                       "actions": len(stored)})
 
 
 def _read(request: Request, game: str) -> tuple[list[dict[str, Any]], int | None]:
@@ -349,7 +379,7 @@ def _create(request: Request, match: Match | None, team: Team | None, turn: int 
 # process: the ORM's select_for_update().get() and create() cost about three times
 # their CPU, and this path runs for both teams of every match at every deadline.
 LOCKED = ("game", "turns", "strategy_ms", "transition_ms", "start_at", "resolved_turns",
-          "closed")
+          "closed", "clock_ms")
 
 
 def _lock(match_id: int) -> Match:

@@ -19,7 +19,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from matches import selectors
-from matches.live.broadcast import turn_announce
+from matches.live.broadcast import end_announce, turn_announce
 from matches.models import Match, Submission, Turn
 from matches.rules import rules_for
 from matches.rules.timeline import states
@@ -55,10 +55,13 @@ def counted_submissions(match: Match, turn: int) -> dict[int, Submission]:
 
 
 def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> Turn | None:
-    """Resolve turn `number` if nobody has yet; None when another clock claimed it."""
+    """Resolve turn `number` if nobody has yet; None when another clock claimed it.
+
+    The match ends after the turn when it was the last or the rules say the game is
+    decided (a capture, neither player able to move): its result is stored then."""
     with transaction.atomic():
-        claimed = Match.objects.filter(pk=match_id, resolved_turns=number - 1).update(
-            resolved_turns=number)
+        claimed = Match.objects.filter(pk=match_id, resolved_turns=number - 1,
+                                       closed=False).update(resolved_turns=number)
         if not claimed:
             return None
         match = Match.objects.select_related("board").get(pk=match_id)
@@ -71,20 +74,67 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> 
         Submission.objects.filter(pk__in=[s.pk for s in counted.values()]).update(counted=True)
         row = Turn.objects.create(match=match, number=number, cells=view["cells"],
                                   agents=view["agents"], outcomes=outcomes,
-                                  scores=view["scores"], resolved_at=timezone.now())
-        if number >= match.turns:
+                                  scores=view["scores"], resolved_at=now or timezone.now())
+        if number >= match.turns or rules.is_over(state, match.turns):
             match.result = rules.result(state)
-            match.save(update_fields=["result"])
+            match.closed = number < match.turns  # decided before its last turn
+            match.save(update_fields=["result", "closed"])
         transaction.on_commit(lambda: turn_announce(match, row), robust=True)
     _remember(match_id, number, state)
     return row
 
 
+def state_before(match: Match, turn: int) -> Any:
+    """The rules' state after turn - 1 (the position the turn is played on)."""
+    return _state_before(match, turn)
+
+
+def move_resolve(*, match_id: int, number: int, now: datetime) -> Turn:
+    """An alternating game's turn, resolved the moment the mover's legal move is stored
+    (in the caller's transaction, the match row locked); then, for as long as the team
+    to move has no legal move and the game goes on, the server plays its pass."""
+    row = turn_resolve(match_id=match_id, number=number, now=now)
+    match = Match.objects.get(pk=match_id)
+    rules = rules_for(match.game)
+    while not match.over and rules.must_pass(_state_before(match, match.resolved_turns + 1)):
+        number = match.resolved_turns + 1
+        mover = match.teams.get(index=rules.mover(number))
+        Submission.objects.create(
+            match=match, team=mover, turn=number, received_at=now, body=b"",
+            body_size=0, actions=rules.pass_move(), status_code=202, entered_by="server",
+            note="no legal move: the server passes for the team")
+        row = turn_resolve(match_id=match_id, number=number, now=now)
+        match.refresh_from_db()
+    return row
+
+
+def time_out(*, match_id: int, number: int) -> bool:
+    """End an alternating game whose mover of turn `number` used up its thinking time:
+    the other team wins on time. False if the move came first (or another clock did
+    this)."""
+    with transaction.atomic():
+        match = Match.objects.select_related("board").get(pk=match_id)
+        loser = rules_for(match.game).mover(number)
+        result = {"winner": 1 - loser, "decided_by": "time"}
+        ended = Match.objects.filter(pk=match_id, resolved_turns=number - 1, closed=False
+                                     ).update(closed=True, result=result)
+        if ended:
+            match.closed, match.result = True, result
+            transaction.on_commit(lambda: end_announce(match), robust=True)
+    return bool(ended)
+
+
 def clock_tick(now: datetime | None = None) -> int:
-    """Resolve every due turn of every match, in order. Returns how many this call did."""
+    """Resolve every due turn of every match, in order, and end the alternating games
+    whose mover's time has run out. Returns how many turns and games this call did."""
     now = now or timezone.now()
     resolved = 0
     for match in Match.objects.running(now).order_by("pk"):
+        if match.alternating:
+            if selectors.move_clock(match, now)["deadline"] <= now and time_out(
+                    match_id=match.pk, number=match.resolved_turns + 1):
+                resolved += 1
+            continue
         for number in match.due_turns(now):
             if turn_resolve(match_id=match.pk, number=number) is None:
                 break  # another clock has this match's turn; it carries on in order
@@ -106,12 +156,18 @@ def wal_checkpoint() -> None:
 
 
 def next_wakeup(now: datetime) -> datetime | None:
-    """The earliest deadline still to come among unfinished matches."""
+    """The earliest deadline still to come among unfinished matches (an alternating
+    game's: its start, then when the mover's time runs out)."""
     soonest = None
     for match in Match.objects.unfinished().only(
-        "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns"
+        "game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
+        "clock_ms", "closed",
     ):
-        deadline = match.deadline(match.resolved_turns + 1)
+        if match.alternating:
+            deadline = (match.start_at if now < match.start_at
+                        else selectors.move_clock(match, now)["deadline"])
+        else:
+            deadline = match.deadline(match.resolved_turns + 1)
         if soonest is None or deadline < soonest:
             soonest = deadline
     return soonest

@@ -16,12 +16,14 @@ from django.utils import timezone
 from matches.boards.specs import (
     BoardError,
     board_spec_file,
+    board_spec_fixed,
     board_spec_public,
     board_spec_random,
     public_boards,
 )
-from matches.rules import LIVE_GAMES
+from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
+from matches.rules.turns import is_alternating
 from matches.selectors import epoch_ms
 from matches.services.boards import board_store
 from matches.services.matches import match_create, team_names_check, team_shorts_check
@@ -43,12 +45,18 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--game", choices=LIVE_GAMES, default=LIVE_GAMES[0],
                             help="the games the live system runs so far")
-        parser.add_argument("--board", required=True,
+        parser.add_argument("--board",
                             help="a public board's name, a file (match record, board or "
-                                 "Procon field JSON), or 'random' / 'random:SEED'")
+                                 "Procon field JSON), or 'random' / 'random:SEED'; none for "
+                                 "a game played on one board only")
         parser.add_argument("--turns", type=positive(int), help="default: the board's, else 30")
-        parser.add_argument("--strategy-seconds", type=positive(float), default=5.0)
-        parser.add_argument("--transition-seconds", type=float, default=1.0)
+        parser.add_argument("--strategy-seconds", type=positive(float),
+                            help="simultaneous games: each turn's strategy step (default 5)")
+        parser.add_argument("--transition-seconds", type=float,
+                            help="simultaneous games: each transition step (default 1)")
+        parser.add_argument("--clock", type=positive(float), metavar="SECONDS",
+                            help="alternating games: each team's thinking time for the game "
+                                 "(a chess clock; default the game's own)")
         parser.add_argument("--teams", nargs=2, required=True, metavar="NAME")
         parser.add_argument("--short", metavar="A,B", type=lambda text: text.split(","),
                             help="each team's short code, for where its full name does not "
@@ -62,8 +70,7 @@ class Command(BaseCommand):
                                  "teams only, until a judge publishes it)")
 
     def handle(self, *args, **options):
-        if options["transition_seconds"] < 0:
-            raise CommandError("--transition-seconds: must not be negative", returncode=2)
+        clock = self.timing(options)
         try:  # before anything is stored
             team_names_check(options["teams"])
         except RecordError as error:
@@ -77,10 +84,11 @@ class Command(BaseCommand):
             created = match_create(
                 board=board,
                 team_names=options["teams"],
-                agents=options["agents"] or hints.get("agents") or 6,
+                agents=options["agents"] or hints.get("agents", 6),
                 turns=options["turns"] or hints.get("turns") or 30,
                 strategy_seconds=options["strategy_seconds"],
                 transition_seconds=options["transition_seconds"],
+                clock_seconds=clock,
                 start_at=timezone.now() + timedelta(seconds=options["start_in"]),
                 title=options["title"] or hints.get("title") or "",
                 public_live=options["public"],
@@ -103,7 +111,41 @@ class Command(BaseCommand):
         for name, token in zip(options["teams"], tokens, strict=True):
             self.stdout.write(f"Token of {name}: {token}")
 
-    def board(self, game: str, text: str):
+    def timing(self, options) -> float | None:
+        """An alternating game's clock (its steps refused), or a simultaneous game's
+        steps (its clock refused, the steps' defaults filled in)."""
+        rules = rules_for(options["game"])
+        if is_alternating(rules):
+            given = [name for name in ("strategy_seconds", "transition_seconds")
+                     if options[name] is not None]
+            if given:
+                flag = "--" + given[0].replace("_", "-")
+                raise CommandError(f"{flag}: {rules.title} is played in alternating turns on "
+                                   "chess clocks; set each team's time with --clock",
+                                   returncode=2)
+            return options["clock"] or rules.default_clock_seconds
+        if options["clock"] is not None:
+            raise CommandError(f"--clock: {rules.title} is played in timed turns; set them "
+                               "with --strategy-seconds and --transition-seconds",
+                               returncode=2)
+        options["strategy_seconds"] = options["strategy_seconds"] or 5.0
+        if options["transition_seconds"] is None:
+            options["transition_seconds"] = 1.0
+        if options["transition_seconds"] < 0:
+            raise CommandError("--transition-seconds: must not be negative", returncode=2)
+        return None
+
+    def board(self, game: str, text: str | None):
+        fixed = board_spec_fixed(game)
+        if fixed is not None:
+            if text is not None:
+                raise CommandError(f"--board: {rules_for(game).title} has one board only; "
+                                   "leave --board out", returncode=2)
+            spec, hints = fixed
+            return board_store(f"{rules_for(game).title} board", spec, "the rules", game), hints
+        if text is None:
+            raise CommandError("--board: required for this game (a public board's name, a "
+                               "file, or random)", returncode=2)
         try:
             if text == "random" or text.startswith("random:"):
                 seed = int(text.split(":", 1)[1]) if ":" in text else None

@@ -1,0 +1,30 @@
+"""An alternating game through both paths of the answer API (the django-ninja view
+and the ASGI endpoint), and the match as GET /api/matches/{id} shows it."""
+
+from tests.api.test_submissions import assert_error, post
+from tests.factories import make_alternating_match
+
+
+def test_a_move_in_turn_is_played_and_one_out_of_turn_or_illegal_is_refused(api, client):
+    match, tokens = make_alternating_match(clock=120)
+    assert_error(post(api, match.pk, {"actions": [{"move": "AAa0"}]}, tokens[1]), 409,
+                 "not_your_move", "turn 1 is team 0 (A)'s move")
+    assert_error(post(api, match.pk, {"actions": [{"move": "56a0"}]}, tokens[0]), 400,
+                 "illegal_move", "the first piece must cover 55")
+    answer = post(api, match.pk, {"actions": [{"move": "55u0"}], "turn": 1}, tokens[0])
+    assert answer.status_code == 202 and answer.json()["turn"] == 1
+    shown = client.get(f"/api/matches/{match.pk}").json()
+    assert (shown["turn"], shown["to_move"], shown["clock_ms"]) == (1, 1, 120000)
+    assert shown["clocks"][1] <= 120000 and shown["clocks"][0] < 120000
+    assert shown["state"]["scores"] == [{"remaining": 84}, {"remaining": 89}]
+    assert shown["actions"][0]["outcomes"][0] == [{"move": "55u0", "result": "ok"}]
+    listed = {m["id"]: m for m in client.get("/api/matches").json()}
+    assert listed[match.pk]["to_move"] == 1 and len(listed[match.pk]["clocks"]) == 2
+
+
+def test_a_simultaneous_match_has_no_clocks(db, client):
+    from tests.factories import make_match
+
+    match, _ = make_match()
+    shown = client.get(f"/api/matches/{match.pk}").json()
+    assert (shown["clock_ms"], shown["to_move"], shown["clocks"]) == (None, None, None)

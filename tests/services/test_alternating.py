@@ -1,0 +1,124 @@
+"""Alternating turns on chess clocks (Blokus Duo): a legal move of the team to move
+resolves its turn at once; a move out of turn, an illegal one, or one after the team's
+time ran out is refused and stored; the server passes for a team with no legal move;
+a team whose time runs out loses on time; the clocks charge each turn to its mover."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from matches.models import Match, Submission, Turn
+from matches.selectors import match_verify, move_clock, public_state
+from matches.services.submissions import Request, submission_receive
+from matches.services.turns import clock_tick, next_wakeup
+from tests.factories import make_alternating_match
+
+pytestmark = pytest.mark.django_db
+VECTORS = "tests/conformance/blokus-duo"
+
+
+def send(match, token, move, at, turn=None):
+    """The reply (status, body) to a move sent at `at`."""
+    body = {"actions": [{"move": move}] if isinstance(move, str) else move}
+    if turn is not None:
+        body["turn"] = turn
+    raw = json.dumps(body).encode()
+    reply = submission_receive(Request(match.pk, f"Bearer {token}", raw, len(raw),
+                                       "application/json", "127.0.0.1", at))
+    return reply.status, reply.body
+
+
+def test_a_legal_move_resolves_its_turn_at_once_and_the_other_team_is_to_move():
+    match, tokens = make_alternating_match(clock=60)
+    at = match.start_at + timedelta(seconds=3)
+    assert send(match, tokens[0], "55a0", at)[0] == 202
+    row = Turn.objects.get(match=match, number=1)
+    assert row.cells[4][4] == "A" and row.scores == [{"remaining": 88}, {"remaining": 89}]
+    state = public_state(Match.objects.get(pk=match.pk), at + timedelta(seconds=1))
+    assert (state["turn"], state["to_move"], state["clocks"]) == (1, 1, [57000, 59000])
+    assert state["deadline"] == state["server_time"] + 59000
+
+
+def test_moves_are_refused_out_of_turn_illegal_or_malformed_and_the_team_may_try_again():
+    match, tokens = make_alternating_match(clock=60)
+    at = match.start_at + timedelta(seconds=1)
+    assert send(match, tokens[1], "AAa0", at) == (
+        409, {"error": "not_your_move", "detail": "turn 1 is team 0 (A)'s move"})
+    status, body = send(match, tokens[0], "11a0", at)
+    assert (status, body["error"]) == (400, "illegal_move")
+    assert body["detail"] == "actions[0].move: the first piece must cover 55"
+    assert send(match, tokens[0], "----", at)[1]["detail"].startswith(
+        "actions[0].move: pass while a legal move exists")
+    assert send(match, tokens[0], [{"move": "55a0"}, {"move": "55b0"}], at)[1]["detail"] == (
+        "actions: send exactly one move a turn, not 2")
+    assert send(match, tokens[0], "55a9", at)[0] == 400
+    assert send(match, tokens[0], "55a0", at, turn=2)[1]["error"] == "wrong_turn"
+    assert not Turn.objects.filter(match=match).exists()
+    assert send(match, tokens[0], "65P6", at, turn=1)[0] == 202  # any case, either spelling
+    stored = list(Submission.objects.filter(match=match).values_list("status_code", "counted"))
+    assert stored == [(409, False)] + [(400, False)] * 4 + [(409, False), (202, True)]
+    assert Submission.objects.get(match=match, counted=True).actions == [{"move": "65p3"}]
+
+
+@pytest.mark.parametrize("vector", ["full_game_draw", "random_s7_00", "random_s7_03"])
+def test_a_game_played_move_by_move_equals_its_replay_with_the_servers_passes(vector):
+    record = json.load(open(f"{VECTORS}/{vector}.record.json"))
+    timeline = json.load(open(f"{VECTORS}/{vector}.timeline.json"))
+    match, tokens = make_alternating_match(clock=600)
+    at = match.start_at
+    for number, turn in enumerate(record["actions"], start=1):
+        match.refresh_from_db()
+        if match.over:
+            break
+        team = 0 if turn[0] else 1
+        move = turn[team][0]["move"]
+        if move in ("----", "0000"):  # the team had no move: the server has passed for it
+            assert match.resolved_turns >= number
+            continue
+        at += timedelta(seconds=1)
+        assert send(match, tokens[team], move, at, turn=number)[0] == 202
+    match.refresh_from_db()
+    stored = list(Turn.objects.filter(match=match).values_list("cells", "scores"))
+    expected = [(s["cells"], s["scores"]) for s in timeline["states"][1:len(stored) + 1]]
+    assert stored == expected and match_verify(match).verified
+    passes = Submission.objects.filter(match=match, entered_by="server")
+    assert all(p.counted and p.actions == [{"move": "----"}] for p in passes)
+    if timeline.get("result"):
+        assert match.over and match.result == timeline["result"]
+
+
+def test_a_team_whose_time_runs_out_loses_on_time():
+    match, tokens = make_alternating_match(clock=10)
+    start = match.start_at
+    assert send(match, tokens[0], "55a0", start + timedelta(seconds=4))[0] == 202
+    assert next_wakeup(start + timedelta(seconds=5)) == start + timedelta(seconds=14)
+    assert clock_tick(start + timedelta(seconds=13.9)) == 0
+    assert send(match, tokens[1], "AAa0", start + timedelta(seconds=14))[1]["error"] == (
+        "time_over")
+    assert clock_tick(start + timedelta(seconds=14)) == 1
+    match.refresh_from_db()
+    assert match.over and match.result == {"winner": 0, "decided_by": "time"}
+    assert match_verify(match).verified
+    assert move_clock(match, start + timedelta(seconds=20)) == {
+        "to_move": None, "remaining_ms": [6000, 0], "deadline": None}
+    assert send(match, tokens[1], "AAa0", start + timedelta(seconds=15))[1]["detail"] == (
+        "the match is finished")
+
+
+def test_the_clock_is_not_running_before_the_start():
+    match, tokens = make_alternating_match(clock=30, start_in=60)
+    early = timezone.now()
+    assert send(match, tokens[0], "55a0", early)[1]["error"] == "not_running"
+    assert move_clock(match, early)["remaining_ms"] == [30000, 30000]
+    assert next_wakeup(early) == match.start_at
+
+
+def test_a_loss_on_time_is_said_in_plain_words():
+    from matches.rules import rules_for
+
+    said = rules_for("blokus-duo").verdict({"winner": 1, "decided_by": "time"},
+                                           [{"remaining": 60}, {"remaining": 80}],
+                                           ["Alpha", "Beta"])
+    assert said == "Beta wins: Alpha ran out of time"
