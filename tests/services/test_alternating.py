@@ -5,6 +5,7 @@ a team whose time runs out loses on time; the clocks charge each turn to its mov
 
 import json
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -16,7 +17,7 @@ from matches.services.turns import clock_tick, next_wakeup
 from tests.factories import make_alternating_match
 
 pytestmark = pytest.mark.django_db
-VECTORS = "tests/conformance/blokus-duo"
+VECTORS = Path(__file__).resolve().parents[1] / "conformance" / "blokus-duo"
 
 
 def send(match, token, move, at, turn=None):
@@ -64,8 +65,8 @@ def test_moves_are_refused_out_of_turn_illegal_or_malformed_and_the_team_may_try
 
 @pytest.mark.parametrize("vector", ["full_game_draw", "random_s7_00", "random_s7_03"])
 def test_a_game_played_move_by_move_equals_its_replay_with_the_servers_passes(vector):
-    record = json.load(open(f"{VECTORS}/{vector}.record.json"))
-    timeline = json.load(open(f"{VECTORS}/{vector}.timeline.json"))
+    record = json.loads((VECTORS / f"{vector}.record.json").read_text())
+    timeline = json.loads((VECTORS / f"{vector}.timeline.json").read_text())
     match, tokens = make_alternating_match(clock=600)
     at = match.start_at
     for number, turn in enumerate(record["actions"], start=1):
