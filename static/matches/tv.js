@@ -10,6 +10,9 @@ import { fitBoard } from "./fit.js";
 import { startVenue } from "./venue.js";
 
 const POLL_MS = 3000;
+// A page that has shown this many matches starts afresh the next time nothing is on
+// (what a day of matches leaves behind goes with it; the idle card looks the same).
+const FRESH_AFTER = 12;
 const PAUSE_MS = 1000 * Number(new URLSearchParams(location.search).get("pause") ?? 20);
 
 const clock = new ServerClock();
@@ -17,7 +20,7 @@ const root = document.querySelector(".tv");
 const stage = root.querySelector(".tv-stage");
 const idleBox = root.querySelector("[data-idle]");
 const resultBox = root.querySelector("[data-tv-result]");
-const tv = { shown: null, stream: null, endedAt: null, next: null };
+const tv = { shown: null, stream: null, endedAt: null, next: null, matches: 0 };
 
 async function tick() {
   try {
@@ -65,6 +68,7 @@ function show(match) {
   tile.querySelector("[data-turn]").textContent = `0 / ${match.turns}`;
   stage.replaceChildren(tile);
   tv.shown = match.id;
+  tv.matches += 1;
   tv.stream = startVenue(tile, match.id);
   fitBoard(tile.querySelector(".stage"));
   idleBox.hidden = true;
@@ -72,6 +76,7 @@ function show(match) {
 }
 
 function idle(next) {
+  if (tv.matches >= FRESH_AFTER) location.reload(); // the server has just answered
   drop();
   idleBox.hidden = false;
   root.dataset.showing = "";
