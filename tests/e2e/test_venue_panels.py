@@ -177,3 +177,39 @@ def test_while_reconnecting_the_countdown_says_so(open_page, matches):
     page.wait_for_timeout(300)
     assert page.inner_text("[data-countdown]") == "reconnecting…"
     assert page.inner_text("[data-status]") == "reconnecting…"
+
+
+CONTRASTS = """() => {
+  const rgb = (text) => (text.match(/[\\d.]+/g) || []).slice(0, 4).map(Number);
+  const background = (node) => {
+    for (; node; node = node.parentElement) {
+      const [r, g, b, a = 1] = rgb(getComputedStyle(node).backgroundColor);
+      if (a === 1) return [r, g, b];
+    }
+    return [255, 255, 255];
+  };
+  const lum = (c) => {
+    const v = c / 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
+  const L = ([r, g, b]) => 0.2126 * lum(r) + 0.7152 * lum(g) + 0.0722 * lum(b);
+  const ratio = (a, b) => (Math.max(L(a), L(b)) + 0.05) / (Math.min(L(a), L(b)) + 0.05);
+  const shown = "[data-failures] .summary > span, [data-failures] li, [data-failures] li > span, "
+              + ".team .details, .team .name, [data-countdown]";
+  return [...document.querySelectorAll(shown)].filter((node) => node.textContent.trim()).map(
+    (node) => [node.className || node.tagName, node.textContent.slice(0, 30),
+               ratio(rgb(getComputedStyle(node).color), background(node))]);
+}"""
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+@pytest.mark.parametrize("which", ["invalid", "trapped"])
+def test_the_panels_text_reads_at_4_5_to_1(open_page, matches, live_server_process, theme,
+                                           which):
+    match_id, _ = matches[which]
+    page = open_page(match_id, ready="[data-failures] li")
+    page.goto(f"{live_server_process}/matches/{match_id}/?theme={theme}")
+    page.wait_for_selector("[data-failures] li")
+    seen = page.evaluate(CONTRASTS)
+    assert len(seen) >= 6
+    assert [shown for shown in seen if shown[2] < 4.5] == []
