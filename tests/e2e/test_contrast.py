@@ -89,6 +89,10 @@ MEASURE = """
     glyphs: least(glyphs, null, "backgroundColor", "borderTopColor"),
     glyphText: Math.min(...glyphs.map(text)),
     coordinates: [...document.querySelectorAll(".board .coord.x, .board .coord.y")].map(text),
+    // the last turn's conflicts and invalid actions in words, beside the board
+    failureWords: [...document.querySelectorAll("[data-failures] *")]
+      .filter((node) => [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim()))
+      .map((node) => [node.textContent.trim().slice(0, 30), text(node)]),
   };
 }
 """
@@ -129,6 +133,7 @@ def test_text_and_marks_stand_out_in_both_themes(live_server_process, imported, 
     # the last turn's two conflicts: a framed cell and a large mark
     assert seen["failures"] == ["failure conflict"] * 2
     assert seen["frames"] >= 3 and seen["glyphs"] >= 3 and seen["glyphText"] >= 4.5, seen
+    assert seen["failureWords"] and all(ratio >= 4.5 for _, ratio in seen["failureWords"]), seen
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
