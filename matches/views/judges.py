@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
@@ -54,6 +55,8 @@ def _match(match_id: int) -> Match:
     return get_object_or_404(Match.objects.select_related("board"), pk=match_id)
 
 
+AUDIT_PAGE = 25  # turns on one page of the audit (latest first); a long match has pages
+
 # The audit's verdict filter: which submissions each choice keeps.
 VERDICTS: dict[str, tuple[str, Callable[[Submission], bool]]] = {
     "counted": ("counted", lambda s: s.counted),
@@ -98,7 +101,7 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
     keep = VERDICTS[chosen["verdict"]][1] if chosen["verdict"] else (lambda s: True)
     filtered = bool(chosen["team"] or chosen["verdict"])
     verdict = match_verify(match) if request.GET.get("verify") else None
-    log = []
+    shown = []
     for turn in audit_log(match):
         if chosen["turn"] and turn.number != int(chosen["turn"]):
             continue
@@ -106,6 +109,12 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
             s.team.index in keep_team if s.team else not chosen["team"])]
         if filtered and not turn.submissions:
             continue
+        shown.append(turn)
+    pages = max(1, -(-len(shown) // AUDIT_PAGE))
+    page = request.GET.get("page", "")
+    page = min(int(page), pages) if page.isdigit() and int(page) > 0 else 1
+    log = shown[(page - 1) * AUDIT_PAGE : page * AUDIT_PAGE]
+    for turn in log:
         for submission in turn.submissions:
             submission.text = body_text(submission)
             submission.team_label = team_label(submission.team) if submission.team else ""
@@ -119,7 +128,11 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
                          "outcomes": turn.outcomes[team.index],
                          "idle": rules.idle_said(turn.number, team.index)}
                         for team in teams if turn.outcomes and team.index in keep_team]
-        log.append(turn)
+    kept = {key: chosen[key] for key in ("team", "verdict") if chosen[key]}
+    pager = {"page": page, "pages": pages, "first": log[0].number if log else None,
+             "last": log[-1].number if log else None,
+             "newer": urlencode(kept | {"page": page - 1}) if page > 1 else None,
+             "older": urlencode(kept | {"page": page + 1}) if page < pages else None}
     shown_turn = int(chosen["turn"]) if chosen["turn"] else None
     return render(request, "matches/audit.html", {
         "match": match, "teams": teams, "labels": [team_label(t) for t in teams],
@@ -132,7 +145,7 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
         "log": log, "verdict": verdict, "status": match.status(now),
         "open_turn": match.strategy_turn(now), "chosen": chosen, "filtered": filtered,
         "verdicts": [(key, words) for key, (words, _) in VERDICTS.items()],
-        "public": match.published or match.public_live,
+        "public": match.published or match.public_live, "pager": pager,
     })
 
 
