@@ -84,12 +84,14 @@ class Presentation:
     def drawing_extras(self, board: Mapping[str, Any],
                        states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """What a screen joining late cannot tell from the latest state alone, from the
-        board and the timeline/1 states so far: by default `previous`, the turn, cells and
-        agents of the state before the latest (where the last turn's moves started)."""
+        board and the timeline/1 states so far: by default `previous`, the turn, cells,
+        agents and outcomes of the state before the latest (where the last turn's moves
+        started; what the turn before did, after a pass)."""
         if len(states) < 2:
             return {}
         before = states[-2]
-        return {"previous": {key: before[key] for key in ("turn", "cells", "agents")}}
+        return {"previous": {key: before[key] for key in ("turn", "cells", "agents", "outcomes")
+                             if key in before}}
 
     # --- scores ---------------------------------------------------------------------
 

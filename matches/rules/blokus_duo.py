@@ -460,13 +460,16 @@ class BlokusDuoRules(Alternating, Presentation):
 
     def last_turn(self, state: Mapping[str, Any],
                   previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
-        """The squares of the piece this turn placed, from its code."""
+        """The squares of the piece this turn placed, from its code; after a pass, those
+        of the piece the turn before placed (if `previous` is given)."""
         marks: list[Any] = []
         for team, outcomes in enumerate(state.get("outcomes") or ()):
             for outcome in outcomes:
                 code = outcome.get("move")
                 where = placement(code) if outcome.get("result") == "ok" else None
                 marks += [[x, y, "placed", team] for x, y in where.cells()] if where else []
+        if not marks and previous and previous.get("outcomes"):
+            return self.last_turn(previous)
         return {"marks": marks, "moves": []}
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:

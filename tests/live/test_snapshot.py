@@ -58,6 +58,6 @@ def test_a_snapshot_carries_the_state_before_the_latest_where_the_last_moves_sta
                          published=True)
     played = json.loads(vector.with_suffix(".timeline.json").read_text())["states"]
     previous = messages.snapshot(match)["previous"]
-    assert previous == {key: played[-2][key] for key in ("turn", "cells", "agents")}
+    assert previous == {key: played[-2][key] for key in ("turn", "cells", "agents", "outcomes")}
     fresh, _ = make_match()  # nothing played yet: nothing before
     assert "previous" not in messages.snapshot(fresh)

@@ -79,13 +79,17 @@ def test_chaser_walks_and_puts():
     assert [mark[3] for mark in last["marks"]] == [0] * 7  # Cool's search, 7 cells on the map
 
 
-def test_blokus_duo_marks_the_piece_just_placed_and_nothing_on_a_pass():
+def test_blokus_duo_marks_the_piece_just_placed_and_after_a_pass_the_one_before():
     played = states("blokus-duo/random_s7_00")
     first = rules_for("blokus-duo").last_turn(played[1])
     placed = {(x, y) for x, y, kind, team in first["marks"]}
     assert {kind for *_, kind, _ in first["marks"]} == {"placed"}
     assert placed == {(x, y) for y, row in enumerate(played[1]["cells"])
                       for x, char in enumerate(row) if char == "A"}
-    passed = [state for state in played[1:] if all(
+    passed = [turn for turn, state in enumerate(played) if turn and all(
         o["move"] in ("----", "0000") for team in state["outcomes"] for o in team)]
-    assert passed and rules_for("blokus-duo").last_turn(passed[0])["marks"] == []
+    rules = rules_for("blokus-duo")
+    assert passed and rules.last_turn(played[passed[0]])["marks"] == []  # nothing before
+    before = played[passed[0] - 1]
+    assert rules.last_turn(played[passed[0]], before) == rules.last_turn(before)
+    assert rules.last_turn(before)["marks"]

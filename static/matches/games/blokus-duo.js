@@ -9,10 +9,12 @@ const ALL_SQUARES = 89; // of one player's 21 pieces
 const SIDES = [["t", 0, -1], ["r", 1, 0], ["b", 0, 1], ["l", -1, 0]];
 
 // A piece's outline is thick: pieces of one colour never share an edge, so an edge
-// between two squares of one colour is inside a piece. The piece just placed is marked.
-function pieceClasses(view, state) {
+// between two squares of one colour is inside a piece. The piece just placed is marked:
+// this turn's, or after a pass the one the turn before placed (`previous`, if known).
+function pieceClasses(view, state, { previous }) {
   const same = (x, y, char) => state.cells[y]?.[x] === char;
-  const placed = placedPiece(state);
+  let placed = placedPiece(state);
+  if (!placed.size && previous) placed = placedPiece({ ...previous, cells: state.cells });
   return (char, x, y) => {
     if (char !== "A" && char !== "B") {
       const start = START.findIndex(([sx, sy]) => sx === x && sy === y);
@@ -24,7 +26,7 @@ function pieceClasses(view, state) {
   };
 }
 
-// The piece this turn placed, from the state alone (a screen joining late draws it too):
+// The piece a turn placed, from its state alone (a screen joining late draws it too):
 // a piece covers its code's reference square, and the squares of its colour joined to
 // that one by an edge are the piece, since pieces of one colour never share an edge.
 function placedPiece(state) {
