@@ -1,0 +1,98 @@
+"""A real Chromium draws the board's marks from the turn shown: coordinates in the API's
+convention, agents as ring and numbered badge with the cell's value still there, the
+last turn's moves as arrows and the cells it acted on, CHaser's look and search cells,
+Blokus Duo's piece just placed."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from matches.rules.records import parse_record
+from matches.services.archive import match_import
+
+pytestmark = pytest.mark.e2e
+VECTORS = Path(__file__).resolve().parents[1] / "conformance"
+SHOWN = ["kakomimasu/random_s7_04", "chaser/random_s7_00", "blokus-duo/random_s7_00"]
+WHERE = "cells => cells.map((cell) => [Number(cell.dataset.x), Number(cell.dataset.y)])"
+
+
+def states(vector):
+    return json.loads((VECTORS / f"{vector}.timeline.json").read_text())["states"]
+
+
+@pytest.fixture
+def published(transactional_db):
+    return {vector: match_import(parse_record((VECTORS / f"{vector}.record.json").read_bytes()),
+                                 published=True).pk for vector in SHOWN}
+
+
+@pytest.fixture
+def replay_at(published, live_server_process, browser):
+    pages = []
+
+    def open_at(vector, turn):
+        page = browser.new_page(viewport={"width": 1600, "height": 900})
+        page.goto(f"{live_server_process}/matches/{published[vector]}/replay?turn={turn}")
+        page.wait_for_function(
+            f"document.querySelector('.board').dataset.shownTurn === '{turn}'")
+        pages.append(page)
+        return page
+
+    yield open_at
+    for page in pages:
+        page.close()
+
+
+def count(page, selector):
+    return page.locator(selector).count()
+
+
+def test_kakomimasu_coordinates_agents_and_the_last_moves(replay_at):
+    vector = "kakomimasu/random_s7_04"
+    played = states(vector)
+    turn = len(played) - 1
+    page = replay_at(vector, turn)
+    width, height = len(played[0]["cells"][0]), len(played[0]["cells"])
+    assert page.locator(".board .coord.x").all_inner_texts() == [str(x) for x in range(width)]
+    assert page.locator(".board .coord.y").all_inner_texts() == [str(y) for y in range(height)]
+    # every agent a badge with its number, on a cell that still shows its value
+    x, y = played[-1]["agents"][1][3]
+    cell = page.locator(f'.board .cell[data-x="{x}"][data-y="{y}"]')
+    assert cell.locator(".agent.team-b .agent-no").inner_text() == "3"
+    assert cell.locator(".points").is_visible()
+    # the turn's moves, one arrow each, and the walls put or removed, framed
+    outcomes = [(team, o) for team, listed in enumerate(played[-1]["outcomes"]) for o in listed
+                if o["result"] == "ok"]
+    moves = sum(o["type"] == "move" for _, o in outcomes)
+    arrows = count(page, "svg.moves g.team-a") + count(page, "svg.moves g.team-b")
+    assert moves and arrows == moves
+    for team, outcome in outcomes:
+        if outcome["type"] in ("put", "remove"):
+            where = f'.board .cell[data-x="{outcome["x"]}"][data-y="{outcome["y"]}"]'
+            assert count(page, f"{where} .trace.acted.team-{'ab'[team]}") == 1
+    page.keyboard.press("Home")  # turn 0: nothing was done yet
+    page.wait_for_function("document.querySelector('.board').dataset.shownTurn === '0'")
+    assert count(page, "svg.moves") == 0 and count(page, ".board .trace") == 0
+
+
+def test_chaser_search_tints_the_cells_it_read(replay_at):
+    page = replay_at("chaser/random_s7_00", 9)  # Cool at (7, 7) searches left: sl
+    read = page.eval_on_selector_all(".board .cell:has(.trace.read.team-a)", WHERE)
+    assert sorted(read) == [[x, 7] for x in range(7)]
+    assert count(page, "svg.moves g.team-b") == 1  # Hot walked up
+
+
+def test_blokus_duo_marks_the_piece_just_placed_and_names_columns_as_codes_do(replay_at):
+    vector = "blokus-duo/random_s7_00"
+    page = replay_at(vector, 1)  # 66t0: A's piece t, five squares
+    assert page.locator(".board .coord.x").all_inner_texts() == list("123456789ABCDE")
+    assert count(page, ".board .cell.piece-a.fresh") == 5
+    played = states(vector)
+    passed = next(turn for turn, state in enumerate(played) if turn and all(
+        o["move"] in ("----", "0000") for team in state["outcomes"] for o in team))
+    page = replay_at(vector, passed)  # a pass: the piece the turn before placed stays marked
+    before = {(x, y) for y, row in enumerate(played[passed - 2]["cells"])
+              for x, char in enumerate(row) if char != "."}
+    fresh = page.eval_on_selector_all(".board .cell.fresh", WHERE)
+    assert fresh and not {tuple(cell) for cell in fresh} & before
