@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+GAME = "kakomimasu"
 NEIGHBOURS = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
 # The eight cells of the 3x3 ring around a centre, in walking order.
 RING = [(-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)]

@@ -35,7 +35,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from matches.bots import BOTS
+from matches.bots import bots_for
 from tests.e2e.conftest import BROWSER_ARGS, CHROMIUM, free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,7 +80,7 @@ def play(base: str, match_id: int, team: int, token: str, bot: str, stop: thread
             return
         turn = state.get("strategy_turn")
         if turn and turn != played and state.get("turn") == turn - 1:
-            actions = BOTS[bot](state, team, rng)
+            actions = bots_for("kakomimasu")[bot](state, team, rng)
             if team == 1 and actions and rng.random() < 0.5:
                 actions[0] = {"agent": actions[0]["agent"], "type": "move", "x": -1, "y": 0}
             try:

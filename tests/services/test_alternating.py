@@ -123,3 +123,30 @@ def test_a_loss_on_time_is_said_in_plain_words():
                                            [{"remaining": 60}, {"remaining": 80}],
                                            ["Alpha", "Beta"])
     assert said == "Beta wins: Alpha ran out of time"
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--strategy-seconds", "3"], "--strategy-seconds: Blokus Duo is played in alternating "
+                                  "turns on chess clocks; set each team's time with --clock"),
+    (["--transition-seconds", "1"], "--transition-seconds: Blokus Duo is played"),
+    (["--turns", "10"], "--turns: a game of Blokus Duo ends when the rules say so"),
+    (["--board", "A-1"], "--board: Blokus Duo has one board only; leave --board out"),
+])
+def test_creatematch_refuses_what_an_alternating_game_does_not_have(flags, message):
+    from tests.commands.calls import refusal
+
+    assert refusal("creatematch", "--game", "blokus-duo", "--teams", "A", "B",
+                   *flags).startswith(message)
+    assert not Match.objects.exists()
+
+
+def test_creatematch_makes_a_blokus_duo_match_on_its_clock_and_refuses_one_for_timed_games():
+    from tests.commands.calls import refusal, run
+
+    printed = json.loads(run("creatematch", "--game", "blokus-duo", "--teams", "A", "B",
+                             "--clock", "120", "--json"))
+    match = Match.objects.get(pk=printed["id"])
+    assert (match.clock_ms, match.strategy_ms, match.agents, match.turns) == (120000, 0, 0, 84)
+    assert refusal("creatematch", "--board", "A-1", "--teams", "A", "B", "--clock", "9") == (
+        "--clock: Kakomimasu (Procon 31) is played in timed turns; set them with "
+        "--strategy-seconds and --transition-seconds")

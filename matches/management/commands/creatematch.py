@@ -116,13 +116,15 @@ class Command(BaseCommand):
         steps (its clock refused, the steps' defaults filled in)."""
         rules = rules_for(options["game"])
         if is_alternating(rules):
-            given = [name for name in ("strategy_seconds", "transition_seconds")
-                     if options[name] is not None]
-            if given:
-                flag = "--" + given[0].replace("_", "-")
-                raise CommandError(f"{flag}: {rules.title} is played in alternating turns on "
-                                   "chess clocks; set each team's time with --clock",
-                                   returncode=2)
+            for name in ("strategy_seconds", "transition_seconds"):
+                if options[name] is not None:
+                    raise CommandError(
+                        f"--{name.replace('_', '-')}: {rules.title} is played in alternating "
+                        "turns on chess clocks; set each team's time with --clock",
+                        returncode=2)
+            if options["turns"] is not None:
+                raise CommandError(f"--turns: a game of {rules.title} ends when the rules say "
+                                   "so, not after a number of turns", returncode=2)
             return options["clock"] or rules.default_clock_seconds
         if options["clock"] is not None:
             raise CommandError(f"--clock: {rules.title} is played in timed turns; set them "

@@ -1,10 +1,11 @@
-"""python manage.py demo: a live match between the built-in bots, served at :8000.
+"""python manage.py demo: live matches between the built-in bots, served at :8000.
 
 One process, nothing else to start: daphne serves the pages, the API and the
-websockets; the turn clock runs on the same event loop (the embedded default);
-two bots play every match through the real HTTP API. When a match ends the next
-one starts, on the next public board. The clock also resolves matches created
-with `creatematch` from another terminal.
+websockets; the turn clock runs on the same event loop (the embedded default). Every
+live game has a match on at once; two bots play each through the real HTTP API, and
+when a match ends the next one of its game starts (on the next public board, for a
+game that has boards). The clock also resolves matches created with `creatematch`
+from another terminal.
 """
 
 from __future__ import annotations
@@ -29,18 +30,18 @@ from django.core.management.base import BaseCommand
 from django.http import Http404
 from django.utils import timezone
 
-from matches.boards.specs import board_spec_public, public_boards
-from matches.bots import BOTS
+from matches.boards.specs import board_spec_fixed, board_spec_public, public_boards
+from matches.bots import bots_for
 from matches.clock import run_clock
 from matches.models import Match
-from matches.rules import LIVE_GAMES
+from matches.rules import LIVE_GAMES, rules_for
+from matches.rules.turns import is_alternating
 from matches.services.boards import board_store
 from matches.services.matches import match_create
 from matches.services.publication import match_publish
 
 log = logging.getLogger("matches.demo")
-DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]  # of the first live game
-GAME = LIVE_GAMES[0]
+DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]  # played first where known
 
 
 class StaticFiles(ASGIStaticFilesHandler):
@@ -58,10 +59,12 @@ class StaticFiles(ASGIStaticFilesHandler):
 class BotPlayer:
     """Plays one team of one match through the answer API, as a team's program would."""
 
-    def __init__(self, base: str, match_id: int, team: int, token: str, bot: str) -> None:
+    def __init__(self, base: str, match_id: int, team: int, token: str, game: str,
+                 bot: str, pace: float = 1.0) -> None:
         self.base, self.match_id, self.team, self.token = base, match_id, team, token
-        self.decide = BOTS[bot]
+        self.decide = bots_for(game)[bot]
         self.rng = random.Random(f"{match_id}-{team}")
+        self.pace = pace  # seconds an alternating game's bot waits before it moves
 
     def call(self, method: str, path: str, body: dict | None = None) -> dict:
         request = urllib.request.Request(
@@ -86,29 +89,40 @@ class BotPlayer:
             if state.get("status") == "finished":
                 return
             turn = state.get("strategy_turn")
-            if turn and turn != played and state["turn"] == turn - 1:
-                self.call("POST", "/actions", {"actions": self.decide(state, self.team, self.rng)})
+            if turn and turn != played and state["turn"] == turn - 1 and self.my_turn(state):
+                if state.get("to_move") is not None:
+                    stop.wait(self.pace)  # an alternating game: slow enough to follow
+                self.call("POST", "/actions", {"actions": self.decide(state, self.team, self.rng),
+                                               "turn": turn})
                 played = turn
             time.sleep(0.15)
 
+    def my_turn(self, state: dict) -> bool:
+        """Every turn is both teams' in a simultaneous game; in an alternating one, every
+        other."""
+        return state.get("to_move") in (None, self.team)
+
 
 class Command(BaseCommand):
-    help = "Serve a live match between the built-in bots at http://127.0.0.1:8000."
+    help = "Serve live matches of every game between the built-in bots at http://127.0.0.1:8000."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default="127.0.0.1")
         parser.add_argument("--port", type=int, default=8000)
         parser.add_argument("--strategy-seconds", type=float, default=2.0)
         parser.add_argument("--transition-seconds", type=float, default=0.5)
-        parser.add_argument("--turns", type=int, help="default: each board's own")
+        parser.add_argument("--turns", type=int,
+                            help="timed games' turns (default: each board's own)")
+        parser.add_argument("--clock", type=float, default=300.0, metavar="SECONDS",
+                            help="each bot's thinking time in an alternating game")
         parser.add_argument("--no-bots", action="store_true",
                             help="serve and run the clock only: no bots, no new matches")
 
-    def handle(self, *args, host, port, strategy_seconds, transition_seconds, turns, no_bots,
-               **options):
+    def handle(self, *args, host, port, strategy_seconds, transition_seconds, turns, clock,
+               no_bots, **options):
         call_command("migrate", verbosity=0, interactive=False)
         self.base = f"http://{host}:{port}"
-        self.settings = (strategy_seconds, transition_seconds, turns)
+        self.settings = (strategy_seconds, transition_seconds, turns, clock)
         self.stop = threading.Event()
         self.bots = not no_bots
         self.stdout.write(f"Serving at {self.base}/  (Ctrl-C to stop)")
@@ -123,20 +137,24 @@ class Command(BaseCommand):
     def ready(self) -> None:
         asyncio.get_event_loop().create_task(run_clock())
         if self.bots:
-            threading.Thread(target=self.organise, name="demo-organiser", daemon=True).start()
+            for game in LIVE_GAMES:
+                if bots_for(game):
+                    threading.Thread(target=self.organise, args=(game,),
+                                     name=f"demo-{game}", daemon=True).start()
 
-    def organise(self) -> None:
-        """Create a match, let the bots play it, then the next one."""
-        boards = itertools.cycle([name for name in DEMO_BOARDS if name in public_boards(GAME)])
+    def organise(self, game: str) -> None:
+        """Create a match of the game, let the bots play it, then the next one."""
+        boards = itertools.cycle(self.board_names(game))
         bots = itertools.cycle([("Greedy", "greedy", "Random", "random"),
                                 ("Random", "random", "Greedy", "greedy")])
         while not self.stop.is_set():
             name = next(boards)
             first, first_bot, second, second_bot = next(bots)
-            match_id, tokens = self.create(name, [first, second])
-            self.stdout.write(f"Match {match_id}: {first} vs {second} on {name} — "
+            match_id, tokens = self.create(game, name, [first, second])
+            self.stdout.write(f"Match {match_id}: {first} vs {second}, {rules_for(game).title}"
+                              f"{f' on {name}' if name else ''} — "
                               f"{self.base}/matches/{match_id}/")
-            players = [BotPlayer(self.base, match_id, team, tokens[team], bot)
+            players = [BotPlayer(self.base, match_id, team, tokens[team], game, bot)
                        for team, bot in enumerate([first_bot, second_bot])]
             threads = [threading.Thread(target=p.play, args=(self.stop,), daemon=True)
                        for p in players]
@@ -147,14 +165,32 @@ class Command(BaseCommand):
             if Match.objects.get(pk=match_id).over:
                 match_publish(match_id=match_id, published=True)
 
-    def create(self, board_name: str, teams: list[str]) -> tuple[int, list[str]]:
-        strategy, transition, turns = self.settings
-        spec, hints = board_spec_public(GAME, board_name)
+    @staticmethod
+    def board_names(game: str) -> list[str | None]:
+        """The public boards the demo plays in turn (the demo's favourites first); one
+        None for a game played on one board only."""
+        if board_spec_fixed(game) is not None:
+            return [None]
+        names = list(public_boards(game))
+        return [name for name in DEMO_BOARDS if name in names] or names
+
+    def create(self, game: str, board_name: str | None,
+               teams: list[str]) -> tuple[int, list[str]]:
+        strategy, transition, turns, clock = self.settings
+        fixed = board_spec_fixed(game)
+        if fixed is not None:
+            (spec, hints), label = fixed, f"{rules_for(game).title} board"
+            source, title = "the rules", f"Demo: {teams[0]} vs {teams[1]}"
+        else:
+            (spec, hints), label = board_spec_public(game, board_name), board_name
+            source, title = "public boards (MIT)", f"Demo: {teams[0]} vs {teams[1]} on {label}"
+        alternating = is_alternating(rules_for(game))
         created = match_create(
-            board=board_store(board_name, spec, "public boards (MIT)", GAME), team_names=teams,
-            agents=hints.get("agents", 6), turns=turns or hints.get("turns", 30),
+            board=board_store(label, spec, source, game), team_names=teams,
+            agents=hints.get("agents", 6),
+            turns=hints["turns"] if alternating else turns or hints.get("turns", 30),
             strategy_seconds=strategy, transition_seconds=transition,
-            start_at=timezone.now() + timedelta(seconds=5),
-            title=f"Demo: {teams[0]} vs {teams[1]} on {board_name}", public_live=True,
+            clock_seconds=clock if alternating else None,
+            start_at=timezone.now() + timedelta(seconds=5), title=title, public_live=True,
         )
         return created.match.pk, created.tokens

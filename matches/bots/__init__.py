@@ -1,0 +1,22 @@
+"""The built-in players of every live game, for the demo and the tests: each game's
+bots in its own module, each a pure function of the public match state (as the API
+gives it), a team index and a random generator, returning that team's actions.
+
+`bots_for(game)` gives a game's bots by name ("random", "greedy").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from matches.bots import blokus_duo, kakomimasu
+
+Bot = Callable[..., list[dict[str, Any]]]
+_BY_GAME: dict[str, dict[str, Bot]] = {module.GAME: module.BOTS
+                                       for module in (kakomimasu, blokus_duo)}
+
+
+def bots_for(game: str) -> dict[str, Bot]:
+    """The game's bots by name; none for a game that has no built-in players."""
+    return _BY_GAME.get(game, {})
