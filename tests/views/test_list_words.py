@@ -66,3 +66,19 @@ def test_the_front_page_gives_its_script_each_games_name_and_unit(client):
     assert games["chaser"] == {"title": "CHaser (U-16)", "unit": "items"}
     assert games["blokus-duo"]["unit"] == "squares · fewer wins"
     assert games["kakomimasu"]["unit"] == "points"
+
+
+def test_boards_imported_before_get_human_names_from_the_migration():
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("matches.migrations.0007_imported_board_names")
+    old = imported("chaser/items_decide").board
+    other = imported("chaser/capture_by_put").board
+    Board.objects.filter(pk=old.pk).update(name="imported-0bfc682588ec")
+    Board.objects.filter(pk=other.pk).update(name="imported-17c28ab152a6")
+    Board.objects.create(name="A-1", game="kakomimasu", width=3, height=3, data={})
+    migration.name_imported_boards(apps, None)
+    names = sorted(Board.objects.values_list("name", flat=True))
+    assert names == ["A-1", "CHaser (U-16) board 7×5", "CHaser (U-16) board 7×5 #2"]
