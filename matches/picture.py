@@ -51,7 +51,7 @@ HEADER, MARGIN, MIN_WIDTH = 112, 16, 720
 EDGE = 0.55  # the coordinates' margin, in cells
 # Part of every picture's key: raise it whenever the drawing changes, so that neither
 # this process nor a browser keeps showing a picture drawn the old way.
-DRAWING_VERSION = 2
+DRAWING_VERSION = 3
 # Fonts for names beyond Latin (Procon teams are often named in Japanese), if installed.
 WIDE_FONTS = ("NotoSansCJK-Regular.ttc", "NotoSansCJK-Regular.otf", "DejaVuSans.ttf")
 # Bold fonts with a real minus sign (U+2212) for the values, if installed.
@@ -331,7 +331,7 @@ def _cells(image: Image.Image, grid: Layout, board: dict[str, Any], cells: Seque
             if not style.get("values"):
                 continue
             where = ((0.5, 0.3, 0.3) if (x, y) in treasures else
-                     (0.56, 0.6, 0.34) if (x, y) in standing else (0.5, 0.5, 0.42))
+                     (0.53, 0.6, 0.34) if (x, y) in standing else (0.5, 0.5, 0.42))
             _points(image, grid, x, y, board["points"][y][x], colour, where)
     for team, marked in enumerate(style.get("marked", ((), ()))):
         for x, y in marked:
@@ -582,7 +582,7 @@ def _moves(draw: ImageDraw.ImageDraw, grid: Layout, board: dict[str, Any],
     for casing in (True, False):
         for (x0, y0), (x1, y1), team in shown:
             _arrow(draw, grid, (x0, y0), (x1, y1), ON_TEAM if casing else TEAM[team],
-                   0.2 if casing else 0.1)
+                   0.18 if casing else 0.09)
 
 
 def _arrow(draw: ImageDraw.ImageDraw, grid: Layout, start: Cell, end: Cell, colour: RGB,
@@ -596,9 +596,9 @@ def _arrow(draw: ImageDraw.ImageDraw, grid: Layout, start: Cell, end: Cell, colo
     def point(x: float, y: float) -> tuple[float, float]:
         return origin[0] + x * grid.cell, origin[1] + y * grid.cell
 
-    sx, sy = x0 + 0.5 + dx * 0.02, y0 + 0.5 + dy * 0.02
-    ex, ey = x0 + 0.5 + dx * 0.58, y0 + 0.5 + dy * 0.58
-    head = 0.2 + width
+    sx, sy = x0 + 0.5 + dx * 0.26, y0 + 0.5 + dy * 0.26  # clear of both cells' middles
+    ex, ey = x0 + 0.5 + dx * 0.64, y0 + 0.5 + dy * 0.64
+    head = 0.18 + width
     bx, by = ex - ux * head, ey - uy * head
     draw.line((*point(sx, sy), *point(bx, by)), fill=colour, width=max(2, round(width * grid.cell)))
     tip = point(ex + ux * (width - 0.1), ey + uy * (width - 0.1))

@@ -106,7 +106,7 @@ function movesLayer(board, moves) {
   layer.setAttribute("class", "moves");
   layer.setAttribute("viewBox", `0 0 ${board.width} ${board.height}`);
   layer.setAttribute("aria-hidden", "true");
-  for (const [kind, width] of [["casing", 0.2], [null, 0.1]]) {
+  for (const [kind, width] of [["casing", 0.18], [null, 0.09]]) {
     for (const { from, to, team } of moves) layer.append(arrow(from, to, kind || `team-${"ab"[team]}`, width));
   }
   return layer;
@@ -117,9 +117,10 @@ function arrow([x0, y0], [x1, y1], className, width) {
   const length = Math.hypot(dx, dy) || 1;
   const [ux, uy] = [dx / length, dy / length];
   const at = (share) => [x0 + 0.5 + dx * share, y0 + 0.5 + dy * share];
-  const [sx, sy] = at(0.02);
-  const [ex, ey] = at(0.58); // just over the edge: the agent's own mark stays clear
-  const head = 0.2 + width; // the head's length, casing included
+  // across the edge between the cells, clear of the middle of both: their values show
+  const [sx, sy] = at(0.26);
+  const [ex, ey] = at(0.64);
+  const head = 0.18 + width; // the head's length, casing included
   const [bx, by] = [ex - ux * head, ey - uy * head];
   const group = document.createElementNS(SVG, "g");
   group.setAttribute("class", className);
