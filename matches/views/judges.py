@@ -63,7 +63,7 @@ VERDICTS: dict[str, tuple[str, Callable[[Submission], bool]]] = {
     "accepted": ("accepted (202)", lambda s: s.accepted),
     "replaced": ("accepted, then replaced", lambda s: s.accepted and not s.counted),
     "refused": ("refused (any error)", lambda s: not s.accepted),
-    "late": ("late or for another turn (409)", lambda s: s.status_code == 409),
+    "late": ("late, or out of turn (409)", lambda s: s.status_code == 409),
     "malformed": ("malformed (400)", lambda s: s.status_code == 400),
     "refused-other": ("refused otherwise (401, 403, 413, 429…)",
                       lambda s: not s.accepted and s.status_code not in (400, 409)),
@@ -137,7 +137,7 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
     return render(request, "matches/audit.html", {
         "match": match, "teams": teams, "labels": [team_label(t) for t in teams],
         "board": (match.board.name.removeprefix(f"{rules.title} ")  # not the game twice
-                  if match.board.name.startswith(f"{rules.title} board ")
+                  if match.board.name.startswith(f"{rules.title} board")
                   else f"board {match.board.name}"),
         "previous": shown_turn - 1 if shown_turn and shown_turn > 1 else None,
         "next": (shown_turn + 1 if shown_turn is not None and shown_turn < match.turns
