@@ -13,7 +13,8 @@ const POLL_MS = 3000;
 // A page that has shown this many matches starts afresh the next time nothing is on
 // (what a day of matches leaves behind goes with it; the idle card looks the same).
 const FRESH_AFTER = 12;
-const PAUSE_MS = 1000 * Number(new URLSearchParams(location.search).get("pause") ?? 20);
+const PAUSE_ASKED = Number(new URLSearchParams(location.search).get("pause") ?? 20);
+const PAUSE_MS = 1000 * (Number.isFinite(PAUSE_ASKED) && PAUSE_ASKED >= 0 ? PAUSE_ASKED : 20);
 
 const clock = new ServerClock();
 const root = document.querySelector(".tv");
