@@ -89,6 +89,25 @@ MEASURE = """
     glyphs: least(glyphs, null, "backgroundColor", "borderTopColor"),
     glyphText: Math.min(...glyphs.map(text)),
     coordinates: [...document.querySelectorAll(".board .coord.x, .board .coord.y")].map(text),
+    // a changed number's flash on its card, and a treasure's gold on an empty cell
+    flash: (() => {
+      const card = document.querySelector('[data-team="0"] .total');
+      const probe = document.createElement("span");
+      probe.style.cssText = "color: var(--flash); background-color: var(--flash-bg)";
+      card.append(probe);
+      const { color, backgroundColor } = getComputedStyle(probe);
+      const ground = rgba(backgroundColor)[3] === 1 ? backgroundColor : behind(card);
+      probe.remove();
+      return ratio(color, ground);
+    })(),
+    gold: (() => {
+      const probe = document.createElement("span");
+      probe.style.cssText = "color: var(--gold)";
+      document.body.append(probe);
+      const found = ratio(getComputedStyle(probe).color, neutral);
+      probe.remove();
+      return found;
+    })(),
     // the last turn's conflicts and invalid actions in words, beside the board
     failureWords: [...document.querySelectorAll("[data-failures] *")]
       .filter((node) => [...node.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim()))
@@ -134,6 +153,7 @@ def test_text_and_marks_stand_out_in_both_themes(live_server_process, imported, 
     assert seen["failures"] == ["failure conflict"] * 2
     assert seen["frames"] >= 3 and seen["glyphs"] >= 3 and seen["glyphText"] >= 4.5, seen
     assert seen["failureWords"] and all(ratio >= 4.5 for _, ratio in seen["failureWords"]), seen
+    assert seen["flash"] >= 3 and seen["gold"] >= 3, seen  # the highlight, the treasures
 
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
