@@ -17,6 +17,7 @@ VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 KAKOMIMASU = "kakomimasu/random24_s42_0"
 # Procon 2020 with an invalid action on the last turn (obstacles, treasures, areas).
 PROCON = "procon2020/invalid_actions"
+THEMES = ("light", "dark")
 
 # In the page: colours as [r, g, b, a], luminance, contrast, and what lies behind an
 # element (the first ancestor with an opaque background colour).
@@ -170,3 +171,22 @@ def test_invalid_marks_and_areas_stand_out_in_procon2020(live_server_process, im
     assert "failure invalid" in seen["failures"]
     assert seen["frames"] >= 3 and seen["glyphs"] >= 3 and seen["glyphText"] >= 4.5, seen
     assert min(seen["values"].values()) >= 4.5, seen["values"]
+
+
+def test_the_theme_switch_shows_the_theme_in_use_and_goes_back(live_server_process, imported,
+                                                                browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{live_server_process}/matches/{imported[KAKOMIMASU]}/?theme=light")
+        light, dark = (page.locator(f'[data-theme-choice="{name}"]') for name in THEMES)
+        assert light.is_visible() and dark.is_visible()
+        assert light.get_attribute("aria-pressed") == "true"
+        assert dark.get_attribute("aria-pressed") == "false"
+        dark.click()
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        assert "theme=" not in page.url and dark.get_attribute("aria-pressed") == "true"
+        page.reload()  # the choice is kept, and the address no longer forces light
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        assert dark.get_attribute("aria-pressed") == "true"
+    finally:
+        page.close()
