@@ -5,7 +5,8 @@
 
 Starts the whole system (`manage.py demo --no-bots`, which serves the pages and runs the
 clock) on a free port with its own SQLite database in a fresh folder (SPECTATOR_VAR_DIR;
-nothing of var/ is touched), then stores:
+nothing of var/ is touched; removed at the end, kept and named when something failed),
+then stores:
 
 - two live public matches of the first live game, played through the answer API by
   the built-in bots (one team also sends an off-board move now and then, so the board
@@ -26,6 +27,7 @@ import argparse
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -226,10 +228,14 @@ def main() -> None:
             server.wait()
     except KeyboardInterrupt:
         pass
+    except BaseException:
+        print(f"the server's log and database stay in {var}", file=sys.stderr)
+        raise
     finally:
         stop.set()
         server.terminate()
         server.wait(timeout=10)
+    shutil.rmtree(var, ignore_errors=True)  # all went well: nothing to keep
 
 
 if __name__ == "__main__":
