@@ -36,7 +36,8 @@ def _from_flat(board: dict[str, Any]) -> dict[str, Any]:
 
 def _checked(board: dict[str, Any], game: str) -> dict[str, Any]:
     """Validate a match-record/1 board of the game through the records module."""
-    probe = {"format": "match-record/1", "game": game, "board": board, "agents": 1,
+    probe = {"format": "match-record/1", "game": game, "board": board,
+             "agents": _start_agents(board) or 1,
              "turns": 1, "teams": [{"name": "A"}, {"name": "B"}]}
     try:
         return parse_record(probe).board
@@ -80,8 +81,27 @@ def board_spec_file(game: str, path: Path) -> tuple[dict[str, Any], dict[str, An
     points = data["points"]
     board = _from_flat(data) if points and not isinstance(points[0], list) else {
         "width": data.get("width"), "height": data.get("height"), "points": points}
-    hints = {"agents": data.get("nAgent"), "turns": data.get("totalTurn")}
-    return _checked(board, game), {k: v for k, v in hints.items() if v}
+    # A game's board extras, as match-record/1 writes them (Procon 2020's obstacles,
+    # treasures and start cells): the rules check them with the rest.
+    board |= {key: data[key] for key in BOARD_EXTRAS if key in data}
+    hints = {"agents": data.get("nAgent") or _start_agents(data),
+             "turns": data.get("totalTurn")}
+    try:
+        board = _checked(board, game)
+    except BoardError as error:
+        raise BoardError(f"{path}: {error}") from None
+    return board, {k: v for k, v in hints.items() if v}
+
+
+BOARD_EXTRAS = ("obstacles", "treasures", "start", "cells")
+
+
+def _start_agents(data: dict[str, Any]) -> int | None:
+    """A field that gives each team's start cells has that many agents a team."""
+    start = data.get("start")
+    if isinstance(start, list) and start and isinstance(start[0], list):
+        return len(start[0])
+    return None
 
 
 def board_spec_random(game: str, seed: int | None = None) -> tuple[dict[str, Any], dict[str, int]]:

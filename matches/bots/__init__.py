@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from matches.bots import blokus_duo, kakomimasu
+from matches.bots import blokus_duo, kakomimasu, procon2020
 
 Bot = Callable[..., list[dict[str, Any]]]
 _BY_GAME: dict[str, dict[str, Bot]] = {module.GAME: module.BOTS
-                                       for module in (kakomimasu, blokus_duo)}
+                                       for module in (kakomimasu, procon2020, blokus_duo)}
 
 
 def bots_for(game: str) -> dict[str, Bot]:

@@ -18,6 +18,7 @@ frame. Tile and area points are recomputed only in turns where a tile changed.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
@@ -91,6 +92,51 @@ class Procon2020State:
 
 
 # --- the board ----------------------------------------------------------------------
+
+
+def random_field(seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A field within the official limits, fair to both teams: 10-20 cells a side,
+    point values -16..16 (mostly positive, the sum positive), mirrored left to right or
+    turned half round the centre; obstacles, treasures (8-16) and 2-8 start cells a team
+    placed in mirrored pairs, team 1's the mirror of team 0's."""
+    rng = random.Random(seed)
+    width, height = rng.randint(MIN_SIDE, MAX_SIDE), rng.randint(MIN_SIDE, MAX_SIDE)
+    turned = rng.random() < 0.5
+
+    def partner(x: int, y: int) -> tuple[int, int]:
+        return (width - 1 - x, height - 1 - y) if turned else (width - 1 - x, y)
+
+    points: list[list[int | None]] = [[None] * width for _ in range(height)]
+    for y in range(height):
+        for x in range(width):
+            if points[y][x] is None:
+                value = rng.randint(-16, -1) if rng.random() < 0.15 else rng.randint(0, 16)
+                px, py = partner(x, y)
+                points[y][x] = points[py][px] = value
+    if sum(map(sum, points)) <= 0:  # the rules want a positive sum: lift the lowest
+        for row in points:
+            for x, value in enumerate(row):
+                row[x] = abs(value)
+    # Cells of team 0's half that have a different partner, in a random order.
+    half = [(x, y) for y in range(height) for x in range(width)
+            if (y, x) < partner(x, y)[::-1]]
+    rng.shuffle(half)
+    agents = rng.randint(MIN_AGENTS, MAX_AGENTS)
+    n_obstacles = rng.randint(1, max(1, width * height // 40))
+    n_treasures = rng.randint(1, 3)
+    start, obstacles, treasures = half[:agents], [], []
+    for x, y in half[agents:agents + n_obstacles]:
+        obstacles += [[x, y], list(partner(x, y))]
+    for x, y in half[agents + n_obstacles:agents + n_obstacles + n_treasures]:
+        value = rng.randint(MIN_TREASURE, MAX_TREASURE)
+        (px, py) = partner(x, y)
+        treasures += [{"x": x, "y": y, "point": value}, {"x": px, "y": py, "point": value}]
+    board = {
+        "width": width, "height": height, "points": points, "obstacles": obstacles,
+        "treasures": treasures,
+        "start": [[[x, y] for x, y in start], [list(partner(x, y)) for x, y in start]],
+    }
+    return board, {"agents": agents, "turns": rng.choice((30, 40, 50, 60))}
 
 
 def parse_board(board: Mapping[str, Any]) -> dict[str, Any]:
@@ -183,8 +229,15 @@ class Procon2020Rules(Presentation):
     action_keys = ACTION_KEYS
     replay_marks = True
 
+    live = True
+
     def __init__(self, allow_remove_own: bool = False) -> None:
         self.allow_remove_own = allow_remove_own
+
+    def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A symmetric field within the official limits (random_field), and its agents
+        and a suggested number of turns."""
+        return random_field(seed)
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         return parse_board(board)

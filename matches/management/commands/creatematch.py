@@ -160,8 +160,9 @@ class Command(BaseCommand):
                 return board_store(text, spec, "public boards (MIT)", game), hints
             path = Path(text)
             if not path.exists():
-                known = ", ".join(public_boards(game))
-                raise BoardError(f"{text}: neither a file nor a public board ({known})")
+                known = ", ".join(public_boards(game)) or "this game ships none"
+                raise BoardError(f"{text}: neither a file, random, nor a public board "
+                                 f"({known})")
             spec, hints = board_spec_file(game, path)
             return board_store(path.stem, spec, f"file {path.name}", game), hints
         except (BoardError, ValueError) as error:

@@ -30,7 +30,12 @@ from django.core.management.base import BaseCommand
 from django.http import Http404
 from django.utils import timezone
 
-from matches.boards.specs import board_spec_fixed, board_spec_public, public_boards
+from matches.boards.specs import (
+    board_spec_fixed,
+    board_spec_public,
+    board_spec_random,
+    public_boards,
+)
 from matches.bots import bots_for
 from matches.clock import run_clock
 from matches.models import Match
@@ -42,6 +47,7 @@ from matches.services.publication import match_publish
 
 log = logging.getLogger("matches.demo")
 DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]  # played first where known
+RANDOM = "random"  # a generated board, for a game that ships none
 
 
 class StaticFiles(ASGIStaticFilesHandler):
@@ -172,7 +178,7 @@ class Command(BaseCommand):
         if board_spec_fixed(game) is not None:
             return [None]
         names = list(public_boards(game))
-        return [name for name in DEMO_BOARDS if name in names] or names
+        return [name for name in DEMO_BOARDS if name in names] or names or [RANDOM]
 
     def create(self, game: str, board_name: str | None,
                teams: list[str]) -> tuple[int, list[str]]:
@@ -181,6 +187,11 @@ class Command(BaseCommand):
         if fixed is not None:
             (spec, hints), label = fixed, f"{rules_for(game).title} board"
             source, title = "the rules", f"Demo: {teams[0]} vs {teams[1]}"
+        elif board_name == RANDOM:  # a game that ships no boards: a new one each match
+            seed = random.randrange(10**6)
+            spec, hints = board_spec_random(game, seed)
+            label = f"random {spec['width']}x{spec['height']} seed {seed}"
+            source, title = "generated", f"Demo: {teams[0]} vs {teams[1]}"
         else:
             (spec, hints), label = board_spec_public(game, board_name), board_name
             source, title = "public boards (MIT)", f"Demo: {teams[0]} vs {teams[1]} on {label}"

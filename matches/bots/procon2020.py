@@ -1,0 +1,90 @@
+"""Built-in Procon 2020 players for the demo: they see only the public API state.
+
+Every agent acts each turn with a direction (dx, dy). `random_bot` steps at random
+(taking an opponent tile off where it steps on one); `greedy_bot` sends each agent to
+the neighbour worth most: a treasure still lying there, then the points of a cell not
+yet its team's (more where it joins the team's tiles, which builds areas), or an
+opponent tile worth taking off; two agents of a team never aim at one cell.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+GAME = "procon2020"
+DIRECTIONS = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
+
+
+class View:
+    """The parts of a public match state a bot reasons about."""
+
+    def __init__(self, public: dict[str, Any], team: int) -> None:
+        board = public["board"]
+        self.width, self.height = board["width"], board["height"]
+        self.points = board["points"]
+        self.treasures = {(t["x"], t["y"]): t["point"] for t in board.get("treasures", [])}
+        self.cells = public["state"]["cells"]
+        self.agents = public["state"]["agents"][team]
+        self.own, self.theirs = "AB"[team], "AB"[1 - team]
+
+    def cell(self, x: int, y: int) -> str | None:
+        """The cell's character, None off the field."""
+        if 0 <= x < self.width and 0 <= y < self.height:
+            return self.cells[y][x]
+        return None
+
+    def action(self, agent: int, dx: int, dy: int) -> dict[str, Any]:
+        x, y = self.agents[agent]
+        kind = "remove" if self.cell(x + dx, y + dy) == self.theirs else "move"
+        return {"agent": agent, "type": kind, "dx": dx, "dy": dy}
+
+
+def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+    view = View(public, team)
+    actions = []
+    for agent, at in enumerate(view.agents):
+        if at is None:
+            continue
+        open_ = [(dx, dy) for dx, dy in DIRECTIONS
+                 if view.cell(at[0] + dx, at[1] + dy) not in (None, "#")]
+        if open_:
+            actions.append(view.action(agent, *rng.choice(open_)))
+    return actions
+
+
+def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+    view = View(public, team)
+    aimed: set[tuple[int, int]] = set()
+    actions = []
+    for agent, at in enumerate(view.agents):
+        if at is None:
+            continue
+        best, best_value = None, None
+        for dx, dy in DIRECTIONS:
+            x, y = at[0] + dx, at[1] + dy
+            if (x, y) in aimed:
+                continue
+            value = _worth(view, x, y)
+            if value is not None and (best_value is None or value > best_value):
+                best, best_value = (dx, dy), value + rng.random() * 0.01
+        if best is not None:
+            aimed.add((at[0] + best[0], at[1] + best[1]))
+            actions.append(view.action(agent, *best))
+    return actions
+
+
+def _worth(view: View, x: int, y: int) -> float | None:
+    """What stepping to (or taking the tile off) the cell gains; None if it cannot."""
+    here = view.cell(x, y)
+    if here in (None, "#"):
+        return None
+    if here == view.theirs:
+        return 0.9 * view.points[y][x]  # taking it off: their loss
+    if here == view.own:
+        return 0.1  # walking over own tiles, to reach new ones
+    joins = sum(view.cell(x + dx, y + dy) == view.own for dx, dy in DIRECTIONS)
+    return view.treasures.get((x, y), 0) * 2 + view.points[y][x] + 0.5 * joins
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot}
