@@ -1,4 +1,5 @@
 """Live latency on loopback: python bench/live.py [--clients 100 1000] [--rate 200]
+[--watchers 100]
 
 Starts the whole system as one server process on the embedded default (SQLite,
 in-memory channel layer, clock on the server's loop) in a scratch folder, then:
@@ -15,7 +16,11 @@ in-memory channel layer, clock on the server's loop) in a scratch folder, then:
       what they gain they take from the server's core;
   (b) sends submissions at a fixed rate (open loop), spread over the teams of
       enough matches that no token passes the rate limit (20 a second), and
-      measures each one's latency from its scheduled send time to its answer.
+      measures each one's latency from its scheduled send time to its answer;
+  (c) plays a Blokus Duo game (alternating turns) between the built-in greedy and
+      random bots over HTTP while 100 websocket clients watch, and measures, for
+      every move, the time from sending the legal move to its `turn` message's
+      arrival at each client (the turn is played the moment the move arrives).
 Everything stays on 127.0.0.1; every loop is bounded and stops by itself.
 """
 
@@ -37,6 +42,7 @@ from pathlib import Path
 import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the bots' pure modules, for (c)
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -213,12 +219,69 @@ async def submissions(server: Server, rate: int, seconds: float) -> None:
           f"  (answers: {dict(sorted(statuses.items()))})")
 
 
+async def alternating(server: Server, clients: int) -> None:
+    from matches.bots.blokus_duo import greedy_bot, random_bot
+
+    match = json.loads(server.manage(
+        "creatematch", "--game", "blokus-duo", "--teams", "Blue", "Orange", "--public",
+        "--clock", "600", "--start-in", str(3 + clients / 100), "--json"))
+    base = f"{server.base}/api/matches/{match['id']}"
+    tokens = [team["token"] for team in match["teams"]]
+    url = f"ws://127.0.0.1:{server.port}/ws/matches/{match['id']}/"
+    arrivals: list[list] = [[] for _ in range(clients)]
+    sent: dict[int, float] = {}
+    done = asyncio.Event()
+    rng = __import__("random").Random(3)
+    gc.disable()
+    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
+                                     headers={"Origin": server.base}) as session:
+        tasks = []
+        for index in range(clients):
+            tasks.append(asyncio.create_task(
+                watch(session, url, arrivals[index], asyncio.Event(), done)))
+            if index % 20 == 19:
+                await asyncio.sleep(0.1)
+        await asyncio.sleep(max(match["start_at"] / 1000 - time.time(), 0) + 0.2)
+        for _ in range(200):  # at most 84 turns; passes are the server's
+            async with session.get(base) as response:
+                state = await response.json()
+            if state["status"] == "finished":
+                break
+            team, turn = state["to_move"], state["strategy_turn"]
+            bot = greedy_bot if team == 0 else random_bot
+            body = json.dumps({"actions": bot(state, team, rng), "turn": turn})
+            headers = {"Authorization": f"Bearer {tokens[team]}",
+                       "Content-Type": "application/json"}
+            sent[turn] = time.time()
+            async with session.post(f"{base}/actions", data=body, headers=headers) as response:
+                await response.read()
+            wait_until = time.monotonic() + 2
+            while (time.monotonic() < wait_until and
+                   sum(any(t == turn for t, _, _ in client) for client in arrivals) < clients):
+                await asyncio.sleep(0.005)
+        await asyncio.wait(tasks, timeout=5)
+        done.set()
+        for task in tasks:
+            task.cancel()
+    gc.enable()
+    latencies = [(arrived - sent[turn]) * 1000
+                 for client in arrivals for turn, arrived, _ in client if turn in sent]
+    if not latencies:
+        print(f"  {clients:>5} clients: no turn message arrived")
+        return
+    print(f"  {clients:>5} clients, {len(sent)} moves: move-to-client p50 "
+          f"{percentile(latencies, 0.5):6.1f} ms  p99 {percentile(latencies, 0.99):6.1f} ms"
+          f"  max {max(latencies):6.1f} ms  ({len(latencies)} turn messages timed)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, nargs="+", default=[100, 1000])
     parser.add_argument("--rate", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--watchers", type=int, default=100,
+                        help="websocket clients watching the Blokus Duo game")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="spectator-bench-") as scratch:
         server = Server(scratch)
@@ -228,6 +291,8 @@ def main() -> None:
                 asyncio.run(fanout(server, clients))
             print("Submission API, one server process:")
             asyncio.run(submissions(server, options.rate, options.seconds))
+            print("Alternating turns (Blokus Duo, bots over HTTP), one server process:")
+            asyncio.run(alternating(server, options.watchers))
         finally:
             server.stop()
 
