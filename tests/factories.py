@@ -145,7 +145,7 @@ def make_alternating_match(*, clock: float = 900, start_in: float = -1.0,
 
     spec, hints = board_spec_fixed(game)
     created = match_create(
-        board=board_store(f"{game} board", spec, "tests", game), team_names=list(teams),
+        board=board_store(hints["name"], spec, "tests", game), team_names=list(teams),
         agents=hints["agents"], turns=rules_for(game).max_turns, strategy_seconds=0,
         transition_seconds=0, start_at=timezone.now() + timedelta(seconds=start_in),
         public_live=public, clock_seconds=clock,

@@ -111,11 +111,13 @@ def board_spec_random(game: str, seed: int | None = None) -> tuple[dict[str, Any
     return _checked(board, game), hints
 
 
-def board_spec_fixed(game: str) -> tuple[dict[str, Any], dict[str, int]] | None:
+def board_spec_fixed(game: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """The one board of a game played on no other (Blokus Duo's 14 x 14), and its
-    settings; None for a game whose matches choose a board."""
+    settings (`name` among them: "Blokus Duo 14×14"); None for a game whose matches
+    choose a board."""
     rules = rules_for(game)
     board = getattr(rules, "fixed_board", None)
     if board is None:
         return None
-    return dict(board), {"agents": 0, "turns": rules.max_turns}
+    name = f"{rules.title} {board['width']}×{board['height']}"
+    return dict(board), {"agents": 0, "turns": rules.max_turns, "name": name}

@@ -147,6 +147,7 @@ def test_creatematch_makes_a_blokus_duo_match_on_its_clock_and_refuses_one_for_t
                              "--clock", "120", "--json"))
     match = Match.objects.get(pk=printed["id"])
     assert (match.clock_ms, match.strategy_ms, match.agents, match.turns) == (120000, 0, 0, 84)
+    assert match.board.name == "Blokus Duo 14×14"  # the lists show its size
     assert refusal("creatematch", "--board", "A-1", "--teams", "A", "B", "--clock", "9") == (
         "--clock: Kakomimasu (Procon 31) is played in timed turns; set them with "
         "--strategy-seconds and --transition-seconds")

@@ -144,7 +144,7 @@ class Command(BaseCommand):
                 raise CommandError(f"--board: {rules_for(game).title} has one board only; "
                                    "leave --board out", returncode=2)
             spec, hints = fixed
-            return board_store(f"{rules_for(game).title} board", spec, "the rules", game), hints
+            return board_store(hints["name"], spec, "the rules", game), hints
         if text is None:
             raise CommandError("--board: required for this game (a public board's name, a "
                                "file, or random)", returncode=2)

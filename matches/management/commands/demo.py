@@ -185,7 +185,7 @@ class Command(BaseCommand):
         strategy, transition, turns, clock = self.settings
         fixed = board_spec_fixed(game)
         if fixed is not None:
-            (spec, hints), label = fixed, f"{rules_for(game).title} board"
+            (spec, hints), label = fixed, fixed[1]["name"]
             source, title = "the rules", f"Demo: {teams[0]} vs {teams[1]}"
         elif board_name == RANDOM:  # a game that ships no boards: a new one each match
             seed = random.randrange(10**6)
