@@ -3,7 +3,9 @@
 //
 // Who leads, the bar between the cards, each card's words, who moves next, the trays of
 // pieces and the end in words come from the server, which asks the game's rules
-// (`lead`, `panel`, `verdict`: docs/live-protocol.md); this module names no game.
+// (`lead`, `panel`, `verdict`: docs/live-protocol.md); this module names no game. A game
+// played in alternating turns on chess clocks (its match has `clock_ms`) shows each
+// team's clock on its card and whose move it is instead of the turn's countdown.
 
 import { actor, createBoard, describeAction, drawLegend, drawState, failures, gameRules, guessArrivals,
          noteArrivals, scoreCards } from "./board.js";
@@ -13,19 +15,22 @@ import { MatchStream } from "./live.js";
 
 const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" };
 const NAME_SMALLEST = 0.6; // of the name's own size, before the short code takes its place
+const CLOCK_WARNING_MS = 30000; // a chess clock under this turns the warning colour
 
 export function startVenue(root, matchId) {
   const clock = new ServerClock();
   const find = (selector) => root.querySelector(selector);
   const screen = { meta: null, view: null, history: [], deadline: null, status: "connecting",
                    result: null, connection: "connecting", state: null, arrived: new Map(),
-                   lead: null, panel: null, verdict: null };
+                   lead: null, panel: null, verdict: null,
+                   // alternating games: each team's time left at `clocksAt`, and the mover
+                   clocks: null, clocksAt: null, toMove: null };
 
   function apply(state) {
     drawState(screen.view, state, { arrived: screen.arrived, previous: screen.state });
     screen.state = state;
     const { headline } = drawTeams(state.scores);
-    find("[data-turn]").textContent = `${state.turn} / ${screen.meta.turns}`;
+    drawTurn(state.turn);
     const chart = find("svg.chart");
     if (chart) drawChart(chart, screen.history, screen.meta.turns, { key: headline, current: state.turn });
     drawStatus(); // first: the phase says which panels show, and the failures fit what is left
@@ -66,9 +71,61 @@ export function startVenue(root, matchId) {
       const moving = !over && panel.to_move === team;
       card.classList.toggle("to-move", moving);
       const chip = card.querySelector(".to-move-chip");
-      if (chip) chip.hidden = !moving;
+      if (chip) {
+        chip.hidden = !moving;
+        chip.textContent = "to move";
+      }
       const tray = card.querySelector(".tray");
       if (tray) drawTray(tray, panel.trays ? panel.trays[team] : null);
+    }
+  }
+
+  // "37 / 60" where turns are timed; where the teams take turns on chess clocks the
+  // game ends by its rules, so only the turn: "12" after the panel's "Turn" label, or
+  // "turn 12" where there is none (a tile).
+  function drawTurn(turn) {
+    const node = find("[data-turn]");
+    if (!alternating()) node.textContent = `${turn} / ${screen.meta.turns}`;
+    else node.textContent = node.parentElement.querySelector(".label") ? `${turn}` : `turn ${turn}`;
+  }
+
+  function alternating() {
+    return Boolean(screen.meta && screen.meta.clock_ms != null);
+  }
+
+  // Each team's time left: the mover's runs down from the server's reading (never
+  // before the start), the other's stands still; at 0 it waits for the server's `end`.
+  function clockLeft(team) {
+    const left = screen.clocks[team];
+    if (team !== screen.toMove || screen.status === "finished") return left;
+    const since = Math.max(screen.clocksAt ?? clock.now(), screen.meta.start_at);
+    return Math.max(0, left - Math.max(0, clock.now() - since));
+  }
+
+  function drawChessClocks() {
+    const shown = alternating() && Array.isArray(screen.clocks);
+    const timeUp = screen.status === "finished" && screen.result?.decided_by === "time"
+      ? 1 - screen.result.winner : null;
+    for (const team of [0, 1]) {
+      const node = find(`[data-team="${team}"] [data-chess-clock]`);
+      if (!node) continue;
+      node.hidden = !shown;
+      if (!shown) continue;
+      const left = timeUp === team ? 0 : clockLeft(team);
+      const text = formatClock(left);
+      if (node.textContent !== text) node.textContent = text;
+      node.dataset.state = timeUp === team ? "out" : left < CLOCK_WARNING_MS ? "low" : "ok";
+      const running = team === screen.toMove && screen.status !== "finished";
+      node.classList.toggle("running", running);
+      node.setAttribute("aria-label", `${screen.meta.teams[team].name}: ${text} left`);
+      const card = find(`[data-team="${team}"]`);
+      card.classList.toggle("has-clock", true);
+      card.classList.toggle("out-of-time", timeUp === team);
+      const chip = card.querySelector(".to-move-chip");
+      if (chip && timeUp === team) {
+        chip.hidden = false;
+        chip.textContent = "out of time";
+      }
     }
   }
 
@@ -107,6 +164,7 @@ export function startVenue(root, matchId) {
       start.querySelector("[data-starts-in]").textContent = startsIn;
     }
     drawCountdown(now, startsIn, Boolean(start));
+    drawChessClocks();
     drawResult();
   }
 
@@ -118,11 +176,31 @@ export function startVenue(root, matchId) {
     let text = "";
     if (now === "reconnecting") text = "reconnecting…";
     else if (now === "upcoming" && !startCard) text = `starts in ${startsIn}`;
-    else if (now === "live" && screen.deadline !== null) {
+    else if (alternating()) {
+      drawMover(countdown, now);
+      return;
+    } else if (now === "live" && screen.deadline !== null) {
       text = `next in ${formatCountdown(screen.deadline - clock.now())}`;
     }
     if (countdown.textContent !== text) countdown.textContent = text;
+    delete countdown.dataset.mover;
     countdown.dataset.kind = now;
+  }
+
+  // Where the teams take turns on chess clocks, no countdown of the turn: whose move it
+  // is, the name in its colour ("Alpha to move"); nothing once the game is over.
+  function drawMover(countdown, now) {
+    const team = now === "live" ? screen.toMove : null;
+    const key = team === null || team === undefined ? "" : String(team);
+    countdown.dataset.kind = team === null || team === undefined ? now : "to-move";
+    if (countdown.dataset.mover === key) return;
+    countdown.dataset.mover = key;
+    if (!key) {
+      countdown.replaceChildren();
+      return;
+    }
+    countdown.replaceChildren(words(`team-${"ab"[team]}-text mover`, screen.meta.teams[team].name),
+                              words("label", " to move"));
   }
 
   function drawResult() {
@@ -151,9 +229,16 @@ export function startVenue(root, matchId) {
     }
   }
 
+  function readClocks(message) {
+    screen.clocks = message.clocks ?? null;
+    screen.clocksAt = message.server_time ?? null;
+    screen.toMove = message.to_move ?? null;
+  }
+
   const stream = new MatchStream(matchId, {
     onSnapshot(message) {
       clock.update(message.server_time);
+      readClocks(message);
       Object.assign(screen, { meta: message.match, history: message.history, state: null,
                               deadline: message.deadline, status: message.status, result: message.result,
                               lead: message.lead || null, panel: message.panel || null,
@@ -171,6 +256,7 @@ export function startVenue(root, matchId) {
     },
     onTurn(message) {
       clock.update(message.server_time);
+      readClocks(message);
       screen.deadline = message.deadline;
       screen.status = message.turn >= screen.meta.turns ? "finished" : "running";
       screen.history.push({ turn: message.turn, scores: message.scores });
@@ -180,7 +266,12 @@ export function startVenue(root, matchId) {
       apply(message);
     },
     onEnd(message) {
-      Object.assign(screen, { result: message.result, status: "finished", deadline: null,
+      // the clocks stop where they stand (the loser's at 0 when the time decided)
+      if (screen.clocks && screen.meta) {
+        screen.clocks = [0, 1].map((team) => clockLeft(team));
+        screen.clocksAt = clock.now();
+      }
+      Object.assign(screen, { result: message.result, status: "finished", deadline: null, toMove: null,
                               lead: message.lead || { team: message.result?.winner ?? null,
                                                       share: screen.lead?.share ?? 0.5 },
                               verdict: message.verdict || null });
@@ -344,6 +435,12 @@ function pieceMark(piece) {
 }
 
 // --- small parts -------------------------------------------------------------------------
+
+// A chess clock: m:ss, whole seconds rounded up, so it reads 0:00 only when the time is up.
+function formatClock(ms) {
+  const seconds = Math.ceil(Math.max(ms ?? 0, 0) / 1000);
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
 
 function words(className, text) {
   const node = document.createElement("span");

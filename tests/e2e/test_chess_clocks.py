@@ -1,0 +1,133 @@
+"""A real Chromium watches a game played in alternating turns on chess clocks: each
+team's clock on its card (the mover's running down, the other's still), whose move it is
+instead of the turn's countdown, a loss on time at the end; a simultaneous game's screen
+keeps its countdown and shows no clock."""
+
+import json
+import re
+import urllib.request
+
+import pytest
+
+from tests.factories import make_alternating_match, make_match
+
+pytestmark = pytest.mark.e2e
+CLOCK = re.compile(r"\d+:\d\d")
+
+
+@pytest.fixture
+def matches(transactional_db):
+    """Made before the browser starts: Playwright's loop forbids database calls after."""
+    live, tokens = make_alternating_match(clock=90)
+    # Alpha's 4 seconds run out soon after the page has opened: Beta wins on time.
+    timed_out, _ = make_alternating_match(clock=4, start_in=12, teams=("Alpha", "Beta"))
+    simultaneous, _ = make_match()  # turn 1's strategy step is open for an hour
+    return {"live": live.pk, "token": tokens[0], "timed_out": timed_out.pk,
+            "simultaneous": simultaneous.pk}
+
+
+@pytest.fixture
+def open_page(matches, live_server_process, browser):
+    pages, errors = [], []
+
+    def open_at(path, size=(1920, 1080)):
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{live_server_process}{path}")
+        page.wait_for_selector(".board .cell")
+        page.wait_for_function("[...document.querySelectorAll('[data-status]')]"
+                               ".every((badge) => badge.dataset.kind !== 'connecting')")
+        pages.append(page)
+        return page
+
+    yield open_at
+    for page in pages:
+        page.close()
+    assert errors == []
+
+
+def send_move(base, match_id, token, move, turn):
+    request = urllib.request.Request(
+        f"{base}/api/matches/{match_id}/actions", method="POST",
+        data=json.dumps({"actions": [{"move": move}], "turn": turn}).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        assert answer.status == 202
+
+
+def clocks(page, scope=""):
+    return [page.inner_text(f'{scope} [data-team="{team}"] [data-chess-clock]') for team in (0, 1)]
+
+
+def seconds(text):
+    minutes, secs = text.split(":")
+    return 60 * int(minutes) + int(secs)
+
+
+def test_the_mover_s_clock_runs_down_and_the_other_s_stands(open_page, matches,
+                                                            live_server_process):
+    page = open_page(f"/matches/{matches['live']}/")
+    page.wait_for_function("document.querySelector('#venue').dataset.phase === 'live'")
+    first = clocks(page)
+    assert all(CLOCK.fullmatch(shown) for shown in first)
+    assert page.locator('[data-team="0"] [data-chess-clock]').evaluate(
+        "(node) => node.classList.contains('running')")
+    # the turn line: the turn and whose move it is, no countdown of a step
+    assert page.inner_text(".clock").split() == ["Turn", "0", "Alpha", "to", "move"]
+    page.wait_for_timeout(2200)
+    later = clocks(page)
+    assert seconds(later[0]) <= seconds(first[0]) - 2 and later[1] == first[1] == "1:30"
+
+    send_move(live_server_process, matches["live"], matches["token"], "55u0", 1)
+    page.wait_for_function("document.querySelector('[data-turn]').textContent === '1'")
+    assert page.inner_text(".clock").split() == ["Turn", "1", "Beta", "to", "move"]
+    assert page.locator('[data-team="1"]').evaluate("(card) => card.classList.contains('to-move')")
+    assert page.locator('[data-team="1"] .to-move-chip').is_visible()
+    assert not page.locator('[data-team="0"] .to-move-chip').is_visible()
+    stopped = clocks(page)
+    page.wait_for_timeout(2200)
+    after = clocks(page)
+    assert after[0] == stopped[0] and seconds(after[0]) <= seconds(later[0])
+    assert seconds(after[1]) <= seconds(stopped[1]) - 2
+    assert "next in" not in page.inner_text("aside")
+    # over 30 s left: not the warning colour
+    assert page.locator("[data-chess-clock]").evaluate_all(
+        "(nodes) => nodes.map((node) => node.dataset.state)") == ["ok", "ok"]
+
+
+def test_a_game_lost_on_time_says_so(open_page, matches):
+    page = open_page(f"/matches/{matches['timed_out']}/")
+    assert clocks(page) == ["0:04", "0:04"]  # before the start: neither runs
+    # under 30 s: the warning colour, while the time runs
+    page.wait_for_function("document.querySelector('#venue').dataset.phase === 'live'",
+                           timeout=30000)
+    assert page.locator('[data-team="0"] [data-chess-clock]').get_attribute("data-state") == "low"
+    page.wait_for_selector("[data-result]:not([hidden])", timeout=30000)
+    assert page.inner_text("[data-result] .verdict") == "Beta wins: Alpha ran out of time"
+    assert page.get_attribute("[data-result]", "data-winner") == "1"
+    assert clocks(page)[0] == "0:00" and seconds(clocks(page)[1]) == 4
+    loser = page.locator('[data-team="0"]')
+    assert loser.locator("[data-chess-clock]").get_attribute("data-state") == "out"
+    assert loser.locator(".to-move-chip").inner_text().lower() == "out of time"
+    assert not page.locator('[data-team="1"] .to-move-chip').is_visible()
+    assert page.inner_text(".clock").split() == ["Turn", "0"]
+
+
+def test_a_wall_tile_shows_the_clocks_beside_a_simultaneous_game(open_page, matches):
+    page = open_page(f"/screens/?matches={matches['live']},{matches['simultaneous']}")
+    alternating = f"#match-{matches['live']}"
+    assert all(CLOCK.fullmatch(shown) for shown in clocks(page, alternating))
+    assert page.inner_text(f"{alternating} [data-turn]") == "turn 0"
+    assert page.inner_text(f"{alternating} [data-countdown]") == "Alpha to move"
+    simultaneous = f"#match-{matches['simultaneous']}"
+    assert page.locator(f"{simultaneous} [data-chess-clock]").evaluate_all(
+        "(nodes) => nodes.map((node) => node.hidden)") == [True, True]
+    assert page.inner_text(f"{simultaneous} [data-turn]") == "0 / 5"
+    assert re.fullmatch(r"next in \d+:\d\d", page.inner_text(f"{simultaneous} [data-countdown]"))
+
+
+def test_a_simultaneous_game_keeps_its_countdown_and_shows_no_clock(open_page, matches):
+    page = open_page(f"/matches/{matches['simultaneous']}/")
+    assert page.locator("[data-chess-clock]").evaluate_all(
+        "(nodes) => nodes.map((node) => node.hidden)") == [True, True]
+    assert re.fullmatch(r"Turn 0 / 5\s+next in \d+:\d\d", page.inner_text(".clock").strip())
