@@ -3,17 +3,14 @@ record's import (the `importrecord` command's service, from an uploaded file).""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
+from matches.forms import RecordImportForm
 from matches.models import Board, Match, Submission, Team, Turn
-from matches.rules.files import record_from_bytes
-from matches.rules.records import RecordError
-from matches.services.archive import match_import
 from matches.services.turns import clock_wake
 
 
@@ -53,28 +50,15 @@ class MatchAdmin(admin.ModelAdmin):
         if not self.has_add_permission(request):
             raise PermissionDenied
         form = RecordImportForm(request.POST or None, request.FILES or None)
-        if request.method == "POST" and form.is_valid():
-            upload = form.cleaned_data["record"]
-            try:
-                match = match_import(record_from_bytes(upload.read(), upload.name),
-                                     published=form.cleaned_data["publish"])
-            except RecordError as error:
-                form.add_error("record", f"{upload.name}: {error}")
-            else:
-                shown = "published" if match.published else "not published"
-                self.message_user(request, f"Imported the record as match {match.pk} "
-                                           f"({shown}).", messages.SUCCESS)
-                return redirect("admin:matches_match_change", match.pk)
+        match = form.imported() if request.method == "POST" else None
+        if match is not None:
+            shown = "published" if match.published else "not published"
+            self.message_user(request, f"Imported the record as match {match.pk} "
+                                       f"({shown}).", messages.SUCCESS)
+            return redirect("admin:matches_match_change", match.pk)
         return TemplateResponse(request, "admin/matches/match/import_record.html", {
             **self.admin_site.each_context(request), "opts": self.opts, "form": form,
             "title": "Import a match record"})
-
-
-class RecordImportForm(forms.Form):
-    record = forms.FileField(help_text="A match-record/1 JSON file of any game, or a Blokus "
-                                       "Duo game record (one move code a line).")
-    publish = forms.BooleanField(required=False, help_text="Publish it at once; otherwise "
-                                 "only the judges and its two teams may see it.")
 
 
 @admin.register(Team)

@@ -21,13 +21,10 @@ from django.views.decorators.http import require_POST
 
 from matches import login_limits
 from matches.access import JUDGE_PERMISSION
-from matches.admin import RecordImportForm
+from matches.forms import RecordImportForm
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
-from matches.rules.files import record_from_bytes
-from matches.rules.records import RecordError
 from matches.selectors import match_verify
-from matches.services.archive import match_import
 from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import submission_enter
 from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
@@ -194,17 +191,12 @@ def import_record(request: HttpRequest) -> HttpResponse:
     the admin's import and `importrecord`'s service, with the same one-line errors; a
     bad file is refused on the form and nothing is stored."""
     form = RecordImportForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["record"]
-        try:
-            match = match_import(record_from_bytes(upload.read(), upload.name),
-                                 published=form.cleaned_data["publish"])
-        except RecordError as error:
-            form.add_error("record", f"{upload.name}: {error}")
-        else:
-            shown = "published" if match.published else "not published"
-            messages.success(request, f"Imported {upload.name} as match {match.pk} ({shown}).")
-            return redirect("audit", match_id=match.pk)
+    match = form.imported() if request.method == "POST" else None
+    if match is not None:
+        shown = "published" if match.published else "not published"
+        messages.success(request, f"Imported {form.cleaned_data['record'].name} as match "
+                                  f"{match.pk} ({shown}).")
+        return redirect("audit", match_id=match.pk)
     return render(request, "matches/import.html", {"form": form})
 
 
