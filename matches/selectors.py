@@ -7,6 +7,7 @@ exception, `own_submission`, answers a team about its own.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -73,11 +74,7 @@ def move_clock(match: Match, now: datetime, upto: int | None = None) -> dict[str
     rules = rules_for(match.game)
     latest = upto is None or upto >= match.resolved_turns
     upto = match.resolved_turns if upto is None else upto
-    used, last = [0.0, 0.0], match.start_at
-    for number, resolved_at in match.turn_rows.filter(number__lte=upto).order_by(
-            "number").values_list("number", "resolved_at"):
-        used[rules.mover(number)] += (resolved_at - last).total_seconds() * 1000
-        last = resolved_at
+    used, last = _time_used(match, upto)
     remaining = [match.clock_ms - spent for spent in used]
     to_move = None if latest and match.over else rules.mover(upto + 1)
     deadline = None
@@ -89,6 +86,32 @@ def move_clock(match: Match, now: datetime, upto: int | None = None) -> dict[str
         remaining[1 - match.result["winner"]] = 0
     return {"to_move": to_move, "remaining_ms": [max(0, round(left)) for left in remaining],
             "deadline": deadline}
+
+
+# Each team's thinking time used up to a turn, per (match, turn): stored turns never
+# change, and every message of a move asks for it several times.
+_TIME_USED: OrderedDict[tuple[int, int], tuple[tuple[float, float], datetime]] = OrderedDict()
+_TIME_USED_KEPT = 1024
+
+
+def _time_used(match: Match, upto: int) -> tuple[tuple[float, float], datetime]:
+    """The ms each team's moves of turns 1..upto took, and when turn `upto` was resolved
+    (the start for 0): a turn's time runs from the previous one's resolution."""
+    key = (match.pk, upto)
+    if key in _TIME_USED:
+        _TIME_USED.move_to_end(key)
+        return _TIME_USED[key]
+    rules = rules_for(match.game)
+    used, last, stored = [0.0, 0.0], match.start_at, 0
+    for number, resolved_at in match.turn_rows.filter(number__lte=upto).order_by(
+            "number").values_list("number", "resolved_at"):
+        used[rules.mover(number)] += (resolved_at - last).total_seconds() * 1000
+        last, stored = resolved_at, number
+    if stored == upto:  # every turn up to it is stored, for good
+        _TIME_USED[key] = ((used[0], used[1]), last)
+        while len(_TIME_USED) > _TIME_USED_KEPT:
+            _TIME_USED.popitem(last=False)
+    return (used[0], used[1]), last
 
 
 def move_clock_fields(match: Match, now: datetime, upto: int | None = None) -> dict[str, Any]:

@@ -18,14 +18,17 @@ def _fresh_process_state():
     """No rules states or viewer counts carried over from another test."""
     from django.core.cache import cache
 
+    from matches import selectors
     from matches.live import messages
     from matches.services import turns
 
     turns._STATES.clear()
     messages._SNAPSHOTS.clear()
+    selectors._TIME_USED.clear()
     cache.clear()
     yield
     turns._STATES.clear()
+    selectors._TIME_USED.clear()
 
 
 def test_database_url() -> str:
