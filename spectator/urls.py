@@ -11,6 +11,7 @@ urlpatterns = [
     path("matches/<int:match_id>/scores.csv", pages.scores_csv, name="scores-csv"),
     path("matches/<int:match_id>/board.png", pages.board_png, name="board-png"),
     path("matches/<int:match_id>/replay", pages.match_replay, name="replay"),
+    path("matches/<int:match_id>/play", pages.match_play, name="play"),
     path("matches/<int:match_id>/audit", judges.audit, name="audit"),
     path("matches/<int:match_id>/audit/enter", judges.enter, name="audit-enter"),
     path("matches/<int:match_id>/audit/publish", judges.publish, name="audit-publish"),

@@ -62,6 +62,12 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "rules": rules_for(match.game)})
 
 
+def match_play(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A person plays one team through the answer API with its token: the page says
+    nothing of the match until the API has shown it to that token."""
+    return render(request, "matches/play.html", {"match_id": match_id})
+
+
 # A match number the database can hold (a 64-bit integer); more digits are no match.
 MATCH_NUMBER = re.compile(r"[0-9]{1,18}")
 

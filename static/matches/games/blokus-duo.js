@@ -60,6 +60,152 @@ function moveWords(move) {
   return `${move} · piece ${move[2].toLowerCase()}, ${size} square${size === "1" ? "" : "s"}`;
 }
 
+// --- playing by hand (the play page) ------------------------------------------------
+// The 21 pieces in orientation 0, as (dx, dy) from the reference square (the table of
+// docs/rules/blokus-duo.md; dy grows downwards).
+const BASE_SHAPES = {
+  a: [[0, 0]], b: [[0, 0], [0, 1]], c: [[0, 0], [0, 1], [0, -1]], d: [[0, 0], [1, 0], [0, -1]],
+  e: [[0, 0], [0, 1], [0, 2], [0, -1]], f: [[0, 0], [0, -1], [0, 1], [-1, 1]],
+  g: [[0, 0], [1, 0], [0, 1], [0, -1]], h: [[0, 0], [1, 0], [0, 1], [1, 1]],
+  i: [[-1, 0], [0, 0], [0, 1], [1, 1]], j: [[0, 0], [0, 1], [0, 2], [0, -1], [0, -2]],
+  k: [[0, 0], [0, 1], [0, -2], [0, -1], [-1, 1]], l: [[0, -2], [0, -1], [0, 0], [-1, 0], [-1, 1]],
+  m: [[0, -1], [-1, 0], [0, 0], [-1, 1], [0, 1]], n: [[0, 0], [0, 1], [-1, 1], [0, -1], [-1, -1]],
+  o: [[0, -1], [0, 0], [1, 0], [0, 1], [0, 2]], p: [[0, 0], [0, -1], [0, 1], [-1, 1], [1, 1]],
+  q: [[0, 0], [1, 0], [2, 0], [0, -1], [0, -2]], r: [[0, 0], [1, 0], [1, 1], [0, -1], [-1, -1]],
+  s: [[0, 0], [1, 0], [1, 1], [-1, 0], [-1, -1]], t: [[-1, -1], [-1, 0], [0, 0], [1, 0], [0, 1]],
+  u: [[0, 0], [1, 0], [0, 1], [-1, 0], [0, -1]],
+};
+const SIZE = 14;
+const PASS_CODES = ["----", "0000"];
+
+// A piece's squares in orientation o = 2r + m: its offsets turned r quarter turns
+// clockwise ((dx, dy) → (−dy, dx)), then mirrored left to right if m is 1.
+export function pieceSquares(piece, orientation) {
+  return BASE_SHAPES[piece].map(([dx, dy]) => {
+    for (let turn = 0; turn < orientation >> 1; turn += 1) [dx, dy] = [-dy, dx];
+    return orientation & 1 ? [-dx, dy] : [dx, dy];
+  });
+}
+
+// The orientation a piece shows turned a quarter clockwise, or flipped left to right, as
+// a player sees it: mirroring after r turns, a further clockwise turn is one fewer.
+export function turnedOrientation(orientation) {
+  const turns = orientation >> 1;
+  const mirrored = orientation & 1;
+  return 2 * ((turns + (mirrored ? 3 : 1)) % 4) + mirrored;
+}
+
+export function flippedOrientation(orientation) {
+  return orientation ^ 1;
+}
+
+// The 4-character code of a placement: column, row, piece, orientation.
+export function moveCode(x, y, piece, orientation) {
+  return `${CODE_DIGITS[x]}${CODE_DIGITS[y]}${piece}${orientation}`;
+}
+
+// The pieces a team has placed, from the match's turns as the API lists them.
+export function placedPieces(actions, team) {
+  const placed = new Set();
+  for (const turn of actions || []) {
+    for (const outcome of turn.outcomes?.[team] || []) {
+      const move = typeof outcome.move === "string" ? outcome.move : "";
+      if (outcome.result === "ok" && move.length === 4 && !PASS_CODES.includes(move)) {
+        placed.add(move[2].toLowerCase());
+      }
+    }
+  }
+  return placed;
+}
+
+// What one position says about a team: the squares taken, those sharing an edge with its
+// own, those touching its own at a corner only (where a piece may go on), and whether
+// it has placed anything (else its piece must cover its start square).
+export function playerView(cells, team) {
+  const own = "AB"[team];
+  const taken = new Uint8Array(SIZE * SIZE);
+  const edge = new Uint8Array(SIZE * SIZE);
+  let first = true;
+  for (let y = 0; y < SIZE; y += 1) {
+    for (let x = 0; x < SIZE; x += 1) {
+      const char = cells[y][x];
+      if (char !== "A" && char !== "B") continue;
+      taken[y * SIZE + x] = 1;
+      if (char !== own) continue;
+      first = false;
+      for (const [, dx, dy] of SIDES) {
+        const nx = x + dx, ny = y + dy;
+        if (nx >= 0 && ny >= 0 && nx < SIZE && ny < SIZE) edge[ny * SIZE + nx] = 1;
+      }
+    }
+  }
+  const corners = [];
+  if (first) corners.push(START[team][1] * SIZE + START[team][0]);
+  else {
+    for (let y = 0; y < SIZE; y += 1) {
+      for (let x = 0; x < SIZE; x += 1) {
+        const at = y * SIZE + x;
+        if (taken[at] || edge[at]) continue;
+        const touches = [[-1, -1], [1, -1], [-1, 1], [1, 1]].some(([dx, dy]) =>
+          cells[y + dy]?.[x + dx] === own);
+        if (touches) corners.push(at);
+      }
+    }
+  }
+  const corner = new Uint8Array(SIZE * SIZE);
+  for (const at of corners) corner[at] = 1;
+  return { team, first, taken, edge, corner, corners };
+}
+
+// Every piece's squares in every orientation, worked out once.
+const ORIENTED = new Map(Object.keys(BASE_SHAPES).map((piece) =>
+  [piece, Array.from({ length: 8 }, (_, orientation) => pieceSquares(piece, orientation))]));
+const START_NAMES = ["55", "AA"];
+
+// Why a placement is illegal, in the rules' words, or "" when it is legal.
+export function placementProblem(view, piece, orientation, x, y) {
+  const squares = ORIENTED.get(piece)[orientation];
+  let onCorner = false;
+  let overlaps = false;
+  let sharesEdge = false;
+  for (const [dx, dy] of squares) {
+    const sx = x + dx, sy = y + dy;
+    if (sx < 0 || sy < 0 || sx >= SIZE || sy >= SIZE) return "the piece does not lie entirely on the board";
+    const at = sy * SIZE + sx;
+    overlaps ||= view.taken[at] === 1;
+    sharesEdge ||= view.edge[at] === 1;
+    onCorner ||= view.corner[at] === 1;
+  }
+  if (overlaps) return "the piece overlaps a placed square";
+  if (view.first) return onCorner ? "" : `the first piece must cover ${START_NAMES[view.team]}`;
+  if (sharesEdge) return "the piece shares an edge with an own square";
+  return onCorner ? "" : "the piece touches no own square at a corner";
+}
+
+// Every legal placement of the given pieces, as [x, y, piece, orientation] (each of a
+// symmetric piece's orientations listed): only placements over a corner square are tried.
+export function legalPlacements(view, pieces) {
+  const found = [];
+  const seen = new Set();
+  for (const piece of pieces) {
+    const index = PIECE_LETTERS.indexOf(piece);
+    for (let orientation = 0; orientation < 8; orientation += 1) {
+      const squares = ORIENTED.get(piece)[orientation];
+      for (const at of view.corners) {
+        const cx = at % SIZE, cy = (at - cx) / SIZE;
+        for (const [dx, dy] of squares) {
+          const x = cx - dx, y = cy - dy;
+          const key = ((index * 8 + orientation) * 32 + y + 8) * 32 + x + 8;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          if (!placementProblem(view, piece, orientation, x, y)) found.push([x, y, piece, orientation]);
+        }
+      }
+    }
+  }
+  return found;
+}
+
 export default {
   game: "blokus-duo",
   labels: ["A", "B"],
@@ -74,4 +220,9 @@ export default {
            [["empty start-a", "empty start-b"], "start square"]],
   strength: (remaining) => ALL_SQUARES - remaining,
   details: () => "squares left to place · fewer wins",
+  // the play page: a piece at a time, chosen, turned and flipped, placed by its code
+  play: { kind: "pieces", pieces: PIECE_LETTERS.split(""), squares: pieceSquares,
+          turned: turnedOrientation, flipped: flippedOrientation, code: moveCode,
+          placed: placedPieces, view: playerView, problem: placementProblem,
+          legal: legalPlacements },
 };

@@ -1,0 +1,371 @@
+// The play page: a person plays one team of a match through the answer API, with the
+// team's token (kept in this tab's sessionStorage, sent only in the Authorization
+// header). The match is read by polling GET /api/matches/{id}; a move is the POST a
+// program would send. What a game's moves look like comes from its module's `play`.
+
+import { createBoard, drawState, gameRules } from "./board.js";
+import { ServerClock, formatCountdown } from "./clock.js";
+
+const POLL_MS = 700;
+const SVG = "http://www.w3.org/2000/svg";
+
+export function startPlay(root) {
+  const matchId = root.dataset.match;
+  const key = `play-token:${matchId}`;
+  const find = (name) => root.querySelector(`[data-${name}]`);
+  const form = find("token-form");
+  const page = { root, matchId, find, clock: new ServerClock(), data: null, token: null };
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const token = find("token-input").value.trim();
+    if (token) await begin(page, token, key);
+  });
+  find("forget").addEventListener("click", () => {
+    sessionStorage.removeItem(key);
+    location.reload();
+  });
+  const kept = sessionStorage.getItem(key);
+  if (kept) begin(page, kept, key);
+}
+
+// Check the token with the API before keeping it: a team's token for this match shows
+// the match with `you` set; any other token is refused here, clearly.
+async function begin(page, token, key) {
+  const refusal = page.find("token-refusal");
+  let answer;
+  try {
+    answer = await readMatch(page.matchId, token);
+  } catch {
+    return refuse(refusal, "The server could not be reached: try again in a moment.");
+  }
+  if (answer.status === 200 && Number.isInteger(answer.body.you)) {
+    sessionStorage.setItem(key, token);
+    page.token = token;
+    refusal.hidden = true;
+    start(page, answer.body);
+    return;
+  }
+  sessionStorage.removeItem(key);
+  refuse(refusal, `This token is not the token of a team in match ${page.matchId}: check `
+    + "the token your team was given for this match.");
+}
+
+function refuse(box, text) {
+  box.textContent = text;
+  box.hidden = false;
+}
+
+async function readMatch(matchId, token) {
+  const response = await fetch(`/api/matches/${matchId}`, {
+    headers: { Authorization: `Bearer ${token}` }, cache: "no-store" });
+  const body = await response.json().catch(() => ({}));
+  return { status: response.status, body };
+}
+
+function start(page, data) {
+  const { root, find } = page;
+  root.dataset.phase = "playing";
+  find("token-form").hidden = true;
+  find("stage").hidden = false;
+  find("side").hidden = false;
+  page.you = data.you;
+  root.dataset.you = data.you;
+  page.rules = gameRules(data.game);
+  page.play = page.rules.play || null;
+  page.view = createBoard(root.querySelector(".board"), data.board, data.game);
+  page.hand = { piece: null, orientation: 0, hover: null };
+  find("title").textContent = data.title;
+  const you = data.teams[data.you];
+  const label = page.rules.labels?.[data.you] ?? "AB"[data.you];
+  find("you").innerHTML = "";
+  find("you").append("You play ", teamMark(data.you, `${label} · ${you.name}`));
+  data.teams.forEach((team, index) => {
+    find(`clock-name="${index}"`).replaceChildren(teamMark(index, team.name));
+  });
+  if (!page.play) {
+    find("hand").hidden = true;
+    find("unplayable").hidden = false;
+  } else {
+    hookHand(page);
+  }
+  show(page, data);
+  poll(page);
+  setInterval(() => tickClocks(page), 100);
+}
+
+function teamMark(index, text) {
+  const span = document.createElement("span");
+  span.className = `team-${"ab"[index]}-text`;
+  span.textContent = text;
+  return span;
+}
+
+async function poll(page) {
+  try {
+    const answer = await readMatch(page.matchId, page.token);
+    if (answer.status === 200) show(page, answer.body);
+  } catch {
+    // the server is away for a moment: keep the last position and ask again
+  }
+  if (page.data?.status !== "finished") setTimeout(() => poll(page), POLL_MS);
+}
+
+// A new answer: redraw the board when a turn was played, and the words every time.
+function show(page, data) {
+  const before = page.data;
+  page.data = data;
+  page.clock.update(data.server_time);
+  page.shownAt = data.server_time;
+  const fresh = !before || before.turn !== data.turn || before.status !== data.status;
+  if (fresh) {
+    drawState(page.view, data.state);
+    if (page.play) preparePosition(page);
+  }
+  const { find } = page;
+  const mine = myMove(page);
+  page.root.dataset.mine = String(mine);
+  let words;
+  if (data.status === "finished") words = `Game over · ${data.verdict || "finished"}`;
+  else if (data.status === "upcoming") words = "The match has not started yet";
+  else if (mine) words = page.legal?.length === 0 ? "Your move · you have no legal move: the server passes for you" : "Your move";
+  else words = `${data.teams[data.to_move]?.name ?? "The other team"} to move`;
+  find("to-move").textContent = words;
+  const last = data.actions?.[data.actions.length - 1];
+  const moved = last?.outcomes.findIndex((side) => side.length);
+  find("last-move").textContent = last && moved >= 0
+    ? `Turn ${last.turn}: ${data.teams[moved].name} · ${page.rules.describe(last.outcomes[moved][0])}`
+    : "";
+  tickClocks(page);
+  if (page.play && fresh) {
+    drawTray(page);
+    drawHand(page);
+  }
+}
+
+function myMove(page) {
+  const data = page.data;
+  return data.status === "running" && data.to_move === page.you;
+}
+
+function tickClocks(page) {
+  const data = page.data;
+  if (!data?.clocks) {
+    page.find("clocks").hidden = true;
+    return;
+  }
+  const elapsed = page.clock.now() - data.server_time;
+  data.clocks.forEach((left, index) => {
+    const running = data.status === "running" && data.to_move === index;
+    const shown = running ? left - elapsed : left;
+    const cell = page.find(`clock="${index}"`);
+    const text = formatCountdown(shown);
+    if (cell.textContent !== text) cell.textContent = text;
+    cell.closest(".clock-row").classList.toggle("running", running);
+  });
+}
+
+// --- a piece game -----------------------------------------------------------------
+
+function preparePosition(page) {
+  const { play, data, you } = page;
+  const placed = play.placed(data.actions, you);
+  page.left = play.pieces.filter((piece) => !placed.has(piece));
+  page.position = play.view(data.state.cells, you);
+  page.legal = play.legal(page.position, page.left);
+  page.movable = new Set(page.legal.map(([, , piece]) => piece));
+  if (page.hand.piece && placed.has(page.hand.piece)) page.hand.piece = null;
+  // at first, and once the chosen one is placed: the biggest piece that has somewhere to go
+  if (!page.hand.piece) page.hand.piece = page.left.findLast((piece) => page.movable.has(piece)) ?? null;
+}
+
+function hookHand(page) {
+  const { find, view } = page;
+  find("rotate").addEventListener("click", () => turn(page, "turned"));
+  find("flip").addEventListener("click", () => turn(page, "flipped"));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("input, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const wanted = { r: "turned", f: "flipped" }[event.key.toLowerCase()];
+    if (wanted) {
+      event.preventDefault();
+      turn(page, wanted);
+    }
+  });
+  view.root.addEventListener("pointermove", (event) => hover(page, event));
+  view.root.addEventListener("pointerleave", () => {
+    page.hand.hover = null;
+    drawHand(page);
+  });
+  // A mouse places with one click on the piece it shows; a finger has no pointer to
+  // show it first, so its first tap on a square shows the piece and a second one places it.
+  view.root.addEventListener("pointerdown", (event) => {
+    page.shownBefore = page.hand.hover;
+    page.touching = event.pointerType === "touch";
+  });
+  view.root.addEventListener("click", (event) => {
+    hover(page, event);
+    const before = page.shownBefore, now = page.hand.hover;
+    if (page.touching && !(before && now && before[0] === now[0] && before[1] === now[1])) return;
+    place(page);
+  });
+}
+
+function turn(page, how) {
+  const hand = page.hand;
+  if (!hand.piece) return;
+  hand.orientation = page.play[how](hand.orientation);
+  drawHand(page);
+  drawTray(page);
+}
+
+function hover(page, event) {
+  const cell = event.target.closest?.(".cell");
+  const at = cell ? [Number(cell.dataset.x), Number(cell.dataset.y)] : null;
+  const old = page.hand.hover;
+  if (at && old && at[0] === old[0] && at[1] === old[1]) return;
+  page.hand.hover = at;
+  drawHand(page);
+}
+
+// The placement the pointer names: the chosen piece with its reference square under the
+// pointer, or, when that is illegal, the legal one of that piece and orientation nearest
+// to it that covers the square under the pointer.
+function aimed(page) {
+  const { hand, play, position } = page;
+  if (!hand.piece || !hand.hover || !position) return null;
+  const [x, y] = hand.hover;
+  const problem = play.problem(position, hand.piece, hand.orientation, x, y);
+  if (!problem) return { x, y, problem };
+  const squares = play.squares(hand.piece, hand.orientation);
+  let best = null;
+  for (const [dx, dy] of squares) {
+    const rx = x - dx, ry = y - dy;
+    if (play.problem(position, hand.piece, hand.orientation, rx, ry)) continue;
+    const distance = Math.abs(dx) + Math.abs(dy);
+    if (!best || distance < best.distance) best = { x: rx, y: ry, problem: "", distance };
+  }
+  return best || { x, y, problem };
+}
+
+function drawHand(page) {
+  const { find, hand, play, view, data } = page;
+  for (const cell of view.root.querySelectorAll("[data-preview]")) delete cell.dataset.preview;
+  drawReach(page);
+  const chosen = find("chosen");
+  drawPiece(chosen, hand.piece ? play.squares(hand.piece, hand.orientation) : []);
+  chosen.dataset.piece = hand.piece || "";
+  chosen.dataset.orientation = hand.orientation;
+  find("rotate").disabled = find("flip").disabled = !hand.piece;
+  const line = find("code-line");
+  const target = aimed(page);
+  const mine = myMove(page);
+  if (!hand.piece) {
+    line.textContent = page.left?.length ? "Choose a piece" : "All your pieces are placed";
+    return;
+  }
+  if (!target) {
+    line.textContent = `Piece ${hand.piece} · point at the board`;
+    return;
+  }
+  const code = play.code(target.x, target.y, hand.piece, hand.orientation);
+  for (const [dx, dy] of play.squares(hand.piece, hand.orientation)) {
+    const cell = view.cells[(target.y + dy) * data.board.width + target.x + dx];
+    const x = target.x + dx;
+    if (cell && x >= 0 && x < data.board.width) cell.dataset.preview = target.problem ? "bad" : "ok";
+  }
+  page.aimedCode = target.problem || !mine ? null : code;
+  line.dataset.code = code;
+  line.textContent = target.problem ? `${code} · ${target.problem}`
+    : mine ? `${code} · click to place` : `${code} · wait for your move`;
+  line.classList.toggle("bad", Boolean(target.problem));
+}
+
+// The squares where the chosen piece, as it is turned, can go (some legal placement
+// covers them), tinted on the board; drawn again only when the piece or the turn changes.
+function drawReach(page) {
+  const { hand, play, view, data } = page;
+  const wanted = myMove(page) && hand.piece ? `${data.turn}:${hand.piece}:${hand.orientation}` : "";
+  if (page.reachShown === wanted) return;
+  page.reachShown = wanted;
+  for (const cell of view.root.querySelectorAll("[data-reach]")) delete cell.dataset.reach;
+  if (!wanted) return;
+  for (const [x, y, piece, orientation] of page.legal) {
+    if (piece !== hand.piece || orientation !== hand.orientation) continue;
+    for (const [dx, dy] of play.squares(piece, orientation)) {
+      view.cells[(y + dy) * data.board.width + x + dx].dataset.reach = "";
+    }
+  }
+}
+
+async function place(page) {
+  const code = page.aimedCode;
+  if (!code || page.sending) return;
+  page.sending = true;
+  const refusal = page.find("refusal");
+  refusal.hidden = true;
+  page.find("code-line").textContent = `${code} · sending…`;
+  try {
+    const response = await fetch(`/api/matches/${page.matchId}/actions`, {
+      method: "POST", cache: "no-store",
+      headers: { Authorization: `Bearer ${page.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ actions: [{ move: code }], turn: page.data.strategy_turn }),
+    });
+    if (response.status !== 202) {
+      const body = await response.json().catch(() => ({}));
+      refuse(refusal, `${code} refused: ${body.detail || body.error || `HTTP ${response.status}`}`);
+    }
+  } catch {
+    refuse(refusal, `${code} was not sent: the server could not be reached.`);
+  } finally {
+    page.sending = false;
+  }
+  const answer = await readMatch(page.matchId, page.token).catch(() => null);
+  if (answer?.status === 200) show(page, answer.body);
+  drawHand(page);
+}
+
+function drawTray(page) {
+  const { find, play, hand } = page;
+  const tray = find("tray");
+  tray.replaceChildren();
+  for (const piece of play.pieces) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.piece = piece;
+    const gone = !page.left.includes(piece);
+    button.disabled = gone;
+    button.className = `piece-button${piece === hand.piece ? " chosen" : ""}${gone ? " placed" : ""}`
+      + `${!gone && !page.movable.has(piece) ? " stuck" : ""}`;
+    button.setAttribute("aria-pressed", String(piece === hand.piece));
+    button.title = gone ? `piece ${piece}: placed` : `piece ${piece}`;
+    const picture = document.createElementNS(SVG, "svg");
+    drawPiece(picture, play.squares(piece, piece === hand.piece ? hand.orientation : 0), false);
+    const letter = document.createElement("span");
+    letter.textContent = piece;
+    button.append(picture, letter);
+    button.addEventListener("click", () => {
+      if (hand.piece !== piece) hand.orientation = 0;
+      hand.piece = piece;
+      drawTray(page);
+      drawHand(page);
+    });
+    tray.append(button);
+  }
+}
+
+// A piece as small squares, centred in a square of five (every piece at one scale), its
+// reference square (the one its code names) marked if asked.
+function drawPiece(svg, squares, reference = true) {
+  svg.replaceChildren();
+  const xs = squares.map(([x]) => x), ys = squares.map(([, y]) => y);
+  const left = Math.min(0, ...xs), top = Math.min(0, ...ys);
+  const width = Math.max(0, ...xs) - left + 1, height = Math.max(0, ...ys) - top + 1;
+  svg.setAttribute("viewBox", `${left - (5 - width) / 2} ${top - (5 - height) / 2} 5 5`);
+  for (const [x, y] of squares) {
+    const square = document.createElementNS(SVG, "rect");
+    Object.entries({ x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.12 })
+      .forEach(([name, value]) => square.setAttribute(name, value));
+    if (reference && x === 0 && y === 0) square.setAttribute("class", "reference");
+    svg.append(square);
+  }
+}

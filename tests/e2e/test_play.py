@@ -1,0 +1,156 @@
+"""A person plays a match in the browser (/matches/<id>/play) through the answer API with
+a team's token: a whole Blokus Duo game, one side by clicks and keys on the page, the
+other by the built-in bot through the API; a token that is not the match's is refused."""
+
+import json
+import random
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from matches.bots.blokus_duo import greedy_bot, position
+from matches.rules.blokus_duo import legal_moves, placement
+from tests.factories import make_alternating_match
+
+pytestmark = pytest.mark.e2e
+DIGITS = "123456789ABCDE"
+SQUARES_IN_PAGE = """async ([team, left]) => {
+  const { default: rules } = await import("/static/matches/games/blokus-duo.js");
+  const play = rules.play;
+  const cells = [...document.querySelectorAll(".board .cell")];
+  const rows = Array.from({ length: 14 }, (_, y) => cells.slice(y * 14, y * 14 + 14)
+    .map((cell) => cell.classList.contains("piece-a") ? "A"
+      : cell.classList.contains("piece-b") ? "B" : ".").join(""));
+  return play.legal(play.view(rows, team), left).map(([x, y, piece, o]) =>
+    play.squares(piece, o).map(([dx, dy]) => [x + dx, y + dy])
+      .sort((a, b) => a[0] - b[0] || a[1] - b[1]).map(([a, b]) => `${a}.${b}`).join(","));
+}"""
+
+
+def api(base, path, token, body=None):
+    request = urllib.request.Request(
+        f"{base}/api{path}", data=None if body is None else json.dumps(body).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read())
+    except urllib.error.HTTPError as refused:
+        return refused.code, json.loads(refused.read())
+
+
+def wait_for(base, match, token, ready, seconds=20):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        _, shown = api(base, f"/matches/{match.pk}", token)
+        if ready(shown):
+            return shown
+        time.sleep(0.1)
+    raise AssertionError(f"the match never got there: {shown}")
+
+
+def set_orientation(page, wanted):
+    """Turn the chosen piece with the keys (and once in a while the buttons) until it
+    shows the orientation wanted; returns the presses."""
+    chosen = page.locator("[data-chosen]")
+    presses = []
+    current = int(chosen.get_attribute("data-orientation"))
+    if current % 2 != wanted % 2:
+        page.keyboard.press("f")
+        presses.append("f")
+    for _ in range(4):
+        current = int(chosen.get_attribute("data-orientation"))
+        if current == wanted:
+            return presses
+        if len(presses) == 2:
+            page.get_by_role("button", name="Rotate").click()
+        else:
+            page.keyboard.press("r")
+        presses.append("r")
+    assert int(chosen.get_attribute("data-orientation")) == wanted
+    return presses
+
+
+@pytest.fixture
+def private_match(transactional_db):
+    return make_alternating_match(clock=600, public=False)
+
+
+@pytest.fixture
+def two_matches(transactional_db):
+    return make_alternating_match(), make_alternating_match()
+
+
+def test_a_person_plays_a_whole_blokus_duo_game_against_the_bot(private_match,
+                                                                  live_server_process, browser):
+    base = live_server_process
+    match, tokens = private_match
+    page = browser.new_page(viewport={"width": 1600, "height": 900})
+    page.goto(f"{base}/matches/{match.pk}/play")
+    page.fill("[data-token-input]", tokens[0])
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_selector(".board .cell")
+    assert page.evaluate(f"sessionStorage.getItem('play-token:{match.pk}')") == tokens[0]
+    assert "Alpha" in page.inner_text("[data-you]")
+    rng, presses, mine = random.Random(7), [], 0
+    shown = wait_for(base, match, tokens[0], lambda m: m["to_move"] == 0)
+    while shown["status"] == "running":
+        if shown["to_move"] == 1:
+            move = greedy_bot(shown, 1, rng)
+            assert api(base, f"/matches/{match.pk}/actions", tokens[1],
+                       {"actions": move, "turn": shown["strategy_turn"]})[0] == 202
+        else:
+            state = position(shown)
+            codes = legal_moves(state, 0)
+            page.wait_for_function(
+                f"document.querySelector('.board').dataset.shownTurn === '{shown['turn']}'")
+            left = [chr(97 + i) for i in range(21) if (state.unused[0] >> i) & 1]
+            # the page's legal placements are the rules' own, square for square
+            assert set(page.evaluate(SQUARES_IN_PAGE, [0, left])) == (
+                {",".join(f"{x}.{y}" for x, y in sorted(placement(c).cells())) for c in codes})
+            code = rng.choice(codes)
+            x, y, piece, orientation = (DIGITS.index(code[0]), DIGITS.index(code[1]), code[2],
+                                        int(code[3]))
+            page.click(f"[data-tray] [data-piece='{piece}']")
+            presses += set_orientation(page, orientation)
+            cell = page.locator(f".board .cell[data-x='{x}'][data-y='{y}']")
+            cell.hover()
+            assert page.inner_text("[data-code-line]").startswith(f"{code} · click to place")
+            assert page.locator(".board .cell[data-preview='ok']").count() == len(
+                placement(code).cells())
+            cell.click()
+            mine += 1
+        turn = shown["turn"]
+        shown = wait_for(base, match, tokens[0],
+                         lambda m, turn=turn: m["turn"] > turn or m["status"] != "running")
+        if shown["to_move"] == 1 and shown["status"] == "running":
+            # the page shows the move played and the piece gone from the tray
+            page.wait_for_function(
+                f"document.querySelector('.board').dataset.shownTurn === '{shown['turn']}'")
+            assert page.locator(f"[data-tray] [data-piece='{piece}']").is_disabled()
+    played = [o["move"] for t in shown["actions"] for o in t["outcomes"][0]
+              if o["result"] == "ok" and o["move"] != "----"]
+    assert shown["status"] == "finished" and len(played) >= 8 and mine == len(played)
+    assert "f" in presses and "r" in presses
+    page.wait_for_function("document.querySelector('[data-to-move]').textContent"
+                           ".startsWith('Game over')")
+    page.close()
+
+
+def test_a_token_that_is_not_the_matchs_is_refused_clearly(two_matches, live_server_process,
+                                                            browser):
+    base = live_server_process
+    (match, _), (_, others) = two_matches
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{base}/matches/{match.pk}/play")
+    for wrong in ("not-a-token", others[0]):
+        page.fill("[data-token-input]", wrong)
+        page.get_by_role("button", name="Play").click()
+        refusal = page.locator("[data-token-refusal]")
+        refusal.wait_for(state="visible")
+        assert f"not the token of a team in match {match.pk}" in refusal.inner_text()
+        assert page.locator(".board .cell").count() == 0
+        assert page.evaluate(f"sessionStorage.getItem('play-token:{match.pk}')") is None
+        page.evaluate("document.querySelector('[data-token-refusal]').hidden = true")
+    page.close()
