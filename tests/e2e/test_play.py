@@ -154,3 +154,27 @@ def test_a_token_that_is_not_the_matchs_is_refused_clearly(two_matches, live_ser
         assert page.evaluate(f"sessionStorage.getItem('play-token:{match.pk}')") is None
         page.evaluate("document.querySelector('[data-token-refusal]').hidden = true")
     page.close()
+
+
+def test_the_servers_refusal_is_shown_as_it_says_it(two_matches, live_server_process, browser):
+    base = live_server_process
+    (match, tokens), _ = two_matches
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{base}/matches/{match.pk}/play")
+    page.fill("[data-token-input]", tokens[0])
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_selector(".board .cell")
+    # the page stops hearing of the match, and the team's move arrives another way (a
+    # second tab): the page still offers a move the server no longer takes
+    page.route(f"**/api/matches/{match.pk}", lambda route: route.abort())
+    assert api(base, f"/matches/{match.pk}/actions", tokens[0],
+               {"actions": [{"move": "55u0"}], "turn": 1})[0] == 202
+    page.click("[data-tray] [data-piece='a']")
+    cell = page.locator(".board .cell[data-x='4'][data-y='4']")
+    cell.hover()
+    assert page.inner_text("[data-code-line]").startswith("55a0 · click to place")
+    cell.click()
+    refusal = page.locator("[data-refusal]")
+    refusal.wait_for(state="visible")
+    assert refusal.inner_text() == "55a0 refused: the open strategy step is turn 2, not 1"
+    page.close()
