@@ -184,9 +184,12 @@ export function placementProblem(view, piece, orientation, x, y) {
 
 // Every legal placement of the given pieces, as [x, y, piece, orientation] (each of a
 // symmetric piece's orientations listed): only placements over a corner square are tried.
+const tried = new Uint32Array(21 * 8 * 32 * 32); // placement → the call that tried it
+let calls = 0;
+
 export function legalPlacements(view, pieces) {
   const found = [];
-  const seen = new Set();
+  calls += 1;
   for (const piece of pieces) {
     const index = PIECE_LETTERS.indexOf(piece);
     for (let orientation = 0; orientation < 8; orientation += 1) {
@@ -196,8 +199,8 @@ export function legalPlacements(view, pieces) {
         for (const [dx, dy] of squares) {
           const x = cx - dx, y = cy - dy;
           const key = ((index * 8 + orientation) * 32 + y + 8) * 32 + x + 8;
-          if (seen.has(key)) continue;
-          seen.add(key);
+          if (tried[key] === calls) continue;
+          tried[key] = calls;
           if (!placementProblem(view, piece, orientation, x, y)) found.push([x, y, piece, orientation]);
         }
       }
