@@ -114,8 +114,9 @@ export function startVenue(root, matchId) {
       const left = timeUp === team ? 0 : clockLeft(team);
       const text = formatClock(left);
       if (node.textContent !== text) node.textContent = text;
-      node.dataset.state = timeUp === team ? "out" : left < CLOCK_WARNING_MS ? "low" : "ok";
       const running = team === screen.toMove && screen.status !== "finished";
+      const low = left < CLOCK_WARNING_MS && screen.status !== "finished";
+      node.dataset.state = timeUp === team ? "out" : low ? "low" : "ok";
       node.classList.toggle("running", running);
       node.setAttribute("aria-label", `${screen.meta.teams[team].name}: ${text} left`);
       const card = find(`[data-team="${team}"]`);
@@ -199,8 +200,11 @@ export function startVenue(root, matchId) {
       countdown.replaceChildren();
       return;
     }
-    countdown.replaceChildren(words(`team-${"ab"[team]}-text mover`, screen.meta.teams[team].name),
-                              words("label", " to move"));
+    const { name, short } = screen.meta.teams[team];
+    const tile = !countdown.parentElement.querySelector(".label"); // a tile: the short code
+    const mover = words(`team-${"ab"[team]}-text mover`, tile && short ? short : name);
+    mover.title = name;
+    countdown.replaceChildren(mover, words("to-move-words", " to move"));
   }
 
   function drawResult() {

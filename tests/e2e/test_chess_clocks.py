@@ -113,12 +113,19 @@ def test_a_game_lost_on_time_says_so(open_page, matches):
     assert page.inner_text(".clock").split() == ["Turn", "0"]
 
 
-def test_a_wall_tile_shows_the_clocks_beside_a_simultaneous_game(open_page, matches):
+def test_a_wall_tile_shows_the_clocks_beside_a_simultaneous_game(open_page, matches,
+                                                                live_server_process):
     page = open_page(f"/screens/?matches={matches['live']},{matches['simultaneous']}")
     alternating = f"#match-{matches['live']}"
     assert all(CLOCK.fullmatch(shown) for shown in clocks(page, alternating))
     assert page.inner_text(f"{alternating} [data-turn]") == "turn 0"
     assert page.inner_text(f"{alternating} [data-countdown]") == "Alpha to move"
+    send_move(live_server_process, matches["live"], matches["token"], "55u0", 1)
+    page.wait_for_function(f"document.querySelector('{alternating} [data-turn]').textContent"
+                           " === 'turn 1'")
+    assert page.inner_text(f"{alternating} [data-countdown]") == "Beta to move"
+    assert page.locator(f'{alternating} [data-team="1"] [data-chess-clock]').evaluate(
+        "(node) => node.classList.contains('running')")
     simultaneous = f"#match-{matches['simultaneous']}"
     assert page.locator(f"{simultaneous} [data-chess-clock]").evaluate_all(
         "(nodes) => nodes.map((node) => node.hidden)") == [True, True]
