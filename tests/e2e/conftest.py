@@ -1,3 +1,4 @@
+import json
 import socket
 import time
 from pathlib import Path
@@ -43,3 +44,50 @@ def browser():
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
         yield chromium
         chromium.close()
+
+
+VECTORS = Path(__file__).resolve().parents[1] / "conformance"
+
+
+def vector_states(vector: str) -> list[dict]:
+    """A conformance vector's timeline states ("kakomimasu/random_s7_04")."""
+    return json.loads((VECTORS / f"{vector}.timeline.json").read_text())["states"]
+
+
+def published_vectors(vectors) -> dict[str, int]:
+    """Import and publish the vectors' records; their match ids by vector. Call it before
+    the browser starts: Playwright's loop forbids database calls after."""
+    from matches.rules.records import parse_record
+    from matches.services.archive import match_import
+
+    return {vector: match_import(parse_record((VECTORS / f"{vector}.record.json").read_bytes()),
+                                 published=True).pk for vector in vectors}
+
+
+@pytest.fixture
+def pages(browser):
+    """`pages.open(url, size)`: a new page of that size at the url; every page is closed
+    after the test, which fails if any of them raised a script error."""
+    opened = Pages(browser)
+    yield opened
+    for page in opened.all:
+        page.close()
+    assert opened.errors == []
+
+
+class Pages:
+    def __init__(self, browser) -> None:
+        self.browser, self.all, self.errors = browser, [], []
+
+    def open(self, url: str, size=(1600, 900), before=None, console=False):
+        """`before(page)` runs before it loads; `console`: console errors count too."""
+        page = self.browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        if console:
+            page.on("console", lambda message: message.type == "error"
+                    and self.errors.append(message.text))
+        if before:
+            before(page)
+        self.all.append(page)
+        page.goto(url)
+        return page

@@ -3,45 +3,30 @@ convention, agents as ring and numbered badge with the cell's value still there,
 last turn's moves as arrows and the cells it acted on, CHaser's look and search cells,
 Blokus Duo's piece just placed."""
 
-import json
-from pathlib import Path
 
 import pytest
 
-from matches.rules.records import parse_record
-from matches.services.archive import match_import
+from tests.e2e.conftest import published_vectors, vector_states
 
 pytestmark = pytest.mark.e2e
-VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 SHOWN = ["kakomimasu/random_s7_04", "chaser/random_s7_00", "blokus-duo/random_s7_00"]
 WHERE = "cells => cells.map((cell) => [Number(cell.dataset.x), Number(cell.dataset.y)])"
 
 
-def states(vector):
-    return json.loads((VECTORS / f"{vector}.timeline.json").read_text())["states"]
-
-
 @pytest.fixture
 def published(transactional_db):
-    return {vector: match_import(parse_record((VECTORS / f"{vector}.record.json").read_bytes()),
-                                 published=True).pk for vector in SHOWN}
+    return published_vectors(SHOWN)
 
 
 @pytest.fixture
-def replay_at(published, live_server_process, browser):
-    pages = []
-
+def replay_at(published, live_server_process, pages):
     def open_at(vector, turn):
-        page = browser.new_page(viewport={"width": 1600, "height": 900})
-        page.goto(f"{live_server_process}/matches/{published[vector]}/replay?turn={turn}")
+        page = pages.open(f"{live_server_process}/matches/{published[vector]}/replay?turn={turn}")
         page.wait_for_function(
             f"document.querySelector('.board').dataset.shownTurn === '{turn}'")
-        pages.append(page)
         return page
 
-    yield open_at
-    for page in pages:
-        page.close()
+    return open_at
 
 
 def count(page, selector):
@@ -50,7 +35,7 @@ def count(page, selector):
 
 def test_kakomimasu_coordinates_agents_and_the_last_moves(replay_at):
     vector = "kakomimasu/random_s7_04"
-    played = states(vector)
+    played = vector_states(vector)
     turn = len(played) - 1
     page = replay_at(vector, turn)
     width, height = len(played[0]["cells"][0]), len(played[0]["cells"])
@@ -88,7 +73,7 @@ def test_blokus_duo_marks_the_piece_just_placed_and_names_columns_as_codes_do(re
     page = replay_at(vector, 1)  # 66t0: A's piece t, five squares
     assert page.locator(".board .coord.x").all_inner_texts() == list("123456789ABCDE")
     assert count(page, ".board .cell.piece-a.fresh") == 5
-    played = states(vector)
+    played = vector_states(vector)
     passed = next(turn for turn, state in enumerate(played) if turn and all(
         o["move"] in ("----", "0000") for team in state["outcomes"] for o in team))
     page = replay_at(vector, passed)  # a pass: the piece the turn before placed stays marked

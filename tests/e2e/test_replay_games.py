@@ -1,16 +1,12 @@
 """A real Chromium replays published matches of Procon 2020, CHaser and Blokus Duo (and
 watches them on the venue screen): each game's board is drawn as its timeline says."""
 
-import json
-from pathlib import Path
 
 import pytest
 
-from matches.rules.records import parse_record
-from matches.services.archive import match_import
+from tests.e2e.conftest import published_vectors, vector_states
 
 pytestmark = pytest.mark.e2e
-VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 SHOWN = [
     "procon2020/treasure_first_move_only",  # 10×10: a treasure enclosed, then taken
     "procon2020/invalid_actions",  # obstacles at (2, 1) and (7, 1)
@@ -21,35 +17,22 @@ SHOWN = [
 ]
 
 
-def states(vector):
-    return json.loads((VECTORS / f"{vector}.timeline.json").read_text())["states"]
-
-
 @pytest.fixture
 def published(transactional_db):
     """The matches, imported and published before the browser starts."""
-    return {vector: match_import(parse_record((VECTORS / f"{vector}.record.json").read_bytes()),
-                                 published=True).pk for vector in SHOWN}
+    return published_vectors(SHOWN)
 
 
 @pytest.fixture
-def open_page(published, live_server_process, browser):
-    pages, errors = [], []
-
+def open_page(published, live_server_process, pages):
     def open_at(vector, path="replay", turn=None):
-        page = browser.new_page(viewport={"width": 1600, "height": 900})
-        page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-        page.on("pageerror", lambda error: errors.append(str(error)))
         query = "" if turn is None else f"?turn={turn}"
-        page.goto(f"{live_server_process}/matches/{published[vector]}/{path}{query}")
+        page = pages.open(f"{live_server_process}/matches/{published[vector]}/{path}{query}",
+                          console=True)
         page.wait_for_function("document.querySelector('.board').dataset.shownTurn !== undefined")
-        pages.append(page)
         return page
 
-    yield open_at
-    for page in pages:
-        page.close()
-    assert errors == []
+    return open_at
 
 
 def at_turn(page, turn):
@@ -94,7 +77,7 @@ def test_procon_tiles_areas_obstacles_and_treasures_until_taken(open_page):
 
 
 def test_chaser_shows_blocks_items_cool_and_hot_and_their_replies(open_page):
-    expected = states("chaser/items_decide")
+    expected = vector_states("chaser/items_decide")
     page = open_page("chaser/items_decide")
     assert page.locator(".board .cell").count() == 7 * 5
     assert marks(page, 0, 0, ".agent.team-a") == ["C"]
@@ -116,7 +99,7 @@ def test_chaser_shows_blocks_items_cool_and_hot_and_their_replies(open_page):
 
 def test_blokus_draws_each_colour_pieces_outlines_and_start_squares(open_page):
     vector = "blokus-duo/random_s7_00"
-    expected = states(vector)
+    expected = vector_states(vector)
     page = open_page(vector)
     assert page.locator(".board .cell").count() == 14 * 14
     assert "start-a" in classes(page, 4, 4) and "start-b" in classes(page, 9, 9)
@@ -147,7 +130,7 @@ def test_blokus_draws_each_colour_pieces_outlines_and_start_squares(open_page):
 @pytest.mark.parametrize("vector", ["procon2020/treasure_first_move_only", "chaser/items_decide",
                                     "blokus-duo/random_s7_00"])
 def test_the_venue_screen_draws_every_game(open_page, vector):
-    final = states(vector)[-1]
+    final = vector_states(vector)[-1]
     page = open_page(vector, path="")
     width, height = len(final["cells"][0]), len(final["cells"])
     assert page.locator(".board .cell").count() == width * height
@@ -163,7 +146,7 @@ def test_who_leads_is_the_results_word_at_the_end(open_page):
     """Cool took an item and then trapped itself: Hot leads the last turn on both
     screens, with fewer items."""
     vector = "chaser/item_block_traps_self"
-    last = len(states(vector)) - 1
+    last = len(vector_states(vector)) - 1
     for page in (open_page(vector, turn=last), open_page(vector, path="")):
         at_turn(page, last)
         assert page.inner_text('[data-team="0"] .total') == "1"

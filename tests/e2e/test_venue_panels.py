@@ -42,24 +42,14 @@ def matches(transactional_db):
 
 
 @pytest.fixture
-def open_page(matches, live_server_process, browser):
-    pages, errors = [], []
-
+def open_page(matches, live_server_process, pages):
     def open_at(match_id, size=(1920, 1080), ready=".board .cell", before=None):
-        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        if before:
-            before(page)
-        page.goto(f"{live_server_process}/matches/{match_id}/")
+        page = pages.open(f"{live_server_process}/matches/{match_id}/", size, before)
         page.wait_for_selector(ready)
         page.wait_for_function("document.querySelector('#venue').dataset.phase !== 'connecting'")
-        pages.append(page)
         return page
 
-    yield open_at
-    for page in pages:
-        page.close()
-    assert errors == []
+    return open_at
 
 
 NAME_FITS = """(node) => {
