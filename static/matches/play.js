@@ -83,12 +83,13 @@ function start(page, data) {
   data.teams.forEach((team, index) => {
     find(`clock-name="${index}"`).replaceChildren(teamMark(index, team.name));
   });
-  if (!page.play) {
-    find("hand").hidden = true;
-    find("unplayable").hidden = false;
-  } else {
-    hookHand(page);
-  }
+  root.dataset.kind = page.play?.kind || "none";
+  find("hand").hidden = page.play?.kind !== "pieces";
+  find("tray").hidden = page.play?.kind !== "pieces";
+  find("orders").hidden = page.play?.kind !== "agents";
+  find("unplayable").hidden = Boolean(page.play);
+  if (page.play?.kind === "pieces") hookHand(page);
+  if (page.play?.kind === "agents") hookOrders(page);
   show(page, data);
   poll(page);
   setInterval(() => tickClocks(page), 100);
@@ -120,7 +121,7 @@ function show(page, data) {
   const fresh = !before || before.turn !== data.turn || before.status !== data.status;
   if (fresh) {
     drawState(page.view, data.state);
-    if (page.play) preparePosition(page);
+    if (page.play?.kind === "pieces") preparePosition(page);
   }
   const { find } = page;
   const mine = myMove(page);
@@ -128,6 +129,7 @@ function show(page, data) {
   let words;
   if (data.status === "finished") words = `Game over · ${data.verdict || "finished"}`;
   else if (data.status === "upcoming") words = "The match has not started yet";
+  else if (!data.clocks) words = data.strategy_turn ? `Turn ${data.strategy_turn}: send your actions` : "The turn is being played";
   else if (mine) words = page.legal?.length === 0 ? "Your move · you have no legal move: the server passes for you" : "Your move";
   else words = `${data.teams[data.to_move]?.name ?? "The other team"} to move`;
   find("to-move").textContent = words;
@@ -137,10 +139,11 @@ function show(page, data) {
     ? `Turn ${last.turn}: ${data.teams[moved].name} · ${page.rules.describe(last.outcomes[moved][0])}`
     : "";
   tickClocks(page);
-  if (page.play && fresh) {
+  if (page.play?.kind === "pieces" && fresh) {
     drawTray(page);
     drawHand(page);
   }
+  if (page.play?.kind === "agents") showOrders(page, before);
 }
 
 function myMove(page) {
@@ -152,6 +155,7 @@ function tickClocks(page) {
   const data = page.data;
   if (!data?.clocks) {
     page.find("clocks").hidden = true;
+    if (page.play?.kind === "agents") tickCountdown(page);
     return;
   }
   const elapsed = page.clock.now() - data.server_time;
@@ -368,4 +372,161 @@ function drawPiece(svg, squares, reference = true) {
     if (reference && x === 0 && y === 0) square.setAttribute("class", "reference");
     svg.append(square);
   }
+}
+
+// --- a game of agents acting at once ---------------------------------------------
+// Each turn the player gives each agent one action (click the agent, then its target),
+// sees them drawn on the board, and sends them before the strategy step's deadline; a
+// later send replaces the earlier one, as the API says.
+
+function hookOrders(page) {
+  const { find, view } = page;
+  page.orders = { turn: null, agent: null, plans: new Map(), sentFor: null };
+  view.root.addEventListener("click", (event) => {
+    const cell = event.target.closest?.(".cell");
+    if (cell) clickCell(page, [Number(cell.dataset.x), Number(cell.dataset.y)]);
+  });
+  find("send").addEventListener("click", () => sendOrders(page));
+  find("clear").addEventListener("click", () => {
+    page.orders.plans.clear();
+    drawOrders(page);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape") {
+      page.orders.agent = null;
+      drawOrders(page);
+    }
+  });
+}
+
+function myAgents(page) {
+  return page.data.state.agents[page.you] || [];
+}
+
+function clickCell(page, [x, y]) {
+  const { orders } = page;
+  if (!page.data.strategy_turn || page.data.status !== "running") return;
+  const agents = myAgents(page);
+  const here = agents.findIndex((at) => at && at[0] === x && at[1] === y);
+  const refusal = page.find("orders-refusal");
+  refusal.hidden = true;
+  if (here >= 0 && here !== orders.agent) {
+    orders.agent = here;
+  } else if (orders.agent !== null) {
+    const { action, problem } = page.play.plan(page.data.state, page.you, orders.agent, [x, y],
+      orders.plans.get(orders.agent));
+    if (problem) {
+      refuse(refusal, problem);
+    } else {
+      orders.plans.set(orders.agent, action);
+      // on to the next agent that has no action yet, if any
+      const next = agents.findIndex((_, agent) => !orders.plans.has(agent));
+      orders.agent = next >= 0 ? next : orders.agent;
+    }
+  }
+  drawOrders(page);
+}
+
+// A new answer: a new strategy step forgets the last one's plans.
+function showOrders(page, before) {
+  const { orders, data } = page;
+  if (orders.turn !== data.strategy_turn) {
+    orders.turn = data.strategy_turn;
+    orders.plans.clear();
+    orders.sentFor = null;
+    const agents = myAgents(page);
+    orders.agent = agents.length ? 0 : null;
+    page.find("sent").textContent = "";
+    page.find("orders-refusal").hidden = true;
+  }
+  if (!before || before.turn !== data.turn || before.strategy_turn !== data.strategy_turn) {
+    drawOrders(page);
+  }
+}
+
+function describePlan(action) {
+  if (!action) return "stays (nothing set)";
+  return action.type === "stay" ? "stay" : `${action.type} (${action.x}, ${action.y})`;
+}
+
+function drawOrders(page) {
+  const { orders, view, data, find, play } = page;
+  for (const old of view.root.querySelectorAll(".plan")) old.remove();
+  for (const cell of view.root.querySelectorAll("[data-selected]")) delete cell.dataset.selected;
+  for (const cell of view.root.querySelectorAll("[data-planned]")) delete cell.dataset.planned;
+  const agents = myAgents(page);
+  const list = find("agent-list");
+  list.replaceChildren();
+  agents.forEach((at, agent) => {
+    const action = orders.plans.get(agent);
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.agent = agent;
+    button.setAttribute("aria-pressed", String(agent === orders.agent));
+    button.textContent = `Agent ${agent} · ${at ? `(${at[0]}, ${at[1]})` : "off"}`;
+    button.addEventListener("click", () => {
+      orders.agent = agent;
+      drawOrders(page);
+    });
+    const plan = document.createElement("span");
+    plan.className = action ? "planned" : "planned none";
+    plan.textContent = describePlan(action);
+    item.append(button, plan);
+    list.append(item);
+    if (agent === orders.agent && at) view.cells[at[1] * data.board.width + at[0]].dataset.selected = "";
+    if (!action) return;
+    const [x, y] = action.type === "stay" ? at : [action.x, action.y];
+    const mark = document.createElement("span");
+    mark.className = `plan plan-${action.type}`;
+    mark.textContent = `${agent}${play.marks[action.type]}`;
+    view.cells[y * data.board.width + x].append(mark);
+    view.cells[y * data.board.width + x].dataset.planned = "";
+  });
+  const count = orders.plans.size;
+  const open = data.status === "running" && Boolean(data.strategy_turn);
+  find("send").disabled = !open || page.sending;
+  find("send").textContent = `Send ${count} action${count === 1 ? "" : "s"}`
+    + (open ? ` for turn ${data.strategy_turn}` : "");
+}
+
+async function sendOrders(page) {
+  const { orders, data, find } = page;
+  const refusal = find("orders-refusal");
+  refusal.hidden = true;
+  page.sending = true;
+  const actions = [...orders.plans.values()];
+  try {
+    const response = await fetch(`/api/matches/${page.matchId}/actions`, {
+      method: "POST", cache: "no-store",
+      headers: { Authorization: `Bearer ${page.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ actions, turn: data.strategy_turn }),
+    });
+    const body = await response.json().catch(() => ({}));
+    if (response.status === 202) {
+      orders.sentFor = data.strategy_turn;
+      find("sent").textContent = `Sent ${actions.length} action${actions.length === 1 ? "" : "s"} `
+        + `for turn ${data.strategy_turn} ✓ (a later send replaces it)`;
+    } else {
+      refuse(refusal, `Refused: ${body.detail || body.error || `HTTP ${response.status}`}`);
+    }
+  } catch {
+    refuse(refusal, "Not sent: the server could not be reached.");
+  } finally {
+    page.sending = false;
+    drawOrders(page);
+  }
+}
+
+function tickCountdown(page) {
+  const { data } = page;
+  const box = page.find("countdown");
+  let text;
+  if (data.status === "finished") text = "";
+  else if (data.strategy_turn && data.deadline) {
+    text = `Turn ${data.strategy_turn} · ${formatCountdown(data.deadline - page.clock.now())} left`;
+  } else if (data.deadline) {
+    text = `Next turn in ${formatCountdown(data.deadline - data.strategy_ms - page.clock.now())}`;
+  } else text = "";
+  if (box.textContent !== text) box.textContent = text;
 }

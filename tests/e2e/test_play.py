@@ -178,3 +178,66 @@ def test_the_servers_refusal_is_shown_as_it_says_it(two_matches, live_server_pro
     refusal.wait_for(state="visible")
     assert refusal.inner_text() == "55a0 refused: the open strategy step is turn 2, not 1"
     page.close()
+
+
+@pytest.fixture
+def kakomimasu_match(transactional_db):
+    from tests.factories import make_match
+
+    return make_match(strategy=8, transition=0.5, start_in=0.5, turns=3, agents=2,
+                      public=False)
+
+
+def test_a_kakomimasu_turn_is_set_by_clicks_and_sent_before_the_deadline(
+        kakomimasu_match, live_server_process, browser):
+    base = live_server_process
+    match, tokens = kakomimasu_match
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{base}/matches/{match.pk}/play")
+    page.fill("[data-token-input]", tokens[0])
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("document.querySelector('[data-countdown]').textContent"
+                           ".startsWith('Turn 1 ·')")
+    assert page.locator("[data-tray]").is_hidden()
+
+    def cell(x, y):
+        return page.locator(f".board .cell[data-x='{x}'][data-y='{y}']")
+
+    # turn 1: agent 0 is chosen first, then the next one without an action
+    cell(1, 1).click()
+    cell(3, 2).click()
+    assert page.locator("[data-agent-list] .planned").all_inner_texts() == [
+        "put (1, 1)", "put (3, 2)"]
+    assert cell(1, 1).locator(".plan").inner_text() == "0+"
+    assert cell(3, 2).locator(".plan").inner_text() == "1+"
+    page.get_by_role("button", name="Send 2 actions for turn 1").click()
+    page.wait_for_function("document.querySelector('[data-sent]').textContent"
+                           ".startsWith('Sent 2 actions for turn 1')")
+    status, own = api(base, f"/matches/{match.pk}/actions", tokens[0])
+    assert status == 200 and own["actions"] == [
+        {"agent": 0, "type": "put", "x": 1, "y": 1}, {"agent": 1, "type": "put", "x": 3, "y": 2}]
+    assert api(base, f"/matches/{match.pk}/actions", tokens[1],
+               {"actions": [{"agent": 0, "type": "put", "x": 2, "y": 1}], "turn": 1})[0] == 202
+    # turn 2: the agents stand where they were put; a move changed into the removal of
+    # the other team's wall next to it, one that stays, a target too far refused
+    page.wait_for_function("document.querySelector('[data-countdown]').textContent"
+                           ".startsWith('Turn 2 ·')", timeout=20000)
+    assert page.locator("[data-agent-list] .planned").all_inner_texts() == [
+        "stays (nothing set)", "stays (nothing set)"]
+    cell(2, 2).click()  # agent 0 moves
+    cell(3, 2).click()  # agent 1's own cell: it stays
+    page.click("[data-agent-list] [data-agent='0']")
+    cell(2, 1).click()
+    assert page.locator("[data-agent-list] .planned").all_inner_texts() == [
+        "remove (2, 1)", "stay"]
+    assert cell(2, 1).locator(".plan").inner_text() == "0✕"
+    assert cell(2, 2).locator(".plan").count() == 0
+    cell(5, 4).click()  # agent 1 is too far from (5, 4)
+    assert "is not next to agent" in page.inner_text("[data-orders-refusal]")
+    page.get_by_role("button", name="Send 2 actions for turn 2").click()
+    page.wait_for_function("document.querySelector('[data-sent]').textContent"
+                           ".startsWith('Sent 2 actions for turn 2')")
+    status, own = api(base, f"/matches/{match.pk}/actions", tokens[0])
+    assert own["turn"] == 2 and own["actions"] == [
+        {"agent": 0, "type": "remove", "x": 2, "y": 1}, {"agent": 1, "type": "stay"}]
+    page.close()

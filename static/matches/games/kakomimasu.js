@@ -46,6 +46,27 @@ function describePlaced(outcome) {
   return `${outcome.type ?? "?"}${where}`;
 }
 
+// The play page: what a click on a cell asks of one of the player's agents, judged on
+// the board as the turn began. An agent off the board is put there; on the board its own
+// cell means stay, a neighbour holding the other team's wall is removed, any other
+// neighbour is moved onto, and clicking a neighbour with an own wall again after a move
+// there removes that wall instead. {problem} when the cell cannot be its target.
+function planAction(state, team, agent, [x, y], planned) {
+  const at = state.agents[team]?.[agent];
+  const char = state.cells[y]?.[x];
+  if (!at) {
+    return char === "AB"[1 - team] ? { problem: "an agent cannot be put on the other team's wall" }
+      : { action: { agent, type: "put", x, y } };
+  }
+  if (at[0] === x && at[1] === y) return { action: { agent, type: "stay" } };
+  if (Math.max(Math.abs(at[0] - x), Math.abs(at[1] - y)) !== 1) {
+    return { problem: `(${x}, ${y}) is not next to agent ${agent} at (${at[0]}, ${at[1]})` };
+  }
+  const again = planned?.type === "move" && planned.x === x && planned.y === y;
+  const remove = char === "AB"[1 - team] || (again && char === "AB"[team]);
+  return { action: { agent, type: remove ? "remove" : "move", x, y } };
+}
+
 export default {
   game: "kakomimasu",
   points: true,
@@ -57,4 +78,6 @@ export default {
   start: "the empty board",
   idle: "no action",
   legend: [[["wall-a", "wall-b"], "wall"], [["land-a", "land-b"], "territory"], ["neutral", "neutral"]],
+  // the play page: click an agent, then its target
+  play: { kind: "agents", plan: planAction, marks: { put: "+", move: "→", remove: "✕", stay: "·" } },
 };
