@@ -127,7 +127,7 @@ function show(page, data) {
   const mine = myMove(page);
   page.root.dataset.mine = String(mine);
   let words;
-  if (data.status === "finished") words = `Game over · ${data.verdict || "finished"}`;
+  if (data.status === "finished") words = `Game over · ${resultWords(data)}`;
   else if (data.status === "upcoming") words = "The match has not started yet";
   else if (!data.clocks) words = data.strategy_turn ? `Turn ${data.strategy_turn}: send your actions` : "The turn is being played";
   else if (mine) words = page.legal?.length === 0 ? "Your move · you have no legal move: the server passes for you" : "Your move";
@@ -140,10 +140,18 @@ function show(page, data) {
     : "";
   tickClocks(page);
   if (page.play?.kind === "pieces" && fresh) {
+    find("hand").hidden = data.status === "finished";
     drawTray(page);
     drawHand(page);
   }
   if (page.play?.kind === "agents") showOrders(page, before);
+}
+
+// The result as the API gives it, in words: who won (on time, if so), or a draw.
+function resultWords(data) {
+  const winner = data.result?.winner;
+  if (winner == null) return data.result ? "a draw" : "finished";
+  return `${data.teams[winner].name} wins${data.result.decided_by === "time" ? " on time" : ""}`;
 }
 
 function myMove(page) {

@@ -133,8 +133,11 @@ def test_a_person_plays_a_whole_blokus_duo_game_against_the_bot(private_match,
               if o["result"] == "ok" and o["move"] != "----"]
     assert shown["status"] == "finished" and len(played) >= 8 and mine == len(played)
     assert "f" in presses and "r" in presses
+    winner = shown["result"]["winner"]
+    words = "a draw" if winner is None else f"{shown['teams'][winner]['name']} wins"
     page.wait_for_function("document.querySelector('[data-to-move]').textContent"
-                           ".startsWith('Game over')")
+                           f" === 'Game over · {words}'")
+    assert page.locator("[data-hand]").is_hidden()
     page.close()
 
 
