@@ -244,3 +244,27 @@ def test_a_kakomimasu_turn_is_set_by_clicks_and_sent_before_the_deadline(
     assert own["turn"] == 2 and own["actions"] == [
         {"agent": 0, "type": "remove", "x": 2, "y": 1}, {"agent": 1, "type": "stay"}]
     page.close()
+
+
+def test_on_a_phone_a_first_tap_shows_the_piece_and_a_second_places_it(
+        two_matches, live_server_process, browser):
+    base = live_server_process
+    (match, tokens), _ = two_matches
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    page.goto(f"{base}/matches/{match.pk}/play")
+    page.fill("[data-token-input]", tokens[0])
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_selector(".board .cell")
+    page.tap("[data-tray] [data-piece='a']")
+    cell = page.locator(".board .cell[data-x='4'][data-y='4']")
+    cell.tap()
+    assert page.inner_text("[data-code-line]").startswith("55a0 · click to place")
+    page.wait_for_timeout(300)
+    assert api(base, f"/matches/{match.pk}", tokens[0])[1]["turn"] == 0
+    cell.tap()
+    wait_for(base, match, tokens[0], lambda m: m["turn"] == 1)
+    assert api(base, f"/matches/{match.pk}", tokens[0])[1]["actions"][0]["outcomes"][0] == [
+        {"move": "55a0", "result": "ok"}]
+    context.close()
