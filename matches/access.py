@@ -39,25 +39,45 @@ def visible_matches(user, matches: QuerySet[Match] | None = None,
     matches = Match.objects.all() if matches is None else matches
     if is_judge(user):
         return matches
-    own = Q(pk=team.match_id) if team is not None else Q()
+    own = Q(pk=team.match_id) | Q(first_game_id=team.match_id) if team is not None else Q()
     return matches.filter(public_filter() | own)
 
 
-def team_by_authorization(header: str) -> Team | None:
+def team_by_authorization(header: str, match_id: int | None = None) -> Team | None:
     """The team whose token an `Authorization: Bearer <token>` header carries, if any: the
-    one reading of a bearer token, for the API, the lean answer path and the sockets."""
+    one reading of a bearer token, for the API, the lean answer path and the sockets.
+
+    A token is given for a match's first game and serves its later games too (Procon
+    2020's second): with `match_id` of such a game, the team is that game's own row."""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
     try:
-        return _team_of_digest(token_hash(token.strip()))
+        team = _team_of_digest(token_hash(token.strip()))
     except Team.DoesNotExist:
         return None
+    if match_id is not None and match_id != team.match_id:
+        return _team_in_later_game(team.pk, team.match_id, team.index, match_id) or team
+    return team
+
+
+@functools.lru_cache(maxsize=TEAMS_CACHED)
+def _team_in_later_game(team_pk: int, first_game: int, index: int, match_id: int) -> Team | None:
+    """The team of the same side in a later game of the team's match; None if `match_id`
+    is no such game (kept: a game's teams never change)."""
+    return Team.objects.filter(match_id=match_id, match__first_game_id=first_game,
+                               index=index).first()
+
+
+def owns(team: Team | None, match: Match) -> bool:
+    """Whether the team (by its token) plays in this match: its game or a later one."""
+    return team is not None and team.match_id in (match.pk, match.first_game_id)
 
 
 def teams_forget() -> None:
     """Drop the teams this process keeps (a match has gone): the next requests read them."""
     _team_of_digest.cache_clear()
+    _team_in_later_game.cache_clear()
 
 
 @functools.lru_cache(maxsize=TEAMS_CACHED)
@@ -75,4 +95,4 @@ def can_view(user, match: Match, team: Team | None = None) -> bool:
 
 def can_view_private(user, match: Match, team: Team | None = None) -> bool:
     """Judges and the match's own teams: who may watch it whether it is public or not."""
-    return is_judge(user) or (team is not None and team.match_id == match.pk)
+    return is_judge(user) or owns(team, match)

@@ -15,7 +15,7 @@ from ninja import NinjaAPI, Schema, Status, Swagger
 from ninja.errors import ValidationError
 
 from matches import selectors
-from matches.access import can_view, is_judge, team_by_authorization, visible_matches
+from matches.access import can_view, is_judge, owns, team_by_authorization, visible_matches
 from matches.models import Match, Team
 from matches.selectors import match_export, stored_timeline
 from matches.services.submissions import (
@@ -181,13 +181,13 @@ ACTION_LIST = {
 }
 
 
-def _team(request: HttpRequest) -> Team | None:
-    return team_by_authorization(request.headers.get("Authorization", ""))
+def _team(request: HttpRequest, match_id: int | None = None) -> Team | None:
+    return team_by_authorization(request.headers.get("Authorization", ""), match_id)
 
 
-def _you(team: Team | None, match_id: int) -> int | None:
+def _you(team: Team | None, match: Match) -> int | None:
     """The index of the token's team in this match, if it plays in it."""
-    return team.index if team is not None and team.match_id == match_id else None
+    return team.index if owns(team, match) else None
 
 
 def _visible(request: HttpRequest, match_id: int, published_only: bool = False) -> Match | None:
@@ -211,7 +211,7 @@ def _not_found(match_id: int, what: str = "match") -> Status:
 def list_matches(request: HttpRequest):
     now, team = timezone.now(), _team(request)
     shown = visible_matches(request.user, team=team)
-    return [{**selectors.match_summary(match, now), "you": _you(team, match.pk)}
+    return [{**selectors.match_summary(match, now), "you": _you(team, match)}
             for match in selectors.recent_matches(now, shown)]
 
 
@@ -225,7 +225,7 @@ def get_match(request: HttpRequest, match_id: int):
     match = _visible(request, match_id)
     if match is None:
         return _not_found(match_id)
-    return Status(200, {**selectors.public_state(match), "you": _you(_team(request), match.pk)})
+    return Status(200, {**selectors.public_state(match), "you": _you(_team(request), match)})
 
 
 @api.get("/matches/{match_id}/actions",
@@ -236,7 +236,7 @@ def get_match(request: HttpRequest, match_id: int):
                      "submission for it (`actions` null: none yet, its agents would stay).",
          openapi_extra={"parameters": [BEARER]})
 def get_own_actions(request: HttpRequest, match_id: int):
-    team = _team(request)
+    team = _team(request, match_id)
     if team is None:
         return Status(401, {"error": "unauthorized",
                             "detail": "send the team token as 'Authorization: Bearer <token>'"})

@@ -60,6 +60,12 @@ class Match(models.Model):
     strategy_ms = models.PositiveIntegerField(help_text="Length of each strategy step.")
     transition_ms = models.PositiveIntegerField(help_text="Length of each transition step.")
     start_at = models.DateTimeField(help_text="When the strategy step of turn 1 opens.")
+    # A match of several games (Procon 2020's two): each later game points to the first,
+    # whose teams' tokens serve it too; its board may be secret until it starts.
+    first_game = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE,
+                                      related_name="second_game")
+    secret_board = models.BooleanField(
+        default=False, help_text="Nothing of its board is shown to anyone before its start.")
     # Alternating games (matches/rules/turns.py): each team's thinking time for the
     # game; their strategy and transition lengths are 0. None for simultaneous games.
     clock_ms = models.PositiveIntegerField(
@@ -90,6 +96,10 @@ class Match(models.Model):
 
     def __str__(self) -> str:
         return self.title or f"Match {self.pk}"
+
+    def board_hidden(self, now: datetime) -> bool:
+        """Its board is secret and its first strategy step has not opened yet."""
+        return self.secret_board and now < self.start_at
 
     @property
     def alternating(self) -> bool:

@@ -41,9 +41,31 @@ def _record(match: Match, teams: tuple, actions: list) -> MatchRecord:
 
 
 def initial_view(match: Match) -> dict[str, Any]:
-    """The empty board before turn 1 (the rules need no team names for it)."""
+    """The empty board before turn 1 (the rules need no team names for it); nothing of
+    a secret board before its start (`veiled_view`)."""
     rules = rules_for(match.game)
-    return rules.view(rules.initial_state(_record(match, ({"name": ""}, {"name": ""}), [])))
+    view = rules.view(rules.initial_state(_record(match, ({"name": ""}, {"name": ""}), [])))
+    return veiled_view(view) if match.board_hidden(timezone.now()) else view
+
+
+# A secret board before its game starts (Procon 2020's second field): shown to no one,
+# judges and the match's own teams included. Its size, points, obstacles, treasures and
+# start cells are all part of it; so are the scores its start cells would give.
+SECRET_BOARD = {"name": "secret field", "secret": True}
+
+
+def veiled_view(view: dict[str, Any]) -> dict[str, Any]:
+    """A state with nothing of its board: no cells, no agents, every score part 0."""
+    return {"turn": view["turn"], "cells": [], "agents": [[], []],
+            "scores": [dict.fromkeys(score, 0) for score in view["scores"]]}
+
+
+def board_shown(match: Match, now: datetime | None = None) -> dict[str, Any]:
+    """The board as the pages, sockets and API show it: its name and data, or only
+    SECRET_BOARD while it is secret."""
+    if match.board_hidden(now or timezone.now()):
+        return dict(SECRET_BOARD)
+    return {"name": match.board.name, **match.board.data}
 
 
 def latest_view(match: Match) -> dict[str, Any]:
@@ -136,8 +158,26 @@ def match_meta(match: Match) -> dict[str, Any]:
         "start_at": epoch_ms(match.start_at),
         "teams": [{"index": t.index, "name": t.name, "short": t.short}
                   for t in match.teams.all()],
-        "board": {"name": match.board.name, **match.board.data},
+        "board": board_shown(match),
+        "game_of_match": game_of_match(match),
     }
+
+
+def game_of_match(match: Match) -> dict[str, Any] | None:
+    """Which game of a several-game match this is, and every game's totals so far
+    (`{"game": 2, "of": 2, "ids": [7, 8], "headlines": [[120, 96], [0, 0]]}`); None for a
+    one-game match."""
+    rules = rules_for(match.game)
+    of = getattr(rules, "games_per_match", 1)
+    if of == 1:
+        return None
+    first = match.first_game or match
+    games = [first, *Match.objects.filter(first_game=first).order_by("start_at")]
+    if len(games) == 1:
+        return None
+    return {"game": games.index(match) + 1 if match in games else 1, "of": of,
+            "ids": [game.pk for game in games],
+            "headlines": [rules.headline(latest_scores(game)) for game in games]}
 
 
 def timing(match: Match, now: datetime,
@@ -160,6 +200,17 @@ def timing(match: Match, now: datetime,
         "lead": rules.lead(scores, match.result),
         "verdict": verdict(match, scores),
     }
+
+
+def final_result(match: Match, scores: list[dict[str, int]],
+                 game_result: dict[str, Any]) -> dict[str, Any]:
+    """A game's result as its rules decide it; the later game of a several-game match
+    carries the match's result instead, from every game's final scores (Procon 2020:
+    both games' totals added up)."""
+    if match.first_game_id is None:
+        return game_result
+    games = [latest_scores(match.first_game), scores]
+    return rules_for(match.game).match_result(games)
 
 
 def verdict(match: Match, scores: list[dict[str, int]]) -> str | None:
@@ -198,7 +249,7 @@ def match_summary(match: Match, now: datetime) -> dict[str, Any]:
         "game": match.game,
         "title": str(match),
         "teams": [t.name for t in match.teams.all()],
-        "board": match.board.name,
+        "board": board_shown(match, now)["name"],
         "turns": match.turns,
         "scores": scores,
         "headline": rules_for(match.game).headline(scores),
@@ -259,6 +310,9 @@ def match_verify(match: Match) -> Verdict:
         replayed.pop("result", None)  # a running match has no result yet
     elif (match.result or {}).get("decided_by") == "time" and "result" not in replayed:
         replayed["result"] = match.result  # lost on time: the clocks decided, not a move
+    elif "result" in replayed:  # a later game: the match's result, from every game
+        replayed["result"] = final_result(match, replayed["states"][-1]["scores"],
+                                          replayed["result"])
     difference = first_difference(replayed, stored)
     detail = f"{difference} (expected: the replay; computed: the stored turns)"
     return Verdict(difference is None, len(stored["states"]) - 1, detail if difference else "")

@@ -59,13 +59,13 @@ def end(match: Match) -> dict[str, Any]:
 
 # The parts of a snapshot that change only with a turn, per (match, turn), so that a
 # crowd connecting at once costs one set of queries, not one per viewer.
-_SNAPSHOTS: dict[tuple[int, int], dict[str, Any]] = {}
+_SNAPSHOTS: dict[tuple[int, int, bool], dict[str, Any]] = {}
 
 
 def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
     """The first message on a socket: meta, the latest state, the chart, the clock."""
     now = now or timezone.now()
-    key = (match.pk, match.resolved_turns)
+    key = (match.pk, match.resolved_turns, match.board_hidden(now))
     if key not in _SNAPSHOTS:
         if len(_SNAPSHOTS) > 256:
             _SNAPSHOTS.clear()
@@ -81,6 +81,8 @@ def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
 def _drawing_extras(match: Match) -> dict[str, Any]:
     """What a screen joining late cannot tell from the latest state alone (the game's
     rules say what: Procon 2020's treasures already taken, say)."""
+    if match.board_hidden(timezone.now()):
+        return {}
     states = [selectors.initial_view(match),
               *(row.state() for row in match.turn_rows.order_by("number"))]
     return rules_for(match.game).drawing_extras(match.board.data, states)

@@ -91,6 +91,14 @@ class Procon2020State:
     scores: tuple[Score, Score]
 
 
+def _decided(totals: Sequence[int], tiles: Sequence[int]) -> dict[str, Any]:
+    """The higher total wins, then the higher tile points, else a draw."""
+    for key, (a, b) in (("total", totals), ("tile", tiles)):
+        if a != b:
+            return {"winner": 0 if a > b else 1, "decided_by": key}
+    return {"winner": None, "decided_by": "draw"}
+
+
 # --- the board ----------------------------------------------------------------------
 
 
@@ -331,11 +339,23 @@ class Procon2020Rules(Presentation):
 
     def result(self, state: Procon2020State) -> dict[str, Any]:
         (tile_a, area_a, treasure_a), (tile_b, area_b, treasure_b) = state.scores
-        total_a, total_b = tile_a + area_a + treasure_a, tile_b + area_b + treasure_b
-        for key, a, b in (("total", total_a, total_b), ("tile", tile_a, tile_b)):
-            if a != b:
-                return {"winner": 0 if a > b else 1, "decided_by": key}
-        return {"winner": None, "decided_by": "draw"}
+        return _decided([tile_a + area_a + treasure_a, tile_b + area_b + treasure_b],
+                        [tile_a, tile_b])
+
+    # An official match is two games, the second on a field kept secret until it starts
+    # (docs/rules/procon2020.md, "The match and the winner").
+    games_per_match = 2
+
+    def match_result(self, games: Sequence[Sequence[Mapping[str, int]]]) -> dict[str, Any]:
+        """The result of a match from each game's final timeline scores: the higher
+        total summed over the games, then the higher tile points summed, else a draw (a
+        lot, if the organisers draw one, is their note)."""
+        totals, tiles = [0, 0], [0, 0]
+        for scores in games:
+            for team in (0, 1):
+                totals[team] += scores[team]["total"]
+                tiles[team] += scores[team]["tile"]
+        return _decided(totals, tiles)
 
     # --- step 1: invalid actions ------------------------------------------------------
 

@@ -76,3 +76,26 @@ def match_create(
                                 token_hash=token_hash(token))
         clock_wake()
     return CreatedMatch(match, tokens)
+
+
+def next_game_create(*, first: Match, board: Board, agents: int, start_at: datetime,
+                     title: str = "", secret_board: bool = True) -> Match:
+    """A later game of `first`'s match (Procon 2020's second): the same teams, whose
+    tokens serve it too (its own teams' token hashes are random: a token always finds
+    the first game's team, and `access` follows it here), the same turns and timing, a
+    board (and so a number of agents) of its own, secret until its start by default."""
+    problem = text_problem(title)
+    if problem:
+        raise RecordError(f"title: {problem}")
+    with transaction.atomic():
+        game = Match.objects.create(
+            game=first.game, title=title, board=board, agents=agents, turns=first.turns,
+            strategy_ms=first.strategy_ms, transition_ms=first.transition_ms,
+            clock_ms=first.clock_ms, start_at=start_at, public_live=first.public_live,
+            first_game=first, secret_board=secret_board,
+        )
+        for team in first.teams.all():
+            Team.objects.create(match=game, index=team.index, name=team.name, short=team.short,
+                                token_hash=token_hash(secrets.token_urlsafe(24)))
+        clock_wake()
+    return game

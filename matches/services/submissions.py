@@ -88,7 +88,7 @@ class Refusal(Exception):
 
 def submission_receive(request: Request) -> Reply:
     """Judge one request, store it, and say what to answer."""
-    team = team_by_authorization(request.authorization)
+    team = team_by_authorization(request.authorization, request.match_id)
     if team is not None and team.match_id == request.match_id:
         try:
             return _judge(request, team)

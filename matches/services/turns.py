@@ -76,7 +76,7 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> 
                                   agents=view["agents"], outcomes=outcomes,
                                   scores=view["scores"], resolved_at=now or timezone.now())
         if number >= match.turns or rules.is_over(state, match.turns):
-            match.result = rules.result(state)
+            match.result = selectors.final_result(match, view["scores"], rules.result(state))
             match.closed = number < match.turns  # decided before its last turn
             match.save(update_fields=["result", "closed"])
         transaction.on_commit(lambda: turn_announce(match, row), robust=True)

@@ -24,7 +24,7 @@ from matches.access import JUDGE_PERMISSION
 from matches.forms import RecordImportForm
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
-from matches.selectors import match_verify
+from matches.selectors import SECRET_BOARD, match_verify
 from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import submission_enter
 from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
@@ -133,7 +133,8 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
     shown_turn = int(chosen["turn"]) if chosen["turn"] else None
     return render(request, "matches/audit.html", {
         "match": match, "teams": teams, "labels": [team_label(t) for t in teams],
-        "board": (match.board.name.removeprefix(f"{rules.title} ")  # not the game twice
+        "board": (SECRET_BOARD["name"] if match.board_hidden(now)
+                  else match.board.name.removeprefix(f"{rules.title} ")  # not the game twice
                   if match.board.name.startswith(f"{rules.title} board")
                   else f"board {match.board.name}"),
         "previous": shown_turn - 1 if shown_turn and shown_turn > 1 else None,

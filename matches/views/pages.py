@@ -203,6 +203,8 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     A resolved turn's picture never changes: it carries an ETag, is drawn once for all
     viewers (`picture.DRAWN`), and a browser that has it gets a 304."""
     match = visible_match_or_404(request, match_id)
+    if match.board_hidden(timezone.now()):
+        raise Http404("the board is secret until the game starts")
     states = stored_timeline(match)["states"]  # Turn rows: resolved turns only
     named = request.GET.get("turn", "").strip()
     asked = named or str(len(states) - 1)

@@ -69,8 +69,9 @@ def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
                 f"turn: expected a whole number from 0 to {len(states) - 1}, the latest turn "
                 "played", content_type="text/plain; charset=utf-8")
         shown = states[: int(named) + 1]
+        extras = ({} if match.board_hidden(timezone.now())
+                  else rules_for(match.game).drawing_extras(match.board.data, shown))
         fixed = {"match": selectors.match_meta(match), "state": shown[-1],
-                 "previous": shown[-2] if len(shown) > 1 else None,
-                 **rules_for(match.game).drawing_extras(match.board.data, shown)}
+                 "previous": shown[-2] if len(shown) > 1 else None, **extras}
     return render(request, "matches/embed.html",
                   {"match": match, "teams": list(match.teams.all()), "fixed": fixed})

@@ -18,6 +18,12 @@ export function gameRules(game) {
 export function createBoard(root, board, game) {
   const rules = gameRules(game);
   root.textContent = "";
+  root.classList.toggle("secret", Boolean(board.secret));
+  if (board.secret) {
+    // A field kept secret until its game starts: nothing of it is sent before then.
+    root.append(mark("p", "secret-note", "Secret field — shown when the game starts"));
+    return { root, board: { width: 0, height: 0 }, game, rules, treasures: new Map(), cells: [] };
+  }
   root.style.setProperty("--cols", board.width);
   root.style.setProperty("--rows", board.height);
   root.style.setProperty("--w", board.width + EDGE);

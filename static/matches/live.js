@@ -39,6 +39,7 @@ export class MatchStream {
       case "snapshot":
         this.turn = message.turn;
         this.emit("onSnapshot", message);
+        if (message.match.board.secret) this.revealAtStart(message);
         break;
       case "turn":
         if (this.turn !== null && message.turn <= this.turn) return;
@@ -56,6 +57,18 @@ export class MatchStream {
         this.emit("onViewers", message.count);
         break;
     }
+  }
+
+  // A board kept secret until the start comes with the snapshot sent after it: ask for
+  // a fresh one (no since) a moment after the start, by the server's clock.
+  revealAtStart(snapshot) {
+    clearTimeout(this.revealing);
+    const wait = Math.max(snapshot.match.start_at - snapshot.server_time, 0) + 300;
+    this.revealing = setTimeout(() => {
+      if (this.closed || !this.socket) return;
+      this.turn = null;
+      this.socket.close();
+    }, wait);
   }
 
   emit(name, value) {

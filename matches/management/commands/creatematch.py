@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 from django.utils import timezone
 
 from matches.boards.specs import (
@@ -26,7 +27,12 @@ from matches.rules.checks import RecordError
 from matches.rules.turns import is_alternating
 from matches.selectors import epoch_ms
 from matches.services.boards import board_store
-from matches.services.matches import match_create, team_names_check, team_shorts_check
+from matches.services.matches import (
+    match_create,
+    next_game_create,
+    team_names_check,
+    team_shorts_check,
+)
 
 
 def positive(kind):
@@ -54,6 +60,12 @@ class Command(BaseCommand):
                             help="simultaneous games: each turn's strategy step (default 5)")
         parser.add_argument("--transition-seconds", type=float,
                             help="simultaneous games: each transition step (default 1)")
+        parser.add_argument("--secret-board", metavar="BOARD",
+                            help="a match of two games (Procon 2020): the second game's field, "
+                                 "kept secret until it starts (a file or random; default "
+                                 "random)")
+        parser.add_argument("--between", type=float, default=30.0, metavar="SECONDS",
+                            help="a match of two games: the pause between them (default 30)")
         parser.add_argument("--clock", type=positive(float), metavar="SECONDS",
                             help="alternating games: each team's thinking time for the game "
                                  "(a chess clock; default the game's own)")
@@ -80,36 +92,75 @@ class Command(BaseCommand):
         except RecordError as error:
             raise CommandError(f"--short: {error}", returncode=2) from None
         board, hints = self.board(options["game"], options["board"])
+        secret = self.secret_board(options)  # checked before anything is stored
         try:
-            created = match_create(
-                board=board,
-                team_names=options["teams"],
-                agents=options["agents"] or hints.get("agents", 6),
-                turns=options["turns"] or hints.get("turns") or 30,
-                strategy_seconds=options["strategy_seconds"],
-                transition_seconds=options["transition_seconds"],
-                clock_seconds=clock,
-                start_at=timezone.now() + timedelta(seconds=options["start_in"]),
-                title=options["title"] or hints.get("title") or "",
-                public_live=options["public"],
-                team_shorts=options["short"],
-            )
+            with transaction.atomic():
+                created = self.create(options, board, hints, clock)
+                games = [created.match, *self.later_games(created.match, secret, options)]
         except RecordError as error:  # the title
             raise CommandError(f"--{error}", returncode=2) from None
         match, tokens = created.match, created.tokens
         if options["json"]:
-            self.stdout.write(json.dumps({
+            printed = {
                 "id": match.pk, "start_at": epoch_ms(match.start_at),
                 "start_at_iso": match.start_at.isoformat(),
                 "teams": [{"name": name, "token": token}
                           for name, token in zip(options["teams"], tokens, strict=True)],
-            }))
+            }
+            if len(games) > 1:
+                printed["games"] = [game.pk for game in games]
+            self.stdout.write(json.dumps(printed))
             return
-        self.stdout.write(f"Match {match.pk}: {board.name}, {match.turns} turns, "
-                          f"{match.agents} agents a team")
-        self.stdout.write(f"Starts at {match.start_at.isoformat()}")
+        for number, game in enumerate(games, start=1):
+            of = f" (game {number} of {len(games)})" if len(games) > 1 else ""
+            shown = "a secret field" if game.secret_board else game.board.name
+            self.stdout.write(f"Match {game.pk}{of}: {shown}, {game.turns} turns, "
+                              f"{game.agents} agents a team")
+            self.stdout.write(f"Starts at {game.start_at.isoformat()}")
         for name, token in zip(options["teams"], tokens, strict=True):
             self.stdout.write(f"Token of {name}: {token}")
+
+    def create(self, options, board, hints, clock):
+        return match_create(
+            board=board,
+            team_names=options["teams"],
+            agents=options["agents"] or hints.get("agents", 6),
+            turns=options["turns"] or hints.get("turns") or 30,
+            strategy_seconds=options["strategy_seconds"],
+            transition_seconds=options["transition_seconds"],
+            clock_seconds=clock,
+            start_at=timezone.now() + timedelta(seconds=options["start_in"]),
+            title=options["title"] or hints.get("title") or "",
+            public_live=options["public"],
+            team_shorts=options["short"],
+        )
+
+    def secret_board(self, options):
+        """The second game's board and settings, for a game whose match is two games
+        (Procon 2020): --secret-board, random by default; None for any other game."""
+        rules = rules_for(options["game"])
+        if getattr(rules, "games_per_match", 1) == 1:
+            if options["secret_board"] is not None:
+                raise CommandError(f"--secret-board: a match of {rules.title} is one game",
+                                   returncode=2)
+            return None
+        try:
+            return self.board(options["game"], options["secret_board"] or "random")
+        except CommandError as error:
+            raise CommandError(str(error).replace("--board", "--secret-board", 1),
+                               returncode=2) from None
+
+    def later_games(self, first, secret, options) -> list:
+        """The second game of a two-game match, on its secret field, after the first
+        game's last turn and the pause."""
+        if secret is None:
+            return []
+        board, hints = secret
+        start = first.start_at + first.turns * first.period + timedelta(
+            seconds=max(options["between"], 0))
+        title = f"{first.title} (game 2)" if first.title else ""
+        return [next_game_create(first=first, board=board, agents=hints.get("agents", 6),
+                                 start_at=start, title=title)]
 
     def timing(self, options) -> float | None:
         """An alternating game's clock (its steps refused), or a simultaneous game's

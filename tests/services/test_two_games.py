@@ -1,0 +1,123 @@
+"""A Procon 2020 match is two games: the second on a field kept secret from everyone
+(its teams and the judges included) on every surface until its first strategy step
+opens; the first game's tokens serve the second; the match's result adds both up."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.test import Client
+from django.utils import timezone
+
+from matches.live import messages
+from matches.models import Match, Team
+from matches.rules.procon2020 import random_field
+from matches.selectors import match_verify, public_state
+from matches.services.submissions import Request, submission_receive
+from matches.services.turns import turn_resolve
+from tests.commands.calls import refusal, run
+
+pytestmark = pytest.mark.django_db
+SECRET = random_field(2)[0]
+
+
+def two_games(*flags) -> tuple[Match, Match, list[str]]:
+    printed = json.loads(run("creatematch", "--game", "procon2020", "--board", "random:1",
+                             "--secret-board", "random:2", "--teams", "Hà Nội", "Huế",
+                             "--turns", "2", "--strategy-seconds", "60", "--start-in", "0",
+                             "--between", "30", "--public", "--json", *flags))
+    first, second = (Match.objects.get(pk=pk) for pk in printed["games"])
+    assert printed["id"] == first.pk
+    return first, second, [team["token"] for team in printed["teams"]]
+
+
+def send(match, token, actions, at):
+    body = json.dumps({"actions": actions}).encode()
+    return submission_receive(Request(match.pk, f"Bearer {token}", body, len(body),
+                                      "application/json", "127.0.0.1", at))
+
+
+def leaks(text: str) -> list[str]:
+    """What of the secret field a text shows: its points rows, its start cells."""
+    found = [f"row {y}" for y, row in enumerate(SECRET["points"])
+             if json.dumps(row) in text.replace(" ", "") or
+             json.dumps(row, separators=(",", ":")) in text]
+    return found + (["start"] if json.dumps(SECRET["start"][0]) in text else [])
+
+
+def test_the_second_game_follows_the_first_with_the_same_teams():
+    first, second, _ = two_games()
+    assert second.first_game == first and second.secret_board and not first.secret_board
+    assert second.start_at == first.start_at + 2 * first.period + timedelta(seconds=30)
+    assert second.board.data == SECRET and second.agents == random_field(2)[1]["agents"]
+    assert [t.name for t in second.teams.all()] == ["Hà Nội", "Huế"]
+    assert refusal("creatematch", "--board", "A-1", "--teams", "A", "B",
+                   "--secret-board", "random") == "--secret-board: a match of Kakomimasu " \
+                                                  "(Procon 31) is one game"
+
+
+def test_nothing_of_the_secret_field_is_shown_to_anyone_before_its_start(client):
+    first, second, tokens = two_games()
+    judge = User.objects.create_user("judy", password="pw")
+    judge.user_permissions.add(Permission.objects.get(codename="judge"))
+    judged = Client()
+    judged.force_login(judge)
+    for who, headers in ((client, {}), (client, {"HTTP_AUTHORIZATION": f"Bearer {tokens[0]}"}),
+                         (judged, {})):
+        shown = who.get(f"/api/matches/{second.pk}", **headers).json()
+        assert shown["board"] == {"name": "secret field", "secret": True}
+        assert shown["state"]["cells"] == [] and shown["state"]["agents"] == [[], []]
+        assert all(set(score.values()) == {0} for score in shown["state"]["scores"])
+        listed = {m["id"]: m for m in who.get("/api/matches", **headers).json()}
+        assert listed[second.pk]["board"] == "secret field"
+        for page in (f"/matches/{second.pk}/", f"/matches/{second.pk}/replay",
+                     f"/matches/{second.pk}/embed", "/", f"/screens/?matches={second.pk}",
+                     "/tv/", "/tv/now"):
+            answer = who.get(page, **headers)
+            text = answer.content.decode()
+            assert answer.status_code == 200 and leaks(text) == [], page
+            assert second.board.name not in text, page
+        assert who.get(f"/matches/{second.pk}/board.png", **headers).status_code == 404
+    audit = judged.get(f"/matches/{second.pk}/audit").content.decode()
+    assert second.board.name not in audit and leaks(audit) == []
+    snapshot = messages.snapshot(Match.objects.get(pk=second.pk))
+    assert snapshot["match"]["board"]["secret"] and leaks(json.dumps(snapshot)) == []
+    first_totals = [score["total"] for score in public_state(first)["state"]["scores"]]
+    assert snapshot["match"]["game_of_match"] == {
+        "game": 2, "of": 2, "ids": [first.pk, second.pk], "headlines": [first_totals, [0, 0]]}
+
+    Match.objects.filter(pk=second.pk).update(start_at=timezone.now() - timedelta(seconds=1))
+    answer = client.get(f"/api/matches/{second.pk}")
+    shown = answer.json()
+    assert shown["board"]["points"] == SECRET["points"] and shown["state"]["cells"]
+    assert leaks(answer.content.decode()) != []  # what the checks above look for
+    assert client.get(f"/matches/{second.pk}/board.png").status_code == 200
+
+
+def test_the_first_games_tokens_play_the_second_and_the_match_adds_both_games_up():
+    first, second, tokens = two_games()
+    Match.objects.filter(pk=first.pk).update(start_at=timezone.now() - timedelta(minutes=10))
+    first.refresh_from_db()
+    for number in (1, 2):
+        turn_resolve(match_id=first.pk, number=number)
+    opens = timezone.now() + timedelta(seconds=5)
+    Match.objects.filter(pk=second.pk).update(start_at=opens)
+    second.refresh_from_db()
+    early = send(second, tokens[0], [], opens - timedelta(seconds=1))
+    assert (early.status, early.body["error"]) == (409, "not_running")
+    reply = send(second, tokens[1], [{"agent": 0, "type": "move", "dx": 1, "dy": 0}],
+                 opens + timedelta(seconds=1))
+    assert reply.status == 202
+    counted = second.submissions.get(status_code=202)
+    assert counted.team == Team.objects.get(match=second, index=1)
+    Match.objects.filter(pk=second.pk).update(start_at=timezone.now() - timedelta(minutes=1))
+    for number in (1, 2):
+        turn_resolve(match_id=second.pk, number=number)
+    first.refresh_from_db()
+    second.refresh_from_db()
+    totals = [public_state(game)["state"]["scores"] for game in (first, second)]
+    summed = [totals[0][team]["total"] + totals[1][team]["total"] for team in (0, 1)]
+    assert second.result["winner"] == (None if summed[0] == summed[1] else
+                                       int(summed[1] > summed[0]))
+    assert match_verify(second).verified and match_verify(first).verified
