@@ -174,6 +174,8 @@ function tickClocks(page) {
     const text = formatCountdown(shown);
     if (cell.textContent !== text) cell.textContent = text;
     cell.closest(".clock-row").classList.toggle("running", running);
+    cell.classList.toggle("low", shown < 30000);
+
   });
 }
 

@@ -268,3 +268,29 @@ def test_on_a_phone_a_first_tap_shows_the_piece_and_a_second_places_it(
     assert api(base, f"/matches/{match.pk}", tokens[0])[1]["actions"][0]["outcomes"][0] == [
         {"move": "55a0", "result": "ok"}]
     context.close()
+
+
+@pytest.fixture
+def short_clocks(transactional_db):
+    return make_alternating_match(clock=25)
+
+
+def test_both_clocks_are_shown_the_movers_running_and_under_30_s_in_the_warning_colour(
+        short_clocks, live_server_process, browser):
+    match, tokens = short_clocks
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{live_server_process}/matches/{match.pk}/play")
+    page.fill("[data-token-input]", tokens[1])
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_selector(".board .cell")
+    assert page.inner_text("[data-to-move]") == "Alpha to move"
+    def seconds(team):
+        return float(page.inner_text(f"[data-clock='{team}']").removesuffix(" s"))
+
+    first = seconds(0)
+    page.wait_for_timeout(1200)
+    assert first - 2 < seconds(0) < first - 0.5  # the mover's clock runs between reads
+    assert page.inner_text("[data-clock='1']") == "25.0 s"
+    assert page.locator(".clock-row.running [data-clock='0']").count() == 1
+    assert "low" in page.get_attribute("[data-clock='0']", "class")
+    page.close()
