@@ -113,12 +113,14 @@ export function startVenue(root, matchId) {
       if (!shown) continue;
       const left = timeUp === team ? 0 : clockLeft(team);
       const text = formatClock(left);
-      if (node.textContent !== text) node.textContent = text;
+      if (node.textContent !== text) {
+        node.textContent = text;
+        node.setAttribute("aria-label", `${screen.meta.teams[team].name}: ${text} left`);
+      }
       const running = team === screen.toMove && screen.status !== "finished";
       const low = left < CLOCK_WARNING_MS && screen.status !== "finished";
       node.dataset.state = timeUp === team ? "out" : low ? "low" : "ok";
       node.classList.toggle("running", running);
-      node.setAttribute("aria-label", `${screen.meta.teams[team].name}: ${text} left`);
       const card = find(`[data-team="${team}"]`);
       card.classList.toggle("has-clock", true);
       card.classList.toggle("out-of-time", timeUp === team);
