@@ -42,7 +42,7 @@ from matches.models import Match
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.turns import is_alternating
 from matches.services.boards import board_store
-from matches.services.matches import match_create
+from matches.services.matches import match_create, next_game_create
 from matches.services.publication import match_publish
 
 log = logging.getLogger("matches.demo")
@@ -157,19 +157,42 @@ class Command(BaseCommand):
             name = next(boards)
             first, first_bot, second, second_bot = next(bots)
             match_id, tokens = self.create(game, name, [first, second])
+            games = [match_id, *self.later_games(match_id)]
             self.stdout.write(f"Match {match_id}: {first} vs {second}, {rules_for(game).title}"
-                              f"{f' on {name}' if name else ''} — "
+                              f"{f' on {name}' if name else ''}"
+                              f"{f', {len(games)} games' if len(games) > 1 else ''} — "
                               f"{self.base}/matches/{match_id}/")
-            players = [BotPlayer(self.base, match_id, team, tokens[team], game, bot)
-                       for team, bot in enumerate([first_bot, second_bot])]
-            threads = [threading.Thread(target=p.play, args=(self.stop,), daemon=True)
-                       for p in players]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            if Match.objects.get(pk=match_id).over:
-                match_publish(match_id=match_id, published=True)
+            for game_id in games:  # the same tokens play every game of the match
+                self.play(game, game_id, tokens, [first_bot, second_bot])
+
+    def play(self, game: str, match_id: int, tokens: list[str], bots: list[str]) -> None:
+        """The bots play one game to its end; then it is published."""
+        players = [BotPlayer(self.base, match_id, team, tokens[team], game, bot)
+                   for team, bot in enumerate(bots)]
+        threads = [threading.Thread(target=p.play, args=(self.stop,), daemon=True)
+                   for p in players]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        if Match.objects.get(pk=match_id).over:
+            match_publish(match_id=match_id, published=True)
+
+    @staticmethod
+    def later_games(match_id: int) -> list[int]:
+        """A match of two games (Procon 2020): the second, on a new random field kept
+        secret until it starts, five seconds after the first game's last turn."""
+        first = Match.objects.get(pk=match_id)
+        if getattr(rules_for(first.game), "games_per_match", 1) == 1:
+            return []
+        seed = random.randrange(10**6)
+        spec, hints = board_spec_random(first.game, seed)
+        label = f"random {spec['width']}x{spec['height']} seed {seed}"
+        second = next_game_create(
+            first=first, board=board_store(label, spec, "generated", first.game),
+            agents=hints["agents"], title=f"{first.title} (game 2)",
+            start_at=first.start_at + first.turns * first.period + timedelta(seconds=5))
+        return [second.pk]
 
     @staticmethod
     def board_names(game: str) -> list[str | None]:
