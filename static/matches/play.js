@@ -451,7 +451,23 @@ function showOrders(page, before) {
   }
   if (!before || before.turn !== data.turn || before.strategy_turn !== data.strategy_turn) {
     drawOrders(page);
+    if (data.strategy_turn) recallOrders(page, data.strategy_turn);
   }
+}
+
+// What the team already sent for this step (another tab, or before a reload) is what
+// counts: the page starts from it.
+async function recallOrders(page, turn) {
+  const response = await fetch(`/api/matches/${page.matchId}/actions`, {
+    headers: { Authorization: `Bearer ${page.token}` }, cache: "no-store" }).catch(() => null);
+  const sent = response?.ok ? await response.json().catch(() => null) : null;
+  const { orders } = page;
+  if (!sent?.actions || sent.turn !== turn || orders.turn !== turn || orders.plans.size) return;
+  for (const action of sent.actions) orders.plans.set(action.agent, action);
+  orders.sentFor = turn;
+  page.find("sent").textContent = `Sent ${sent.actions.length} action`
+    + `${sent.actions.length === 1 ? "" : "s"} for turn ${turn} ✓ (a later send replaces it)`;
+  drawOrders(page);
 }
 
 function describePlan(action) {

@@ -243,6 +243,12 @@ def test_a_kakomimasu_turn_is_set_by_clicks_and_sent_before_the_deadline(
     status, own = api(base, f"/matches/{match.pk}/actions", tokens[0])
     assert own["turn"] == 2 and own["actions"] == [
         {"agent": 0, "type": "remove", "x": 2, "y": 1}, {"agent": 1, "type": "stay"}]
+    # a reload starts from what was sent for the step
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('[data-agent-list] .planned:not(.none)')"
+                           ".length === 2")
+    assert page.locator("[data-agent-list] .planned").all_inner_texts() == [
+        "remove (2, 1)", "stay"]
     page.close()
 
 
