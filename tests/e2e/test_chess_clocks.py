@@ -138,3 +138,47 @@ def test_a_simultaneous_game_keeps_its_countdown_and_shows_no_clock(open_page, m
     assert page.locator("[data-chess-clock]").evaluate_all(
         "(nodes) => nodes.map((node) => node.hidden)") == [True, True]
     assert re.fullmatch(r"Turn 0 / 5\s+next in \d+:\d\d", page.inner_text(".clock").strip())
+
+
+# The contrast (WCAG 2) of each clock's colour, in each of its states, with the card
+# behind it, and of the "out of time" chip's words with the chip.
+CONTRAST = """
+() => {
+  const rgb = (text) => text.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (colour) => {
+    const [r, g, b] = rgb(colour).map((c) => {
+      c /= 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((m, n) => n - m);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const result = {};
+  for (const node of document.querySelectorAll("[data-chess-clock]")) {
+    const card = getComputedStyle(node.closest(".team")).backgroundColor;
+    const was = [node.dataset.state, node.className];
+    for (const [state, running] of [["ok", false], ["ok", true], ["low", true], ["out", false]]) {
+      node.dataset.state = state;
+      node.classList.toggle("running", running);
+      const key = `${state}${running ? " running" : ""}`;
+      result[key] = Math.min(result[key] ?? 99, ratio(getComputedStyle(node).color, card));
+    }
+    [node.dataset.state, node.className] = was;
+  }
+  const chip = document.querySelector(".out-of-time .to-move-chip");
+  const chipStyle = chip && getComputedStyle(chip);
+  if (chip) result.chip = ratio(chipStyle.color, chipStyle.backgroundColor);
+  return result;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["dark", "light"])
+def test_the_clocks_stand_out_in_both_themes(open_page, matches, theme):
+    page = open_page(f"/matches/{matches['timed_out']}/?theme={theme}")
+    page.wait_for_selector("[data-result]:not([hidden])", timeout=40000)
+    ratios = page.evaluate(CONTRAST)
+    assert set(ratios) == {"ok", "ok running", "low running", "out", "chip"}
+    assert all(ratio >= 4.5 for ratio in ratios.values()), ratios
