@@ -151,3 +151,49 @@ def test_creatematch_makes_a_blokus_duo_match_on_its_clock_and_refuses_one_for_t
     assert refusal("creatematch", "--board", "A-1", "--teams", "A", "B", "--clock", "9") == (
         "--clock: Kakomimasu (Procon 31) is played in timed turns; set them with "
         "--strategy-seconds and --transition-seconds")
+
+
+def first_refused(vector: str) -> tuple[int, int, str, str]:
+    """A vector's first move the rules refuse: (turn, team, move, reason)."""
+    states = json.loads((VECTORS / f"{vector}.timeline.json").read_text())["states"]
+    for state in states[1:]:
+        for team, outcomes in enumerate(state["outcomes"]):
+            for outcome in outcomes:
+                if outcome["result"] != "ok":
+                    return state["turn"], team, outcome["move"], outcome["reason"]
+    raise AssertionError(f"{vector}: no refused move")
+
+
+@pytest.mark.parametrize("vector", [
+    "piece_reuse", "overlap", "edge_contact_forbidden", "corner_contact_required",
+    "off_board_and_malformed", "first_move_start_point", "pass_while_move_exists"])
+def test_every_illegal_move_of_the_vectors_is_refused_live_with_its_rule(vector):
+    """Played up to a vector's first illegal move, the move is refused at once (400
+    illegal_move) with the reason the rules give it in the vector's timeline, and the
+    same team may move again."""
+    record = json.loads((VECTORS / f"{vector}.record.json").read_text())
+    turn, team, move, reason = first_refused(vector)
+    match, tokens = make_alternating_match(clock=600)
+    at = match.start_at
+    for number, sides in enumerate(record["actions"][:turn - 1], start=1):
+        mover = 0 if sides[0] else 1
+        at += timedelta(seconds=1)
+        assert send(match, tokens[mover], sides[mover][0]["move"], at, turn=number)[0] == 202
+    at += timedelta(seconds=1)
+    assert send(match, tokens[team], move, at) == (
+        400, {"error": "illegal_move", "detail": f"actions[0].move: {reason}"})
+    assert Turn.objects.filter(match=match).count() == turn - 1
+    assert public_state(Match.objects.get(pk=match.pk), at)["to_move"] == team
+
+
+@pytest.mark.parametrize("move, reason", [
+    ("F5a0", "'F5a0': position must be two of 1-9, A-E"),
+    ("55v0", "'55v0': piece must be a letter a-u"),
+    ("55a8", "'55a8': orientation must be a digit 0-7"),
+    ("55a", "'55a' is not a 4-character move code"),
+    ("1Ej0", "the piece does not lie entirely on the board"),
+])
+def test_a_malformed_or_off_board_move_is_refused_naming_what_is_wrong(move, reason):
+    match, tokens = make_alternating_match(clock=600)
+    assert send(match, tokens[0], move, match.start_at + timedelta(seconds=1)) == (
+        400, {"error": "illegal_move", "detail": f"actions[0].move: {reason}"})
