@@ -17,7 +17,9 @@ export function showTurn(tile, data) {
     card.querySelector(".total").textContent = cards.numbers[team.index];
     card.classList.toggle("leader", cards.leader === team.index);
   });
-  tile.querySelector("[data-turn]").textContent = `${state.turn} / ${match.turns}`;
+  // a game on chess clocks ends by its rules: the turn alone
+  tile.querySelector("[data-turn]").textContent =
+    match.clock_ms == null ? `${state.turn} / ${match.turns}` : `turn ${state.turn}`;
   const badge = tile.querySelector("[data-status]");
   badge.textContent = `after turn ${state.turn}`;
   badge.dataset.kind = "finished";

@@ -182,3 +182,10 @@ def test_the_clocks_stand_out_in_both_themes(open_page, matches, theme):
     ratios = page.evaluate(CONTRAST)
     assert set(ratios) == {"ok", "ok running", "low running", "out", "chip"}
     assert all(ratio >= 4.5 for ratio in ratios.values()), ratios
+
+
+def test_an_embedded_board_at_a_turn_says_the_turn_alone(open_page, matches):
+    page = open_page(f"/matches/{matches['live']}/embed?turn=0")
+    assert page.inner_text("[data-turn]") == "turn 0"
+    assert page.locator("[data-chess-clock]").evaluate_all(
+        "(nodes) => nodes.map((node) => node.hidden)") == [True, True]
