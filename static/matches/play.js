@@ -115,6 +115,7 @@ async function poll(page) {
 // A new answer: redraw the board when a turn was played, and the words every time.
 function show(page, data) {
   const before = page.data;
+  if (before && data.server_time < before.server_time) return; // an older answer, late
   page.data = data;
   page.clock.update(data.server_time);
   page.shownAt = data.server_time;
@@ -129,11 +130,17 @@ function show(page, data) {
   let words;
   if (data.status === "finished") words = `Game over · ${resultWords(data)}`;
   else if (data.status === "upcoming") words = "The match has not started yet";
-  else if (!data.clocks) words = data.strategy_turn ? `Turn ${data.strategy_turn}: send your actions` : "The turn is being played";
-  else if (mine) words = page.legal?.length === 0 ? "Your move · you have no legal move: the server passes for you" : "Your move";
+  else if (!data.clocks) {
+    words = data.strategy_turn ? `Turn ${data.strategy_turn}: send your actions`
+      : "The turn is being played";
+  } else if (mine) {
+    words = page.legal?.length === 0
+      ? "Your move · you have no legal move: the server passes for you" : "Your move";
+  }
   else words = `${data.teams[data.to_move]?.name ?? "The other team"} to move`;
   find("to-move").textContent = words;
-  const last = data.actions?.[data.actions.length - 1];
+  // where the teams take turns, the last move in words (one team's, the other's empty)
+  const last = data.clocks && data.actions?.[data.actions.length - 1];
   const moved = last?.outcomes.findIndex((side) => side.length);
   find("last-move").textContent = last && moved >= 0
     ? `Turn ${last.turn}: ${data.teams[moved].name} · ${page.rules.describe(last.outcomes[moved][0])}`
