@@ -17,6 +17,7 @@ from ninja.errors import ValidationError
 from matches import selectors
 from matches.access import can_view, is_judge, owns, team_by_authorization, visible_matches
 from matches.models import Match, Team
+from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import match_export, stored_timeline
 from matches.services.submissions import (
     ADDRESS_LIMIT,
@@ -161,20 +162,12 @@ class MatchState(Schema):
     you: int | None = None
 
 
-TARGETED_ACTION = {  # a Kakomimasu action with a target cell
-    "type": "object",
-    "required": ["agent", "type", "x", "y"],
-    "properties": {"agent": {"type": "integer"},
-                   "type": {"type": "string", "enum": ["put", "move", "remove"]},
-                   "x": {"type": "integer"}, "y": {"type": "integer"}},
-}
-STAY = {"type": "object", "required": ["agent", "type"],
-        "properties": {"agent": {"type": "integer"}, "type": {"const": "stay"}}}
 ACTION_LIST = {
     "type": "object",
     "required": ["actions"],
     "properties": {"actions": {"type": "array", "maxItems": MAX_ACTIONS,
-                               "items": {"oneOf": [TARGETED_ACTION, STAY]}},
+                               "items": {"anyOf": [rules_for(game).action_schema
+                                                   for game in LIVE_GAMES]}},
                    "turn": {"type": ["integer", "null"], "minimum": 1,
                             "description": "the strategy step these actions are for "
                                            "(null: the open one, as when left out)"}},

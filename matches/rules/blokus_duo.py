@@ -415,6 +415,10 @@ class BlokusDuoRules(Alternating, Presentation):
     live = True
     default_clock_seconds = 900  # GPCC: about 15 minutes of thinking a program
     fixed_board = {"width": SIZE, "height": SIZE}  # every match is played on it
+    # One action as the answer API documents it (JSON Schema, for the OpenAPI document).
+    action_schema = {"title": "Blokus Duo move", "type": "object", "required": ["move"],
+                     "properties": {"move": {"type": "string", "minLength": 4,
+                                             "maxLength": 4, "examples": ["66r3", "----"]}}}
     max_turns = 4 * len(PIECE_LETTERS)  # every piece placed, each after a pass of the other
     outcome_keys = ()
     headline_part = "remaining"  # squares still to place

@@ -83,6 +83,15 @@ class KakomimasuRules(Presentation):
     public_boards = "kakomimasu-boards.json"  # in matches/boards/
     live = True
     action_keys = ACTION_KEYS
+    # One action as the answer API documents it (JSON Schema, for the OpenAPI document).
+    action_schema = {"title": "Kakomimasu action", "oneOf": [
+        {"type": "object", "required": ["agent", "type", "x", "y"],
+         "properties": {"agent": {"type": "integer"},
+                        "type": {"type": "string", "enum": ["put", "move", "remove"]},
+                        "x": {"type": "integer"}, "y": {"type": "integer"}}},
+        {"type": "object", "required": ["agent", "type"],
+         "properties": {"agent": {"type": "integer"}, "type": {"const": "stay"}}},
+    ]}
     replay_marks = True
 
     def last_turn(self, state: Mapping[str, Any],

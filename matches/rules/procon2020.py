@@ -236,6 +236,14 @@ class Procon2020Rules(Presentation):
     outcome_keys = ()
     action_keys = ACTION_KEYS
     replay_marks = True
+    # One action as the answer API documents it (JSON Schema, for the OpenAPI document).
+    action_schema = {"title": "Procon 2020 action", "type": "object",
+                     "required": ["agent", "type", "dx", "dy"],
+                     "properties": {"agent": {"type": "integer"},
+                                    "type": {"type": "string",
+                                             "enum": ["move", "remove", "stay"]},
+                                    "dx": {"type": "integer", "minimum": -1, "maximum": 1},
+                                    "dy": {"type": "integer", "minimum": -1, "maximum": 1}}}
 
     live = True
 

@@ -44,10 +44,17 @@ SENT = {"requests": 0, "operations": set()}
 # 413 before its shape is read, which schemathesis does not count as a refusal unless told.
 REFUSALS = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428",
             "429", "5xx"]
+# The answer route documents every live game's actions (anyOf), but each match takes its
+# own game's only: a Blokus Duo move is valid by the schema and rightly refused for a
+# Kakomimasu match. So "valid data is accepted" is not asked of that route; its other
+# checks stand, and the accepting path is fuzzed with the arena's real tokens.
 schema = schemathesis.openapi.from_wsgi(
     "/api/openapi.json", get_wsgi_application(),
-    config=SchemathesisConfig.from_dict(
-        {"checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}}}))
+    config=SchemathesisConfig.from_dict({
+        "checks": {"negative_data_rejection": {"expected-statuses": REFUSALS}},
+        "operations": [{"include-path": "/api/matches/{match_id}/actions",
+                        "include-method": "POST",
+                        "checks": {"positive_data_acceptance": {"enabled": False}}}]}))
 
 
 class Arena:
