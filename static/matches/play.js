@@ -399,6 +399,7 @@ function drawPiece(svg, squares, reference = true) {
 function hookOrders(page) {
   const { find, view } = page;
   page.orders = { turn: null, agent: null, plans: new Map(), sentFor: null };
+  find("hint").textContent = page.play.hint || "";
   view.root.addEventListener("click", (event) => {
     const cell = event.target.closest?.(".cell");
     if (cell) clickCell(page, [Number(cell.dataset.x), Number(cell.dataset.y)]);
@@ -477,9 +478,8 @@ async function recallOrders(page, turn) {
   drawOrders(page);
 }
 
-function describePlan(action) {
-  if (!action) return "stays (nothing set)";
-  return action.type === "stay" ? "stay" : `${action.type} (${action.x}, ${action.y})`;
+function describePlan(page, action) {
+  return action ? page.rules.describe(action) : "stays (nothing set)";
 }
 
 function drawOrders(page) {
@@ -504,12 +504,12 @@ function drawOrders(page) {
     });
     const plan = document.createElement("span");
     plan.className = action ? "planned" : "planned none";
-    plan.textContent = describePlan(action);
+    plan.textContent = describePlan(page, action);
     item.append(button, plan);
     list.append(item);
     if (agent === orders.agent && at) view.cells[at[1] * data.board.width + at[0]].dataset.selected = "";
     if (!action) return;
-    const [x, y] = action.type === "stay" ? at : [action.x, action.y];
+    const [x, y] = action.type === "stay" ? at : page.rules.target(action, agents);
     const mark = document.createElement("span");
     mark.className = `plan plan-${action.type}`;
     mark.textContent = `${agent}${play.marks[action.type]}`;

@@ -300,3 +300,41 @@ def test_both_clocks_are_shown_the_movers_running_and_under_30_s_in_the_warning_
     assert page.locator(".clock-row.running [data-clock='0']").count() == 1
     assert "low" in page.get_attribute("[data-clock='0']", "class")
     page.close()
+
+
+@pytest.fixture
+def procon2020_match(transactional_db):
+    from tests.commands.calls import run
+
+    printed = json.loads(run("creatematch", "--game", "procon2020", "--board", "random:4",
+                             "--teams", "Hà Nội", "Đà Nẵng", "--strategy-seconds", "3600",
+                             "--start-in", "0", "--json"))
+    return printed["id"], [team["token"] for team in printed["teams"]]
+
+
+def test_a_procon2020_turn_is_set_by_clicks(procon2020_match, live_server_process, browser):
+    base = live_server_process
+    match_id, tokens = procon2020_match
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{base}/matches/{match_id}/play")
+    page.fill("[data-token-input]", tokens[0])
+    page.get_by_role("button", name="Play").click()
+    page.wait_for_function("document.querySelector('[data-countdown]').textContent"
+                           ".startsWith('Turn 1 ·')")
+    state = api(base, f"/matches/{match_id}", tokens[0])[1]["state"]
+    (x, y), cells = state["agents"][0][0], state["cells"]
+    dx, dy = next((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx or dy)
+                  and 0 <= y + dy < len(cells) and 0 <= x + dx < len(cells[0])
+                  and cells[y + dy][x + dx] == ".")
+    page.click(f".board .cell[data-x='{x + dx}'][data-y='{y + dy}']")
+    assert page.locator("[data-agent-list] .planned").first.inner_text().startswith("move ")
+    count = len(state["agents"][0])
+    assert page.locator(f".board .cell[data-x='{x + dx}'][data-y='{y + dy}'] .plan").inner_text(
+    ) == "0→"
+    page.get_by_role("button", name="Send 1 action for turn 1").click()
+    page.wait_for_function("document.querySelector('[data-sent]').textContent"
+                           ".startsWith('Sent 1 action for turn 1')")
+    own = api(base, f"/matches/{match_id}/actions", tokens[0])[1]
+    assert own["actions"] == [{"agent": 0, "type": "move", "dx": dx, "dy": dy}]
+    assert page.locator("[data-agent-list] li").count() == count
+    page.close()

@@ -79,5 +79,8 @@ export default {
   idle: "no action",
   legend: [[["wall-a", "wall-b"], "wall"], [["land-a", "land-b"], "territory"], ["neutral", "neutral"]],
   // the play page: click an agent, then its target
-  play: { kind: "agents", plan: planAction, marks: { put: "+", move: "→", remove: "✕", stay: "·" } },
+  play: { kind: "agents", plan: planAction, marks: { put: "+", move: "→", remove: "✕", stay: "·" },
+          hint: "Click one of your agents, then its target: a cell to put it on, a neighbour "
+            + "to move onto or remove a wall from (click an own wall again to remove it), its "
+            + "own cell to stay." },
 };

@@ -74,6 +74,22 @@ function describeDirected(outcome) {
   return `${outcome.type ?? "?"} ${ARROWS[`${outcome.dx},${outcome.dy}`] || `(${outcome.dx}, ${outcome.dy})`}`;
 }
 
+// The play page: what a click on a cell asks of one of the player's agents, judged on
+// the field as the turn began: its own cell means stay, a neighbour holding the other
+// team's tile is removed, any other neighbour is moved onto; an obstacle or a cell
+// further away cannot be a target ({problem}).
+function planDirected(state, team, agent, [x, y]) {
+  const at = state.agents[team]?.[agent];
+  if (!at) return { problem: `there is no agent ${agent}` };
+  const dx = x - at[0], dy = y - at[1];
+  if (!dx && !dy) return { action: { agent, type: "stay" } };
+  if (Math.abs(dx) > 1 || Math.abs(dy) > 1) {
+    return { problem: `(${x}, ${y}) is not next to agent ${agent} at (${at[0]}, ${at[1]})` };
+  }
+  if (state.cells[y]?.[x] === "#") return { problem: `(${x}, ${y}) is an obstacle` };
+  return { action: { agent, type: state.cells[y]?.[x] === "AB"[1 - team] ? "remove" : "move", dx, dy } };
+}
+
 export default {
   game: "procon2020",
   points: true,
@@ -87,4 +103,8 @@ export default {
   legend: [[["tile-a", "tile-b"], "tile"], [["neutral area-a", "neutral area-b"], "area"], ["neutral", "neutral"],
            ["obstacle", "obstacle"],
            ["treasure", "treasure and its value", "treasure-badge", "8"]],
+  // the play page: click an agent, then its target
+  play: { kind: "agents", plan: planDirected, marks: { move: "→", remove: "✕", stay: "·" },
+          hint: "Click one of your agents, then its target: a neighbour to move onto, or to "
+            + "remove the other team's tile from; its own cell to stay." },
 };
