@@ -245,7 +245,10 @@ export function startVenue(root, matchId) {
     onSnapshot(message) {
       clock.update(message.server_time);
       readClocks(message);
-      Object.assign(screen, { meta: message.match, history: message.history, state: null,
+      // The state before the latest (when the server sends it) lets a late screen draw
+      // the last turn's moves at once.
+      Object.assign(screen, { meta: message.match, history: message.history,
+                              state: message.previous ?? null,
                               deadline: message.deadline, status: message.status, result: message.result,
                               lead: message.lead || null, panel: message.panel || null,
                               verdict: message.verdict || null });
@@ -257,7 +260,7 @@ export function startVenue(root, matchId) {
       if (legend) drawLegend(legend, message.match.game);
       drawNames();
       const title = find("[data-title]");
-      if (title) title.textContent = message.match.title;
+      if (title) title.textContent = message.match.title + gameOfMatch(message.match.game_of_match);
       apply(message.state);
     },
     onTurn(message) {
@@ -465,4 +468,13 @@ function setNumber(node, value) {
   node.classList.remove("bump");
   void node.offsetWidth; // restart the highlight
   node.classList.add("bump");
+}
+
+// Which game of a several-game match this is, and the earlier games' scores:
+// " · game 2 of 2 (game 1: 253 – 74)"; "" for a one-game match.
+function gameOfMatch(games) {
+  if (!games) return "";
+  const earlier = games.headlines.slice(0, games.game - 1)
+    .map(([a, b], index) => `game ${index + 1}: ${signed(a)} – ${signed(b)}`);
+  return ` · game ${games.game} of ${games.of}${earlier.length ? ` (${earlier.join(", ")})` : ""}`;
 }
