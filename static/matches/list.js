@@ -48,6 +48,9 @@ function render(match) {
   row.querySelector(".state").textContent = label(match);
   row.querySelector(".state").dataset.kind = match.status;
   row.dataset.deadline = match.deadline ?? "";
+  // A game in alternating turns waits for a move, not a deadline: say whose it is.
+  row.dataset.mover = match.to_move === null || match.to_move === undefined
+    ? "" : match.teams[match.to_move];
   const target = document.querySelector(`[data-list="${match.status}"]`);
   if (row.parentElement !== target) target.prepend(row);
   showSections();
@@ -100,6 +103,10 @@ setInterval(() => {
     const deadline = Number(row.dataset.deadline);
     const left = deadline - clock.now();
     // past the deadline the turn is being resolved: no frozen "0.0 s" until its summary
+    if (row.dataset.mover) {
+      countdown.textContent = row.dataset.status === "running" ? `${row.dataset.mover} to move` : "";
+      continue;
+    }
     countdown.textContent = row.dataset.status === "finished" || !deadline ? ""
       : left > 0 ? `next turn in ${formatCountdown(left)}` : "resolving the turn…";
   }
