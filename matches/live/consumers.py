@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected  # daphne's: a send to a socket that closed
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
@@ -90,6 +91,8 @@ class HubConsumer(AsyncJsonWebsocketConsumer):
     async def __call__(self, scope, receive, send):
         try:
             await super().__call__(scope, receive, send)
+        except Disconnected:  # the client left while its opening was being sent: done
+            pass
         finally:  # however the socket ended, even by an error in connect
             if self.hub is not None:
                 await self.hub.leave(self)
