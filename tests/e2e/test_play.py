@@ -72,6 +72,13 @@ def set_orientation(page, wanted):
     return presses
 
 
+def sign_in(page, url: str, token: str):
+    """Open the play page and give it the team's token, as a person does once a tab."""
+    page.goto(url)
+    page.fill("[data-token-input]", token)
+    page.get_by_role("button", name="Play").click()
+
+
 @pytest.fixture
 def private_match(transactional_db):
     return make_alternating_match(clock=600, public=False)
@@ -87,9 +94,7 @@ def test_a_person_plays_a_whole_blokus_duo_game_against_the_bot(private_match,
     base = live_server_process
     match, tokens = private_match
     page = browser.new_page(viewport={"width": 1600, "height": 900})
-    page.goto(f"{base}/matches/{match.pk}/play")
-    page.fill("[data-token-input]", tokens[0])
-    page.get_by_role("button", name="Play").click()
+    sign_in(page, f"{base}/matches/{match.pk}/play", tokens[0])
     page.wait_for_selector(".board .cell")
     assert page.evaluate(f"sessionStorage.getItem('play-token:{match.pk}')") == tokens[0]
     assert "Alpha" in page.inner_text("[data-you]")
@@ -163,9 +168,7 @@ def test_the_servers_refusal_is_shown_as_it_says_it(two_matches, live_server_pro
     base = live_server_process
     (match, tokens), _ = two_matches
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.goto(f"{base}/matches/{match.pk}/play")
-    page.fill("[data-token-input]", tokens[0])
-    page.get_by_role("button", name="Play").click()
+    sign_in(page, f"{base}/matches/{match.pk}/play", tokens[0])
     page.wait_for_selector(".board .cell")
     # the page stops hearing of the match, and the team's move arrives another way (a
     # second tab): the page still offers a move the server no longer takes
@@ -196,9 +199,7 @@ def test_a_kakomimasu_turn_is_set_by_clicks_and_sent_before_the_deadline(
     base = live_server_process
     match, tokens = kakomimasu_match
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.goto(f"{base}/matches/{match.pk}/play")
-    page.fill("[data-token-input]", tokens[0])
-    page.get_by_role("button", name="Play").click()
+    sign_in(page, f"{base}/matches/{match.pk}/play", tokens[0])
     page.wait_for_function("document.querySelector('[data-countdown]').textContent"
                            ".startsWith('Turn 1 ·')")
     assert page.locator("[data-tray]").is_hidden()
@@ -259,9 +260,7 @@ def test_on_a_phone_a_first_tap_shows_the_piece_and_a_second_places_it(
     context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
                                   is_mobile=True)
     page = context.new_page()
-    page.goto(f"{base}/matches/{match.pk}/play")
-    page.fill("[data-token-input]", tokens[0])
-    page.get_by_role("button", name="Play").click()
+    sign_in(page, f"{base}/matches/{match.pk}/play", tokens[0])
     page.wait_for_selector(".board .cell")
     page.tap("[data-tray] [data-piece='a']")
     cell = page.locator(".board .cell[data-x='4'][data-y='4']")
@@ -285,9 +284,7 @@ def test_both_clocks_are_shown_the_movers_running_and_under_30_s_in_the_warning_
         short_clocks, live_server_process, browser):
     match, tokens = short_clocks
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.goto(f"{live_server_process}/matches/{match.pk}/play")
-    page.fill("[data-token-input]", tokens[1])
-    page.get_by_role("button", name="Play").click()
+    sign_in(page, f"{live_server_process}/matches/{match.pk}/play", tokens[1])
     page.wait_for_selector(".board .cell")
     assert page.inner_text("[data-to-move]") == "Alpha to move"
     def seconds(team):
@@ -316,9 +313,7 @@ def test_a_procon2020_turn_is_set_by_clicks(procon2020_match, live_server_proces
     base = live_server_process
     match_id, tokens = procon2020_match
     page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.goto(f"{base}/matches/{match_id}/play")
-    page.fill("[data-token-input]", tokens[0])
-    page.get_by_role("button", name="Play").click()
+    sign_in(page, f"{base}/matches/{match_id}/play", tokens[0])
     page.wait_for_function("document.querySelector('[data-countdown]').textContent"
                            ".startsWith('Turn 1 ·')")
     state = api(base, f"/matches/{match_id}", tokens[0])[1]["state"]
