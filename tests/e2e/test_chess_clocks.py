@@ -21,8 +21,10 @@ def matches(transactional_db):
     live, tokens = make_alternating_match(clock=90)
     # Alpha's 4 seconds run out soon after the page has opened: Beta wins on time.
     timed_out, _ = make_alternating_match(clock=4, start_in=12, teams=("Alpha", "Beta"))
+    # Already out of time: the server's clock ends it at its first tick.
+    lost, _ = make_alternating_match(clock=1, start_in=-2, teams=("Alpha", "Beta"))
     simultaneous, _ = make_match()  # turn 1's strategy step is open for an hour
-    return {"live": live.pk, "token": tokens[0], "timed_out": timed_out.pk,
+    return {"live": live.pk, "token": tokens[0], "timed_out": timed_out.pk, "lost": lost.pk,
             "simultaneous": simultaneous.pk}
 
 
@@ -177,7 +179,7 @@ CONTRAST = """
 
 @pytest.mark.parametrize("theme", ["dark", "light"])
 def test_the_clocks_stand_out_in_both_themes(open_page, matches, theme):
-    page = open_page(f"/matches/{matches['timed_out']}/?theme={theme}")
+    page = open_page(f"/matches/{matches['lost']}/?theme={theme}")
     page.wait_for_selector("[data-result]:not([hidden])", timeout=40000)
     ratios = page.evaluate(CONTRAST)
     assert set(ratios) == {"ok", "ok running", "low running", "out", "chip"}
