@@ -15,14 +15,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def judge_client(client):
-    user = User.objects.create_user("judy", password="pw")
-    user.user_permissions.add(Permission.objects.get(codename="judge"))
-    client.login(username="judy", password="pw")
-    return client
-
-
-@pytest.fixture
 def played():
     """Turn 1 resolved (one accepted, one refused, one replaced submission); turn 2 open."""
     match, tokens = make_match(turns=3, strategy=3600)

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Permission, User
+from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
@@ -20,14 +20,6 @@ from tests.factories import make_match, put
 
 pytestmark = pytest.mark.django_db
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"
-
-
-@pytest.fixture
-def judge_client(client):
-    user = User.objects.create_user("judy", password="pw")
-    user.user_permissions.add(Permission.objects.get(codename="judge"))
-    client.login(username="judy", password="pw")
-    return client
 
 
 def imported(vector, published=False):
