@@ -159,6 +159,8 @@ class MatchState(Schema):
     state: dict[str, Any]
     actions: list[dict[str, Any]]
     result: dict[str, Any] | None
+    # a match of several games (Procon 2020): which game this is, every game's id and totals
+    game_of_match: dict[str, Any] | None
     you: int | None = None
 
 

@@ -7,6 +7,7 @@ import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
 
 const POLL_MS = 700;
+const NEXT_GAME_MS = 8000;
 const SVG = "http://www.w3.org/2000/svg";
 
 export function startPlay(root) {
@@ -75,7 +76,8 @@ function start(page, data) {
   page.play = page.rules.play || null;
   page.view = createBoard(root.querySelector(".board"), data.board, data.game);
   page.hand = { piece: null, orientation: 0, hover: null };
-  find("title").textContent = data.title;
+  const of = data.game_of_match;
+  find("title").textContent = of ? `${data.title} · game ${of.game} of ${of.of}` : data.title;
   const you = data.teams[data.you];
   const label = page.rules.labels?.[data.you] ?? "AB"[data.you];
   find("you").innerHTML = "";
@@ -139,6 +141,7 @@ function show(page, data) {
   }
   else words = `${data.teams[data.to_move]?.name ?? "The other team"} to move`;
   find("to-move").textContent = words;
+  if (data.status === "finished") offerNextGame(page, data);
   // where the teams take turns, the last move in words (one team's, the other's empty)
   const last = data.clocks && data.actions?.[data.actions.length - 1];
   const moved = last?.outcomes.findIndex((side) => side.length);
@@ -152,6 +155,20 @@ function show(page, data) {
     drawHand(page);
   }
   if (page.play?.kind === "agents") showOrders(page, before);
+}
+
+// A match of several games (Procon 2020: two): when one ends, the next is played with
+// the same token; its page is offered at once and opened after NEXT_GAME_MS.
+function offerNextGame(page, data) {
+  const of = data.game_of_match;
+  const next = of && of.game < of.of ? of.ids[of.game] : null;
+  const link = page.find("next-game");
+  if (!next || !link.hidden) return;
+  sessionStorage.setItem(`play-token:${next}`, page.token);
+  link.href = `/matches/${next}/play`;
+  link.textContent = `Play game ${of.game + 1} of ${of.of} →`;
+  link.hidden = false;
+  setTimeout(() => location.assign(link.href), NEXT_GAME_MS);
 }
 
 // The result as the API gives it, in words: who won (on time, if so), or a draw.

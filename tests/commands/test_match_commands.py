@@ -46,6 +46,14 @@ def test_creatematch_keeps_a_name_of_exactly_the_limit():
 
 
 @pytest.mark.django_db
+def test_creatematch_says_where_to_watch_and_where_a_person_plays():
+    printed = run("creatematch", "--game", "blokus-duo", "--teams", "A", "B")
+    match = Match.objects.get()
+    assert f"/matches/{match.pk}/play" in printed
+    assert f"Watch it at /matches/{match.pk}/;" in printed
+
+
+@pytest.mark.django_db
 def test_creatematch_refuses_a_title_that_cannot_be_stored():
     message = refusal("creatematch", "--board", "random:1", "--teams", "A", "B",
                       "--title", "t\udcff")

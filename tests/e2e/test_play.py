@@ -333,3 +333,33 @@ def test_a_procon2020_turn_is_set_by_clicks(procon2020_match, live_server_proces
     assert own["actions"] == [{"agent": 0, "type": "move", "dx": dx, "dy": dy}]
     assert page.locator("[data-agent-list] li").count() == count
     page.close()
+
+
+@pytest.fixture
+def two_short_games(transactional_db):
+    from tests.commands.calls import run
+
+    printed = json.loads(run("creatematch", "--game", "procon2020", "--board", "random:5",
+                             "--teams", "Huế", "Cần Thơ", "--turns", "1",
+                             "--strategy-seconds", "1", "--transition-seconds", "0",
+                             "--between", "3", "--start-in", "2", "--json"))
+    return printed["games"], printed["teams"][1]["token"]
+
+
+def test_the_end_of_a_first_game_leads_to_the_second_with_the_same_token(
+        two_short_games, live_server_process, browser):
+    (first, second), token = two_short_games
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    sign_in(page, f"{live_server_process}/matches/{first}/play", token)
+    page.locator("[data-side]").wait_for(state="visible")
+    assert page.locator("[data-title]").inner_text().endswith("· game 1 of 2")
+    link = page.locator("[data-next-game]")
+    link.wait_for(state="visible", timeout=15_000)
+    assert link.inner_text() == "Play game 2 of 2 →"
+    link.click()
+    page.wait_for_url(f"**/matches/{second}/play")
+    page.locator("[data-side]").wait_for(state="visible")  # no token asked again
+    assert page.locator("[data-token-form]").is_hidden()
+    assert page.locator("[data-title]").inner_text().endswith("· game 2 of 2")
+    assert page.locator("p[data-you]").inner_text() == "You play B · Cần Thơ"
+    page.close()

@@ -57,6 +57,21 @@ def test_the_second_game_follows_the_first_with_the_same_teams():
                                                   "(Procon 31) is one game"
 
 
+def test_the_api_says_which_game_of_the_match_each_is(client):
+    first, second, tokens = two_games()
+    totals = [score["total"] for score in public_state(first)["state"]["scores"]]
+    for game, number in ((first, 1), (second, 2)):
+        shown = client.get(f"/api/matches/{game.pk}",
+                           HTTP_AUTHORIZATION=f"Bearer {tokens[1]}").json()
+        assert shown["game_of_match"] == {"game": number, "of": 2,
+                                          "ids": [first.pk, second.pk],
+                                          "headlines": [totals, [0, 0]]}
+        assert shown["you"] == 1
+    one = json.loads(run("creatematch", "--game", "blokus-duo", "--teams", "A", "B",
+                         "--public", "--json"))
+    assert client.get(f"/api/matches/{one['id']}").json()["game_of_match"] is None
+
+
 def test_nothing_of_the_secret_field_is_shown_to_anyone_before_its_start(client):
     first, second, tokens = two_games()
     judge = User.objects.create_user("judy", password="pw")

@@ -119,6 +119,8 @@ class Command(BaseCommand):
             self.stdout.write(f"Starts at {game.start_at.isoformat()}")
         for name, token in zip(options["teams"], tokens, strict=True):
             self.stdout.write(f"Token of {name}: {token}")
+        self.stdout.write(f"Watch it at /matches/{match.pk}/; a person plays a team at "
+                          f"/matches/{match.pk}/play with the team's token")
 
     def create(self, options, board, hints, clock):
         return match_create(
