@@ -13,14 +13,16 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 demo: $(STAMP)
 	$(PY) manage.py demo
 
-# The whole suite twice: on the embedded default (SQLite, in-memory channel layer),
-# then on PostgreSQL and Redis, which tests/databases.sh installs and starts.
+# The whole suite on the embedded default (SQLite, in-memory channel layer), then again
+# on PostgreSQL and Redis (which tests/databases.sh installs and starts) but for the
+# tests whose outcome cannot depend on them (marked one_backend in tests/conftest.py).
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	bash tests/databases.sh start
 	trap 'bash tests/databases.sh stop' EXIT; \
 	  echo "== embedded default: SQLite + in-memory channel layer" && $(PY) -m pytest && \
-	  echo "== PostgreSQL + Redis" && env $$(bash tests/databases.sh env) $(PY) -m pytest
+	  echo "== PostgreSQL + Redis" && \
+	  env $$(bash tests/databases.sh env) $(PY) -m pytest -m "not one_backend"
 
 # The venue layout on this machine: nginx on :8000 in front of N daphne processes
 # (default 2: `make serve N=4`) and a turn clock, against PostgreSQL and Redis (those of

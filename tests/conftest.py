@@ -8,6 +8,23 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+# Tests whose outcome cannot depend on the database or the channel layer: `make test`
+# runs them on the embedded default only, not again on PostgreSQL and Redis (CI time).
+# Pure rules and documents, and the browser tests of what pages draw; the browser tests
+# of the live path are marked `live_stack` and run on both.
+ONE_BACKEND_FOLDERS = ("rules", "conformance")
+ONE_BACKEND_FILES = ("test_docs.py",)
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(item.path).relative_to(ROOT / "tests")
+        pure = path.parts[0] in ONE_BACKEND_FOLDERS or path.name in ONE_BACKEND_FILES
+        drawn = item.get_closest_marker("e2e") and not item.get_closest_marker("live_stack")
+        if pure or drawn:
+            item.add_marker(pytest.mark.one_backend)
+
+
 @pytest.fixture(autouse=True)
 def _test_hosts(settings):
     settings.ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]

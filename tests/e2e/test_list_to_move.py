@@ -8,7 +8,7 @@ import pytest
 
 from tests.factories import make_alternating_match
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.live_stack]
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 
 from tests.factories import make_match, put
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.live_stack]
 
 
 def play_team_a(base: str, match_id: int, token: str, stop: threading.Event) -> None:
