@@ -17,10 +17,11 @@ in-memory channel layer, clock on the server's loop) in a scratch folder, then:
   (b) sends submissions at a fixed rate (open loop), spread over the teams of
       enough matches that no token passes the rate limit (20 a second), and
       measures each one's latency from its scheduled send time to its answer;
-  (c) plays a Blokus Duo game (alternating turns) between the built-in greedy and
-      random bots over HTTP while 100 websocket clients watch, and measures, for
-      every move, the time from sending the legal move to its `turn` message's
-      arrival at each client (the turn is played the moment the move arrives).
+  (c) plays Blokus Duo games (alternating turns; 4 by default, one after another)
+      between the built-in greedy and random bots over HTTP while 100 websocket
+      clients watch, and measures, for every move, the time from sending the legal
+      move to its `turn` message's arrival at each client (the turn is played the
+      moment the move arrives), and the server's part: to the message's server_time.
 Everything stays on 127.0.0.1; every loop is bounded and stops by itself.
 """
 
@@ -219,7 +220,27 @@ async def submissions(server: Server, rate: int, seconds: float) -> None:
           f"  (answers: {dict(sorted(statuses.items()))})")
 
 
-async def alternating(server: Server, clients: int) -> None:
+async def alternating(server: Server, clients: int, games: int) -> None:
+    timed: list[tuple[float, float]] = []  # (move to arrival, move to server_time), s
+    moves = 0
+    for game in range(games):
+        moves += await alternating_game(server, clients, game, timed)
+    if not timed:
+        print(f"  {clients:>5} clients: no turn message arrived")
+        return
+    latencies = [arrival * 1000 for arrival, _ in timed]
+    server_part = [stamped * 1000 for _, stamped in timed]
+    print(f"  {clients:>5} clients, {games} games, {moves} moves: move-to-client p50 "
+          f"{percentile(latencies, 0.5):6.1f} ms  p99 {percentile(latencies, 0.99):6.1f} ms"
+          f"  max {max(latencies):6.1f} ms  ({len(latencies)} turn messages timed)")
+    print(f"         of which move to the turn's server_time (request, rules, storage): "
+          f"p50 {percentile(server_part, 0.5):6.1f} ms  "
+          f"p99 {percentile(server_part, 0.99):6.1f} ms")
+
+
+async def alternating_game(server: Server, clients: int, game: int, timed: list) -> int:
+    """One game, the greedy bot against the random one (sides swapped every other game);
+    appends each turn message's timings to `timed`; returns the moves played."""
     from matches.bots.blokus_duo import greedy_bot, random_bot
 
     match = json.loads(server.manage(
@@ -231,7 +252,8 @@ async def alternating(server: Server, clients: int) -> None:
     arrivals: list[list] = [[] for _ in range(clients)]
     sent: dict[int, float] = {}
     done = asyncio.Event()
-    rng = __import__("random").Random(3)
+    rng = __import__("random").Random(3 + game)
+    bots = (greedy_bot, random_bot) if game % 2 == 0 else (random_bot, greedy_bot)
     gc.disable()
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0),
                                      headers={"Origin": server.base}) as session:
@@ -248,8 +270,7 @@ async def alternating(server: Server, clients: int) -> None:
             if state["status"] == "finished":
                 break
             team, turn = state["to_move"], state["strategy_turn"]
-            bot = greedy_bot if team == 0 else random_bot
-            body = json.dumps({"actions": bot(state, team, rng), "turn": turn})
+            body = json.dumps({"actions": bots[team](state, team, rng), "turn": turn})
             headers = {"Authorization": f"Bearer {tokens[team]}",
                        "Content-Type": "application/json"}
             sent[turn] = time.time()
@@ -257,21 +278,16 @@ async def alternating(server: Server, clients: int) -> None:
                 await response.read()
             wait_until = time.monotonic() + 2
             while (time.monotonic() < wait_until and
-                   sum(any(t == turn for t, _, _ in client) for client in arrivals) < clients):
+                   sum(bool(client) and client[-1][0] >= turn for client in arrivals) < clients):
                 await asyncio.sleep(0.005)
         await asyncio.wait(tasks, timeout=5)
         done.set()
         for task in tasks:
             task.cancel()
     gc.enable()
-    latencies = [(arrived - sent[turn]) * 1000
-                 for client in arrivals for turn, arrived, _ in client if turn in sent]
-    if not latencies:
-        print(f"  {clients:>5} clients: no turn message arrived")
-        return
-    print(f"  {clients:>5} clients, {len(sent)} moves: move-to-client p50 "
-          f"{percentile(latencies, 0.5):6.1f} ms  p99 {percentile(latencies, 0.99):6.1f} ms"
-          f"  max {max(latencies):6.1f} ms  ({len(latencies)} turn messages timed)")
+    timed.extend((arrived - sent[turn], stamped - sent[turn]) for client in arrivals
+                 for turn, arrived, stamped in client if turn in sent)
+    return len(sent)
 
 
 def main() -> None:
@@ -282,17 +298,24 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--watchers", type=int, default=100,
                         help="websocket clients watching the Blokus Duo game")
+    parser.add_argument("--games", type=int, default=4,
+                        help="Blokus Duo games played one after another for (c)")
+    parser.add_argument("--only", choices=["a", "b", "c"], nargs="+", default=["a", "b", "c"],
+                        help="the sections to run (default all)")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="spectator-bench-") as scratch:
         server = Server(scratch)
         try:
-            print("Websocket fan-out, one server process, 1-second turns:")
-            for clients in options.clients:
-                asyncio.run(fanout(server, clients))
-            print("Submission API, one server process:")
-            asyncio.run(submissions(server, options.rate, options.seconds))
-            print("Alternating turns (Blokus Duo, bots over HTTP), one server process:")
-            asyncio.run(alternating(server, options.watchers))
+            if "a" in options.only:
+                print("Websocket fan-out, one server process, 1-second turns:")
+                for clients in options.clients:
+                    asyncio.run(fanout(server, clients))
+            if "b" in options.only:
+                print("Submission API, one server process:")
+                asyncio.run(submissions(server, options.rate, options.seconds))
+            if "c" in options.only:
+                print("Alternating turns (Blokus Duo, bots over HTTP), one server process:")
+                asyncio.run(alternating(server, options.watchers, options.games))
         finally:
             server.stop()
 
