@@ -154,7 +154,10 @@ function show(page, data) {
     drawTray(page);
     drawHand(page);
   }
-  if (page.play?.kind === "agents") showOrders(page, before);
+  if (page.play?.kind === "agents") {
+    find("orders").hidden = data.status === "finished";
+    showOrders(page, before);
+  }
 }
 
 // A match of several games (Procon 2020: two): when one ends, the next is played with
