@@ -213,7 +213,8 @@ def _judge(request: Request, team: Team) -> Reply:
             actions, meant = _read(request, match.game)
         except Refusal as problem:
             return _store(request, match, team, None, problem)
-        refusal = _closed(match, turn, request.received_at) or _wrong_turn(turn, meant)
+        refusal = (_protocol_played(match) or _closed(match, turn, request.received_at)
+                   or _wrong_turn(turn, meant))
         if refusal:
             return _store(request, match, team, actions, refusal)
         if match.alternating:
@@ -247,6 +248,14 @@ def _move(request: Request, match: Match, team: Team, turn: int,
     turns.move_resolve(match_id=match.pk, number=turn, now=request.received_at)
     return Reply(202, {"turn": turn, "received_at": epoch_ms(request.received_at),
                        "actions": len(stored)})
+
+
+def _protocol_played(match: Match) -> Refusal | None:
+    """A game its own protocol server plays (CHaser over TCP) takes no answers here."""
+    if match.protocol_played:
+        return Refusal(409, "wrong_protocol", "this game is played over its own protocol "
+                                              "server (docs/chaser-server.md), not this API")
+    return None
 
 
 def _read(request: Request, game: str) -> tuple[list[dict[str, Any]], int | None]:

@@ -1,0 +1,43 @@
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from matches.rules import chaser
+from matches.servers.chaser import ChaserServer, Settings
+from matches.services.protocol import map_board
+
+VECTORS = Path(__file__).resolve().parents[1] / "conformance" / "chaser"
+
+
+def vector(name: str) -> tuple[dict, dict]:
+    """A CHaser vector's record and timeline."""
+    return (json.loads((VECTORS / f"{name}.record.json").read_text()),
+            json.loads((VECTORS / f"{name}.timeline.json").read_text()))
+
+
+@pytest.fixture
+def serve(transactional_db):
+    """`await serve(map_name_or_text, games=1, **settings)`: a started ChaserServer on
+    free loopback ports, its match running as a task (`server.task`)."""
+    started = []
+
+    async def start(board: dict, turns: int, games: int = 1, **options) -> ChaserServer:
+        row = await sync_to_async(map_board)("CHaser test map", board, "a test", "chaser")
+        settings = Settings(board=row, turns=turns, **options)
+        server = ChaserServer(settings, (0, 0), games=games, host="127.0.0.1")
+        await server.start()
+        server.task = asyncio.ensure_future(server.run())
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.task.cancel()
+
+
+def map_text_board(text: str) -> tuple[dict, int]:
+    record = chaser.parse_map(text)
+    return record["board"], record["turns"]

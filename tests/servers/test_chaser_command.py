@@ -1,0 +1,79 @@
+"""`manage.py chaserserver` as a process: a match of three games between programs that
+connect anew for each game, sides swapped every game; a line per game on stdout and the
+match's result; a malformed map refused naming its line."""
+
+import asyncio
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from tests.commands.calls import refusal
+from tests.conftest import ROOT, test_database_url
+from tests.servers.chaser_client import Client, scripted
+from tests.servers.test_chaser_faults import MAP
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def free_ports() -> tuple[int, int]:
+    probes = [socket.socket(), socket.socket()]
+    for probe in probes:
+        probe.bind(("127.0.0.1", 0))
+    ports = tuple(probe.getsockname()[1] for probe in probes)
+    for probe in probes:
+        probe.close()
+    return ports
+
+
+async def connected(port: int, name: bytes) -> Client:
+    for _ in range(100):
+        try:
+            return await Client.connect(port, name)
+        except ConnectionRefusedError:
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"nothing listens on {port}")
+
+
+async def three_games(ports) -> None:
+    """Each game's programs connect anew. The side that sends an unknown command loses:
+    Beta in game 1 (Hot), Alpha in game 2 (Hot), Beta in game 3 (Hot)."""
+    for number in (1, 2, 3):
+        alpha_side = (number + 1) % 2  # Alpha is Cool in odd games
+        names = [b"Alph", b"Beta"] if alpha_side == 0 else [b"Beta", b"Alph"]
+        cool = await connected(ports[0], names[0])
+        hot = await connected(ports[1], names[1])
+        loser = 1 - alpha_side if number != 2 else alpha_side  # the side that faults
+        plays = [scripted(["lu"] * 6), scripted(["lu"] * 6)]
+        plays[loser] = scripted(["lu", "zz"])  # an unknown command in its second step
+        await asyncio.wait_for(asyncio.gather(cool.play(plays[0]), hot.play(plays[1])), 20)
+
+
+def test_a_match_of_three_games_over_tcp(tmp_path):
+    map_file = tmp_path / "tiny.map"
+    map_file.write_text(MAP)
+    ports = free_ports()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "chaserserver", "--map", str(map_file),
+         "--ports", f"{ports[0]},{ports[1]}", "--host", "127.0.0.1",
+         "--teams", "Alpha", "Beta", "--timeout", "5"],
+        cwd=ROOT, env={**__import__("os").environ, "DATABASE_URL": test_database_url()},
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        asyncio.run(three_games(ports))
+        out, _ = process.communicate(timeout=20)
+    finally:
+        process.kill()
+    lines = out.splitlines()
+    assert lines[1:] == ["winner: cool", "winner: cool", "winner: cool",
+                         "match: Alpha wins (2 of 3 games)"], out
+    assert process.returncode == 0
+
+
+def test_a_malformed_map_is_refused_naming_its_line(tmp_path):
+    bad = tmp_path / "bad.map"
+    bad.write_text(MAP.replace("D:0,3,0,3,0", "D:0,3,0,9,0"))
+    message = refusal("chaserserver", "--map", str(bad))
+    assert message.startswith(f"--map: {bad}: line 5: "), message
+    assert refusal("chaserserver", "--map", "no-such-map").startswith("--map: no-such-map")

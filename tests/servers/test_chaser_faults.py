@@ -1,0 +1,166 @@
+"""CHaser over TCP: each fault loses the game for its side, the other program gets the
+proper end of game, the faulting line and the server's entry are stored, and the stored
+turns still replay to the same result; names in UTF-8 and Shift_JIS; every line stored;
+two matches at once; the answer API and the clock leave such a match alone."""
+
+import asyncio
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from matches.models import Match, Submission, Team, token_hash
+from matches.selectors import match_verify
+from tests.servers.chaser_client import Client, scripted
+from tests.servers.conftest import map_text_board
+
+MAP = "N:tiny\r\nT:6\r\nS:5,3\r\nD:0,0,0,0,0\r\nD:0,3,0,3,0\r\nD:0,0,0,0,0\r\nC:0,1\r\nH:4,1\r\n"
+BOARD, TURNS = map_text_board(MAP)
+STEADY = ["lu", "ld", "su", "sd", "lu", "ld"]  # reads only: the game runs to its end
+
+
+async def lines_of(match_id: int) -> list[tuple]:
+    rows = Submission.objects.filter(match_id=match_id).order_by("received_at", "id")
+    return await sync_to_async(list)(rows.values_list(
+        "team__index", "turn", "body", "status_code", "error", "entered_by", "actions"))
+
+
+async def finished(match_id: int) -> Match:
+    match = await sync_to_async(Match.objects.get)(pk=match_id)
+    verdict = await sync_to_async(match_verify)(match)
+    assert verdict.verified, verdict.detail
+    return match
+
+
+async def test_every_line_is_stored_as_sent_before_its_answer(serve):
+    server = await serve(BOARD, 2)
+    cool = await Client.connect(server.ports[0], b"C1")
+    hot = await Client.connect(server.ports[1], b"H1", end=b"\n")
+    await asyncio.gather(cool.play(scripted(STEADY)), hot.play(scripted(STEADY)))
+    (result,) = await server.task
+    lines = await lines_of(result.match_id)
+    assert lines[:2] == [(0, None, b"C1\r\n", 200, "", "", None),
+                         (1, None, b"H1\n", 200, "", "", None)]
+    steps = [(team, turn, bytes(body), status) for team, turn, body, status, *_ in lines[2:]]
+    assert steps == [
+        (0, 1, b"gr\r\n", 200), (0, 1, b"lu\r\n", 202), (0, 1, b"#\r\n", 200),
+        (1, 1, b"gr\n", 200), (1, 1, b"lu\n", 202), (1, 1, b"#\n", 200),
+        (0, 2, b"gr\r\n", 200), (0, 2, b"ld\r\n", 202), (0, 2, b"#\r\n", 200),
+        (1, 2, b"gr\n", 200), (1, 2, b"ld\n", 202), (1, 2, b"#\n", 200),
+        (0, 2, b"gr\r\n", 200),  # the end of game: Cool's `@`, `gr`, and 0 digits
+    ]
+    assert cool.heard[-1].startswith("0") and hot.replies[-1][1].startswith("0")
+    match = await finished(result.match_id)
+    assert match.result == {"winner": None, "decided_by": "draw"} and result.word == "draw"
+
+
+class Cool(Client):
+    """A Cool that breaks the protocol in its second step in one of the ways below."""
+
+    fault = ""
+
+    async def _steps(self, choose):
+        for step in (1, 2):
+            assert await self.line() == "@"
+            if step == 2 and self.fault == "no_gr":
+                return await self.send("hello")
+            if step == 2 and self.fault == "disconnect":
+                return self.writer.close()
+            await self.send("gr")
+            await self.line()
+            if step == 2 and self.fault == "timeout":
+                return await asyncio.sleep(2)
+            if step == 2 and self.fault == "long_line":
+                return await self.send("w" * 2000)
+            if step == 2 and self.fault == "not_text":
+                return await self.send(b"\xff\xfe\x80")
+            if step == 2 and self.fault == "unknown":
+                return await self.send("jump")
+            await self.send("lu")
+            await self.line()
+            if step == 2 and self.fault == "no_hash":
+                return await self.send("done")
+            await self.send("#")
+
+
+@pytest.mark.parametrize(("fault", "code", "stored"), [
+    ("no_gr", "expected_gr", b"hello\r\n"),
+    ("disconnect", None, None),
+    ("timeout", None, None),
+    ("long_line", "line_too_long", b"w" * 1024),
+    ("not_text", "not_text", b"\xff\xfe\x80\r\n"),
+    ("unknown", "unknown_command", b"jump\r\n"),
+    ("no_hash", "expected_hash", b"done\r\n"),
+])
+async def test_a_fault_loses_the_game_and_the_other_gets_its_end(serve, fault, code, stored):
+    server = await serve(BOARD, TURNS, timeout=0.5)
+    cool = await Cool.connect(server.ports[0], b"Bad")
+    cool.fault = fault
+    hot = await Client.connect(server.ports[1], b"Good")
+    await asyncio.wait_for(asyncio.gather(cool.play(None), hot.play(scripted(STEADY))), 15)
+    (result,) = await asyncio.wait_for(server.task, 10)
+    assert (result.winner, result.decided_by) == (1, "fault")
+    assert hot.heard[-2] == "@" and hot.heard[-1].startswith("0")  # its end of game
+    lines = await lines_of(result.match_id)
+    refused = [line for line in lines if line[3] == 400]
+    if code:
+        ((team, turn, body, _, error, _, _),) = refused
+        assert (team, turn, bytes(body), error) == (0, 2, stored, code)
+    else:
+        assert refused == []
+    (entry,) = [line for line in lines if line[5] == "server"]
+    played = [{"command": "lu"}] if fault == "no_hash" else []
+    wanted = "jump" if fault == "unknown" else None
+    assert entry[:2] == (0, 2) and entry[6] == [*played, {"command": wanted}]
+    match = await finished(result.match_id)
+    assert match.result == {"winner": 1, "decided_by": "fault"} and match.closed
+
+
+@pytest.mark.parametrize(("sent", "shown"), [
+    ("テスト".encode("cp932") + b"\n", "テスト"),  # the Ruby library: Shift_JIS, LF
+    ("チーム名前長い".encode() + b"\r\n", "チーム名"),
+])
+async def test_names_in_utf8_or_shift_jis_are_shown_cut_to_four(serve, sent, shown):
+    server = await serve(BOARD, 1)
+    cool = await Client.connect(server.ports[0], sent.rstrip(b"\r\n"),
+                                end=b"\n" if sent.endswith(b"\n") and b"\r" not in sent
+                                else b"\r\n")
+    hot = await Client.connect(server.ports[1], b"Hot")
+    await asyncio.gather(cool.play(scripted(STEADY)), hot.play(scripted(STEADY)))
+    (result,) = await server.task
+    assert result.names == [shown, "Hot"]
+    match = await sync_to_async(Match.objects.get)(pk=result.match_id)
+    assert await sync_to_async(lambda: [t.name for t in match.teams.all()])() == [shown, "Hot"]
+
+
+async def test_two_matches_at_once_on_their_own_ports(serve):
+    first, second = await serve(BOARD, TURNS), await serve(BOARD, TURNS)
+    clients = [await Client.connect(port, name) for server, name in ((first, b"A"), (second, b"B"))
+               for port in server.ports]
+    await asyncio.wait_for(asyncio.gather(*(c.play(scripted(STEADY)) for c in clients)), 15)
+    results = [(await first.task)[0], (await second.task)[0]]
+    assert results[0].match_id != results[1].match_id
+    for result in results:
+        assert (await finished(result.match_id)).result == {"winner": None, "decided_by": "draw"}
+
+
+async def test_the_answer_api_and_the_clock_leave_a_tcp_match_alone(serve, async_client):
+    server = await serve(BOARD, TURNS, timeout=5)
+    cool = await Client.connect(server.ports[0], b"C")
+    hot = await Client.connect(server.ports[1], b"H")
+    assert await cool.line() == "@"  # the game is on: its match is stored
+    match = await sync_to_async(Match.objects.get)()
+    later = timezone.now() + timedelta(hours=1)
+    assert match.protocol_played and list(match.due_turns(later)) == []
+    assert match.strategy_turn(later) == 1
+    await sync_to_async(Team.objects.filter(match=match, index=0).update)(
+        token_hash=token_hash("cool-token"))
+    answer = await async_client.post(f"/api/matches/{match.pk}/actions",
+                                     {"actions": [{"command": "wu"}]},
+                                     content_type="application/json",
+                                     headers={"Authorization": "Bearer cool-token"})
+    assert (answer.status_code, answer.json()["error"]) == (409, "wrong_protocol")
+    server.task.cancel()
+    for client in (cool, hot):
+        client.writer.close()
