@@ -4,6 +4,7 @@ turns still replay to the same result; names in UTF-8 and Shift_JIS; every line 
 two matches at once; the answer API and the clock leave such a match alone."""
 
 import asyncio
+import json
 from datetime import timedelta
 
 import pytest
@@ -164,3 +165,36 @@ async def test_the_answer_api_and_the_clock_leave_a_tcp_match_alone(serve, async
     server.task.cancel()
     for client in (cool, hot):
         client.writer.close()
+
+
+async def test_each_step_reaches_the_sockets_before_its_turn(serve):
+    from channels.layers import get_channel_layer
+
+    from matches.live.broadcast import match_group
+
+    server = await serve(BOARD, 1)
+    cool = await Client.connect(server.ports[0], b"C")
+    hot = await Client.connect(server.ports[1], b"H")
+    assert await cool.line() == "@"  # the game's match is stored by now
+    match = await sync_to_async(Match.objects.get)()
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    await layer.group_add(match_group(match.pk), channel)
+    cool.heard.clear()
+    await cool.send("gr")
+    await cool.line()
+    await cool.send("sr")
+    await cool.line()
+    await cool.send("#")
+    await asyncio.gather(cool.play(scripted([])), hot.play(scripted(["wu"])))
+    kinds = []
+    while len(kinds) < 3:
+        event = await asyncio.wait_for(layer.receive(channel), 5)
+        kinds.append(json.loads(event["text"]))
+    first, second, turn = kinds
+    assert (first["type"], first["team"], first["command"], first["result"]) == (
+        "step", 0, "sr", "ok")
+    assert first["cells"] == [[x, 1] for x in range(1, 10)]  # Cool at (0, 1) reads right
+    assert (second["type"], second["team"], second["command"]) == ("step", 1, "wu")
+    assert second["state"]["agents"] == [[[0, 1]], [[4, 0]]] and "cells" not in second
+    assert (turn["type"], turn["turn"]) == ("turn", 1)
