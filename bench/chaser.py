@@ -1,0 +1,119 @@
+"""CHaser over TCP: python bench/chaser.py [--turns 150] [--games 3]
+
+Starts `manage.py chaserserver --once` on the embedded default (SQLite, in-memory
+channel layer) in a scratch folder, and plays games of `--turns` turns between two
+clients on loopback that answer at once (each reads: look and search only, so that the
+game runs to its last turn), with no step delay. Prints, for each game, its time from
+the first `@` to the last reply, and over all games the server's per-step latency: from
+a client's line to the server's next line to it (its `gr` to the ready digits, its
+command to the reply), p50 and p99. Every line is stored and every step broadcast, as
+in a contest. The goal (issue "CHaser live"): a 125-turn game in no more than the public
+Ruby server chsr.rb's about 0.6 s on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+READS = ["lu", "sr", "ld", "sl", "su", "lr", "sd", "ll"]
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def free_ports() -> tuple[int, int]:
+    probes = [socket.socket() for _ in range(2)]
+    for probe in probes:
+        probe.bind(("127.0.0.1", 0))
+    ports = tuple(probe.getsockname()[1] for probe in probes)
+    for probe in probes:
+        probe.close()
+    return ports
+
+
+async def player(port: int, name: bytes, waits: list[float], span: list[float]) -> None:
+    for _ in range(200):
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            break
+        except ConnectionRefusedError:
+            await asyncio.sleep(0.05)
+    writer.write(name + b"\r\n")
+    step = 0
+    while True:
+        line = await reader.readline()
+        if line != b"@\r\n":
+            break
+        span[0] = span[0] or time.perf_counter()
+        asked = time.perf_counter()
+        writer.write(b"gr\r\n")
+        ready = await reader.readline()
+        waits.append(time.perf_counter() - asked)
+        if ready.startswith(b"0"):
+            break
+        asked = time.perf_counter()
+        writer.write(READS[step % len(READS)].encode() + b"\r\n")
+        reply = await reader.readline()
+        waits.append(time.perf_counter() - asked)
+        span[1] = time.perf_counter()
+        writer.write(b"#\r\n")
+        step += 1
+        if reply.startswith(b"0"):
+            break
+    writer.close()
+
+
+async def game(ports: tuple[int, int], waits: list[float]) -> float:
+    span = [0.0, 0.0]
+    await asyncio.gather(player(ports[0], b"Cool", waits, span),
+                         player(ports[1], b"Hot", waits, span))
+    return span[1] - span[0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", type=int, default=150)
+    parser.add_argument("--games", type=int, default=3)
+    options = parser.parse_args()
+    waits: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="spectator-bench-") as scratch:
+        env = dict(os.environ, SPECTATOR_VAR_DIR=scratch, DJANGO_DEBUG="0", LOG_LEVEL="WARNING")
+        env.pop("DATABASE_URL", None)
+        env.pop("REDIS_URL", None)
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env,
+                       check=True)
+        print(f"CHaser over TCP, {options.turns} turns a game, clients answering at once, "
+              "no step delay (SQLite, in-memory channel layer):")
+        for number in range(1, options.games + 1):
+            ports = free_ports()
+            server = subprocess.Popen(
+                [sys.executable, "manage.py", "chaserserver", "--map", "akisato_m01",
+                 "--turns", str(options.turns), "--once", "--host", "127.0.0.1",
+                 "--ports", f"{ports[0]},{ports[1]}"],
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
+            try:
+                seconds = asyncio.run(game(ports, waits))
+                out, _ = server.communicate(timeout=60)
+            finally:
+                server.kill()
+            print(f"  game {number}: {seconds:.3f} s ({seconds / options.turns * 1000:.2f} ms "
+                  f"a turn); {out.splitlines()[-2] if out else 'no output'}")
+    ms = [wait * 1000 for wait in waits]
+    print(f"  the server's answer to a line: p50 {percentile(ms, 0.5):.2f} ms, "
+          f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms ({len(ms)} lines)")
+
+
+if __name__ == "__main__":
+    main()
