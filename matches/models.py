@@ -12,7 +12,8 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.db.models import F, Q
 
-from matches.rules import GAME_CHOICES
+from matches.rules import GAME_CHOICES, rules_for
+from matches.rules.turns import is_protocol_played
 
 
 def token_hash(token: str) -> str:
@@ -108,6 +109,17 @@ class Match(models.Model):
         return self.clock_ms is not None
 
     @property
+    def protocol_played(self) -> bool:
+        """Its turns are played by its game's protocol server (CHaser over TCP), step by
+        step as the programs answer: no deadline, no clock (matches/rules/turns.py)."""
+        return is_protocol_played(rules_for(self.game))
+
+    @property
+    def moves_one_by_one(self) -> bool:
+        """Its next turn is open until it is played, not until a deadline."""
+        return self.alternating or self.protocol_played
+
+    @property
     def period(self) -> timedelta:
         return timedelta(milliseconds=self.strategy_ms + self.transition_ms)
 
@@ -133,7 +145,7 @@ class Match(models.Model):
         the next turn, from the start to the end)."""
         if now < self.start_at:
             return None
-        if self.alternating:
+        if self.moves_one_by_one:
             return None if self.over else self.resolved_turns + 1
         elapsed = now - self.start_at
         turn = elapsed // self.period + 1
@@ -148,14 +160,14 @@ class Match(models.Model):
         (may be past the last turn)."""
         if now < self.start_at:
             return 1
-        if self.alternating:
+        if self.moves_one_by_one:
             return self.resolved_turns + 1
         return self.strategy_turn(now) or (now - self.start_at) // self.period + 2
 
     def due_turns(self, now: datetime) -> range:
         """Turns whose deadline has passed but which are not resolved yet, in order
         (an alternating game's turns have none: a move resolves its turn)."""
-        if now < self.start_at or self.closed or self.alternating:
+        if now < self.start_at or self.closed or self.moves_one_by_one:
             return range(0)
         past = (now - self.start_at - timedelta(milliseconds=self.strategy_ms)) // self.period + 1
         return range(self.resolved_turns + 1, min(max(past, 0), self.turns) + 1)

@@ -46,6 +46,17 @@ def broadcast(group: str, message: dict[str, Any]) -> None:
         log.warning("broadcast of %s to %s failed: %r", message["type"], group, error)
 
 
+async def broadcast_soon(group: str, message: dict[str, Any]) -> None:
+    """`broadcast` from an event loop (a protocol server's): the same event, no thread."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        await layer.group_send(group, relay_event(message))
+    except Exception as error:
+        log.warning("broadcast of %s to %s failed: %r", message["type"], group, error)
+
+
 def turn_announce(match: Match, row: Turn) -> None:
     """After a transition commits: the turn (and the end) to the match's sockets, the
     viewer count when it changed, and the match's new line to the lists."""

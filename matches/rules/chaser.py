@@ -31,7 +31,9 @@ Choices of this module where neither says anything:
 - A start on a block is refused (the player would be buried before acting); a start on
   an item is allowed: the item stays under the player until someone walks onto it.
 - An empty command list means that player did not act that turn (a record cut short).
-  A second command in one turn's list is invalid and changes nothing.
+  A second command in one turn's list is invalid and changes nothing; a second entry
+  whose command is null is a step left unfinished (the TCP server's record of a `#`
+  that never came): a fault, as a null first entry is.
 - The answer API refuses a command that is not one of the 16 (`action_problem`); in a
   record it is a protocol fault, as over TCP.
 """
@@ -56,6 +58,7 @@ from matches.rules.checks import (
     require,
     whole,
 )
+from matches.rules.turns import PROTOCOL
 
 FLOOR, BLOCK, ITEM = "0", "2", "3"  # cells are held as their reply digits
 OTHER = "1"  # the digit of the other player
@@ -265,6 +268,7 @@ def cells_read(command: str, at: tuple[int, int]) -> list[tuple[int, int]]:
 class ChaserRules(Presentation):
     game = "chaser"
     title = "CHaser (U-16)"
+    turn_kind = PROTOCOL  # played over TCP by `manage.py chaserserver`
     # The README's agreement rule: results, and the digits sent to the clients, are equal.
     outcome_keys = ("result", "ready", "reply")
     headline_part = "items"
@@ -365,7 +369,7 @@ class ChaserRules(Presentation):
         for player in (0, 1):
             for index, action in enumerate(actions[player]):
                 command = action.get("command")
-                if index and not decided(state):
+                if index and not decided(state) and command is not None:
                     fields = {"result": "invalid", "reason": "only one command per turn"}
                 else:
                     state, fields = step(state, player, command)

@@ -9,6 +9,11 @@
   An illegal move is refused at once and not played; when the team to move has no
   legal move the server plays its pass itself.
 
+- Played by its protocol server: a game with a protocol of its own (CHaser over TCP,
+  docs/chaser-server.md) is driven step by step by that server, which stores each line
+  and each turn as it happens; no deadline and no chess clock: the server bounds each
+  reply itself. The clock and the answer API leave such a match alone.
+
 A game's rules class declares its kind with `turn_kind`; an alternating game inherits
 `Alternating` and says what is legal.
 """
@@ -20,6 +25,7 @@ from typing import Any
 
 SIMULTANEOUS = "simultaneous"
 ALTERNATING = "alternating"
+PROTOCOL = "protocol"  # played by the game's own protocol server
 
 
 class Alternating:
@@ -59,3 +65,7 @@ def turn_kind(rules: Any) -> str:
 
 def is_alternating(rules: Any) -> bool:
     return turn_kind(rules) == ALTERNATING
+
+
+def is_protocol_played(rules: Any) -> bool:
+    return turn_kind(rules) == PROTOCOL

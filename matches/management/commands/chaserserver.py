@@ -1,0 +1,146 @@
+"""python manage.py chaserserver --map FILE|NAME [--ports COOL,HOT] [--turns N]
+[--teams NAME NAME] [--games 3] [--once] [--timeout SECONDS] [--step-delay SECONDS]
+[--public] [--host ADDRESS]
+
+CHaser's TCP server (docs/chaser-server.md): the contests' client programs connect to
+Cool's port (2009) and Hot's (2010) and play a match of games, sides swapped every game,
+two wins taking it. Every line is stored and every step shown live. After every game it
+prints `winner: cool|hot|draw`; at the end, the match's result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from matches.rules import chaser
+from matches.rules.checks import MAX_TURNS
+from matches.rules.records import RecordError
+from matches.servers.chaser import ChaserServer, GameResult, Settings
+from matches.services.matches import team_names_check
+from matches.services.protocol import map_board
+
+MAPS = Path(__file__).resolve().parents[2] / "boards" / "chaser"
+
+
+def ports(text: str) -> tuple[int, int]:
+    parts = text.split(",")
+    if len(parts) != 2 or not all(part.strip().isdigit() for part in parts):
+        raise ValueError
+    cool, hot = (int(part) for part in parts)
+    if not (0 <= cool <= 65535 and 0 <= hot <= 65535) or (cool == hot and cool):
+        raise ValueError
+    return cool, hot
+
+
+class Command(BaseCommand):
+    help = "Serve CHaser over TCP to the contests' client programs (docs/chaser-server.md)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--map", required=True,
+                            help=f"a map file, or the name of one in {MAPS.name}/ "
+                                 f"({', '.join(sorted(p.stem for p in MAPS.glob('*.map')))})")
+        parser.add_argument("--ports", type=ports, default=chaser.PORTS, metavar="COOL,HOT",
+                            help="Cool's and Hot's ports (default 2009,2010; 0 picks free ones)")
+        parser.add_argument("--host", default="0.0.0.0", help="the address to listen on")
+        parser.add_argument("--turns", type=int, help="the number of turns (default: the "
+                                                      "map's T:)")
+        parser.add_argument("--teams", nargs=2, metavar="NAME",
+                            help="the match's two teams, the first Cool in odd games "
+                                 "(default: the names the programs send)")
+        parser.add_argument("--games", type=int, default=3,
+                            help="games in the match (default 3: two wins take it)")
+        parser.add_argument("--once", action="store_true", help="play one game and exit")
+        parser.add_argument("--timeout", type=float, default=10.0,
+                            help="seconds a program has for each line (default 10)")
+        parser.add_argument("--step-delay", type=float, default=0.0,
+                            help="seconds between steps, for an audience (0.3 suits a venue)")
+        parser.add_argument("--public", action="store_true",
+                            help="anyone may watch the games while they run")
+        parser.add_argument("--title", default="", help="the games' title")
+
+    def handle(self, *args, **options):
+        settings = self.settings(options)
+        games = 1 if options["once"] else options["games"]
+        if games < 1:
+            raise CommandError("--games: at least 1", returncode=2)
+        asyncio.run(self.serve(settings, options["ports"], games, options["host"]))
+
+    def settings(self, options) -> Settings:
+        path = Path(options["map"])
+        if not path.exists() and not path.suffix:
+            path = MAPS / f"{options['map']}.map"
+        try:
+            text = path.read_bytes().decode("utf-8-sig")
+        except OSError as error:
+            raise CommandError(f"--map: {options['map']}: {error.strerror}", returncode=2) from None
+        except UnicodeDecodeError as error:
+            raise CommandError(f"--map: {path}: byte {error.start} is not UTF-8 text",
+                               returncode=2) from None
+        try:
+            record = chaser.parse_map(text, name=path.stem)
+        except chaser.MapError as error:
+            raise CommandError(f"--map: {path}: {error}", returncode=2) from None
+        turns = options["turns"] or record["turns"]
+        if not 1 <= turns <= MAX_TURNS:
+            raise CommandError(f"--turns: {turns} is outside 1..{MAX_TURNS}", returncode=2)
+        if options["timeout"] <= 0 or options["step_delay"] < 0:
+            raise CommandError("--timeout must be positive and --step-delay not negative",
+                               returncode=2)
+        names = None
+        if options["teams"]:
+            try:
+                names = team_names_check(options["teams"])
+            except RecordError as error:
+                raise CommandError(f"--teams: {error}", returncode=2) from None
+        board = map_board(f"CHaser {record['title'] or path.stem}", record["board"],
+                          f"map file {path.name}", "chaser")
+        return Settings(board=board, turns=turns, team_names=names, timeout=options["timeout"],
+                        step_delay=options["step_delay"], public=options["public"],
+                        title=options["title"])
+
+    async def serve(self, settings: Settings, ports: tuple[int, int], games: int,
+                    host: str) -> None:
+        server = ChaserServer(settings, ports, games=games, host=host, on_game=self.tell)
+        try:
+            await server.start()
+        except OSError as error:
+            raise CommandError(f"--ports: {error.strerror}", returncode=2) from None
+        self.stdout.write(f"CHaser server: Cool on port {server.ports[0]}, Hot on port "
+                          f"{server.ports[1]}; {games} game{'s' if games > 1 else ''}")
+        self.stdout.flush()
+        loop = asyncio.get_running_loop()
+        runner = asyncio.ensure_future(server.run())
+        for stop in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(stop, runner.cancel)
+        try:
+            results = await runner
+        except asyncio.CancelledError:
+            self.stdout.write("stopped")
+            return
+        finally:
+            await server.close()
+        self.stdout.write(f"match: {match_words(results, settings.team_names)}")
+
+    def tell(self, result: GameResult) -> None:
+        self.stdout.write(f"winner: {result.word}")
+        self.stdout.flush()
+
+
+def match_words(results: list[GameResult], teams: list[str] | None) -> str:
+    """The match's result in words: the team with the most wins (by the names the games
+    were played under)."""
+    wins: dict[str, int] = {}
+    for result in results:
+        if result.winner is not None:
+            name = result.names[result.winner]
+            wins[name] = wins.get(name, 0) + 1
+    if not wins:
+        return "a draw"
+    ranked = sorted(wins.items(), key=lambda item: -item[1])
+    if len(ranked) > 1 and ranked[0][1] == ranked[1][1]:
+        return f"a draw ({ranked[0][1]} wins each)"
+    return f"{ranked[0][0]} wins ({ranked[0][1]} of {len(results)} games)"

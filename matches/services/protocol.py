@@ -1,0 +1,85 @@
+"""Storage for games played by a protocol server of their own (CHaser over TCP,
+docs/chaser-server.md): the server drives each game step by step and stores, through
+these functions, every line a program sends (before answering it) and every turn once
+both players have acted, in the same tables as every match. Replay, audit, verify,
+pictures and publication therefore work on such a match unchanged.
+
+A line is a Submission of the team's: status 200 for a protocol line (the name, `gr`,
+`#`), 202 for a command (the turn's counted actions), 400 with an error code for a
+fault. A fault also gets the server's own entry (`entered_by="server"`, status 202) with
+the actions that make the rules give the fault when the record is replayed: a null
+command (or the unknown command as sent), after the step's command when the fault came
+after it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches.models import Board, Match, Submission, Team
+from matches.services.boards import board_store
+from matches.services.matches import match_create
+from matches.services.turns import turn_resolve
+
+KEPT_BYTES = 1024  # a line is at most 1 KiB; anything longer is a fault, its start kept
+CONTENT_TYPE = "text/plain; tcp"
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game as its server knows it: the match and its teams' row ids."""
+
+    match_id: int
+    team_ids: tuple[int, int]
+
+
+def map_board(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
+    return board_store(name, spec, source, game)
+
+
+def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
+                public_live: bool) -> Game:
+    """A match for one game, starting now (the server starts it once both programs are
+    there); its steps are the server's, so it has no strategy or transition time."""
+    created = match_create(board=board, team_names=team_names, agents=1, turns=turns,
+                           strategy_seconds=0, transition_seconds=0, start_at=timezone.now(),
+                           title=title, public_live=public_live)
+    teams = dict(Team.objects.filter(match=created.match).values_list("index", "id"))
+    return Game(created.match.pk, (teams[0], teams[1]))
+
+
+def line_store(game: Game, team: int, turn: int | None, raw: bytes, received_at: datetime,
+               remote_addr: str | None, *, status: int, actions: list | None = None,
+               error: str = "", detail: str = "") -> None:
+    """One line as the program sent it (its first KEPT_BYTES bytes), with its verdict."""
+    kept = raw[:KEPT_BYTES]
+    Submission.objects.create(
+        match_id=game.match_id, team_id=game.team_ids[team], turn=turn,
+        received_at=received_at, remote_addr=remote_addr, content_type=CONTENT_TYPE,
+        body=kept, body_size=len(raw), body_sha256=hashlib.sha256(kept).hexdigest(),
+        actions=actions, status_code=status, error=error, detail=detail)
+
+
+def fault_store(game: Game, team: int, turn: int, at: datetime, actions: list,
+                reason: str) -> None:
+    """The server's entry that makes the turn's record give the team's fault."""
+    Submission.objects.create(
+        match_id=game.match_id, team_id=game.team_ids[team], turn=turn, received_at=at,
+        body=b"", body_size=0, actions=actions, status_code=202, entered_by="server",
+        note=f"protocol fault: {reason}")
+
+
+def turn_store(game: Game, number: int) -> dict[str, Any] | None:
+    """Play turn `number` from its stored commands (the turn message follows on commit);
+    the match's result once the game is over, else None."""
+    with transaction.atomic():
+        turn_resolve(match_id=game.match_id, number=number)
+    match = Match.objects.only("result", "resolved_turns", "turns", "closed").get(
+        pk=game.match_id)
+    return match.result if match.over else None
