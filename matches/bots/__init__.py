@@ -2,7 +2,9 @@
 bots in its own module, each a pure function of the public match state (as the API
 gives it), a team index and a random generator, returning that team's actions.
 
-`bots_for(game)` gives a game's bots by name ("random", "greedy").
+`bots_for(game)` gives a game's bots by name ("random", "greedy"). A game played over a
+protocol of its own has programs instead, which connect to its server as contest
+programs do (chaser.py).
 """
 
 from __future__ import annotations

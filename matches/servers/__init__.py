@@ -1,0 +1,20 @@
+"""Protocol servers: the games whose programs speak a protocol of their own instead of
+the answer API (their rules' `turn_kind` is PROTOCOL, matches/rules/turns.py) each have
+a server module here, named after the game, which drives each game step by step and
+stores it through `matches.services.protocol`. Its `demo(stop)` coroutine keeps a match
+of built-in programs going for `make demo`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from matches.rules import GAMES, rules_for
+from matches.rules.turns import is_protocol_played
+
+
+def server_modules() -> list[ModuleType]:
+    """The server module of every game played over its own protocol."""
+    return [importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
+            for game in GAMES if is_protocol_played(rules_for(game))]

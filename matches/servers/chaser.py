@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -160,8 +163,10 @@ class ChaserGame:
     """One game between two connected programs (Cool first)."""
 
     def __init__(self, settings: Settings, programs: tuple[Program, Program],
-                 names: list[str], title: str) -> None:
+                 names: list[str], title: str,
+                 on_start: Callable[[int], None] = lambda match_id: None) -> None:
         self.settings, self.programs, self.names, self.title = settings, programs, names, title
+        self.on_start = on_start
         self.state = chaser.new_state(settings.board.data, settings.turns)
         self.game: protocol.Game | None = None
         self.last_mover: int | None = None  # whose step (or fault) came last
@@ -171,6 +176,7 @@ class ChaserGame:
         self.game = await _db(protocol.game_create)(
             board=s.board, team_names=self.names, turns=s.turns, title=self.title,
             public_live=s.public)
+        self.on_start(self.game.match_id)
         for player, program in enumerate(self.programs):
             if program.name_line:
                 await self.store(player, None, program.name_line, 200)
@@ -290,14 +296,15 @@ def _db(function: Callable) -> Callable:
 
 class ChaserServer:
     """A match on one pair of ports: games one after another, each between the next
-    program on Cool's port and the next on Hot's. `on_game(result)` is called after
-    every game."""
+    program on Cool's port and the next on Hot's. `on_start(number, match_id, names)`
+    is called when a game starts, `on_game(result)` after it."""
 
     def __init__(self, settings: Settings, ports: tuple[int, int], *, games: int = 3,
-                 host: str = "0.0.0.0", on_game: Callable[[GameResult], None] | None = None
-                 ) -> None:
+                 host: str = "0.0.0.0", on_game: Callable[[GameResult], None] | None = None,
+                 on_start: Callable[[int, int, list[str]], None] | None = None) -> None:
         self.settings, self.ports, self.games, self.host = settings, ports, games, host
         self.on_game = on_game or (lambda result: None)
+        self.on_start = on_start or (lambda number, match_id, names: None)
         self.waiting: tuple[asyncio.Queue, asyncio.Queue] = (asyncio.Queue(), asyncio.Queue())
         self.servers: list[asyncio.base_events.Server] = []
         self.results: list[GameResult] = []
@@ -333,7 +340,9 @@ class ChaserServer:
             title = self.settings.title or f"{names[0]} vs {names[1]}"
             if self.games > 1:
                 title += f" · game {number} of {self.games}"
-            game = ChaserGame(self.settings, programs, names, title)
+            game = ChaserGame(self.settings, programs, names, title,
+                              lambda match_id, n=number, names=names:
+                              self.on_start(n, match_id, names))
             try:
                 result = await game.play()
             finally:
@@ -371,3 +380,80 @@ class ChaserServer:
         for server in self.servers:
             server.close()
             await server.wait_closed()
+
+
+# --- maps and the demo ---------------------------------------------------------------
+
+MAPS = Path(__file__).resolve().parents[1] / "boards" / "chaser"
+
+
+def map_path(name: str) -> Path:
+    """A map file's path: the file itself, or the name of a map in MAPS."""
+    path = Path(name)
+    return path if path.exists() or path.suffix else MAPS / f"{name}.map"
+
+
+def map_read(path: Path) -> dict[str, Any]:
+    """The map's match-record/1 dict (chaser.parse_map); OSError, UnicodeDecodeError or
+    chaser.MapError (naming the map's line) when it cannot be read."""
+    return chaser.parse_map(path.read_bytes().decode("utf-8-sig"), name=path.stem)
+
+
+def map_settings(path: Path, record: dict[str, Any], **options: Any) -> Settings:
+    """Server settings for a map read by `map_read` (its Board stored or reused)."""
+    board = protocol.map_board(f"CHaser {record['title'] or path.stem}", record["board"],
+                               f"map file {path.name}", "chaser")
+    options.setdefault("turns", record["turns"])
+    return Settings(board=board, **options)
+
+
+DEMO_TEAMS = ("Collector", "Hunter")
+DEMO_TURNS = 100
+
+
+async def demo(stop: threading.Event, tell: Callable[[str, int], None],
+               step_delay: float = 0.3) -> None:
+    """`make demo`'s CHaser: matches of three games between the built-in programs
+    (matches/bots/chaser.py), which connect over TCP on loopback like contest programs,
+    on the shipped maps in turn, paced for an audience; each game is published when it
+    ends, and the next match starts when one ends."""
+    from matches.bots.chaser import PLAYERS, play
+    from matches.services.publication import match_publish
+
+    maps = itertools.cycle(sorted(MAPS.glob("*.map")))
+    while not stop.is_set():
+        path = next(maps)
+        settings = await _db(map_settings)(path, map_read(path), turns=DEMO_TURNS,
+                                           team_names=list(DEMO_TEAMS), step_delay=step_delay,
+                                           public=True, title=f"Demo: CHaser on {path.stem}")
+        def started(number: int, match_id: int, names: list[str], where: str = path.stem):
+            tell(f"Match {match_id}: {names[0]} (Cool) vs {names[1]} (Hot), CHaser game "
+                 f"{number} of 3 on {where}", match_id)
+
+        server = ChaserServer(settings, (0, 0), host="127.0.0.1", on_start=started)
+        await server.start()
+        programs = [threading.Thread(target=_demo_program, daemon=True,
+                                     args=(server.ports, team, PLAYERS[name.lower()], play, stop))
+                    for team, name in enumerate(DEMO_TEAMS)]
+        for program in programs:
+            program.start()
+        try:
+            for result in await server.run():
+                await _db(match_publish)(match_id=result.match_id, published=True)
+        except Exception:
+            log.exception("the CHaser demo match failed; the next one starts")
+        finally:
+            await server.close()
+
+
+def _demo_program(ports: tuple[int, int], team: int, kind: type, play: Callable,
+                  stop: threading.Event) -> None:
+    """One team's program for every game of a demo match: Cool in odd games for team 0."""
+    for number in itertools.count(1):
+        side = (team + number - 1) % 2
+        try:
+            play("127.0.0.1", ports[side], kind(f"{ports}-{number}-{team}"), stop)
+        except OSError:
+            return  # the match is over: its server has closed
+        if stop.is_set():
+            return

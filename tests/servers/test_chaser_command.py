@@ -65,9 +65,12 @@ def test_a_match_of_three_games_over_tcp(tmp_path):
         out, _ = process.communicate(timeout=20)
     finally:
         process.kill()
-    lines = out.splitlines()
+    lines = [line for line in out.splitlines() if not line.startswith("game ")]
     assert lines[1:] == ["winner: cool", "winner: cool", "winner: cool",
                          "match: Alpha wins (2 of 3 games)"], out
+    starts = [line.split(", ", 1)[1] for line in out.splitlines() if line.startswith("game ")]
+    assert [start.split(":")[0] for start in starts] == [
+        "Alpha (Cool) vs Beta (Hot)", "Beta (Cool) vs Alpha (Hot)", "Alpha (Cool) vs Beta (Hot)"]
     assert process.returncode == 0
 
 

@@ -12,18 +12,22 @@ from __future__ import annotations
 
 import asyncio
 import signal
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.rules import chaser
 from matches.rules.checks import MAX_TURNS
 from matches.rules.records import RecordError
-from matches.servers.chaser import ChaserServer, GameResult, Settings
+from matches.servers.chaser import (
+    MAPS,
+    ChaserServer,
+    GameResult,
+    Settings,
+    map_path,
+    map_read,
+    map_settings,
+)
 from matches.services.matches import team_names_check
-from matches.services.protocol import map_board
-
-MAPS = Path(__file__).resolve().parents[2] / "boards" / "chaser"
 
 
 def ports(text: str) -> tuple[int, int]:
@@ -70,18 +74,14 @@ class Command(BaseCommand):
         asyncio.run(self.serve(settings, options["ports"], games, options["host"]))
 
     def settings(self, options) -> Settings:
-        path = Path(options["map"])
-        if not path.exists() and not path.suffix:
-            path = MAPS / f"{options['map']}.map"
+        path = map_path(options["map"])
         try:
-            text = path.read_bytes().decode("utf-8-sig")
+            record = map_read(path)
         except OSError as error:
             raise CommandError(f"--map: {options['map']}: {error.strerror}", returncode=2) from None
         except UnicodeDecodeError as error:
             raise CommandError(f"--map: {path}: byte {error.start} is not UTF-8 text",
                                returncode=2) from None
-        try:
-            record = chaser.parse_map(text, name=path.stem)
         except chaser.MapError as error:
             raise CommandError(f"--map: {path}: {error}", returncode=2) from None
         turns = options["turns"] or record["turns"]
@@ -96,15 +96,14 @@ class Command(BaseCommand):
                 names = team_names_check(options["teams"])
             except RecordError as error:
                 raise CommandError(f"--teams: {error}", returncode=2) from None
-        board = map_board(f"CHaser {record['title'] or path.stem}", record["board"],
-                          f"map file {path.name}", "chaser")
-        return Settings(board=board, turns=turns, team_names=names, timeout=options["timeout"],
-                        step_delay=options["step_delay"], public=options["public"],
-                        title=options["title"])
+        return map_settings(path, record, turns=turns, team_names=names,
+                            timeout=options["timeout"], step_delay=options["step_delay"],
+                            public=options["public"], title=options["title"])
 
     async def serve(self, settings: Settings, ports: tuple[int, int], games: int,
                     host: str) -> None:
-        server = ChaserServer(settings, ports, games=games, host=host, on_game=self.tell)
+        server = ChaserServer(settings, ports, games=games, host=host, on_game=self.tell,
+                              on_start=self.started)
         try:
             await server.start()
         except OSError as error:
@@ -124,6 +123,11 @@ class Command(BaseCommand):
         finally:
             await server.close()
         self.stdout.write(f"match: {match_words(results, settings.team_names)}")
+
+    def started(self, number: int, match_id: int, names: list[str]) -> None:
+        self.stdout.write(f"game {number}: match {match_id}, {names[0]} (Cool) vs "
+                          f"{names[1]} (Hot): /matches/{match_id}/")
+        self.stdout.flush()
 
     def tell(self, result: GameResult) -> None:
         self.stdout.write(f"winner: {result.word}")

@@ -2,7 +2,8 @@
 
 One process, nothing else to start: daphne serves the pages, the API and the
 websockets; the turn clock runs on the same event loop (the embedded default). Every
-live game has a match on at once; two bots play each through the real HTTP API, and
+live game has a match on at once; two bots play each through the real HTTP API (a game
+with a protocol of its own, CHaser, through its server on loopback TCP ports), and
 when a match ends the next one of its game starts (on the next public board, for a
 game that has boards). The clock also resolves matches created with `creatematch`
 from another terminal.
@@ -41,6 +42,7 @@ from matches.clock import run_clock
 from matches.models import Match
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.turns import is_alternating
+from matches.servers import server_modules
 from matches.services.boards import board_store
 from matches.services.matches import match_create, next_game_create
 from matches.services.publication import match_publish
@@ -141,12 +143,18 @@ class Command(BaseCommand):
         self.stop.set()
 
     def ready(self) -> None:
-        asyncio.get_event_loop().create_task(run_clock())
+        loop = asyncio.get_event_loop()
+        loop.create_task(run_clock())
         if self.bots:
             for game in LIVE_GAMES:
                 if bots_for(game):
                     threading.Thread(target=self.organise, args=(game,),
                                      name=f"demo-{game}", daemon=True).start()
+            for server in server_modules():  # the games played over their own protocol
+                loop.create_task(server.demo(self.stop, self.tell))
+
+    def tell(self, text: str, match_id: int) -> None:
+        self.stdout.write(f"{text} — {self.base}/matches/{match_id}/")
 
     def organise(self, game: str) -> None:
         """Create a match of the game, let the bots play it, then the next one."""
