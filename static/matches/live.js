@@ -50,6 +50,9 @@ export class MatchStream {
         this.turn = message.turn;
         this.emit("onTurn", message);
         break;
+      case "step": // a game played step by step (CHaser): a step of the coming turn
+        if (this.turn !== null && message.turn === this.turn + 1) this.emit("onStep", message);
+        break;
       case "end":
         this.emit("onEnd", message);
         break;

@@ -29,6 +29,7 @@ export function startVenue(root, matchId) {
   function apply(state) {
     drawState(screen.view, state, { arrived: screen.arrived, previous: screen.state });
     screen.state = state;
+    screen.drawn = state;
     const { headline } = drawTeams(state.scores);
     drawTurn(state.turn);
     const chart = find("svg.chart");
@@ -182,11 +183,15 @@ export function startVenue(root, matchId) {
     else if (alternating()) {
       drawMover(countdown, now);
       return;
+    } else if (screen.step && now !== "upcoming") {
+      drawStep(countdown, screen.step);
+      return;
     } else if (now === "live" && screen.deadline !== null) {
       text = `next in ${formatCountdown(screen.deadline - clock.now())}`;
     }
     if (countdown.textContent !== text) countdown.textContent = text;
     delete countdown.dataset.mover;
+    delete countdown.dataset.step;
     countdown.dataset.kind = now;
   }
 
@@ -207,6 +212,22 @@ export function startVenue(root, matchId) {
     const mover = words(`team-${"ab"[team]}-text mover`, tile && short ? short : name);
     mover.title = name;
     countdown.replaceChildren(mover, words("to-move-words", " to move"));
+  }
+
+  // The last step, the side's name in its colour: "Hot · sr · search right".
+  function drawStep(countdown, step) {
+    const key = `${step.turn}-${step.team}`;
+    countdown.dataset.kind = "step";
+    if (countdown.dataset.step === key) return;
+    countdown.dataset.step = key;
+    const { name, short } = screen.meta.teams[step.team];
+    const tile = !countdown.parentElement.querySelector(".label");
+    const rules = gameRules(screen.meta.game);
+    const said = step.result === "ok" ? rules.describe({ command: step.command })
+      : `fault: ${step.reason || "protocol"}`;
+    const who = words(`team-${"ab"[step.team]}-text mover`, tile && short ? short : name);
+    who.title = name;
+    countdown.replaceChildren(who, words("step-words", ` · ${said}`));
   }
 
   function drawResult() {
@@ -273,6 +294,19 @@ export function startVenue(root, matchId) {
       screen.panel = message.panel || null;
       noteArrivals(screen.arrived, screen.state, message);
       apply(message);
+    },
+    // A step of a game played step by step (CHaser over TCP): the position after it,
+    // with that one step's marks (a walk's arrow, the cells a look or search read), and
+    // the step in words where the countdown would be.
+    onStep(message) {
+      const outcomes = [[], []];
+      outcomes[message.team] = [{ command: message.command, result: message.result }];
+      const state = { ...message.state, outcomes };
+      drawState(screen.view, state, { previous: screen.drawn });
+      screen.drawn = state;
+      screen.step = message;
+      drawTeams(message.state.scores);
+      drawStatus();
     },
     onEnd(message) {
       // the clocks stop where they stand (the loser's at 0 when the time decided)
