@@ -240,10 +240,11 @@ def public_state(match: Match, now: datetime | None = None) -> dict[str, Any]:
     }
 
 
-def match_summary(match: Match, now: datetime) -> dict[str, Any]:
-    """One line of the list of matches: its scores, each team's one number
-    (`headline`) and who leads, as the game's rules say."""
-    scores = latest_scores(match)
+def match_summary(match: Match, now: datetime,
+                  scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
+    """One line of the list of matches: its scores (the latest, read here when the caller
+    has not), each team's one number (`headline`) and who leads, as the game's rules say."""
+    scores = latest_scores(match) if scores is None else scores
     return {
         "id": match.pk,
         "game": match.game,

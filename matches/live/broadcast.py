@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import threading
+from collections.abc import Iterator
 from typing import Any
 
 from asgiref.sync import async_to_sync
@@ -31,12 +34,33 @@ def relay_event(message: dict[str, Any]) -> dict[str, Any]:
             "text": json.dumps(message, separators=(",", ":"))}
 
 
+_local = threading.local()
+
+
+@contextlib.contextmanager
+def held() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+    """Hold the broadcasts made in this thread inside the block in the list it gives,
+    in order, instead of sending them: a caller whose event loop waits for this thread
+    (a protocol server's) sends them itself with `broadcast_soon`, without the hop back
+    to the loop that each `broadcast` from a thread takes."""
+    outer = getattr(_local, "held", None)
+    _local.held = kept = []
+    try:
+        yield kept
+    finally:
+        _local.held = outer
+
+
 def broadcast(group: str, message: dict[str, Any]) -> None:
     """Send one event to a group; consumers relay its text to their sockets.
 
     A failure (the layer's server restarting, say) is logged, not raised: what is
     broadcast is already stored, and clients catch up from the stored turns.
     """
+    kept = getattr(_local, "held", None)
+    if kept is not None:
+        kept.append((group, message))
+        return
     layer = get_channel_layer()
     if layer is None:
         return
@@ -67,7 +91,7 @@ def turn_announce(match: Match, row: Turn) -> None:
     count = viewers_news(match.pk)
     if count is not None:
         broadcast(match_group(match.pk), messages.viewers(count))
-    summary_announce(match, now)
+    summary_announce(match, now, row.scores)
 
 
 def end_announce(match: Match) -> None:
@@ -77,9 +101,10 @@ def end_announce(match: Match) -> None:
     summary_announce(match)
 
 
-def summary_announce(match: Match, now=None) -> None:
-    """A match's line to the judges' list, and to everyone's while it is public."""
-    summary = messages.summary(match, now or timezone.now())
+def summary_announce(match: Match, now=None, scores=None) -> None:
+    """A match's line to the judges' list, and to everyone's while it is public (with
+    the scores of the turn just stored, when there is one)."""
+    summary = messages.summary(match, now or timezone.now(), scores)
     broadcast(JUDGES_LIST_GROUP, summary)
     if match.published or match.public_live:  # a live one's last summary ends its run
         broadcast(LIST_GROUP, summary)

@@ -97,9 +97,11 @@ def matches(summaries: list[dict[str, Any]], now: datetime) -> dict[str, Any]:
     return {"type": "matches", "matches": summaries, "server_time": selectors.epoch_ms(now)}
 
 
-def summary(match: Match, now: datetime) -> dict[str, Any]:
-    """One match's line of the list, after a transition or a change of visibility."""
-    return {"type": "summary", "match": selectors.match_summary(match, now)}
+def summary(match: Match, now: datetime,
+            scores: list[dict[str, int]] | None = None) -> dict[str, Any]:
+    """One match's line of the list, after a transition (whose `scores` the caller has)
+    or a change of visibility."""
+    return {"type": "summary", "match": selectors.match_summary(match, now, scores)}
 
 
 def withdrawn(match: Match) -> dict[str, Any]:

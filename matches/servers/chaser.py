@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from matches.live.broadcast import broadcast_soon, match_group
 from matches.rules import chaser
+from matches.servers.writes import Writes
 from matches.services import protocol
 
 log = logging.getLogger(__name__)
@@ -172,10 +173,17 @@ class ChaserGame:
         self.last_mover: int | None = None  # whose step (or fault) came last
 
     async def play(self) -> GameResult:
+        self.writes = Writes()
+        try:
+            return await self._play()
+        finally:
+            await self.writes.close()
+
+    async def _play(self) -> GameResult:
         s = self.settings
-        self.game = await _db(protocol.game_create)(
-            board=s.board, team_names=self.names, turns=s.turns, title=self.title,
-            public_live=s.public)
+        self.game = await self.writes.now(
+            protocol.game_create, board=s.board, team_names=self.names, turns=s.turns,
+            title=self.title, public_live=s.public)
         self.on_start(self.game.match_id)
         for player, program in enumerate(self.programs):
             if program.name_line:
@@ -188,9 +196,9 @@ class ChaserGame:
                     break
                 await self.step(player, turn)
             self.state = chaser.end_turn(self.state)
-            result = await _db(protocol.turn_store)(self.game, turn)
-            if result is not None:
-                break
+            # stored while the next `@` goes out: the next line stored waits for it
+            for group, message in await self.writes.now(protocol.turn_store, self.game, turn):
+                await broadcast_soon(group, message)
         await self.finish(turn)
         return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
                           self.names)
@@ -211,8 +219,8 @@ class ChaserGame:
             if fields["result"] != "ok":
                 await self.store(player, turn, line, 400, error="unknown_command",
                                  detail=fields["reason"])
-                await _db(protocol.fault_store)(self.game, player, turn, line.at,
-                                                [{"command": command}], fields["reason"])
+                await self.writes.now(protocol.fault_store, self.game, player, turn, line.at,
+                                      [{"command": command}], fields["reason"])
                 await self.announce(player, turn, command, "fault", fields["reason"])
                 return
             await self.store(player, turn, line, 202, actions=[{"command": command}])
@@ -242,12 +250,13 @@ class ChaserGame:
         """Store what came and the server's entry; the game is the other side's."""
         now = timezone.now()
         if fault.raw is not None:
-            await _db(protocol.line_store)(self.game, player, turn, fault.raw, now,
-                                           self.programs[player].address, status=400,
-                                           error=fault.code, detail=fault.detail)
+            await self.writes.now(protocol.line_store, self.game, player, turn, fault.raw,
+                                  now, self.programs[player].address, status=400,
+                                  error=fault.code, detail=fault.detail)
         # after a played command the fault is a second entry: the command stands
         actions = [{"command": command}, {"command": None}] if command else [{"command": None}]
-        await _db(protocol.fault_store)(self.game, player, turn, now, actions, fault.detail)
+        await self.writes.now(protocol.fault_store, self.game, player, turn, now, actions,
+                              fault.detail)
         self.state = chaser.fault(self.state, player)
         await self.announce(player, turn, command, "fault", fault.detail)
         log.info("CHaser match %s: %s faulted in turn %d: %s", self.game.match_id,
@@ -269,10 +278,16 @@ class ChaserGame:
                 await self.expect_end(player, turn)
 
     async def store(self, player: int, turn: int | None, line: Line, status: int, *,
-                    actions: list | None = None, error: str = "", detail: str = "") -> None:
-        await _db(protocol.line_store)(self.game, player, turn, line.raw, line.at,
-                                       self.programs[player].address, status=status,
-                                       actions=actions, error=error, detail=detail)
+                    actions: list | None = None, error: str = "", detail: str = "",
+                    wait: bool = True) -> None:
+        """Store a line; before the server answers it (`wait`), or with the next write
+        waited for (a `#`, which no answer follows)."""
+        write = self.writes.now if wait else self.writes.soon
+        result = write(protocol.line_store, self.game, player, turn, line.raw, line.at,
+                       self.programs[player].address, status=status, actions=actions,
+                       error=error, detail=detail)
+        if wait:
+            await result
 
     async def announce(self, player: int, turn: int, command: str | None, result: str,
                        reason: str = "") -> None:

@@ -22,7 +22,8 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from matches.models import Board, Match, Submission, Team
+from matches.live.broadcast import held
+from matches.models import Board, Submission, Team
 from matches.services.boards import board_store
 from matches.services.matches import match_create
 from matches.services.turns import turn_resolve
@@ -75,11 +76,9 @@ def fault_store(game: Game, team: int, turn: int, at: datetime, actions: list,
         note=f"protocol fault: {reason}")
 
 
-def turn_store(game: Game, number: int) -> dict[str, Any] | None:
-    """Play turn `number` from its stored commands (the turn message follows on commit);
-    the match's result once the game is over, else None."""
-    with transaction.atomic():
+def turn_store(game: Game, number: int) -> list[tuple[str, dict[str, Any]]]:
+    """Play turn `number` from its stored commands; the messages its storage announces
+    (the turn, the list's line), for the server's loop to send (`broadcast.held`)."""
+    with held() as messages, transaction.atomic():
         turn_resolve(match_id=game.match_id, number=number)
-    match = Match.objects.only("result", "resolved_turns", "turns", "closed").get(
-        pk=game.match_id)
-    return match.result if match.over else None
+    return messages

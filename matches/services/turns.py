@@ -47,11 +47,12 @@ def _state_before(match: Match, turn: int) -> Any:
     return state
 
 
-def counted_submissions(match: Match, turn: int) -> dict[int, Submission]:
-    """The last accepted submission of each team for a turn, by team index."""
+def counted_submissions(match: Match, turn: int) -> dict[int, tuple[int, Any]]:
+    """The last accepted submission of each team for a turn, as (id, actions) by team
+    index."""
     accepted = (Submission.objects.filter(match=match, turn=turn, status_code=202)
-                .select_related("team").order_by("received_at", "id"))
-    return {submission.team.index: submission for submission in accepted}
+                .order_by("received_at", "id").values_list("team__index", "id", "actions"))
+    return {index: (pk, actions) for index, pk, actions in accepted}
 
 
 def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> Turn | None:
@@ -68,10 +69,10 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> 
         rules = rules_for(match.game)
         state = _state_before(match, number)
         counted = counted_submissions(match, number)
-        actions = [counted[index].actions if index in counted else [] for index in (0, 1)]
+        actions = [counted[index][1] if index in counted else [] for index in (0, 1)]
         state, outcomes = rules.resolve_turn(state, actions)
         view = rules.view(state)
-        Submission.objects.filter(pk__in=[s.pk for s in counted.values()]).update(counted=True)
+        Submission.objects.filter(pk__in=[pk for pk, _ in counted.values()]).update(counted=True)
         row = Turn.objects.create(match=match, number=number, cells=view["cells"],
                                   agents=view["agents"], outcomes=outcomes,
                                   scores=view["scores"], resolved_at=now or timezone.now())
