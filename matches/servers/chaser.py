@@ -278,16 +278,11 @@ class ChaserGame:
                 await self.expect_end(player, turn)
 
     async def store(self, player: int, turn: int | None, line: Line, status: int, *,
-                    actions: list | None = None, error: str = "", detail: str = "",
-                    wait: bool = True) -> None:
-        """Store a line; before the server answers it (`wait`), or with the next write
-        waited for (a `#`, which no answer follows)."""
-        write = self.writes.now if wait else self.writes.soon
-        result = write(protocol.line_store, self.game, player, turn, line.raw, line.at,
-                       self.programs[player].address, status=status, actions=actions,
-                       error=error, detail=detail)
-        if wait:
-            await result
+                    actions: list | None = None, error: str = "", detail: str = "") -> None:
+        """Store a line, before the server sends anything more."""
+        await self.writes.now(protocol.line_store, self.game, player, turn, line.raw, line.at,
+                              self.programs[player].address, status=status, actions=actions,
+                              error=error, detail=detail)
 
     async def announce(self, player: int, turn: int, command: str | None, result: str,
                        reason: str = "") -> None:

@@ -1,11 +1,14 @@
 """A protocol server's writes, in the order it asks for them, on the database thread.
 
-A server must store each line before it answers it, but it need not wait for a line it
-does not answer (CHaser's `#`) or for a turn's storage before it sends the next `@`:
-`soon(...)` queues such a write and returns at once; `now(...)` queues one and waits for
-it, and so for everything queued before it. The writes queued while the database thread
-is busy go over to it together, in one hop, each in its own transaction. A write that
-fails is logged and does not stop the ones after it; `now` raises its error.
+`now(...)` queues a write and waits for it, and so for everything queued before it;
+`soon(...)` queues one without waiting (its future says how it went). The writes queued
+while the database thread is busy go over to it together, in one hop, each in its own
+transaction. A write that fails is logged and does not stop the ones after it; `now`
+raises its error.
+
+(Leaving a line's or a turn's storage to run while the server goes on was tried: on two
+cores the database thread and the loop then fight for the interpreter lock, and a game
+took longer. The server waits for every write.)
 """
 
 from __future__ import annotations
