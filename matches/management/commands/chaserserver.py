@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import signal
 
+from channels.layers import get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.rules import chaser
@@ -28,6 +29,7 @@ from matches.servers.chaser import (
     map_settings,
 )
 from matches.services.matches import team_names_check
+from matches.services.turns import layer_reaches_other_processes
 
 
 def ports(text: str) -> tuple[int, int]:
@@ -110,6 +112,11 @@ class Command(BaseCommand):
             raise CommandError(f"--ports: {error.strerror}", returncode=2) from None
         self.stdout.write(f"CHaser server: Cool on port {server.ports[0]}, Hot on port "
                           f"{server.ports[1]}; {games} game{'s' if games > 1 else ''}")
+        if not layer_reaches_other_processes(get_channel_layer()):
+            self.stdout.write("Note: no REDIS_URL, so the channel layer is this process's own: "
+                              "every game is stored, but the screens of another server "
+                              "process show it only when reloaded (set REDIS_URL, as `make "
+                              "serve` does, to show it live)")
         self.stdout.flush()
         loop = asyncio.get_running_loop()
         runner = asyncio.ensure_future(server.run())
