@@ -198,3 +198,43 @@ async def test_each_step_reaches_the_sockets_before_its_turn(serve):
     assert (second["type"], second["team"], second["command"]) == ("step", 1, "wu")
     assert second["state"]["agents"] == [[[0, 1]], [[4, 0]]] and "cells" not in second
     assert (turn["type"], turn["turn"]) == ("turn", 1)
+
+
+async def test_every_surface_works_on_a_tcp_game(serve):
+    """Replay, audit (with the raw lines and the fault), exports, picture, verify and
+    publication, as for every game."""
+    from django.contrib.auth.models import Permission, User
+    from django.test import Client as Browser
+
+    from matches.services.publication import match_publish
+
+    server = await serve(BOARD, TURNS, timeout=0.5)
+    cool = await Cool.connect(server.ports[0], b"Bad")
+    cool.fault = "unknown"
+    hot = await Client.connect(server.ports[1], b"Good")
+    await asyncio.gather(cool.play(None), hot.play(scripted(STEADY)))
+    (result,) = await server.task
+    match_id = result.match_id
+
+    def surfaces():
+        judge = User.objects.create_user("judy", password="pw")
+        judge.user_permissions.add(Permission.objects.get(codename="judge"))
+        browser = Browser(HTTP_HOST="127.0.0.1")
+        browser.force_login(judge)
+        audit = browser.get(f"/matches/{match_id}/audit")
+        exported = browser.get(f"/matches/{match_id}/audit/submissions.json").json()
+        csv = browser.get(f"/matches/{match_id}/audit/submissions.csv")
+        match_publish(match_id=match_id, published=True)
+        anyone = Browser(HTTP_HOST="127.0.0.1")
+        return (audit, exported, csv, anyone.get(f"/matches/{match_id}/replay"),
+                anyone.get(f"/matches/{match_id}/board.png"),
+                anyone.get(f"/api/matches/{match_id}").json())
+
+    audit, exported, csv, replay, picture, shown = await sync_to_async(surfaces)()
+    assert audit.status_code == 200 and "unknown_command" in audit.content.decode()
+    assert csv.status_code == 200 and replay.status_code == 200
+    assert picture.status_code == 200 and picture["Content-Type"] == "image/png"
+    rows = exported if isinstance(exported, list) else exported["submissions"]
+    assert {row["status_code"] for row in rows} == {200, 202, 400}
+    assert shown["result"] == {"winner": 1, "decided_by": "fault"} and shown["status"] == "finished"
+    await finished(match_id)
