@@ -110,6 +110,7 @@ def main() -> None:
                 server.kill()
             print(f"  game {number}: {seconds:.3f} s ({seconds / options.turns * 1000:.2f} ms "
                   f"a turn); {out.splitlines()[-2] if out else 'no output'}")
+    print("  goal: 4.8 ms a turn or less (the Ruby server chsr.rb: 125 turns in about 0.6 s)")
     ms = [wait * 1000 for wait in waits]
     print(f"  the server's answer to a line: p50 {percentile(ms, 0.5):.2f} ms, "
           f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms ({len(ms)} lines)")

@@ -20,7 +20,10 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import queue
+import socket
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,11 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django import db
 from django.utils import timezone
 
 from matches.live.broadcast import broadcast_soon, match_group
 from matches.rules import chaser
-from matches.servers.writes import Writes
 from matches.services import protocol
 
 log = logging.getLogger(__name__)
@@ -40,6 +43,7 @@ log = logging.getLogger(__name__)
 LINE_LIMIT = 1024  # bytes of one line, its end included
 NAME_WAIT = 10.0  # seconds a program has to send its name after connecting
 END_WAIT = 1.0  # seconds the server waits for a `#` after a reply that ends the game
+SEND_WAIT = 10.0  # seconds a send may block on a program that does not read
 SIDES = ("cool", "hot")
 RULES = chaser.ChaserRules()
 
@@ -50,6 +54,10 @@ class Fault(Exception):
     def __init__(self, code: str, detail: str, raw: bytes | None = None) -> None:
         super().__init__(detail)
         self.code, self.detail, self.raw = code, detail, raw
+
+
+class Stopped(Exception):
+    """The server is stopping: the game ends without a result."""
 
 
 @dataclass
@@ -72,69 +80,65 @@ def decode_name(raw: bytes) -> str:
 
 
 class Program:
-    """One connected client: reads its lines (bounded in size and time), writes ours."""
+    """One connected client, played from the game's thread with blocking reads (each
+    bounded in size and time) and writes."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        peer = writer.get_extra_info("peername")
+    def __init__(self, connection: socket.socket) -> None:
+        self.connection = connection
+        self.lines = connection.makefile("rb")
+        peer = connection.getpeername()
         self.address = peer[0] if peer else None
         self.name = ""
         self.name_line: Line | None = None  # stored with the game it plays
         self.gone = False
 
-    async def read(self, timeout: float) -> Line:
-        try:
-            raw = await asyncio.wait_for(self.reader.readuntil(b"\n"), timeout)
-        except TimeoutError:
-            raise Fault("timeout", f"no line within {timeout:g} s") from None
-        except asyncio.LimitOverrunError:
-            raise Fault("line_too_long", f"a line over {LINE_LIMIT} bytes",
-                        await self._drop_long_line()) from None
-        except asyncio.IncompleteReadError as cut:
-            self.gone = True
-            raise Fault("disconnected", "the connection closed", cut.partial or None) from None
-        except (ConnectionError, OSError):
-            self.gone = True
-            raise Fault("disconnected", "the connection failed") from None
-        at = timezone.now()
+    def read(self, timeout: float) -> Line:
+        raw = self._raw(timeout, "no line")
         try:
             text = raw.decode("utf-8").strip()
         except UnicodeDecodeError:
             raise Fault("not_text", "the line is not UTF-8 text", raw) from None
-        return Line(raw, text, at)
+        return Line(raw, text, timezone.now())
 
-    async def read_name(self, timeout: float) -> str:
+    def read_name(self, timeout: float) -> str:
         """The first line: the program's name, in UTF-8 or Shift_JIS."""
-        try:
-            raw = await asyncio.wait_for(self.reader.readuntil(b"\n"), timeout)
-        except TimeoutError:
-            raise Fault("timeout", f"no name within {timeout:g} s") from None
-        except (asyncio.LimitOverrunError, asyncio.IncompleteReadError, ConnectionError,
-                OSError):
-            raise Fault("no_name", "no name line") from None
+        raw = self._raw(timeout, "no name")
         self.name_line = Line(raw, "", timezone.now())
         return decode_name(raw)
 
-    async def _drop_long_line(self) -> bytes:
-        """The first LINE_LIMIT bytes of an over-long line, kept for the record."""
-        with contextlib.suppress(Exception):
-            return await self.reader.read(LINE_LIMIT)
-        return b""
+    def _raw(self, timeout: float, what: str) -> bytes:
+        """The next line with its end; a Fault when it does not come whole in time."""
+        if self.gone:
+            raise Fault("disconnected", "the connection closed")
+        try:
+            self.connection.settimeout(timeout)
+            raw = self.lines.readline(LINE_LIMIT + 1)
+        except TimeoutError:
+            raise Fault("timeout", f"{what} within {timeout:g} s") from None
+        except OSError:
+            self.gone = True
+            raise Fault("disconnected", "the connection failed") from None
+        if len(raw) > LINE_LIMIT and not raw.endswith(b"\n"):
+            raise Fault("line_too_long", f"a line over {LINE_LIMIT} bytes", raw[:LINE_LIMIT])
+        if not raw.endswith(b"\n"):
+            self.gone = True
+            raise Fault("disconnected", "the connection closed", raw or None)
+        return raw
 
-    async def send(self, text: str) -> None:
+    def send(self, text: str) -> None:
         if self.gone:
             return
         try:
-            self.writer.write(text.encode() + b"\r\n")
-            await self.writer.drain()
-        except (ConnectionError, OSError):
+            self.connection.settimeout(SEND_WAIT)
+            self.connection.sendall(text.encode() + b"\r\n")
+        except OSError:
             self.gone = True
 
-    async def close(self) -> None:
+    def close(self) -> None:
         self.gone = True
-        with contextlib.suppress(Exception):
-            self.writer.close()
-            await self.writer.wait_closed()
+        with contextlib.suppress(OSError):
+            self.lines.close()
+            self.connection.close()
 
 
 @dataclass
@@ -161,108 +165,113 @@ class GameResult:
 
 
 class ChaserGame:
-    """One game between two connected programs (Cool first)."""
+    """One game between two connected programs (Cool first), played in a thread of its
+    own: the protocol is one exchange at a time, so the thread reads, stores (on its own
+    database connection, before answering) and answers in order, and hands each message
+    for the sockets to `relay` (thread-safe, in order)."""
 
     def __init__(self, settings: Settings, programs: tuple[Program, Program],
-                 names: list[str], title: str,
-                 on_start: Callable[[int], None] = lambda match_id: None) -> None:
+                 names: list[str], title: str, relay: Callable[[str, dict], None],
+                 on_start: Callable[[int], None] = lambda match_id: None,
+                 stopping: threading.Event | None = None) -> None:
         self.settings, self.programs, self.names, self.title = settings, programs, names, title
-        self.on_start = on_start
+        self.relay, self.on_start = relay, on_start
+        self.stopping = stopping or threading.Event()  # set: the server is going away
         self.state = chaser.new_state(settings.board.data, settings.turns)
         self.game: protocol.Game | None = None
         self.last_mover: int | None = None  # whose step (or fault) came last
 
-    async def play(self) -> GameResult:
-        self.writes = Writes()
+    def play(self) -> GameResult | None:
+        """The game's result; None when the server stopped during it."""
         try:
-            return await self._play()
+            return self._play()
+        except Stopped:
+            return None
         finally:
-            await self.writes.close()
+            db.connection.close()  # this thread's own connection
 
-    async def _play(self) -> GameResult:
+    def _play(self) -> GameResult:
         s = self.settings
-        self.game = await self.writes.now(
-            protocol.game_create, board=s.board, team_names=self.names, turns=s.turns,
-            title=self.title, public_live=s.public)
+        self.game = protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
+                                         title=self.title, public_live=s.public)
         self.on_start(self.game.match_id)
         for player, program in enumerate(self.programs):
             if program.name_line:
-                await self.store(player, None, program.name_line, 200)
+                self.store(player, None, program.name_line, 200)
         turn = 0
         while not chaser.decided(self.state) and turn < s.turns:
             turn += 1
             for player in (0, 1):
                 if chaser.decided(self.state):
                     break
-                await self.step(player, turn)
+                self.step(player, turn)
             self.state = chaser.end_turn(self.state)
-            # stored while the next `@` goes out: the next line stored waits for it
-            for group, message in await self.writes.now(protocol.turn_store, self.game, turn):
-                await broadcast_soon(group, message)
-        await self.finish(turn)
+            for group, message in protocol.turn_store(self.game, turn):
+                self.relay(group, message)
+        self.finish(turn)
         return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
                           self.names)
 
-    async def step(self, player: int, turn: int) -> None:
+    def step(self, player: int, turn: int) -> None:
         """One player's step: `@`, `gr`, the ready digits, the command, its reply, `#`."""
         program, s = self.programs[player], self.settings
         if s.step_delay:
-            await asyncio.sleep(s.step_delay)
+            time.sleep(s.step_delay)
         command = None
         try:
-            await program.send("@")
-            await self.expect(player, turn, "gr")
-            await program.send(chaser.ready_digits(self.state, player))
-            line = await program.read(s.timeout)
+            program.send("@")
+            self.expect(player, turn, "gr")
+            program.send(chaser.ready_digits(self.state, player))
+            line = program.read(s.timeout)
             command = line.text
             self.state, fields = chaser.step(self.state, player, command)
             if fields["result"] != "ok":
-                await self.store(player, turn, line, 400, error="unknown_command",
-                                 detail=fields["reason"])
-                await self.writes.now(protocol.fault_store, self.game, player, turn, line.at,
-                                      [{"command": command}], fields["reason"])
-                await self.announce(player, turn, command, "fault", fields["reason"])
+                self.store(player, turn, line, 400, error="unknown_command",
+                           detail=fields["reason"])
+                protocol.fault_store(self.game, player, turn, line.at, [{"command": command}],
+                                     fields["reason"])
+                self.announce(player, turn, command, "fault", fields["reason"])
                 return
-            await self.store(player, turn, line, 202, actions=[{"command": command}])
-            await program.send(fields["reply"])
-            await self.announce(player, turn, command, "ok")
+            self.store(player, turn, line, 202, actions=[{"command": command}])
+            program.send(fields["reply"])
+            self.announce(player, turn, command, "ok")
             if fields["reply"].startswith("0"):  # the game is over: a late `#` is welcome
-                await self.expect_end(player, turn)
+                self.expect_end(player, turn)
                 return
-            await self.expect(player, turn, "#")
+            self.expect(player, turn, "#")
         except Fault as fault:
-            await self.faulted(player, turn, fault, command)
+            if self.stopping.is_set():  # the server closed the connection, not the program
+                raise Stopped from None
+            self.faulted(player, turn, fault, command)
 
-    async def expect(self, player: int, turn: int, wanted: str) -> None:
-        line = await self.programs[player].read(self.settings.timeout)
+    def expect(self, player: int, turn: int, wanted: str) -> None:
+        line = self.programs[player].read(self.settings.timeout)
         if line.text != wanted:
             raise Fault(f"expected_{'gr' if wanted == 'gr' else 'hash'}",
                         f"expected {wanted!r}, got {line.text[:40]!r}", line.raw)
-        await self.store(player, turn, line, 200)
+        self.store(player, turn, line, 200)
 
-    async def expect_end(self, player: int, turn: int) -> None:
+    def expect_end(self, player: int, turn: int) -> None:
         """After a reply that ends the game: store a `#` if one comes, fault nothing."""
         with contextlib.suppress(Fault):
-            line = await self.programs[player].read(END_WAIT)
-            await self.store(player, turn, line, 200)
+            self.store(player, turn, self.programs[player].read(END_WAIT), 200)
 
-    async def faulted(self, player: int, turn: int, fault: Fault, command: str | None) -> None:
+    def faulted(self, player: int, turn: int, fault: Fault, command: str | None) -> None:
         """Store what came and the server's entry; the game is the other side's."""
         now = timezone.now()
         if fault.raw is not None:
-            await self.writes.now(protocol.line_store, self.game, player, turn, fault.raw,
-                                  now, self.programs[player].address, status=400,
-                                  error=fault.code, detail=fault.detail)
+            protocol.line_store(self.game, player, turn, fault.raw, now,
+                                self.programs[player].address, status=400, error=fault.code,
+                                detail=fault.detail)
         # after a played command the fault is a second entry: the command stands
         actions = [{"command": command}, {"command": None}] if command else [{"command": None}]
-        await self.writes.now(protocol.fault_store, self.game, player, turn, now, actions,
-                              fault.detail)
+        protocol.fault_store(self.game, player, turn, now, actions, fault.detail)
         self.state = chaser.fault(self.state, player)
-        await self.announce(player, turn, command, "fault", fault.detail)
+        self.announce(player, turn, command, "fault", fault.detail)
         log.info("CHaser match %s: %s faulted in turn %d: %s", self.game.match_id,
                  SIDES[player], turn, fault.detail)
 
-    async def finish(self, turn: int) -> None:
+    def finish(self, turn: int) -> None:
         """The end of the game for each program still there: the one that did not make
         the last step gets `@`, answers `gr` and reads a reply starting with `0`."""
         for player in (0, 1):
@@ -270,22 +279,22 @@ class ChaserGame:
             if program.gone or self.last_mover == player:
                 continue
             with contextlib.suppress(Fault):
-                await program.send("@")
-                line = await program.read(self.settings.timeout)
+                program.send("@")
+                line = program.read(self.settings.timeout)
                 if line.text == "gr":
-                    await self.store(player, turn, line, 200)
-                await program.send("0" + chaser.ready_digits(self.state, player)[1:])
-                await self.expect_end(player, turn)
+                    self.store(player, turn, line, 200)
+                program.send("0" + chaser.ready_digits(self.state, player)[1:])
+                self.expect_end(player, turn)
 
-    async def store(self, player: int, turn: int | None, line: Line, status: int, *,
-                    actions: list | None = None, error: str = "", detail: str = "") -> None:
+    def store(self, player: int, turn: int | None, line: Line, status: int, *,
+              actions: list | None = None, error: str = "", detail: str = "") -> None:
         """Store a line, before the server sends anything more."""
-        await self.writes.now(protocol.line_store, self.game, player, turn, line.raw, line.at,
-                              self.programs[player].address, status=status, actions=actions,
-                              error=error, detail=detail)
+        protocol.line_store(self.game, player, turn, line.raw, line.at,
+                            self.programs[player].address, status=status, actions=actions,
+                            error=error, detail=detail)
 
-    async def announce(self, player: int, turn: int, command: str | None, result: str,
-                       reason: str = "") -> None:
+    def announce(self, player: int, turn: int, command: str | None, result: str,
+                 reason: str = "") -> None:
         """The step to the match's sockets: who acted, the command, what it read."""
         self.last_mover = player
         message = {"type": "step", "turn": turn, "team": player, "command": command,
@@ -295,19 +304,23 @@ class ChaserGame:
         if command and result == "ok" and command[0] in "ls":
             at = self.state.positions[player]
             message["cells"] = [list(cell) for cell in chaser.cells_read(command, at)]
-        await broadcast_soon(match_group(self.game.match_id), message)
+        self.relay(match_group(self.game.match_id), message)
 
 
 def _db(function: Callable) -> Callable:
-    """A storage function run on the one database thread (asgiref's thread-sensitive
-    executor), so that the server's loop never waits on the database itself."""
+    """A storage function run on the database thread of the loop's side."""
     return sync_to_async(function, thread_sensitive=True)
 
 
 class ChaserServer:
     """A match on one pair of ports: games one after another, each between the next
     program on Cool's port and the next on Hot's. `on_start(number, match_id, names)`
-    is called when a game starts, `on_game(result)` after it."""
+    is called when a game starts, `on_game(result)` after it (from the game's thread).
+
+    Its sockets are plain blocking ones served by threads: a thread accepts on each
+    port, a short-lived thread reads each newcomer's name, and each game is played in
+    a thread of its own. The event loop `start` is called on sends the messages for
+    the match's screens, in the order the games hand them over."""
 
     def __init__(self, settings: Settings, ports: tuple[int, int], *, games: int = 3,
                  host: str = "0.0.0.0", on_game: Callable[[GameResult], None] | None = None,
@@ -315,65 +328,110 @@ class ChaserServer:
         self.settings, self.ports, self.games, self.host = settings, ports, games, host
         self.on_game = on_game or (lambda result: None)
         self.on_start = on_start or (lambda number, match_id, names: None)
-        self.waiting: tuple[asyncio.Queue, asyncio.Queue] = (asyncio.Queue(), asyncio.Queue())
-        self.servers: list[asyncio.base_events.Server] = []
+        self.waiting: tuple[queue.Queue, queue.Queue] = (queue.Queue(), queue.Queue())
+        self.listeners: list[socket.socket] = []
         self.results: list[GameResult] = []
+        self.stopping = threading.Event()
+        self.playing: tuple[Program, Program] | None = None
 
     async def start(self) -> None:
-        for side, port in enumerate(self.ports):
-            server = await asyncio.start_server(
-                lambda reader, writer, side=side: self._arrived(side, reader, writer),
-                self.host, port, limit=LINE_LIMIT)
-            self.servers.append(server)
-        self.ports = tuple(server.sockets[0].getsockname()[1] for server in self.servers)
-
-    async def _arrived(self, side: int, reader, writer) -> None:
-        """A program connected: read its name, then let it wait for its game."""
-        program = Program(reader, writer)
+        """Listen on both ports (OSError if one is taken); relay from this loop."""
+        self.loop = asyncio.get_running_loop()
+        self.outbox: asyncio.Queue = asyncio.Queue()
+        self.relaying = asyncio.ensure_future(self._relay())
         try:
-            line = await program.read_name(NAME_WAIT)
+            for port in self.ports:
+                self.listeners.append(socket.create_server((self.host, port), backlog=16))
+        except OSError:
+            self.stop()
+            raise
+        self.ports = tuple(listener.getsockname()[1] for listener in self.listeners)
+        for side, listener in enumerate(self.listeners):
+            threading.Thread(target=self._accept, args=(side, listener), daemon=True,
+                             name=f"chaser {SIDES[side]} {self.ports[side]}").start()
+
+    def relay(self, group: str, message: dict[str, Any]) -> None:
+        """From any thread: a message for a group's sockets, sent in order by the loop."""
+        self.loop.call_soon_threadsafe(self.outbox.put_nowait, (group, message))
+
+    async def _relay(self) -> None:
+        while True:
+            group, message = await self.outbox.get()
+            await broadcast_soon(group, message)
+
+    def _accept(self, side: int, listener: socket.socket) -> None:
+        while not self.stopping.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return  # the listener was closed
+            threading.Thread(target=self._arrived, args=(side, connection), daemon=True).start()
+
+    def _arrived(self, side: int, connection: socket.socket) -> None:
+        """A program connected: read its name, then let it wait for its game."""
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        program = Program(connection)
+        try:
+            program.name = program.read_name(NAME_WAIT)
         except Fault as fault:
             log.info("a program on %s's port %d was turned away: %s", SIDES[side],
                      self.ports[side], fault.detail)
-            await program.close()
+            program.close()
             return
-        program.name = line
-        await self.waiting[side].put(program)
+        self.waiting[side].put(program)
 
     async def run(self) -> list[GameResult]:
-        """Play the match: `games` games, sides swapped every game, until one team has
-        more wins than the games left could give the other."""
+        """Play the match (in a thread: see `play`)."""
+        try:
+            return await asyncio.to_thread(self.play)
+        finally:
+            await self._drain()
+
+    async def _drain(self) -> None:
+        """Let the loop send what the games handed over."""
+        while not self.outbox.empty():
+            await asyncio.sleep(0.01)
+
+    def play(self) -> list[GameResult]:
+        """`games` games, sides swapped every game, until one team has more wins than
+        the games left could give the other (or the server stops)."""
         wins = [0, 0]
         for number in range(1, self.games + 1):
-            programs = (await self._next(0), await self._next(1))
+            programs = self._next(0), self._next(1)
+            if None in programs:
+                break  # stopped while waiting
+            self.playing = programs
             names = self._names(number, programs)
             title = self.settings.title or f"{names[0]} vs {names[1]}"
             if self.games > 1:
                 title += f" · game {number} of {self.games}"
-            game = ChaserGame(self.settings, programs, names, title,
+            game = ChaserGame(self.settings, programs, names, title, self.relay,
                               lambda match_id, n=number, names=names:
-                              self.on_start(n, match_id, names))
+                              self.on_start(n, match_id, names), self.stopping)
             try:
-                result = await game.play()
+                result = game.play()
             finally:
                 for program in programs:
-                    await program.close()
+                    program.close()
+                self.playing = None
+            if result is None or self.stopping.is_set():
+                break
             self.results.append(result)
             self.on_game(result)
             if result.winner is not None:
                 wins[(result.winner + number - 1) % 2] += 1  # by team, not by side
-            left = self.games - number
-            if abs(wins[0] - wins[1]) > left:
+            if abs(wins[0] - wins[1]) > self.games - number:
                 break
         return self.results
 
-    async def _next(self, side: int) -> Program:
-        """The next program waiting on a side's port that is still connected."""
-        while True:
-            program = await self.waiting[side].get()
-            if not program.reader.at_eof():
-                return program
-            await program.close()
+    def _next(self, side: int) -> Program | None:
+        """The next program waiting on a side's port; None once the server stops."""
+        while not self.stopping.is_set():
+            try:
+                return self.waiting[side].get(timeout=0.2)
+            except queue.Empty:
+                continue
+        return None
 
     def _names(self, number: int, programs: tuple[Program, Program]) -> list[str]:
         """Cool's and Hot's team names: the match's teams, the first one Cool in odd
@@ -386,10 +444,22 @@ class ChaserServer:
             names = [f"{name} ({SIDES[side]})" for side, name in enumerate(names)]
         return names
 
+    def stop(self) -> None:
+        """Stop listening and end a game in progress (its programs are disconnected)."""
+        self.stopping.set()
+        for listener in self.listeners:
+            with contextlib.suppress(OSError):
+                listener.close()
+        for program in self.playing or ():
+            program.close()
+        for waiting in self.waiting:
+            while not waiting.empty():
+                waiting.get_nowait().close()
+
     async def close(self) -> None:
-        for server in self.servers:
-            server.close()
-            await server.wait_closed()
+        self.stop()
+        await self._drain()
+        self.relaying.cancel()
 
 
 # --- maps and the demo ---------------------------------------------------------------

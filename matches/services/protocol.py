@@ -14,12 +14,13 @@ after it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from matches.live.broadcast import held
@@ -55,16 +56,36 @@ def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
     return Game(created.match.pk, (teams[0], teams[1]))
 
 
+LINE_FIELDS = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",
+               "body_size", "body_sha256", "actions", "status_code", "error", "detail",
+               "counted", "entered_by", "note")
+
+
 def line_store(game: Game, team: int, turn: int | None, raw: bytes, received_at: datetime,
                remote_addr: str | None, *, status: int, actions: list | None = None,
                error: str = "", detail: str = "") -> None:
-    """One line as the program sent it (its first KEPT_BYTES bytes), with its verdict."""
+    """One line as the program sent it (its first KEPT_BYTES bytes), with its verdict.
+
+    The server stores several lines a turn, each before it answers; the ORM's `create`
+    took 0.2 ms of a line's time, this insert of the same row (each value prepared by
+    its field, as the ORM does) takes a third of that."""
     kept = raw[:KEPT_BYTES]
-    Submission.objects.create(
-        match_id=game.match_id, team_id=game.team_ids[team], turn=turn,
-        received_at=received_at, remote_addr=remote_addr, content_type=CONTENT_TYPE,
-        body=kept, body_size=len(raw), body_sha256=hashlib.sha256(kept).hexdigest(),
-        actions=actions, status_code=status, error=error, detail=detail)
+    values = (game.match_id, game.team_ids[team], turn, received_at, remote_addr, CONTENT_TYPE,
+              kept, len(raw), hashlib.sha256(kept).hexdigest(), actions, status, error,
+              detail, False, "", "")
+    sql, fields = _line_insert()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [field.get_db_prep_save(value, connection)
+                             for field, value in zip(fields, values, strict=True)])
+
+
+@functools.cache
+def _line_insert() -> tuple[str, list]:
+    meta, quote = Submission._meta, connection.ops.quote_name
+    fields = [meta.get_field(name) for name in LINE_FIELDS]
+    columns = ", ".join(quote(field.column) for field in fields)
+    marks = ", ".join(["%s"] * len(fields))
+    return f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})", fields
 
 
 def fault_store(game: Game, team: int, turn: int, at: datetime, actions: list,

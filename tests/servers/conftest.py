@@ -35,7 +35,7 @@ def serve(transactional_db):
 
     yield start
     for server in started:
-        server.task.cancel()
+        server.stop()  # a game still on ends: its thread lets go of the database
 
 
 def map_text_board(text: str) -> tuple[dict, int]:
