@@ -12,6 +12,13 @@ contest rule that the teams take turns at being Cool.
 A fault (no `gr` or `#` where due, an unknown command, a line over 1 KiB, bytes that
 are not text, a time-out, a disconnect) loses the game for that side; the other program
 still gets the proper end of game. Nothing a client sends stops the server.
+
+The protocol is one exchange at a time, so a game is played in a thread of its own with
+blocking sockets, storing each line on the thread's database connection before it
+answers; the messages for the screens go to the event loop the server was started on,
+which sends them in order. (An asyncio version that stored through a database thread
+spent most of a turn handing work between the two threads: a 150-turn game took half as
+long again.)
 """
 
 from __future__ import annotations
