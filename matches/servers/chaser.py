@@ -37,7 +37,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django import db
 from django.utils import timezone
 
@@ -315,8 +315,9 @@ class ChaserGame:
 
 
 def _db(function: Callable) -> Callable:
-    """A storage function run on the database thread of the loop's side."""
-    return sync_to_async(function, thread_sensitive=True)
+    """A storage function run from the loop (the demo's): on the database thread, its
+    connection closed after it as after a request."""
+    return database_sync_to_async(function)
 
 
 class ChaserServer:

@@ -3,7 +3,7 @@ import json
 from pathlib import Path
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from matches.rules import chaser
 from matches.servers.chaser import ChaserServer, Settings
@@ -19,13 +19,24 @@ def vector(name: str) -> tuple[dict, dict]:
 
 
 @pytest.fixture
-def serve(transactional_db):
+async def worker_connection_closed(transactional_db):
+    """The tests' database calls from the loop run on asgiref's worker thread, whose
+    connection outlives a call (CONN_MAX_AGE): close it after the test (before the test
+    database is emptied), or PostgreSQL refuses to drop the database at the end."""
+    yield
+    from django.db import connections
+
+    await database_sync_to_async(connections.close_all)()
+
+
+@pytest.fixture
+def serve(transactional_db, worker_connection_closed):
     """`await serve(map_name_or_text, games=1, **settings)`: a started ChaserServer on
     free loopback ports, its match running as a task (`server.task`)."""
     started = []
 
     async def start(board: dict, turns: int, games: int = 1, **options) -> ChaserServer:
-        row = await sync_to_async(map_board)("CHaser test map", board, "a test", "chaser")
+        row = await database_sync_to_async(map_board)("CHaser test map", board, "a test", "chaser")
         settings = Settings(board=row, turns=turns, **options)
         server = ChaserServer(settings, (0, 0), games=games, host="127.0.0.1")
         await server.start()

@@ -5,7 +5,7 @@ published; they never bury themselves or break the protocol."""
 import asyncio
 import threading
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from matches.models import Match
 from matches.selectors import match_verify
@@ -18,13 +18,13 @@ def published_games() -> list[tuple]:
             for game in games]
 
 
-async def test_the_demo_programs_play_published_games_over_tcp(transactional_db):
+async def test_the_demo_programs_play_published_games_over_tcp(worker_connection_closed):
     stop, told = threading.Event(), []
     task = asyncio.ensure_future(demo(stop, lambda text, match_id: told.append(text),
                                       step_delay=0))
     try:
         for _ in range(300):
-            games = await sync_to_async(published_games)()
+            games = await database_sync_to_async(published_games)()
             if len(games) >= 2:
                 break
             await asyncio.sleep(0.1)

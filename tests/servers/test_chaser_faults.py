@@ -8,7 +8,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from matches.models import Match, Submission, Team, token_hash
@@ -23,13 +23,13 @@ STEADY = ["lu", "ld", "su", "sd", "lu", "ld"]  # reads only: the game runs to it
 
 async def lines_of(match_id: int) -> list[tuple]:
     rows = Submission.objects.filter(match_id=match_id).order_by("received_at", "id")
-    return await sync_to_async(list)(rows.values_list(
+    return await database_sync_to_async(list)(rows.values_list(
         "team__index", "turn", "body", "status_code", "error", "entered_by", "actions"))
 
 
 async def finished(match_id: int) -> Match:
-    match = await sync_to_async(Match.objects.get)(pk=match_id)
-    verdict = await sync_to_async(match_verify)(match)
+    match = await database_sync_to_async(Match.objects.get)(pk=match_id)
+    verdict = await database_sync_to_async(match_verify)(match)
     assert verdict.verified, verdict.detail
     return match
 
@@ -131,8 +131,9 @@ async def test_names_in_utf8_or_shift_jis_are_shown_cut_to_four(serve, sent, sho
     await asyncio.gather(cool.play(scripted(STEADY)), hot.play(scripted(STEADY)))
     (result,) = await server.task
     assert result.names == [shown, "Hot"]
-    match = await sync_to_async(Match.objects.get)(pk=result.match_id)
-    assert await sync_to_async(lambda: [t.name for t in match.teams.all()])() == [shown, "Hot"]
+    match = await database_sync_to_async(Match.objects.get)(pk=result.match_id)
+    names = await database_sync_to_async(lambda: [t.name for t in match.teams.all()])()
+    assert names == [shown, "Hot"]
 
 
 async def test_two_matches_at_once_on_their_own_ports(serve):
@@ -151,11 +152,11 @@ async def test_the_answer_api_and_the_clock_leave_a_tcp_match_alone(serve, async
     cool = await Client.connect(server.ports[0], b"C")
     hot = await Client.connect(server.ports[1], b"H")
     assert await cool.line() == "@"  # the game is on: its match is stored
-    match = await sync_to_async(Match.objects.get)()
+    match = await database_sync_to_async(Match.objects.get)()
     later = timezone.now() + timedelta(hours=1)
     assert match.protocol_played and list(match.due_turns(later)) == []
     assert match.strategy_turn(later) == 1
-    await sync_to_async(Team.objects.filter(match=match, index=0).update)(
+    await database_sync_to_async(Team.objects.filter(match=match, index=0).update)(
         token_hash=token_hash("cool-token"))
     answer = await async_client.post(f"/api/matches/{match.pk}/actions",
                                      {"actions": [{"command": "wu"}]},
@@ -176,7 +177,7 @@ async def test_each_step_reaches_the_sockets_before_its_turn(serve):
     cool = await Client.connect(server.ports[0], b"C")
     hot = await Client.connect(server.ports[1], b"H")
     assert await cool.line() == "@"  # the game's match is stored by now
-    match = await sync_to_async(Match.objects.get)()
+    match = await database_sync_to_async(Match.objects.get)()
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(match_group(match.pk), channel)
@@ -230,7 +231,7 @@ async def test_every_surface_works_on_a_tcp_game(serve):
                 anyone.get(f"/matches/{match_id}/board.png"),
                 anyone.get(f"/api/matches/{match_id}").json())
 
-    audit, exported, csv, replay, picture, shown = await sync_to_async(surfaces)()
+    audit, exported, csv, replay, picture, shown = await database_sync_to_async(surfaces)()
     assert audit.status_code == 200 and "unknown_command" in audit.content.decode()
     assert csv.status_code == 200 and replay.status_code == 200
     assert picture.status_code == 200 and picture["Content-Type"] == "image/png"

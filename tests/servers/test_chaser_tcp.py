@@ -5,7 +5,7 @@ the vector, and every line is stored."""
 import asyncio
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from matches.models import Match
 from matches.selectors import match_verify, stored_timeline
@@ -38,11 +38,11 @@ async def test_every_vector_played_over_tcp_gives_its_timeline(serve, name):
                     for o in turn["outcomes"][1] if o["result"] == "ok"]
     assert hot.replies == expected_hot
 
-    match = await sync_to_async(Match.objects.get)(pk=result.match_id)
-    stored = await sync_to_async(stored_timeline)(match)
+    match = await database_sync_to_async(Match.objects.get)(pk=result.match_id)
+    stored = await database_sync_to_async(stored_timeline)(match)
     for expected_state, state in zip(timeline["states"], stored["states"], strict=True):
         for key in ("cells", "agents", "scores"):
             assert state[key] == expected_state[key], (state["turn"], key)
     assert match.result == timeline["result"]
-    verdict = await sync_to_async(match_verify)(match)
+    verdict = await database_sync_to_async(match_verify)(match)
     assert verdict.verified, verdict.detail
