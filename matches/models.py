@@ -61,10 +61,14 @@ class Match(models.Model):
     strategy_ms = models.PositiveIntegerField(help_text="Length of each strategy step.")
     transition_ms = models.PositiveIntegerField(help_text="Length of each transition step.")
     start_at = models.DateTimeField(help_text="When the strategy step of turn 1 opens.")
-    # A match of several games (Procon 2020's two): each later game points to the first,
-    # whose teams' tokens serve it too; its board may be secret until it starts.
-    first_game = models.OneToOneField("self", null=True, blank=True, on_delete=models.CASCADE,
-                                      related_name="second_game")
+    # A match of several games (Procon 2020's two, CHaser's best of three): each later
+    # game points to the first, whose teams' tokens serve it too; its board may be secret
+    # until it starts. `match_games` is how many games the match has at most (every game
+    # says it); a match of wins may end before its last game.
+    first_game = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="later_games")
+    match_games = models.PositiveSmallIntegerField(
+        default=1, help_text="Games in the match this game belongs to (at most).")
     secret_board = models.BooleanField(
         default=False, help_text="Nothing of its board is shown to anyone before its start.")
     # Alternating games (matches/rules/turns.py): each team's thinking time for the

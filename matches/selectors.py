@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
+from matches.rules.base import match_wins
 from matches.rules.records import MatchRecord, first_difference
 from matches.rules.timeline import compute_timeline
 
@@ -164,20 +165,40 @@ def match_meta(match: Match) -> dict[str, Any]:
 
 
 def game_of_match(match: Match) -> dict[str, Any] | None:
-    """Which game of a several-game match this is, and every game's totals so far
-    (`{"game": 2, "of": 2, "ids": [7, 8], "headlines": [[120, 96], [0, 0]]}`); None for a
-    one-game match."""
-    rules = rules_for(match.game)
-    of = getattr(rules, "games_per_match", 1)
-    if of == 1:
-        return None
+    """Which game of a several-game match this is, every game's headline so far and the
+    games each team has won so far (in this game's team order: CHaser's teams swap sides
+    every game), e.g. `{"game": 2, "of": 2, "ids": [7, 8], "headlines": [[120, 96], [0, 0]],
+    "wins": [1, 0], "by": "totals"}`; None for a one-game match."""
     first = match.first_game or match
-    games = [first, *Match.objects.filter(first_game=first).order_by("start_at")]
-    if len(games) == 1:
+    if first.match_games == 1:
         return None
-    return {"game": games.index(match) + 1 if match in games else 1, "of": of,
+    rules = rules_for(match.game)
+    games = match_games(first)
+    finals = games_in_order(games, games.index(match), rules)
+    return {"game": games.index(match) + 1, "of": first.match_games,
             "ids": [game.pk for game in games],
-            "headlines": [rules.headline(latest_scores(game)) for game in games]}
+            "headlines": [rules.headline(scores) for scores, _ in finals],
+            "wins": match_wins([final for final in finals if final[1]]), "by": rules.match_by}
+
+
+def match_games(first: Match) -> list[Match]:
+    """The games of a match so far, in order, from its first."""
+    return [first, *first.later_games.order_by("start_at", "pk")]
+
+
+def games_in_order(games: list[Match], this: int, rules) -> list[tuple[list, dict]]:
+    """Each game's latest scores and its result (or {}) in the team order of game index
+    `this`: where the teams swap sides every game, the games an odd number apart from
+    it are turned round."""
+    finals = []
+    for index, game in enumerate(games):
+        scores, result = latest_scores(game), dict(game.result or {})
+        if rules.sides_swap and (index - this) % 2:
+            scores = scores[::-1]
+            if result.get("winner") is not None:
+                result["winner"] = 1 - result["winner"]
+        finals.append((scores, result))
+    return finals
 
 
 def timing(match: Match, now: datetime,
@@ -204,13 +225,17 @@ def timing(match: Match, now: datetime,
 
 def final_result(match: Match, scores: list[dict[str, int]],
                  game_result: dict[str, Any]) -> dict[str, Any]:
-    """A game's result as its rules decide it; the later game of a several-game match
-    carries the match's result instead, from every game's final scores (Procon 2020:
-    both games' totals added up)."""
-    if match.first_game_id is None:
+    """A game's result as its rules decide it, and, when this game decides a match of
+    several, what the match's result adds (the rules' `match_result`: Procon 2020's
+    totals summed in place of the game's winner; a best of three's `match`)."""
+    first = match.first_game or match
+    if first.match_games == 1:
         return game_result
-    games = [latest_scores(match.first_game), scores]
-    return rules_for(match.game).match_result(games)
+    rules = rules_for(match.game)
+    games = match_games(first)
+    this = games.index(match)
+    finals = games_in_order(games[:this], this, rules) + [(scores, game_result)]
+    return {**game_result, **rules.match_result(finals, first.match_games)}
 
 
 def verdict(match: Match, scores: list[dict[str, int]]) -> str | None:
@@ -218,7 +243,10 @@ def verdict(match: Match, scores: list[dict[str, int]]) -> str | None:
     if match.result is None:
         return None
     names = [team.name for team in match.teams.all()]
-    return rules_for(match.game).verdict(match.result, scores, names)
+    rules = rules_for(match.game)
+    words = rules.verdict(match.result, scores, names)
+    of_match = rules.match_verdict(match.result, names)
+    return f"{words} · {of_match}" if of_match else words
 
 
 def latest_scores(match: Match) -> list[dict[str, int]]:
@@ -311,7 +339,7 @@ def match_verify(match: Match) -> Verdict:
         replayed.pop("result", None)  # a running match has no result yet
     elif (match.result or {}).get("decided_by") == "time" and "result" not in replayed:
         replayed["result"] = match.result  # lost on time: the clocks decided, not a move
-    elif "result" in replayed:  # a later game: the match's result, from every game
+    elif "result" in replayed:  # a game of several: the match's result, from every game
         replayed["result"] = final_result(match, replayed["states"][-1]["scores"],
                                           replayed["result"])
     difference = first_difference(replayed, stored)

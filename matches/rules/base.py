@@ -166,6 +166,43 @@ class Presentation:
             return f"{name} wins by {self.amount(abs(first - second))}"
         return f"{name} wins on {how}: {self.amount(first)} each"
 
+    def match_verdict(self, result: Mapping[str, Any], names: Sequence[str]) -> str | None:
+        """A match of wins decided by this game, in words: "Alpha wins the match 2–1"."""
+        match = result.get("match")
+        if not match:
+            return None
+        wins = match["wins"]
+        if match["winner"] is None:
+            return f"The match is drawn {wins[0]}–{wins[1]}"
+        winner = match["winner"]
+        return f"{names[winner]} wins the match {wins[winner]}–{wins[1 - winner]}"
+
+    # --- matches of several games ----------------------------------------------------
+
+    # The games a match of this game has when creatematch plans them ahead (Procon
+    # 2020's two); a protocol server says how many it plays (CHaser's best of three).
+    games_per_match = 1
+    # The teams swap sides (who moves first) every game of a match: CHaser's Cool and Hot.
+    sides_swap = False
+    # How a match of several games is won: "wins" (more games won; the default) or
+    # "totals" (the games' scores added up: Procon 2020).
+    match_by = "wins"
+
+    def match_result(self, finals: Sequence[tuple[Sequence[Mapping[str, int]],
+                                                  Mapping[str, Any]]],
+                     games: int) -> dict[str, Any]:
+        """What the result of a game adds once its match is decided, from the finished
+        games' `(scores, result)` in this game's team order (the last is this game's).
+        By default a match of wins: once a team has more wins than the games left could
+        give the other, `{"match": {"winner": 0 | 1 | None, "wins": [a, b]}}` (a draw
+        when every game is played and the wins are level); `{}` before."""
+        wins = match_wins(finals)
+        left = games - len(finals)
+        if abs(wins[0] - wins[1]) <= left and left > 0:
+            return {}
+        winner = None if wins[0] == wins[1] else 0 if wins[0] > wins[1] else 1
+        return {"match": {"winner": winner, "wins": wins}}
+
     # --- the side panel --------------------------------------------------------------
 
     def card_words(self, score: Mapping[str, int], team: int) -> str:
@@ -227,3 +264,12 @@ class Presentation:
         rows in order (default: numbers from 0, as the API counts them)."""
         return {"walls": ("A", "B"), "territory": ("a", "b"), "blocks": "#",
                 "crossed": True, "values": True}
+
+
+def match_wins(finals: Sequence[tuple[Any, Mapping[str, Any]]]) -> list[int]:
+    """Games won by each team, from finished games' `(scores, result)`."""
+    wins = [0, 0]
+    for _, result in finals:
+        if result.get("winner") is not None:
+            wins[result["winner"]] += 1
+    return wins

@@ -272,6 +272,7 @@ class ChaserRules(Presentation):
     # The README's agreement rule: results, and the digits sent to the clients, are equal.
     outcome_keys = ("result", "ready", "reply")
     headline_part = "items"
+    sides_swap = True  # a match's games swap who is Cool (docs/chaser-server.md)
     action_keys = ("command",)
     answer_keys = ("result", "reason", "ready", "reply")
     unit = ("item", "items")

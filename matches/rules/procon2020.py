@@ -353,13 +353,19 @@ class Procon2020Rules(Presentation):
     # An official match is two games, the second on a field kept secret until it starts
     # (docs/rules/procon2020.md, "The match and the winner").
     games_per_match = 2
+    match_by = "totals"
 
-    def match_result(self, games: Sequence[Sequence[Mapping[str, int]]]) -> dict[str, Any]:
-        """The result of a match from each game's final timeline scores: the higher
-        total summed over the games, then the higher tile points summed, else a draw (a
-        lot, if the organisers draw one, is their note)."""
+    def match_result(self, finals: Sequence[tuple[Sequence[Mapping[str, int]],
+                                                  Mapping[str, Any]]],
+                     games: int) -> dict[str, Any]:
+        """The match's result, once its last game ends, from each game's final timeline
+        scores: the higher total summed over the games, then the higher tile points
+        summed, else a draw (a lot, if the organisers draw one, is their note). It is
+        the last game's result (`winner`, `decided_by`) in place of the game's own."""
+        if len(finals) < games:
+            return {}
         totals, tiles = [0, 0], [0, 0]
-        for scores in games:
+        for scores, _ in finals:
             for team in (0, 1):
                 totals[team] += scores[team]["total"]
                 tiles[team] += scores[team]["tile"]

@@ -180,8 +180,10 @@ class ChaserGame:
     def __init__(self, settings: Settings, programs: tuple[Program, Program],
                  names: list[str], title: str, relay: Callable[[str, dict], None],
                  on_start: Callable[[int], None] = lambda match_id: None,
-                 stopping: threading.Event | None = None) -> None:
+                 stopping: threading.Event | None = None, *, games: int = 1,
+                 first: int | None = None) -> None:
         self.settings, self.programs, self.names, self.title = settings, programs, names, title
+        self.games, self.first = games, first  # the match's games; its first's id
         self.relay, self.on_start = relay, on_start
         self.stopping = stopping or threading.Event()  # set: the server is going away
         self.state = chaser.new_state(settings.board.data, settings.turns)
@@ -200,7 +202,8 @@ class ChaserGame:
     def _play(self) -> GameResult:
         s = self.settings
         self.game = protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
-                                         title=self.title, public_live=s.public)
+                                         title=self.title, public_live=s.public,
+                                         games=self.games, first=self.first)
         self.on_start(self.game.match_id)
         for player, program in enumerate(self.programs):
             if program.name_line:
@@ -411,11 +414,13 @@ class ChaserServer:
             self.playing = programs
             names = self._names(number, programs)
             title = self.settings.title or f"{names[0]} vs {names[1]}"
-            if self.games > 1:
-                title += f" · game {number} of {self.games}"
+            if number > 1:
+                title += f" (game {number})"
             game = ChaserGame(self.settings, programs, names, title, self.relay,
                               lambda match_id, n=number, names=names:
-                              self.on_start(n, match_id, names), self.stopping)
+                              self.on_start(n, match_id, names), self.stopping,
+                              games=self.games, first=self.results[0].match_id
+                              if self.results else None)
             try:
                 result = game.play()
             finally:

@@ -53,10 +53,16 @@ def match_create(
     public_live: bool = False,
     team_shorts: Sequence[str] | None = None,
     clock_seconds: float | None = None,
+    match_games: int = 1,
+    first_game: Match | None = None,
 ) -> CreatedMatch:
     """Store a match and its two teams, and wake the clocks. RecordError (one line) for
     team names or a title that no match may have. An alternating game's match has
-    `clock_seconds` of thinking time a team, and no strategy or transition steps."""
+    `clock_seconds` of thinking time a team, and no strategy or transition steps.
+
+    The first game of a match of several has `match_games`; a later game played by a
+    protocol server (CHaser's, whose teams swap sides) is made here with `first_game`
+    and its own team names; `next_game_create` makes the games planned ahead."""
     names = team_names_check(team_names)
     shorts = team_shorts_check(team_shorts)
     problem = text_problem(title)
@@ -69,7 +75,8 @@ def match_create(
             game=board.game, title=title, board=board, agents=agents, turns=turns,
             strategy_ms=round(steps[0] * 1000), transition_ms=round(steps[1] * 1000),
             clock_ms=None if clock_seconds is None else round(clock_seconds * 1000),
-            start_at=start_at, public_live=public_live,
+            start_at=start_at, public_live=public_live, match_games=match_games,
+            first_game=first_game,
         )
         for index, (name, token) in enumerate(zip(names, tokens, strict=True)):
             Team.objects.create(match=match, index=index, name=name, short=shorts[index],
@@ -92,7 +99,7 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
             game=first.game, title=title, board=board, agents=agents, turns=first.turns,
             strategy_ms=first.strategy_ms, transition_ms=first.transition_ms,
             clock_ms=first.clock_ms, start_at=start_at, public_live=first.public_live,
-            first_game=first, secret_board=secret_board,
+            first_game=first, match_games=first.match_games, secret_board=secret_board,
         )
         for team in first.teams.all():
             Team.objects.create(match=game, index=team.index, name=team.name, short=team.short,

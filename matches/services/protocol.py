@@ -24,7 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from matches.live.broadcast import held
-from matches.models import Board, Submission, Team
+from matches.models import Board, Match, Submission, Team
 from matches.services.boards import board_store
 from matches.services.matches import match_create
 from matches.services.turns import turn_resolve
@@ -46,12 +46,15 @@ def map_board(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
 
 
 def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
-                public_live: bool) -> Game:
+                public_live: bool, games: int = 1, first: int | None = None) -> Game:
     """A match for one game, starting now (the server starts it once both programs are
-    there); its steps are the server's, so it has no strategy or transition time."""
+    there); its steps are the server's, so it has no strategy or transition time. A
+    match of several `games`: the first is made alone, each later one with `first`
+    (its id) and its own names (Cool's first: the teams swap sides every game)."""
     created = match_create(board=board, team_names=team_names, agents=1, turns=turns,
                            strategy_seconds=0, transition_seconds=0, start_at=timezone.now(),
-                           title=title, public_live=public_live)
+                           title=title, public_live=public_live, match_games=games,
+                           first_game=None if first is None else Match.objects.get(pk=first))
     teams = dict(Team.objects.filter(match=created.match).values_list("index", "id"))
     return Game(created.match.pk, (teams[0], teams[1]))
 

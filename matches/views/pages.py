@@ -171,8 +171,7 @@ def _verdict(match: Match, scores: list[dict[str, int]] | None) -> str:
     is boxed in"); "" without a result or final scores."""
     if not match.result or not scores:
         return ""
-    names = [team.name for team in match.teams.all()]
-    return rules_for(match.game).verdict(match.result, scores, names)
+    return selectors.verdict(match, scores) or ""
 
 
 def _headline(game: str, scores: list[dict[str, int]] | None) -> list[int] | None:

@@ -281,7 +281,8 @@ export function startVenue(root, matchId) {
       if (legend) drawLegend(legend, message.match.game);
       drawNames();
       const title = find("[data-title]");
-      if (title) title.textContent = message.match.title + gameOfMatch(message.match.game_of_match);
+      if (title) title.textContent = message.match.title
+        + gameOfMatch(message.match.game_of_match, message.match.teams);
       apply(message.state);
     },
     onTurn(message) {
@@ -504,11 +505,19 @@ function setNumber(node, value) {
   node.classList.add("bump");
 }
 
-// Which game of a several-game match this is, and the earlier games' scores:
-// " · game 2 of 2 (game 1: 253 – 74)"; "" for a one-game match.
-function gameOfMatch(games) {
+// Which game of a several-game match this is, and how the match stands: the games
+// won so far in a match of wins (" · game 2 of 3 (Alpha 1 – 0 Beta)"), the
+// earlier games' scores in a match of totals (" · game 2 of 2 (game 1: 253 – 74)");
+// "" for a one-game match.
+function gameOfMatch(games, teams) {
   if (!games) return "";
+  const which = ` · game ${games.game} of ${games.of}`;
+  if (games.by === "wins") {
+    const [a, b] = games.wins;
+    return a + b ? `${which} (${teams[0].name} ${a} – ${b} ${teams[1].name})` : which;
+  }
+  if (games.game === 1) return which;
   const earlier = games.headlines.slice(0, games.game - 1)
     .map(([a, b], index) => `game ${index + 1}: ${signed(a)} – ${signed(b)}`);
-  return ` · game ${games.game} of ${games.of}${earlier.length ? ` (${earlier.join(", ")})` : ""}`;
+  return `${which} (${earlier.join(", ")})`;
 }

@@ -41,6 +41,8 @@ def test_the_venue_shows_each_step_of_a_chaser_game(spawn, tmp_path, request):
     # a look or a search reads nine cells (some may be off the map): a step shows one
     # player's, a turn both players'
     assert 1 <= reads <= 18, reads
+    # the first game of a best of three, no game won yet
+    assert page.locator("[data-title]").inner_text().endswith("on akisato_m01 · game 1 of 3")
     turn = page.locator("[data-turn]").inner_text()
     assert re.fullmatch(r"\d+ / 100", turn) and int(turn.split(" / ")[0]) >= 2
     page.close()

@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from matches.models import Match
+from matches.selectors import game_of_match, latest_scores, match_verify, verdict
 from tests.commands.calls import refusal
 from tests.conftest import ROOT, test_database_url
 from tests.servers.chaser_client import Client, scripted
@@ -72,6 +74,22 @@ def test_a_match_of_three_games_over_tcp(tmp_path):
     assert [start.split(":")[0] for start in starts] == [
         "Alpha (Cool) vs Beta (Hot)", "Beta (Cool) vs Alpha (Hot)", "Alpha (Cool) vs Beta (Hot)"]
     assert process.returncode == 0
+    first, second, third = Match.objects.order_by("pk")
+    assert [game.first_game_id for game in (first, second, third)] == [None, first.pk, first.pk]
+    assert {game.match_games for game in (first, second, third)} == {3}
+    assert first.result == {"winner": 0, "decided_by": "fault"}  # Alpha, Cool
+    assert second.result == {"winner": 0, "decided_by": "fault"}  # Beta, Cool
+    assert third.result == {"winner": 0, "decided_by": "fault",
+                            "match": {"winner": 0, "wins": [2, 1]}}  # Alpha, Cool
+    assert verdict(third, latest_scores(third)).endswith(" · Alpha wins the match 2–1")
+    assert verdict(second, latest_scores(second)).count("match") == 0
+    # each game's view of the match: the games won so far, in its own team order
+    assert [game_of_match(game)["wins"] for game in (first, second, third)] == [
+        [2, 1], [1, 2], [2, 1]]
+    assert game_of_match(third) | {"headlines": None} == {
+        "game": 3, "of": 3, "ids": [first.pk, second.pk, third.pk], "headlines": None,
+        "wins": [2, 1], "by": "wins"}
+    assert all(match_verify(game).verified for game in (first, second, third))
 
 
 def test_a_malformed_map_is_refused_naming_its_line(tmp_path):

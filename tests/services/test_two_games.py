@@ -65,7 +65,8 @@ def test_the_api_says_which_game_of_the_match_each_is(client):
                            HTTP_AUTHORIZATION=f"Bearer {tokens[1]}").json()
         assert shown["game_of_match"] == {"game": number, "of": 2,
                                           "ids": [first.pk, second.pk],
-                                          "headlines": [totals, [0, 0]]}
+                                          "headlines": [totals, [0, 0]],
+                                          "wins": [0, 0], "by": "totals"}
         assert shown["you"] == 1
     one = json.loads(run("creatematch", "--game", "blokus-duo", "--teams", "A", "B",
                          "--public", "--json"))
@@ -100,7 +101,8 @@ def test_nothing_of_the_secret_field_is_shown_to_anyone_before_its_start(client)
     assert snapshot["match"]["board"]["secret"] and leaks(json.dumps(snapshot)) == []
     first_totals = [score["total"] for score in public_state(first)["state"]["scores"]]
     assert snapshot["match"]["game_of_match"] == {
-        "game": 2, "of": 2, "ids": [first.pk, second.pk], "headlines": [first_totals, [0, 0]]}
+        "game": 2, "of": 2, "ids": [first.pk, second.pk], "headlines": [first_totals, [0, 0]],
+        "wins": [0, 0], "by": "totals"}
 
     Match.objects.filter(pk=second.pk).update(start_at=timezone.now() - timedelta(seconds=1))
     answer = client.get(f"/api/matches/{second.pk}")

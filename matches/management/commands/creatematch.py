@@ -135,6 +135,7 @@ class Command(BaseCommand):
             title=options["title"] or hints.get("title") or "",
             public_live=options["public"],
             team_shorts=options["short"],
+            match_games=getattr(rules_for(options["game"]), "games_per_match", 1),
         )
 
     def secret_board(self, options):

@@ -234,5 +234,6 @@ class Command(BaseCommand):
             strategy_seconds=strategy, transition_seconds=transition,
             clock_seconds=clock if alternating else None,
             start_at=timezone.now() + timedelta(seconds=5), title=title, public_live=True,
+            match_games=getattr(rules_for(game), "games_per_match", 1),
         )
         return created.match.pk, created.tokens
