@@ -494,8 +494,10 @@ def map_read(path: Path) -> dict[str, Any]:
 
 def map_settings(path: Path, record: dict[str, Any], **options: Any) -> Settings:
     """Server settings for a map read by `map_read` (its Board stored or reused)."""
-    board = protocol.map_board(f"CHaser {record['title'] or path.stem}", record["board"],
-                               f"map file {path.name}", "chaser")
+    title = record["title"]  # the map's N: line, often a word like "random"
+    name = path.stem if title in ("", path.stem) else f"{path.stem} ({title})"
+    board = protocol.map_board(f"CHaser {name}", record["board"], f"map file {path.name}",
+                               "chaser")
     options.setdefault("turns", record["turns"])
     return Settings(board=board, **options)
 

@@ -59,11 +59,11 @@ VERDICTS: dict[str, tuple[str, Callable[[Submission], bool]]] = {
     "counted": ("counted", lambda s: s.counted),
     "accepted": ("accepted (202)", lambda s: s.accepted),
     "replaced": ("accepted, then replaced", lambda s: s.accepted and not s.counted),
-    "refused": ("refused (any error)", lambda s: not s.accepted),
+    "refused": ("refused (any error)", lambda s: s.status_code >= 400),
     "late": ("late, or out of turn (409)", lambda s: s.status_code == 409),
     "malformed": ("malformed (400)", lambda s: s.status_code == 400),
     "refused-other": ("refused otherwise (401, 403, 413, 429…)",
-                      lambda s: not s.accepted and s.status_code not in (400, 409)),
+                      lambda s: s.status_code >= 400 and s.status_code not in (400, 409)),
 }
 
 
@@ -141,7 +141,9 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
         "next": (shown_turn + 1 if shown_turn is not None and shown_turn < match.turns
                  else None),
         "log": log, "verdict": verdict, "status": match.status(now),
-        "open_turn": match.strategy_turn(now), "chosen": chosen, "filtered": filtered,
+        # a game played by its protocol server takes no actions but its programs' lines
+        "open_turn": None if match.protocol_played else match.strategy_turn(now),
+        "chosen": chosen, "filtered": filtered,
         "verdicts": [(key, words) for key, (words, _) in VERDICTS.items()],
         "public": match.published or match.public_live, "pager": pager,
     })

@@ -1,0 +1,44 @@
+"""The judges' audit of a CHaser game played over TCP while it runs: no offline entry
+(the server drives the game: a judge cannot add actions to it), a hand-made entry is
+refused and logged, and the programs' protocol lines read as such, not as refusals."""
+
+from datetime import UTC, datetime
+
+import pytest
+from django.contrib.auth.models import Permission, User
+from django.test import Client as Browser
+
+from matches.models import Submission
+from matches.services import protocol
+from tests.servers.test_chaser_faults import BOARD, TURNS
+
+pytestmark = pytest.mark.django_db
+
+AT = datetime(2026, 11, 24, 12, 0, tzinfo=UTC)
+
+
+def test_a_running_tcp_game_has_no_offline_entry_and_refuses_one():
+    board = protocol.map_board("CHaser test map", BOARD, "a test", "chaser")
+    game = protocol.game_create(board=board, team_names=["Alpha", "Beta"], turns=TURNS,
+                                title="Alpha vs Beta", public_live=False)
+    protocol.line_store(game, 0, None, b"Alph\r\n", AT, "127.0.0.1", status=200)
+    protocol.line_store(game, 0, 1, b"gr\r\n", AT, "127.0.0.1", status=200)
+    protocol.line_store(game, 0, 1, b"lu\r\n", AT, "127.0.0.1", status=202,
+                        actions=[{"command": "lu"}])
+    judge = User.objects.create_user("judy", password="pw")
+    judge.user_permissions.add(Permission.objects.get(codename="judge"))
+    browser = Browser(HTTP_HOST="127.0.0.1")
+    browser.force_login(judge)
+
+    page = browser.get(f"/matches/{game.match_id}/audit").content.decode()
+    assert "Offline entry" not in page and 'name="actions"' not in page
+    assert page.count("200 read") == 2 and "202 accepted" in page
+    refused = browser.get(f"/matches/{game.match_id}/audit?verdict=refused").content.decode()
+    assert "200 read" not in refused and "202 accepted" not in refused
+
+    answer = browser.post(f"/matches/{game.match_id}/audit/enter", {
+        "team": "1", "actions": '{"actions": [{"command": "wu"}]}', "note": "asked by Beta"},
+        follow=True)
+    assert "Refused (409 wrong_protocol)" in answer.content.decode()
+    entered = Submission.objects.get(match_id=game.match_id, entered_by="judy")
+    assert entered.status_code == 409 and not entered.counted
