@@ -3,7 +3,10 @@
 Starts `manage.py chaserserver --once` on the embedded default (SQLite, in-memory
 channel layer) in a scratch folder, and plays games of `--turns` turns between two
 clients on loopback that answer at once (each reads: look and search only, so that the
-game runs to its last turn), with no step delay. Prints, for each game, its time from
+game runs to its last turn), with no step delay. Both clients run in this one thread
+with blocking sockets, whichever the server talks to taking its step: an asyncio client
+added 2 ms a turn of its own (6 round trips a turn through its loop), which is the
+clients' time, not the server's. Prints, for each game, its time from
 the first `@` to the last reply, and over all games the server's per-step latency: from
 a client's line to the server's next line to it (its `gr` to the ready digits, its
 command to the reply), p50 and p99. Every line is stored and every step broadcast, as
@@ -14,8 +17,8 @@ Ruby server chsr.rb's about 0.6 s on this machine.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -42,43 +45,59 @@ def free_ports() -> tuple[int, int]:
     return ports
 
 
-async def player(port: int, name: bytes, waits: list[float], span: list[float]) -> None:
+def connect(port: int, name: bytes) -> socket.socket:
     for _ in range(200):
         try:
-            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            connection = socket.create_connection(("127.0.0.1", port))
             break
         except ConnectionRefusedError:
-            await asyncio.sleep(0.05)
-    writer.write(name + b"\r\n")
-    step = 0
-    while True:
-        line = await reader.readline()
-        if line != b"@\r\n":
-            break
-        span[0] = span[0] or time.perf_counter()
-        asked = time.perf_counter()
-        writer.write(b"gr\r\n")
-        ready = await reader.readline()
-        waits.append(time.perf_counter() - asked)
-        if ready.startswith(b"0"):
-            break
-        asked = time.perf_counter()
-        writer.write(READS[step % len(READS)].encode() + b"\r\n")
-        reply = await reader.readline()
-        waits.append(time.perf_counter() - asked)
-        span[1] = time.perf_counter()
-        writer.write(b"#\r\n")
-        step += 1
-        if reply.startswith(b"0"):
-            break
-    writer.close()
+            time.sleep(0.05)
+    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    connection.sendall(name + b"\r\n")
+    return connection
 
 
-async def game(ports: tuple[int, int], waits: list[float]) -> float:
-    span = [0.0, 0.0]
-    await asyncio.gather(player(ports[0], b"Cool", waits, span),
-                         player(ports[1], b"Hot", waits, span))
+def game(ports: tuple[int, int], waits: list[float]) -> float:
+    """Both programs in one thread with blocking sockets (the server talks to one at a
+    time): whichever has a line to read takes its whole step. The game's time, from the
+    first `@` to the last reply."""
+    programs = [connect(ports[0], b"Cool"), connect(ports[1], b"Hot")]
+    lines = {program: program.makefile("rb") for program in programs}
+    steps = dict.fromkeys(programs, 0)
+    span = [0.0, 0.0]  # the first `@`, the last reply
+    playing = list(programs)
+    while playing:
+        ready, _, _ = select.select(playing, [], [], 30)
+        if not ready:
+            raise SystemExit("the server said nothing for 30 s")
+        program = ready[0]
+        if not step(program, lines[program], steps, waits, span):
+            playing.remove(program)
+            program.close()
     return span[1] - span[0]
+
+
+def step(program: socket.socket, lines, steps: dict, waits: list[float],
+         span: list[float]) -> bool:
+    """One step (`@`, `gr`, the ready digits, a read, the reply, `#`); False once the
+    game is over for this program."""
+    if lines.readline() != b"@\r\n":
+        return False
+    asked = time.perf_counter()
+    span[0] = span[0] or asked
+    program.sendall(b"gr\r\n")
+    ready = lines.readline()
+    waits.append(time.perf_counter() - asked)
+    if ready.startswith(b"0"):
+        return False
+    asked = time.perf_counter()
+    program.sendall(READS[steps[program] % len(READS)].encode() + b"\r\n")
+    reply = lines.readline()
+    span[1] = time.perf_counter()
+    waits.append(span[1] - asked)
+    program.sendall(b"#\r\n")
+    steps[program] += 1
+    return not reply.startswith(b"0")
 
 
 def main() -> None:
@@ -104,7 +123,7 @@ def main() -> None:
                  "--ports", f"{ports[0]},{ports[1]}"],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
             try:
-                seconds = asyncio.run(game(ports, waits))
+                seconds = game(ports, waits)
                 out, _ = server.communicate(timeout=60)
             finally:
                 server.kill()
