@@ -225,6 +225,9 @@ class Submission(models.Model):
     # (their user name and the required note), or an imported match record.
     entered_by = models.CharField(max_length=150, blank=True)
     note = models.TextField(blank=True)
+    # The API it came through when not the native answer API: a dialect of another
+    # contest server's (docs/dialects.md), its body kept as that dialect sent it.
+    dialect = models.CharField(max_length=20, blank=True)
 
     class Meta:
         ordering = ["received_at", "id"]

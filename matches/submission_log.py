@@ -14,7 +14,7 @@ from matches.selectors import epoch_ms
 
 EXPORT_FIELDS = ["id", "turn", "team", "team_name", "received_at", "received_at_ms",
                  "remote_addr", "content_type", "body_size", "body", "status_code", "error",
-                 "detail", "counted", "entered_by", "note"]
+                 "detail", "counted", "entered_by", "note", "dialect"]
 
 
 @dataclass
@@ -61,6 +61,7 @@ def export_rows(match: Match) -> list[dict[str, Any]]:
             "content_type": s.content_type, "body_size": s.body_size, "body": body_text(s),
             "status_code": s.status_code, "error": s.error, "detail": s.detail,
             "counted": s.counted, "entered_by": s.entered_by, "note": s.note,
+            "dialect": s.dialect,
         }
         for s in match.submissions.select_related("team").order_by("received_at", "id")
     ]

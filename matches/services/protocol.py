@@ -61,7 +61,7 @@ def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
 
 LINE_FIELDS = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",
                "body_size", "body_sha256", "actions", "status_code", "error", "detail",
-               "counted", "entered_by", "note")
+               "counted", "entered_by", "note", "dialect")
 # The fields whose values the database takes in a form of its own (the others are ints,
 # text and a boolean, which every backend takes as they are).
 PREPARED = frozenset({"received_at", "remote_addr", "body", "actions"})
@@ -80,7 +80,7 @@ def line_store(game: Game, team: int, turn: int | None, raw: bytes, received_at:
     kept = raw[:KEPT_BYTES]
     values = (game.match_id, game.team_ids[team], turn, received_at, remote_addr, CONTENT_TYPE,
               kept, len(raw), hashlib.sha256(kept).hexdigest(), actions, status, error,
-              detail, False, "", "")
+              detail, False, "", "", "")
     database = connections[DEFAULT_DB_ALIAS]
     sql, fields = _line_insert(database.vendor)
     with database.cursor() as cursor:

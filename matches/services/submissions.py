@@ -28,6 +28,7 @@ import json
 import logging
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -69,6 +70,10 @@ class Request:
     received_at: datetime
     entered_by: str = ""  # a judge's user name: an offline entry, not the team's program
     note: str = ""
+    # A dialect of another server's API (matches/dialects/): its name, and its reader of
+    # a body into the native (actions, turn meant), raising Refusal as parse_submission.
+    dialect: str = ""
+    read: Callable[[str, bytes], tuple[list[dict[str, Any]], int | None]] | None = None
 
 
 @dataclass
@@ -264,7 +269,7 @@ def _read(request: Request, game: str) -> tuple[list[dict[str, Any]], int | None
     if request.body_size > MAX_BODY:
         raise Refusal(413, "too_large", f"the body is {request.body_size} bytes; at most 64 KiB "
                                         f"({MAX_BODY} bytes) are accepted")
-    return parse_submission(game, request.body)
+    return (request.read or parse_submission)(game, request.body)
 
 
 def _rate_limited(request: Request, team: Team) -> Refusal | None:
@@ -381,6 +386,7 @@ def _create(request: Request, match: Match | None, team: Team | None, turn: int 
         body_sha256=hashlib.sha256(body).hexdigest(), actions=actions,
         status_code=status, error=error, detail=detail, counted=False,
         entered_by=request.entered_by, note=UNSTORABLE.sub("\ufffd", request.note),
+        dialect=request.dialect,
     )
 
 
@@ -431,7 +437,7 @@ def _statements() -> tuple[str, str]:
 
 INSERTED = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",
             "body_size", "body_sha256", "actions", "status_code", "error", "detail", "counted",
-            "entered_by", "note")
+            "entered_by", "note", "dialect")
 
 
 def _address(remote_addr: str | None) -> str | None:
