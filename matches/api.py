@@ -105,6 +105,11 @@ class Receipt(Schema):
     actions: int
 
 
+class Output(Schema):
+    turn: int | None  # the open turn when it arrived (null: none open)
+    lines: int
+
+
 class TeamOut(Schema):
     index: int
     name: str
@@ -283,6 +288,28 @@ def get_timeline(request: HttpRequest, match_id: int):
                        "description": "seconds to wait", "schema": {"type": "integer"}}}}}},
 )
 def submit_actions(request: HttpRequest, match_id: int, response: HttpResponse):
+    return _received(request, match_id, response)
+
+
+@api.post(
+    "/matches/{match_id}/output",
+    response={200: Output, **errors(400, 401, 403, 404, 413, 422, 429)},
+    summary="Keep what the team's program printed besides its moves",
+    description=(
+        "For relays such as `manage.py playprogram`: the body, UTF-8 text, is stored in "
+        "the judges' audit as the program's own output (status 200); it is never taken "
+        "as a move. The same token, size and rate limits as the actions."),
+    openapi_extra={"parameters": [BEARER],
+                   "requestBody": {"required": True,
+                                   "content": {"text/plain": {"schema": {"type": "string"}}}}},
+)
+def submit_output(request: HttpRequest, match_id: int, response: HttpResponse):
+    return _received(request, match_id, response, output=True)
+
+
+def _received(request: HttpRequest, match_id: int, response: HttpResponse,
+              **kind: Any) -> Status:
+    """A team's request, stored and judged by the service, its answer as the service says."""
     received_at = timezone.now()
     declared = request.META.get("CONTENT_LENGTH") or ""
     body = request.read(MAX_BODY + 1)
@@ -295,6 +322,7 @@ def submit_actions(request: HttpRequest, match_id: int, response: HttpResponse):
         content_type=request.content_type or "",
         remote_addr=request.META.get("REMOTE_ADDR"),
         received_at=received_at,
+        **kind,
     ))
     for name, value in reply.headers.items():
         response[name] = value

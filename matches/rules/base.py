@@ -203,6 +203,20 @@ class Presentation:
         winner = None if wins[0] == wins[1] else 0 if wins[0] > wins[1] else 1
         return {"match": {"winner": winner, "wins": wins}}
 
+    # --- programs that speak lines (manage.py playprogram) ---------------------------
+
+    speaks_lines = False  # its programs read and print moves as lines (GPCC's Blokus Duo)
+
+    def program_move(self, line: str) -> list[dict[str, Any]] | None:
+        """The actions a line a game's program printed stands for, or None when the line
+        is no move (the program's own output). None for every line of a game whose
+        programs do not speak lines."""
+        return None
+
+    def program_line(self, outcome: Mapping[str, Any]) -> str | None:
+        """A played action as the line a program reads (None: nothing to tell)."""
+        return None
+
     # --- the side panel --------------------------------------------------------------
 
     def card_words(self, score: Mapping[str, int], team: int) -> str:

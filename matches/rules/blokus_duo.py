@@ -429,6 +429,18 @@ class BlokusDuoRules(Alternating, Presentation):
     def card_words(self, score: Mapping[str, int], team: int) -> str:
         return f"{score['remaining']} squares left to place · fewer wins"
 
+    speaks_lines = True
+    # GPCC programs print their move as its 4-character code on a line of its own, and
+    # read the other's the same way ("----" a pass). A line of four characters is a move
+    # (a malformed one is refused as the API refuses it); any other is their own output.
+    def program_move(self, line: str) -> list[dict[str, Any]] | None:
+        code = line.strip()
+        return [{"move": code}] if len(code) == 4 and code.isprintable() else None
+
+    def program_line(self, outcome: Mapping[str, Any]) -> str | None:
+        code = outcome.get("move")
+        return None if code is None or code_problem(code) else code
+
     def score_said(self, score: Mapping[str, int]) -> str:
         return f"{self.amount(score['remaining'])} left to place"
 

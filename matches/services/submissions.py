@@ -74,6 +74,7 @@ class Request:
     # a body into the native (actions, turn meant), raising Refusal as parse_submission.
     dialect: str = ""
     read: Callable[[str, bytes], tuple[list[dict[str, Any]], int | None]] | None = None
+    output: bool = False  # lines a team's program printed that are no move: kept, not judged
 
 
 @dataclass
@@ -214,6 +215,8 @@ def _judge(request: Request, team: Team) -> Reply:
         limited = _rate_limited(request, team)
         if limited:
             return _store(request, match, team, None, limited)
+        if request.output:
+            return _output(request, match, team, turn)
         try:
             actions, meant = _read(request, match.game)
         except Refusal as problem:
@@ -227,6 +230,22 @@ def _judge(request: Request, team: Team) -> Reply:
         _create(request, match, team, turn, actions, 202)
     body = {"turn": turn, "received_at": epoch_ms(request.received_at), "actions": len(actions)}
     return Reply(202, body)
+
+
+def _output(request: Request, match: Match, team: Team, turn: int | None) -> Reply:
+    """What a team's program printed besides its moves (through `playprogram`): kept
+    for the audit (status 200), as text of at most MAX_BODY bytes."""
+    if request.body_size > MAX_BODY:
+        return _store(request, match, team, None, Refusal(
+            413, "too_large", f"the body is {request.body_size} bytes; at most {MAX_BODY}"))
+    try:
+        text = request.body.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return _store(request, match, team, None, Refusal(
+            400, "not_text", f"the output is not UTF-8 text (byte {error.start})"))
+    lines = len(text.splitlines())
+    _create(request, match, team, turn, None, 200, detail=f"program output: {lines} lines")
+    return Reply(200, {"turn": turn, "lines": lines})
 
 
 def _move(request: Request, match: Match, team: Team, turn: int,

@@ -28,3 +28,22 @@ def test_a_simultaneous_match_has_no_clocks(db, client):
     match, _ = make_match()
     shown = client.get(f"/api/matches/{match.pk}").json()
     assert (shown["clock_ms"], shown["to_move"], shown["clocks"]) == (None, None, None)
+
+
+def test_a_programs_own_output_is_kept_and_never_a_move(db, client):
+    from matches.models import Submission
+
+    match, tokens = make_alternating_match(clock=120)
+    url = f"/api/matches/{match.pk}/output"
+    answer = client.post(url, "I think 55u0 is best\nscore: 12\n", content_type="text/plain",
+                         HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    assert answer.status_code == 200 and answer.json() == {"turn": 1, "lines": 2}
+    refused = client.post(url, b"\xff\xfe", content_type="text/plain",
+                          HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    assert refused.status_code == 400 and refused.json()["error"] == "not_text"
+    assert client.post(url, "hi", content_type="text/plain").status_code == 401
+    kept = Submission.objects.filter(match=match, team__index=0).order_by("id")
+    assert [(row.status_code, row.detail[:23], row.counted) for row in kept] == [
+        (200, "program output: 2 lines", False), (400, "the output is not UTF-", False)]
+    assert bytes(kept[0].body) == b"I think 55u0 is best\nscore: 12\n"
+    assert client.get(f"/api/matches/{match.pk}").json()["turn"] == 0  # no move was made
