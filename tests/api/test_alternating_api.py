@@ -44,6 +44,6 @@ def test_a_programs_own_output_is_kept_and_never_a_move(db, client):
     assert client.post(url, "hi", content_type="text/plain").status_code == 401
     kept = Submission.objects.filter(match=match, team__index=0).order_by("id")
     assert [(row.status_code, row.detail[:23], row.counted) for row in kept] == [
-        (200, "program output: 2 lines", False), (400, "the output is not UTF-", False)]
+        (200, "program output: 2 lines", False), (400, "the output is not UTF-8", False)]
     assert bytes(kept[0].body) == b"I think 55u0 is best\nscore: 12\n"
     assert client.get(f"/api/matches/{match.pk}").json()["turn"] == 0  # no move was made
