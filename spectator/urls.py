@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from matches import dialects
 from matches.api import api
 from matches.views import judges, pages, screens
 
@@ -26,6 +27,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
+    *dialects.urlpatterns(),  # other servers' APIs that teams' programs speak
 ]
 
 # The project's own error pages, in the screens' style (with DEBUG on, Django's instead).

@@ -139,7 +139,7 @@ def parse_submission(game: str, body: bytes) -> tuple[list[dict[str, Any]], int 
     """The body must be {"actions": [action, ...], "turn": n} in UTF-8 (a BOM is allowed),
     `turn` optional, with no key twice in an object; each action well-formed for the game.
     The actions, and the turn the team meant them for (None: whichever is open)."""
-    data = _json(body)
+    data = json_read(body)
     if not isinstance(data, dict) or "actions" not in data:
         raise Refusal(400, "invalid_actions", 'the body must be an object {"actions": [...]}')
     return _actions(game, data["actions"]), _turn(data.get("turn"))
@@ -159,7 +159,7 @@ def parse_actions(game: str, body: bytes) -> list[dict[str, Any]]:
     return parse_submission(game, body)[0]
 
 
-def _json(body: bytes) -> Any:
+def json_read(body: bytes) -> Any:
     try:
         return json.loads(body.decode("utf-8-sig"), parse_constant=_no_constant,
                           object_pairs_hook=_unique_keys)

@@ -1,0 +1,15 @@
+"""Dialects: other contest servers' APIs that teams' programs already speak, each served
+under a path of its own as a thin adapter over the answer API (docs/dialects.md)."""
+
+from __future__ import annotations
+
+from django.urls import include, path
+
+
+def urlpatterns() -> list:
+    from matches.dialects import procon30
+
+    return [
+        path("procon30/", include(procon30.routes(procon30.Procon30()))),
+        path("procon2020/", include(procon30.routes(procon30.Vietnam()))),
+    ]

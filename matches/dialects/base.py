@@ -1,0 +1,73 @@
+"""What every dialect shares: the team's token found where the dialect carries it, a
+team's matches, a submission handed to the answer service with the dialect's body
+reader, and JSON answers (docs/dialects.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+
+from matches.access import team_by_authorization
+from matches.models import Match, Team
+from matches.services.submissions import (
+    MAX_BODY,
+    Refusal,
+    Reply,
+    Request,
+    json_read,
+    submission_receive,
+)
+
+Reader = Callable[[str, bytes], tuple[list[dict[str, Any]], int | None]]
+
+
+def answer(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> HttpResponse:
+    response = HttpResponse(json.dumps(data, ensure_ascii=False), status=status,
+                            content_type="application/json; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    for name, value in (headers or {}).items():
+        response[name] = value
+    return response
+
+
+def team_of(token: str, match_id: int | None = None) -> Team | None:
+    """The team a token belongs to (that game's row, for a later game of its match)."""
+    if not token or not token.strip():
+        return None
+    return team_by_authorization(f"Bearer {token.strip()}", match_id)
+
+
+def teams_matches(team: Team) -> list[Match]:
+    """Every match the token's team plays: its match's games, in order."""
+    first = Match.objects.get(pk=team.match_id)
+    return [first, *first.later_games.order_by("start_at", "pk")]
+
+
+def plays_in(team: Team | None, match: Match) -> bool:
+    return team is not None and team.match_id in (match.pk, match.first_game_id)
+
+
+def submit(request: HttpRequest, match_id: int, token: str, dialect: str,
+           read: Reader) -> Reply:
+    """A dialect's submission, stored as sent (the body, its content type, the dialect)
+    and judged by the answer service after `read` turns it into native actions."""
+    declared = request.META.get("CONTENT_LENGTH") or ""
+    body = request.read(MAX_BODY + 1)
+    size = int(declared) if declared.isdigit() else len(body)
+    return submission_receive(Request(
+        match_id=match_id, authorization=f"Bearer {token.strip()}", body=body,
+        body_size=max(size, len(body)), content_type=request.content_type or "",
+        remote_addr=request.META.get("REMOTE_ADDR"), received_at=timezone.now(),
+        dialect=dialect, read=read))
+
+
+def json_object(body: bytes) -> dict[str, Any]:
+    """A body that must be a JSON object, read as the native API reads one."""
+    data = json_read(body)
+    if not isinstance(data, dict):
+        raise Refusal(400, "invalid_actions", "the body must be a JSON object")
+    return data

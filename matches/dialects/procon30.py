@@ -1,0 +1,220 @@
+"""The official Procon 30 answer API, for Procon 2020 matches, at `/procon30/`, and the
+Vietnamese Procon 2020 server's, at `/procon2020/` (docs/dialects.md, "Procon 30 and
+Procon 2020 Vietnam").
+
+Its coordinates count from 1; a team is a `teamID` (its index + 1: 1 or 2, never 0,
+which is "no one's" in `tiled`) and an agent an `agentID` unique in the match (team
+0's agents 1..n, team 1's n+1..2n). The token comes raw in `Authorization` (a
+`Bearer ` before it is allowed); the Vietnamese clients also sent it as `?token=` or as
+a `token` field of the posted body.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from matches import selectors
+from matches.dialects.base import answer, json_object, plays_in, submit, team_of, teams_matches
+from matches.models import Match, Team
+from matches.rules import rules_for
+from matches.rules.procon2020 import treasures_taken
+from matches.services.submissions import Refusal, Reply
+
+GAME = "procon2020"
+APPLY = {"ok": 1, "conflict": 0, "invalid": -1}  # an action's `apply` in the history
+ACCEPTED = 202  # the status of an accepted POST
+
+
+class Procon30:
+    """One dialect of the family: its name, and where its clients put the token."""
+
+    name = "procon30"
+    treasures = False  # the Vietnamese state adds treasures and obstacles
+
+    def token(self, request: HttpRequest) -> str:
+        header = request.headers.get("Authorization", "").strip()
+        return header[7:] if header[:7].lower() == "bearer " else header
+
+    # --- the routes -------------------------------------------------------------------
+
+    def ping(self, request: HttpRequest) -> HttpResponse:
+        if team_of(self.token(request)) is None:
+            return invalid_token()
+        return answer({"status": "OK"})
+
+    def matches(self, request: HttpRequest) -> HttpResponse:
+        team = team_of(self.token(request))
+        if team is None:
+            return invalid_token()
+        return answer([self.listed(match, team) for match in teams_matches(team)
+                       if match.game == GAME])
+
+    def match(self, request: HttpRequest, match_id: int) -> HttpResponse:
+        team = team_of(self.token(request), match_id)
+        if team is None:
+            return invalid_token()
+        match = Match.objects.select_related("board").filter(pk=match_id, game=GAME).first()
+        if match is None or not plays_in(team, match):
+            return invalid_matches()
+        if timezone.now() < match.start_at:
+            return too_early(match)
+        return answer(self.state(match))
+
+    def action(self, request: HttpRequest, match_id: int) -> HttpResponse:
+        """Every request is stored before its answer, a stranger's too (the service
+        keeps those bounded): so the token and the match are judged by the service."""
+        token = self.token(request)
+        team = team_of(token, match_id)
+        match = Match.objects.filter(pk=match_id).first()
+        first_id = team.index * match.agents + 1 if team and match else 1  # its first agent
+        sent: list[dict[str, Any]] = []  # the actions as sent, echoed when accepted
+
+        def read(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
+            if game != GAME:
+                raise Refusal(400, "wrong_dialect", f"match {match_id} is not a Procon 2020 "
+                                                    "match: its own API serves it")
+            return self.read(game, body, first_id, sent)
+
+        reply = submit(request, match_id, token, self.name, read)
+        if reply.status == 401:
+            return invalid_token()
+        if reply.status in (403, 404) or reply.body.get("error") == "wrong_dialect":
+            return invalid_matches()
+        return self.replied(reply, match, sent)
+
+    # --- the shapes -------------------------------------------------------------------
+
+    def listed(self, match: Match, team: Team) -> dict[str, Any]:
+        names = dict(match.teams.values_list("index", "name"))
+        return {"id": match.pk, "intervalMillis": match.transition_ms,
+                "matchTo": names[1 - team.index], "teamID": team.index + 1,
+                "turnMillis": match.strategy_ms, "turns": match.turns}
+
+    def state(self, match: Match) -> dict[str, Any]:
+        board = match.board.data
+        rows = list(match.turn_rows.order_by("number"))
+        view = rows[-1].state() if rows else selectors.initial_view(match)
+        per_team = len(view["agents"][0])
+        shown: dict[str, Any] = {
+            "width": board["width"], "height": board["height"], "points": board["points"],
+            "startedAtUnixTime": int(match.start_at.timestamp()), "turn": view["turn"],
+            "tiled": [[{"A": 1, "B": 2}.get(cell, 0) for cell in row] for row in view["cells"]],
+            "teams": [{"teamID": team + 1,
+                       "agents": [{"agentID": team * per_team + agent + 1, "x": x + 1,
+                                   "y": y + 1}
+                                  for agent, (x, y) in enumerate(view["agents"][team])],
+                       "tilePoint": score["tile"], "areaPoint": score["area"],
+                       **({"treasurePoint": score["treasure"]} if self.treasures else {})}
+                      for team, score in enumerate(view["scores"])],
+            "actions": [{"agentID": team * per_team + outcome["agent"] + 1,
+                         "type": outcome["type"], "dx": outcome.get("dx", 0),
+                         "dy": outcome.get("dy", 0), "turn": row.number,
+                         "apply": APPLY.get(outcome["result"], -1)}
+                        for row in rows for team, outcomes in enumerate(row.outcomes)
+                        for outcome in outcomes],
+        }
+        if self.treasures:
+            taken = treasures_taken(board, [row.state() for row in rows])
+            shown["treasure"] = [{"x": t["x"] + 1, "y": t["y"] + 1, "point": t["point"],
+                                  "status": 1 if (t["x"], t["y"]) in taken else 0}
+                                 for t in board["treasures"]]
+            shown["obstacles"] = [{"x": x + 1, "y": y + 1} for x, y in board["obstacles"]]
+        return shown
+
+    def read(self, game: str, body: bytes, first_id: int,
+             sent: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int | None]:
+        """`{"actions": [{"agentID", "type", "dx", "dy"}]}` as native actions: the agent
+        by its index in the team (`first_id` is its first agent's ID). The actions as
+        sent (their known keys) go to `sent`."""
+        data = json_object(body)
+        actions = data.get("actions")
+        if not isinstance(actions, list):
+            raise Refusal(400, "invalid_actions", 'actions: expected a list of '
+                                                  '{"agentID", "type", "dx", "dy"}')
+        rules, native = rules_for(game), []
+        for index, action in enumerate(actions):
+            if not isinstance(action, dict):
+                raise Refusal(400, "invalid_actions", f"actions[{index}]: expected an object")
+            agent = action.get("agentID")
+            if type(agent) is not int or agent < first_id:
+                raise Refusal(400, "invalid_actions", f"actions[{index}].agentID: expected "
+                                                      f"one of your agents' IDs, from {first_id}")
+            moved = {"agent": agent - first_id, "type": action.get("type"),
+                     "dx": action.get("dx", 0), "dy": action.get("dy", 0)}
+            if moved["type"] == "stay":
+                moved["dx"] = moved["dy"] = 0
+            problem = rules.action_problem(moved)
+            if problem:
+                raise Refusal(400, "invalid_actions", f"actions[{index}]{problem}")
+            native.append(rules.action_fields(moved))
+            sent.append({"agentID": agent, "dx": moved["dx"], "dy": moved["dy"],
+                         "type": moved["type"]})
+        return native, None
+
+    def replied(self, reply: Reply, match: Match, sent: list[dict[str, Any]]) -> HttpResponse:
+        """The service's answer in the dialect's words: accepted, the actions echoed with
+        the turn they count for."""
+        if reply.status == 202:
+            turn = reply.body["turn"]
+            return answer({"actions": [{**action, "turn": turn} for action in sent]}, ACCEPTED)
+        error = reply.body.get("error")
+        if error == "not_running" and timezone.now() < match.start_at:
+            return too_early(match)
+        if error in ("not_running", "step_over", "wrong_turn"):
+            return answer({"status": "UnacceptableTime"}, 400)
+        if reply.status == 429:
+            return answer({"status": "TooManyRequests", "detail": reply.body["detail"]}, 429,
+                          reply.headers)
+        return answer({"status": "InvalidActions" if reply.status == 400 else "BadRequest",
+                       "detail": reply.body.get("detail", "")}, reply.status)
+
+
+class Vietnam(Procon30):
+    """Procon 2020 Vietnam: the Procon 30 shapes plus treasures and obstacles; the token
+    also as `?token=` or a `token` field of the posted body."""
+
+    name = "procon2020"
+    treasures = True
+
+    def token(self, request: HttpRequest) -> str:
+        found = super().token(request) or request.GET.get("token", "")
+        if found or request.method != "POST":
+            return found
+        try:
+            body = json_object(request.body[:65536])
+        except Refusal:
+            return ""
+        token = body.get("token")
+        return token if isinstance(token, str) else ""
+
+
+def invalid_token() -> HttpResponse:
+    return answer({"status": "InvalidToken"}, 401)
+
+
+def invalid_matches() -> HttpResponse:
+    return answer({"status": "InvalidMatches"}, 400)
+
+
+def too_early(match: Match) -> HttpResponse:
+    return answer({"startAtUnixTime": int(match.start_at.timestamp()), "status": "TooEarly"},
+                  400)
+
+
+def routes(dialect: Procon30) -> list:
+    from django.urls import path
+
+    views = {
+        "ping": require_GET(dialect.ping),
+        "matches": require_GET(dialect.matches),
+        "match": require_GET(dialect.match),
+        "action": csrf_exempt(require_POST(dialect.action)),
+    }
+    return [path("ping", views["ping"]), path("matches", views["matches"]),
+            path("matches/<int:match_id>", views["match"]),
+            path("matches/<int:match_id>/action", views["action"])]
