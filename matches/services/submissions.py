@@ -244,6 +244,8 @@ def _output(request: Request, match: Match, team: Team, turn: int | None) -> Rep
         return _store(request, match, team, None, Refusal(
             400, "not_text", f"the output is not UTF-8 text (byte {error.start})"))
     lines = len(text.splitlines())
+    if not lines:
+        return _store(request, match, team, None, Refusal(400, "empty", "the output is empty"))
     _create(request, match, team, turn, None, 200, detail=f"program output: {lines} lines")
     return Reply(200, {"turn": turn, "lines": lines})
 
