@@ -7,9 +7,10 @@ from django.urls import include, path
 
 
 def urlpatterns() -> list:
-    from matches.dialects import procon30
+    from matches.dialects import kakomimasu_v1, procon30
 
     return [
+        *kakomimasu_v1.routes(),
         path("procon30/", include(procon30.routes(procon30.Procon30()))),
         path("procon2020/", include(procon30.routes(procon30.Vietnam()))),
     ]

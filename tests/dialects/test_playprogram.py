@@ -13,18 +13,14 @@ from matches.management.commands.demo import BotPlayer
 from matches.models import Match, Submission
 from matches.selectors import match_verify
 from tests.commands.calls import refusal, run
-from tests.e2e.conftest import free_port, wait_for_port
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PROGRAM = [sys.executable, "-m", "tests.dialects.blokus_program"]
 
 
 @pytest.fixture
-def server(spawn, tmp_path):
-    port = free_port()
-    spawn("demo", "--no-bots", "--port", str(port), log_to=tmp_path / "server.log")
-    wait_for_port(port)
-    return f"http://127.0.0.1:{port}"
+def server(live_server_process):
+    return live_server_process
 
 
 def blokus_match(clock: int) -> tuple[int, list[str]]:

@@ -8,25 +8,15 @@ import random
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from matches.models import Match, Submission
 from matches.rules.procon2020 import random_field
 from matches.selectors import match_verify, public_state
 from matches.services.turns import turn_resolve
-from tests.api.conftest import Clock
 from tests.commands.calls import run
 from tests.dialects.procon_client import ProconClient
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def clock(monkeypatch):
-    """Every part of the server reads this time; the test moves it."""
-    held = Clock(timezone.now())
-    monkeypatch.setattr("django.utils.timezone.now", held.now)
-    return held
 
 
 def procon_match(tmp_path, turns: int = 6) -> tuple[Match, list[str]]:

@@ -1,38 +1,13 @@
 import json
-import socket
-import time
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import free_port, wait_for_port  # noqa: F401 (imported from here too)
+
 CHROMIUM = "/usr/bin/chromium"
 BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                 "--disable-component-update", "--no-first-run"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_for_port(port: int, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.1)
-    raise TimeoutError(f"nothing listens on port {port}")
-
-
-@pytest.fixture
-def live_server_process(spawn, tmp_path):
-    """The whole system in one process (pages, API, sockets, clock) on the test database."""
-    port = free_port()
-    spawn("demo", "--no-bots", "--port", str(port), log_to=tmp_path / "server.log")
-    wait_for_port(port)
-    return f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture

@@ -1,0 +1,198 @@
+"""The community Kakomimasu server's v1 API, for Kakomimasu matches, at `/v1/`
+(docs/dialects.md, "Kakomimasu v1"), so that its client libraries and their sample
+AIs play here unchanged.
+
+A team joins its own match with its token (`POST /v1/matches/{id}/players`, `Bearer`)
+and is given its `index` and a `pic`, which it then sends as it is in
+`Authorization`; here the pic is the team's token itself, so either works everywhere.
+Cells count from 0 as natively; the field's `points` and `tiles` are flat, row by row
+(`y * width + x`, whatever the board's shape); an agent not on the field is at
+(-1, -1). Actions name the target cell (`x`, `y`) as natively, with `agentId` and the
+types `PUT`, `MOVE`, `REMOVE`, `NONE`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_http_methods
+
+from matches import selectors
+from matches.access import can_view, visible_matches
+from matches.dialects.base import answer, json_object, plays_in, submit, team_of
+from matches.models import Board, Match
+from matches.rules import rules_for
+from matches.services.submissions import Refusal
+
+GAME = "kakomimasu"
+NAME = "kakomimasu-v1"
+VERSION = "1.0.0"  # of the API this dialect answers as
+TYPES = {"PUT": "put", "MOVE": "move", "REMOVE": "remove", "NONE": "stay"}
+# An action's `res` in the log, as the community server's core numbers them.
+RES = {"ok": 0, "conflict": 1, "invalid": 5}
+TILE = {".": (0, None), "A": (1, 0), "B": (1, 1), "a": (0, 0), "b": (0, 1)}
+
+
+def token(request: HttpRequest) -> str:
+    """The pic as it is, or a `Bearer` token."""
+    header = request.headers.get("Authorization", "").strip()
+    return header[7:] if header[:7].lower() == "bearer " else header
+
+
+def error(status: int, message: str, code: int) -> HttpResponse:
+    return answer({"message": message, "errorCode": code}, status)
+
+
+# The community server's error codes for the errors a client here can meet.
+NOT_FOUND, UNAUTHORIZED, INVALID, NOT_STARTED, ENDED = 200, 2, 100, 201, 202
+
+
+def game(match: Match, now=None) -> dict[str, Any]:
+    """The match as a v1 Game object."""
+    now = now or timezone.now()
+    board = selectors.board_shown(match, now)
+    rows = list(match.turn_rows.order_by("number"))
+    view = rows[-1].state() if rows else selectors.initial_view(match)
+    teams = list(match.teams.all())
+    width, height = board.get("width", 0), board.get("height", 0)
+    status = ("ended" if match.over else "ready" if now < match.start_at else "gaming")
+    return {
+        "id": str(match.pk),
+        "name": str(match),
+        "status": status,
+        "turn": view["turn"],
+        "totalTurn": match.turns,
+        "operationSec": match.strategy_ms / 1000,
+        "transitionSec": match.transition_ms / 1000,
+        "startedAtUnixTime": int(match.start_at.timestamp()),
+        "field": {
+            "width": width, "height": height, "nAgent": match.agents,
+            "points": [value for row in board.get("points", []) for value in row],
+            "tiles": [{"type": TILE[cell][0], "player": TILE[cell][1]}
+                      for row in view["cells"] for cell in row],
+        },
+        "players": [{
+            "id": team.name, "index": team.index, "type": "account",
+            "agents": [{"x": cell[0], "y": cell[1]} if cell else {"x": -1, "y": -1}
+                       for cell in view["agents"][team.index]],
+            "point": {"areaPoint": view["scores"][team.index]["territory"],
+                      "wallPoint": view["scores"][team.index]["wall"]},
+        } for team in teams],
+        "log": [{"players": [{
+            "point": {"areaPoint": row.scores[index]["territory"],
+                      "wallPoint": row.scores[index]["wall"]},
+            "actions": [{"agentId": outcome["agent"],
+                         "type": next(k for k, v in TYPES.items() if v == outcome["type"])
+                         if outcome.get("type") in TYPES.values() else "NONE",
+                         "x": outcome.get("x", -1), "y": outcome.get("y", -1),
+                         "res": RES.get(outcome["result"], 5)}
+                        for outcome in row.outcomes[index]],
+        } for index in (0, 1)]} for row in rows],
+    }
+
+
+# --- the routes ------------------------------------------------------------------------
+
+
+def join(request: HttpRequest, match_id: int) -> HttpResponse:
+    """POST /v1/matches/{id}/players: the team of the token joins its own match."""
+    team = team_of(token(request), match_id)
+    if team is None:
+        return error(401, "Unauthorized: send the team's token as 'Bearer <token>'",
+                     UNAUTHORIZED)
+    match = Match.objects.filter(pk=match_id, game=GAME).first()
+    if match is None or not plays_in(team, match):
+        return error(400, f"there is no Kakomimasu match {match_id} of this team", NOT_FOUND)
+    return answer({"userId": team.name, "spec": "", "gameId": str(match.pk),
+                   "index": team.index, "pic": token(request)})
+
+
+def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    """GET /v1/matches/{id}: the Game, to whoever may see the match."""
+    match = Match.objects.select_related("board").filter(pk=match_id, game=GAME).first()
+    if match is None or not can_view(request.user, match, team_of(token(request), match_id)):
+        return error(400, f"there is no Kakomimasu match {match_id}", NOT_FOUND)
+    return answer(game(match))
+
+
+def matches_view(request: HttpRequest) -> HttpResponse:
+    """GET /v1/matches: those the caller may see, the token's team's included."""
+    now = timezone.now()
+    shown = visible_matches(request.user, Match.objects.filter(game=GAME),
+                            team=team_of(token(request)))
+    return answer([game(match, now) for match in
+                   selectors.recent_matches(now, shown)])
+
+
+def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    """PATCH /v1/matches/{id}/actions with the pic: the turn's actions."""
+    pic = token(request)
+    reply = submit(request, match_id, pic, NAME, read)
+    if reply.status == 202:
+        return answer({"receptionUnixTime": int(timezone.now().timestamp()),
+                       "turn": reply.body["turn"]})
+    problem = reply.body.get("error", "")
+    if reply.status == 401:
+        return error(401, reply.body["detail"], UNAUTHORIZED)
+    if reply.status in (403, 404) or problem == "wrong_dialect":
+        return error(400, reply.body["detail"], NOT_FOUND)
+    if problem == "not_running":
+        return error(400, reply.body["detail"], NOT_STARTED)
+    return error(reply.status if reply.status != 409 else 400, reply.body["detail"], INVALID)
+
+
+def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
+    """`{"actions": [{"agentId", "type", "x", "y"}]}` as native actions."""
+    if game_id != GAME:
+        raise Refusal(400, "wrong_dialect", "this match is not a Kakomimasu match")
+    data = json_object(body)
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise Refusal(400, "invalid_actions", 'actions: expected a list of '
+                                              '{"agentId", "type", "x", "y"}')
+    rules, native = rules_for(game_id), []
+    for index, action in enumerate(actions):
+        if not isinstance(action, dict):
+            raise Refusal(400, "invalid_actions", f"actions[{index}]: expected an object")
+        kind = TYPES.get(str(action.get("type", "")).upper())
+        if kind is None:
+            raise Refusal(400, "invalid_actions", f"actions[{index}].type: expected one of "
+                                                  f"{', '.join(TYPES)}")
+        moved = {"agent": action.get("agentId"), "type": kind}
+        if kind != "stay":
+            moved |= {"x": action.get("x"), "y": action.get("y")}
+        problem = rules.action_problem(moved)
+        if problem:
+            raise Refusal(400, "invalid_actions",
+                          f"actions[{index}]{problem.replace('.agent', '.agentId')}")
+        native.append(rules.action_fields(moved))
+    return native, None
+
+
+def boards_view(request: HttpRequest) -> HttpResponse:
+    """GET /v1/boards: the Kakomimasu boards, as the community server lists them."""
+    return answer([{"name": board.name, "width": board.width, "height": board.height,
+                    "points": [value for row in board.data["points"] for value in row]}
+                   for board in Board.objects.filter(game=GAME).order_by("name")])
+
+
+def version_view(request: HttpRequest) -> HttpResponse:
+    return answer({"version": VERSION})
+
+
+def routes() -> list:
+    from django.urls import path
+
+    return [
+        path("v1/matches", require_GET(matches_view)),
+        path("v1/matches/<int:match_id>", require_GET(match_view)),
+        path("v1/matches/<int:match_id>/players",
+             csrf_exempt(require_http_methods(["POST"])(join))),
+        path("v1/matches/<int:match_id>/actions",
+             csrf_exempt(require_http_methods(["PATCH", "POST"])(actions_view))),
+        path("v1/boards", require_GET(boards_view)),
+        path("version", require_GET(version_view)),
+    ]

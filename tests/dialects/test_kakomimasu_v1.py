@@ -1,0 +1,100 @@
+"""The community Kakomimasu server's v1 API (`/v1/`) over a Kakomimasu match: a client
+of mine written from its documentation joins with its token, plays a whole game on a
+non-square board with the pic it was given, and reads the Game object that equals the
+native state; the errors; every request stored as sent and audited like a native one."""
+
+import json
+import random
+from datetime import timedelta
+
+import pytest
+
+from matches.models import Match, Submission
+from matches.selectors import match_verify, public_state
+from matches.services.turns import turn_resolve
+from tests.commands.calls import run
+from tests.dialects.kakomimasu_client import KakomimasuClient
+
+pytestmark = pytest.mark.django_db
+BOARD = {"width": 9, "height": 6,
+         "points": [[(x * 7 + y * 5) % 17 - 4 for x in range(9)] for y in range(6)]}
+
+
+def kakomimasu_match(tmp_path, public: bool = False) -> tuple[Match, list[str]]:
+    field = tmp_path / "board.json"
+    field.write_text(json.dumps(BOARD))
+    made = json.loads(run("creatematch", "--game", "kakomimasu", "--board", str(field),
+                          "--teams", "Nara", "Kushiro", "--agents", "3", "--turns", "6",
+                          "--strategy-seconds", "5", "--transition-seconds", "1",
+                          "--start-in", "10", "--json", *(["--public"] if public else [])))
+    return Match.objects.get(pk=made["id"]), [team["token"] for team in made["teams"]]
+
+
+def test_a_client_of_the_v1_api_joins_and_plays_a_whole_game(client, clock, tmp_path):
+    match, tokens = kakomimasu_match(tmp_path)
+    players = [KakomimasuClient(client, token) for token in tokens]
+    for index, player in enumerate(players):
+        status, joined = player.join(match.pk)
+        assert status == 200 and joined["index"] == index and joined["gameId"] == str(match.pk)
+    status, waiting = players[0].game(match.pk)
+    assert status == 200 and waiting["status"] == "ready" and waiting["totalTurn"] == 6
+    assert (waiting["operationSec"], waiting["transitionSec"]) == (5, 1)
+    assert waiting["startedAtUnixTime"] == int(match.start_at.timestamp())
+    assert waiting["players"][1]["agents"] == [{"x": -1, "y": -1}] * 3
+    rng = random.Random(5)
+    for turn in range(1, match.turns + 1):
+        clock.time = match.opens_at(turn) + timedelta(seconds=1)
+        for player in players:
+            status, game = player.game(match.pk)
+            assert status == 200 and game["status"] == "gaming" and game["turn"] == turn - 1
+            status, received = player.send(match.pk, player.decide(game, rng))
+            assert status == 200 and received["turn"] == turn
+        turn_resolve(match_id=match.pk, number=turn, now=match.deadline(turn))
+    match.refresh_from_db()
+    assert match.over and match_verify(match).verified
+    status, game = players[1].game(match.pk)
+    native = public_state(match)
+    field = game["field"]
+    assert status == 200 and game["status"] == "ended"
+    assert (field["width"], field["height"]) == (9, 6)
+    assert field["points"] == [value for row in BOARD["points"] for value in row]
+    cells = native["state"]["cells"]
+    for y in range(6):
+        for x in range(9):
+            tile = field["tiles"][y * 9 + x]
+            assert (tile["type"], tile["player"]) == {
+                ".": (0, None), "A": (1, 0), "B": (1, 1), "a": (0, 0), "b": (0, 1)}[cells[y][x]]
+    for team, player in enumerate(game["players"]):
+        assert [(a["x"], a["y"]) for a in player["agents"]] == [
+            tuple(cell) if cell else (-1, -1) for cell in native["state"]["agents"][team]]
+        score = native["state"]["scores"][team]
+        assert player["point"] == {"areaPoint": score["territory"], "wallPoint": score["wall"]}
+    assert len(game["log"]) == 6
+    assert all(action["res"] in (0, 1, 5) for turn in game["log"]
+               for side in turn["players"] for action in side["actions"])
+    stored = Submission.objects.filter(match=match, status_code=202)
+    assert stored.count() == 12 and {row.dialect for row in stored} == {"kakomimasu-v1"}
+    assert all(b'"agentId"' in bytes(row.body) for row in stored)
+
+
+def test_the_errors_and_what_a_stranger_sees(client, clock, tmp_path):
+    match, tokens = kakomimasu_match(tmp_path)
+    public, _ = kakomimasu_match(tmp_path, public=True)
+    player, stranger = KakomimasuClient(client, tokens[0]), KakomimasuClient(client, "nope")
+    assert stranger.join(match.pk)[0] == 401
+    assert player.join(public.pk)[0] == 400  # not its match
+    assert stranger.game(match.pk)[0] == 400  # private: as if it did not exist
+    assert stranger.game(public.pk)[0] == 200
+    listed = client.get("/v1/matches").json()
+    assert [game["id"] for game in listed] == [str(public.pk)]
+    player.join(match.pk)
+    assert player.send(match.pk, [])[1]["errorCode"] == 201  # before the start
+    clock.time = match.opens_at(1) + timedelta(seconds=1)
+    status, refused = player.send(match.pk, [{"agentId": 0, "type": "JUMP", "x": 1, "y": 1}])
+    assert status == 400 and "type" in refused["message"]
+    assert player.send(match.pk, [{"agentId": 0, "type": "PUT", "x": 1, "y": 1}])[0] == 200
+    kept = Submission.objects.filter(match=match, team__index=0).order_by("id")
+    assert [row.status_code for row in kept] == [409, 400, 202]
+    assert client.get("/version").json()["version"]
+    assert any(board["width"] == 9 and board["height"] == 6
+               for board in client.get("/v1/boards").json())
