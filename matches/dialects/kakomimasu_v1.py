@@ -13,9 +13,12 @@ types `PUT`, `MOVE`, `REMOVE`, `NONE`.
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from asgiref.sync import sync_to_async
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
@@ -30,6 +33,7 @@ from matches.services.submissions import Refusal
 GAME = "kakomimasu"
 NAME = "kakomimasu-v1"
 VERSION = "1.0.0"  # of the API this dialect answers as
+STREAM_POLL = 0.5  # seconds between two readings of the matches for the event stream
 TYPES = {"PUT": "put", "MOVE": "move", "REMOVE": "remove", "NONE": "stay"}
 # An action's `res` in the log, as the community server's core numbers them.
 RES = {"ok": 0, "conflict": 1, "invalid": 5}
@@ -172,6 +176,58 @@ def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
     return native, None
 
 
+def stream_view(request: HttpRequest) -> StreamingHttpResponse:
+    """GET /v1/matches/stream: server-sent events over the matches the caller may see:
+    `initial` (every Game), then `add` (a Game now shown), `update` (a Game that moved
+    on: a turn, its start, its end) and `remove` (`{"id"}`: one no longer shown), as
+    they happen (read every STREAM_POLL seconds), and a comment now and then to keep
+    proxies from closing a quiet stream."""
+    team = team_of(token(request))
+    user = request.user
+
+    def shown() -> dict[str, tuple]:
+        """Each visible match's version: its turns played, whether it has begun, its
+        visibility (a match's start changes what its Game says without a write)."""
+        now = timezone.now()
+        matches = visible_matches(user, Match.objects.filter(game=GAME), team=team)
+        return {str(pk): (played, closed, start_at <= now, published, public_live)
+                for pk, played, closed, start_at, published, public_live in
+                matches.values_list("pk", "resolved_turns", "closed", "start_at",
+                                    "published", "public_live")}
+
+    def games(ids: list[str]) -> list[dict[str, Any]]:
+        now = timezone.now()
+        found = Match.objects.select_related("board").filter(pk__in=ids)
+        return [game(match, now) for match in sorted(found, key=lambda m: m.pk)]
+
+    async def events():
+        versions = await sync_to_async(shown)()
+        yield _event("initial", await sync_to_async(games)(list(versions)))
+        quiet = 0.0
+        while True:
+            await asyncio.sleep(STREAM_POLL)
+            now = await sync_to_async(shown)()
+            changed = [pk for pk in now if versions.get(pk) != now[pk]]
+            for each in await sync_to_async(games)(changed):
+                yield _event("update" if each["id"] in versions else "add", each)
+            for pk in versions.keys() - now.keys():
+                yield _event("remove", {"id": pk})
+            quiet = 0.0 if changed or versions.keys() - now.keys() else quiet + STREAM_POLL
+            if quiet >= 15:
+                quiet = 0.0
+                yield ": still here\n\n"
+            versions = now
+
+    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+    response["Cache-Control"] = "no-store"
+    response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
+    return response
+
+
+def _event(name: str, data: Any) -> str:
+    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+
+
 def boards_view(request: HttpRequest) -> HttpResponse:
     """GET /v1/boards: the Kakomimasu boards, as the community server lists them."""
     return answer([{"name": board.name, "width": board.width, "height": board.height,
@@ -188,6 +244,7 @@ def routes() -> list:
 
     return [
         path("v1/matches", require_GET(matches_view)),
+        path("v1/matches/stream", require_GET(stream_view)),
         path("v1/matches/<int:match_id>", require_GET(match_view)),
         path("v1/matches/<int:match_id>/players",
              csrf_exempt(require_http_methods(["POST"])(join))),

@@ -8,6 +8,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from matches.models import Match, Submission
 from matches.selectors import match_verify, public_state
@@ -98,3 +99,37 @@ def test_the_errors_and_what_a_stranger_sees(client, clock, tmp_path):
     assert client.get("/version").json()["version"]
     assert any(board["width"] == 9 and board["height"] == 6
                for board in client.get("/v1/boards").json())
+
+
+def read_event(stream) -> tuple[str, object]:
+    """The next event of a server-sent stream (comments skipped)."""
+    name, data = "", ""
+    while True:
+        line = stream.readline().decode().rstrip("\n")
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            data = line[6:]
+        elif not line and name:
+            return name, json.loads(data)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_event_stream_tells_of_new_and_moving_matches(live_server_process, tmp_path):
+    import urllib.request
+
+    first, _ = kakomimasu_match(tmp_path, public=True)
+    hidden, _ = kakomimasu_match(tmp_path)
+    Match.objects.filter(pk=first.pk).update(start_at=timezone.now() + timedelta(seconds=2))
+    with urllib.request.urlopen(f"{live_server_process}/v1/matches/stream", timeout=20) as stream:
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        name, games = read_event(stream)
+        assert name == "initial" and [g["id"] for g in games] == [str(first.pk)]
+        assert games[0]["status"] == "ready"
+        name, moved = read_event(stream)  # its start
+        assert (name, moved["id"], moved["status"]) == ("update", str(first.pk), "gaming")
+        Match.objects.filter(pk=hidden.pk).update(public_live=True)
+        name, added = read_event(stream)
+        assert (name, added["id"]) == ("add", str(hidden.pk))
+        Match.objects.filter(pk=hidden.pk).update(public_live=False)
+        assert read_event(stream) == ("remove", {"id": str(hidden.pk)})
