@@ -7,10 +7,11 @@ from django.urls import include, path
 
 
 def urlpatterns() -> list:
-    from matches.dialects import kakomimasu_v1, procon30
+    from matches.dialects import kakomimasu_v1, procon30, procon31
 
     return [
         *kakomimasu_v1.routes(),
         path("procon30/", include(procon30.routes(procon30.Procon30()))),
         path("procon2020/", include(procon30.routes(procon30.Vietnam()))),
+        path("procon31/", include(procon31.routes())),
     ]

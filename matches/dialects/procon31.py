@@ -1,0 +1,196 @@
+"""The Procon 31 answer API (2020, Kakomimasu), for Kakomimasu matches, at `/procon31/`
+(docs/dialects.md, "Procon 31").
+
+The token comes in `x-api-token` (a raw `Authorization` is taken too); every answer
+carries an `x-request-id` (the client's own, when it sent one). Cells count from 1 and
+an agent not on the field is at (0, 0); a team is a `teamID` (its index + 1) and an
+agent an `agentID` unique in the match (the first team's 1..n, the second's n+1..2n).
+Before its start a match answers 425 Too Early with `Retry-After`.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import uuid
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from matches import selectors
+from matches.dialects.base import answer, json_object, plays_in, submit, team_of, teams_matches
+from matches.models import Match
+from matches.rules import rules_for
+from matches.services.submissions import Refusal
+
+GAME = "kakomimasu"
+NAME = "procon31"
+APPLY = {"ok": 1, "conflict": 0, "invalid": -1}
+OWNER = {"A": (1, 0), "B": (2, 0), "a": (0, 1), "b": (0, 2), ".": (0, 0)}  # (wall, area)
+
+
+def with_request_id(view):
+    """Every answer carries `x-request-id`: the client's, or a new one."""
+    @functools.wraps(view)  # keeps csrf_exempt
+    def answered(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        response["x-request-id"] = (request.headers.get("x-request-id", "")[:100]
+                                    or uuid.uuid4().hex)
+        return response
+    return answered
+
+
+def token(request: HttpRequest) -> str:
+    return (request.headers.get("x-api-token", "").strip()
+            or request.headers.get("Authorization", "").strip().removeprefix("Bearer "))
+
+
+def refused(status: int, code: str, detail: str, headers: dict | None = None) -> HttpResponse:
+    return answer({"status": code, "detail": detail}, status, headers)
+
+
+def unauthorized() -> HttpResponse:
+    return refused(401, "InvalidToken", "send the team's token in x-api-token")
+
+
+def too_early(match: Match) -> HttpResponse:
+    wait = max(1, math.ceil((match.start_at - timezone.now()).total_seconds()))
+    return answer({"status": "TooEarly", "startAtUnixTime": int(match.start_at.timestamp())},
+                  425, {"Retry-After": str(wait)})
+
+
+def team_me(request: HttpRequest) -> HttpResponse:
+    team = team_of(token(request))
+    if team is None:
+        return unauthorized()
+    return answer({"teamID": team.index + 1, "name": team.name})
+
+
+def matches_view(request: HttpRequest) -> HttpResponse:
+    team = team_of(token(request))
+    if team is None:
+        return unauthorized()
+    shown = []
+    for match in teams_matches(team):
+        if match.game != GAME:
+            continue
+        names = dict(match.teams.values_list("index", "name"))
+        shown.append({"id": match.pk, "turns": match.turns, "turnMillis": match.strategy_ms,
+                      "intervalMillis": match.transition_ms, "teamID": team.index + 1,
+                      "matchTo": names[1 - team.index],
+                      "startedAtUnixTime": int(match.start_at.timestamp())})
+    return answer({"matches": shown})
+
+
+def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    team = team_of(token(request), match_id)
+    if team is None:
+        return unauthorized()
+    match = Match.objects.select_related("board").filter(pk=match_id, game=GAME).first()
+    if match is None or not plays_in(team, match):
+        return refused(404, "InvalidMatches", f"match {match_id} is not one of your "
+                                              "Kakomimasu matches")
+    if timezone.now() < match.start_at:
+        return too_early(match)
+    return answer(state(match))
+
+
+def state(match: Match) -> dict[str, Any]:
+    board = match.board.data
+    rows = list(match.turn_rows.order_by("number"))
+    view = rows[-1].state() if rows else selectors.initial_view(match)
+    per_team = match.agents
+    return {
+        "id": match.pk, "turn": view["turn"], "turns": match.turns,
+        "startedAtUnixTime": int(match.start_at.timestamp()),
+        "width": board["width"], "height": board["height"], "points": board["points"],
+        "walls": [[OWNER[cell][0] for cell in row] for row in view["cells"]],
+        "areas": [[OWNER[cell][1] for cell in row] for row in view["cells"]],
+        "teams": [{"teamID": team + 1,
+                   "agents": [{"agentID": team * per_team + agent + 1,
+                               "x": cell[0] + 1 if cell else 0,
+                               "y": cell[1] + 1 if cell else 0}
+                              for agent, cell in enumerate(view["agents"][team])],
+                   "wallPoint": score["wall"], "areaPoint": score["territory"]}
+                  for team, score in enumerate(view["scores"])],
+        "actions": [{"turn": row.number, "agentID": team * per_team + outcome["agent"] + 1,
+                     "type": outcome["type"], "x": outcome["x"] + 1 if "x" in outcome else 0,
+                     "y": outcome["y"] + 1 if "y" in outcome else 0,
+                     "apply": APPLY.get(outcome["result"], -1)}
+                    for row in rows for team, outcomes in enumerate(row.outcomes)
+                    for outcome in outcomes if isinstance(outcome.get("agent"), int)],
+    }
+
+
+def action_view(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Stored before its answer, strangers' too: the service judges token and match."""
+    sent_token = token(request)
+    team = team_of(sent_token, match_id)
+    match = Match.objects.filter(pk=match_id).first()
+    first_id = team.index * match.agents + 1 if team and match else 1
+
+    def read(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
+        if game != GAME:
+            raise Refusal(400, "wrong_dialect", f"match {match_id} is not a Kakomimasu "
+                                                "match: its own API serves it")
+        return actions_read(body, first_id)
+
+    reply = submit(request, match_id, sent_token, NAME, read)
+    if reply.status == 202:
+        return answer({"turn": reply.body["turn"], "actions": reply.body["actions"]}, 202)
+    error = reply.body.get("error", "")
+    if reply.status == 401:
+        return unauthorized()
+    if reply.status in (403, 404) or error == "wrong_dialect":
+        return refused(404, "InvalidMatches", reply.body["detail"])
+    if error == "not_running" and match and timezone.now() < match.start_at:
+        return too_early(match)
+    if error in ("not_running", "step_over", "wrong_turn"):
+        return refused(409, "UnacceptableTime", reply.body["detail"])
+    return refused(reply.status, "InvalidActions" if reply.status == 400 else "Refused",
+                   reply.body["detail"], reply.headers)
+
+
+def actions_read(body: bytes, first_id: int) -> tuple[list[dict[str, Any]], int | None]:
+    """`{"actions": [{"agentID", "type", "x", "y"}]}`, cells from 1, as native actions."""
+    data = json_object(body)
+    actions = data.get("actions")
+    if not isinstance(actions, list):
+        raise Refusal(400, "invalid_actions",
+                      'actions: expected a list of {"agentID", "type", "x", "y"}')
+    rules, native = rules_for(GAME), []
+    for index, action in enumerate(actions):
+        if not isinstance(action, dict):
+            raise Refusal(400, "invalid_actions", f"actions[{index}]: expected an object")
+        agent = action.get("agentID")
+        if type(agent) is not int or agent < first_id:
+            raise Refusal(400, "invalid_actions", f"actions[{index}].agentID: expected one "
+                                                  f"of your agents' IDs, from {first_id}")
+        moved: dict[str, Any] = {"agent": agent - first_id, "type": action.get("type")}
+        if moved["type"] != "stay":
+            for key in ("x", "y"):
+                value = action.get(key)
+                if type(value) is not int or value < 1:
+                    raise Refusal(400, "invalid_actions", f"actions[{index}].{key}: expected "
+                                                          "a whole number from 1")
+                moved[key] = value - 1
+        problem = rules.action_problem(moved)
+        if problem:
+            raise Refusal(400, "invalid_actions", f"actions[{index}]{problem}")
+        native.append(rules.action_fields(moved))
+    return native, None
+
+
+def routes() -> list:
+    from django.urls import path
+
+    return [
+        path("teams/me", with_request_id(require_GET(team_me))),
+        path("matches", with_request_id(require_GET(matches_view))),
+        path("matches/<int:match_id>", with_request_id(require_GET(match_view))),
+        path("matches/<int:match_id>/action",
+             with_request_id(csrf_exempt(require_POST(action_view)))),
+    ]
