@@ -71,3 +71,38 @@ def json_object(body: bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Refusal(400, "invalid_actions", "the body must be a JSON object")
     return data
+
+
+def action_objects(body: bytes, shape: str) -> list[dict[str, Any]]:
+    """The `actions` list of a posted object, each an object (`shape` names an action's
+    keys in the refusal)."""
+    actions = json_object(body).get("actions")
+    if not isinstance(actions, list):
+        raise Refusal(400, "invalid_actions", f"actions: expected a list of {shape}")
+    for index, action in enumerate(actions):
+        if not isinstance(action, dict):
+            raise Refusal(400, "invalid_actions", f"actions[{index}]: expected an object")
+    return actions
+
+
+def agent_of(action: dict[str, Any], index: int, first_id: int) -> int:
+    """The team's agent an `agentID` (unique in the match) names: its index in the team
+    (an ID past the team's agents stays an index no agent has: invalid at the
+    transition, as natively)."""
+    agent = action.get("agentID")
+    if type(agent) is not int or agent < first_id:
+        raise Refusal(400, "invalid_actions", f"actions[{index}].agentID: expected one of "
+                                              f"your agents' IDs, from {first_id}")
+    return agent - first_id
+
+
+def native_action(rules: Any, action: dict[str, Any], index: int,
+                  names: dict[str, str] | None = None) -> dict[str, Any]:
+    """A translated action checked as the native API checks it; the refusal names the
+    dialect's fields (`names`: native key -> the dialect's)."""
+    problem = rules.action_problem(action)
+    if problem:
+        for native, theirs in (names or {}).items():
+            problem = problem.replace(f".{native}", f".{theirs}")
+        raise Refusal(400, "invalid_actions", f"actions[{index}]{problem}")
+    return rules.action_fields(action)

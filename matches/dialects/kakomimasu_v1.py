@@ -25,7 +25,14 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import selectors
 from matches.access import can_view, visible_matches
-from matches.dialects.base import answer, json_object, plays_in, submit, team_of
+from matches.dialects.base import (
+    action_objects,
+    answer,
+    native_action,
+    plays_in,
+    submit,
+    team_of,
+)
 from matches.models import Board, Match
 from matches.rules import rules_for
 from matches.services.submissions import Refusal
@@ -152,15 +159,9 @@ def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
     """`{"actions": [{"agentId", "type", "x", "y"}]}` as native actions."""
     if game_id != GAME:
         raise Refusal(400, "wrong_dialect", "this match is not a Kakomimasu match")
-    data = json_object(body)
-    actions = data.get("actions")
-    if not isinstance(actions, list):
-        raise Refusal(400, "invalid_actions", 'actions: expected a list of '
-                                              '{"agentId", "type", "x", "y"}')
     rules, native = rules_for(game_id), []
-    for index, action in enumerate(actions):
-        if not isinstance(action, dict):
-            raise Refusal(400, "invalid_actions", f"actions[{index}]: expected an object")
+    shape = '{"agentId", "type", "x", "y"}'
+    for index, action in enumerate(action_objects(body, shape)):
         kind = TYPES.get(str(action.get("type", "")).upper())
         if kind is None:
             raise Refusal(400, "invalid_actions", f"actions[{index}].type: expected one of "
@@ -168,11 +169,7 @@ def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
         moved = {"agent": action.get("agentId"), "type": kind}
         if kind != "stay":
             moved |= {"x": action.get("x"), "y": action.get("y")}
-        problem = rules.action_problem(moved)
-        if problem:
-            raise Refusal(400, "invalid_actions",
-                          f"actions[{index}]{problem.replace('.agent', '.agentId')}")
-        native.append(rules.action_fields(moved))
+        native.append(native_action(rules, moved, index, {"agent": "agentId"}))
     return native, None
 
 

@@ -19,7 +19,17 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors
-from matches.dialects.base import answer, json_object, plays_in, submit, team_of, teams_matches
+from matches.dialects.base import (
+    action_objects,
+    agent_of,
+    answer,
+    json_object,
+    native_action,
+    plays_in,
+    submit,
+    team_of,
+    teams_matches,
+)
 from matches.models import Match, Team
 from matches.rules import rules_for
 from matches.rules.procon2020 import treasures_taken
@@ -131,28 +141,14 @@ class Procon30:
         """`{"actions": [{"agentID", "type", "dx", "dy"}]}` as native actions: the agent
         by its index in the team (`first_id` is its first agent's ID). The actions as
         sent (their known keys) go to `sent`."""
-        data = json_object(body)
-        actions = data.get("actions")
-        if not isinstance(actions, list):
-            raise Refusal(400, "invalid_actions", 'actions: expected a list of '
-                                                  '{"agentID", "type", "dx", "dy"}')
         rules, native = rules_for(game), []
-        for index, action in enumerate(actions):
-            if not isinstance(action, dict):
-                raise Refusal(400, "invalid_actions", f"actions[{index}]: expected an object")
-            agent = action.get("agentID")
-            if type(agent) is not int or agent < first_id:
-                raise Refusal(400, "invalid_actions", f"actions[{index}].agentID: expected "
-                                                      f"one of your agents' IDs, from {first_id}")
-            moved = {"agent": agent - first_id, "type": action.get("type"),
+        for index, action in enumerate(action_objects(body, '{"agentID", "type", "dx", "dy"}')):
+            moved = {"agent": agent_of(action, index, first_id), "type": action.get("type"),
                      "dx": action.get("dx", 0), "dy": action.get("dy", 0)}
             if moved["type"] == "stay":
                 moved["dx"] = moved["dy"] = 0
-            problem = rules.action_problem(moved)
-            if problem:
-                raise Refusal(400, "invalid_actions", f"actions[{index}]{problem}")
-            native.append(rules.action_fields(moved))
-            sent.append({"agentID": agent, "dx": moved["dx"], "dy": moved["dy"],
+            native.append(native_action(rules, moved, index))
+            sent.append({"agentID": action["agentID"], "dx": moved["dx"], "dy": moved["dy"],
                          "type": moved["type"]})
         return native, None
 

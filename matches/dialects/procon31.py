@@ -21,7 +21,16 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors
-from matches.dialects.base import answer, json_object, plays_in, submit, team_of, teams_matches
+from matches.dialects.base import (
+    action_objects,
+    agent_of,
+    answer,
+    native_action,
+    plays_in,
+    submit,
+    team_of,
+    teams_matches,
+)
 from matches.models import Match
 from matches.rules import rules_for
 from matches.services.submissions import Refusal
@@ -156,20 +165,10 @@ def action_view(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def actions_read(body: bytes, first_id: int) -> tuple[list[dict[str, Any]], int | None]:
     """`{"actions": [{"agentID", "type", "x", "y"}]}`, cells from 1, as native actions."""
-    data = json_object(body)
-    actions = data.get("actions")
-    if not isinstance(actions, list):
-        raise Refusal(400, "invalid_actions",
-                      'actions: expected a list of {"agentID", "type", "x", "y"}')
     rules, native = rules_for(GAME), []
-    for index, action in enumerate(actions):
-        if not isinstance(action, dict):
-            raise Refusal(400, "invalid_actions", f"actions[{index}]: expected an object")
-        agent = action.get("agentID")
-        if type(agent) is not int or agent < first_id:
-            raise Refusal(400, "invalid_actions", f"actions[{index}].agentID: expected one "
-                                                  f"of your agents' IDs, from {first_id}")
-        moved: dict[str, Any] = {"agent": agent - first_id, "type": action.get("type")}
+    for index, action in enumerate(action_objects(body, '{"agentID", "type", "x", "y"}')):
+        moved: dict[str, Any] = {"agent": agent_of(action, index, first_id),
+                                 "type": action.get("type")}
         if moved["type"] != "stay":
             for key in ("x", "y"):
                 value = action.get(key)
@@ -177,10 +176,7 @@ def actions_read(body: bytes, first_id: int) -> tuple[list[dict[str, Any]], int 
                     raise Refusal(400, "invalid_actions", f"actions[{index}].{key}: expected "
                                                           "a whole number from 1")
                 moved[key] = value - 1
-        problem = rules.action_problem(moved)
-        if problem:
-            raise Refusal(400, "invalid_actions", f"actions[{index}]{problem}")
-        native.append(rules.action_fields(moved))
+        native.append(native_action(rules, moved, index))
     return native, None
 
 

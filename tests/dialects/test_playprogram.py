@@ -74,15 +74,15 @@ def test_a_program_that_speaks_codes_plays_a_whole_game(server, spawn, tmp_path)
 
 
 def test_a_program_that_quits_loses_on_time_with_the_reason_kept(server, spawn, tmp_path):
-    match_id, tokens = blokus_match(clock=4)
+    match_id, tokens = blokus_match(clock=10)  # time to quit before its time runs out
     stop = bot(server, match_id, tokens[1])
     relay = spawn("playprogram", "--match", str(match_id), "--token", tokens[0], "--server",
                   server, "--", *PROGRAM, "first", "--quit-after", "2",
                   log_to=tmp_path / "relay.log")
     try:
-        assert relay.wait(timeout=60) == 1
+        assert relay.wait(timeout=60) == 1, (tmp_path / "relay.log").read_text()[-2000:]
         match = Match.objects.get(pk=match_id)
-        for _ in range(100):
+        for _ in range(200):
             if match.over:
                 break
             threading.Event().wait(0.1)
