@@ -136,6 +136,34 @@ async def test_names_in_utf8_or_shift_jis_are_shown_cut_to_four(serve, sent, sho
     assert names == [shown, "Hot"]
 
 
+class RubyLike(Client):
+    """As the contests' Ruby library behaves on the wire (read with the search tool):
+    its name in Shift_JIS (CP932) ended by a bare LF (`puts`), every other line ended
+    by CR LF (`puts("gr\\r")`), a `#` after every command's reply, the last one (a
+    reply starting with 0) included, then the socket closed."""
+
+    @classmethod
+    async def connect(cls, port: int, name: bytes = b"", end: bytes = b"\r\n") -> Client:
+        client = await super().connect(port, name, end=b"\n")
+        client.end = b"\r\n"
+        return client
+
+
+async def test_the_ruby_librarys_lines_are_read_and_its_last_hash_stored(serve):
+    server = await serve(BOARD, TURNS)
+    cool = await RubyLike.connect(server.ports[0], "くーる".encode("cp932"))
+    hot = await RubyLike.connect(server.ports[1], b"hot")
+    await asyncio.gather(cool.play(scripted(STEADY)), hot.play(scripted(STEADY)))
+    (result,) = await server.task
+    assert (result.names, result.word) == (["くーる", "hot"], "draw")
+    lines = await lines_of(result.match_id)
+    assert bytes(lines[0][2]) == "くーる".encode("cp932") + b"\n"
+    assert hot.replies[-1][1].startswith("0")  # the last step's reply ends the game ...
+    assert [(bytes(body), status) for team, _, body, status, *_ in lines if team == 1][-3:] == [
+        (b"gr\r\n", 200), (b"ld\r\n", 202), (b"#\r\n", 200)]  # ... and its `#` is kept
+    await finished(result.match_id)
+
+
 async def test_two_matches_at_once_on_their_own_ports(serve):
     first, second = await serve(BOARD, TURNS), await serve(BOARD, TURNS)
     clients = [await Client.connect(port, name) for server, name in ((first, b"A"), (second, b"B"))
