@@ -57,16 +57,19 @@ def team_by_authorization(header: str, match_id: int | None = None) -> Team | No
     except Team.DoesNotExist:
         return None
     if match_id is not None and match_id != team.match_id:
-        return _team_in_later_game(team.pk, team.match_id, team.index, match_id) or team
+        try:
+            return _team_in_later_game(team.pk, team.match_id, team.index, match_id)
+        except Team.DoesNotExist:
+            return team  # no later game of its match: the service refuses it as a stranger
     return team
 
 
 @functools.lru_cache(maxsize=TEAMS_CACHED)
-def _team_in_later_game(team_pk: int, first_game: int, index: int, match_id: int) -> Team | None:
-    """The team of the same side in a later game of the team's match; None if `match_id`
-    is no such game (kept: a game's teams never change)."""
-    return Team.objects.filter(match_id=match_id, match__first_game_id=first_game,
-                               index=index).first()
+def _team_in_later_game(team_pk: int, first_game: int, index: int, match_id: int) -> Team:
+    """The team of the same side in a later game of the team's match, kept (a game's
+    teams never change). Team.DoesNotExist if `match_id` is no such game: not kept, as
+    the game may be made later (CHaser's are made as they start)."""
+    return Team.objects.get(match_id=match_id, match__first_game_id=first_game, index=index)
 
 
 def owns(team: Team | None, match: Match) -> bool:

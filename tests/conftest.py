@@ -34,13 +34,16 @@ def _test_hosts(settings):
 
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
-    """No rules states or viewer counts carried over from another test."""
+    """No rules states, teams or viewer counts carried over from another test (ids are
+    used again after a rolled-back test)."""
     from django.core.cache import cache
 
     from matches import selectors
+    from matches.access import teams_forget
     from matches.live import messages
     from matches.services import turns
 
+    teams_forget()
     turns._STATES.clear()
     messages._SNAPSHOTS.clear()
     selectors._TIME_USED.clear()

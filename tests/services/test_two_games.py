@@ -138,3 +138,21 @@ def test_the_first_games_tokens_play_the_second_and_the_match_adds_both_games_up
     assert second.result["winner"] == (None if summed[0] == summed[1] else
                                        int(summed[1] > summed[0]))
     assert match_verify(second).verified and match_verify(first).verified
+
+
+def test_a_later_game_made_after_its_token_was_tried_on_it_is_found():
+    """A token tried on a game not made yet (CHaser's games are made as they start) must
+    not be remembered as a stranger's for that id."""
+    from matches.access import team_by_authorization
+    from matches.services.matches import match_create
+
+    first, second, tokens = two_games()
+    made = match_create(board=first.board, team_names=["Hà Nội", "Huế"], agents=2, turns=2,
+                        strategy_seconds=1, transition_seconds=1, start_at=timezone.now())
+    unmade = made.match.pk + 1  # the id the next game will take
+    assert team_by_authorization(f"Bearer {tokens[0]}", unmade).match_id == first.pk
+    later = match_create(board=first.board, team_names=["Hà Nội", "Huế"], agents=2, turns=2,
+                         strategy_seconds=1, transition_seconds=1, start_at=timezone.now(),
+                         first_game=first, match_games=3).match
+    assert later.pk == unmade
+    assert team_by_authorization(f"Bearer {tokens[0]}", unmade).match_id == later.pk
