@@ -50,6 +50,8 @@ def test_a_client_of_the_v1_api_joins_and_plays_a_whole_game(client, clock, tmp_
             assert status == 200 and game["status"] == "gaming" and game["turn"] == turn - 1
             status, received = player.send(match.pk, player.decide(game, rng))
             assert status == 200 and received["turn"] == turn
+        clock.time = match.deadline(turn) + timedelta(seconds=0.5)  # the transition step
+        assert players[0].game(match.pk)[0] == 200  # answers then too
         turn_resolve(match_id=match.pk, number=turn, now=match.deadline(turn))
     match.refresh_from_db()
     assert match.over and match_verify(match).verified
