@@ -119,3 +119,34 @@ def test_every_documented_error(client, clock, tmp_path):
     assert Submission.objects.filter(match=other, team=None, status_code=403).count() == 1
     assert Submission.objects.filter(match=match, team=None, status_code=401).count() == 1
     assert bytes(kept.last().body) == b"{actions" and kept.last().dialect == "procon30"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_dialect_over_real_http(live_server_process, tmp_path):
+    """Through daphne, as a team's program meets it: the state, an action, its echo."""
+    import time
+    import urllib.request
+
+    from django.utils import timezone
+
+    match, tokens = procon_match(tmp_path)
+    Match.objects.filter(pk=match.pk).update(start_at=timezone.now())
+
+    def call(path: str, body: bytes | None = None) -> tuple[int, dict]:
+        request = urllib.request.Request(
+            f"{live_server_process}/procon30/{path}", data=body,
+            headers={"Authorization": tokens[1], "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read())
+
+    time.sleep(0.2)
+    status, state = call(f"matches/{match.pk}")
+    assert status == 200 and state["teams"][1]["agents"][0]["agentID"] == 5
+    sent = {"agentID": 5, "type": "move", "dx": -1, "dy": 0}
+    status, accepted = call(f"matches/{match.pk}/action",
+                            json.dumps({"actions": [sent]}).encode())
+    assert (status, accepted) == (202, {"actions": [{**sent, "turn": 1}]})
+    assert Submission.objects.get(match=match, status_code=202).dialect == "procon30"
