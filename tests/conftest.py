@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # runs them on the embedded default only, not again on PostgreSQL and Redis (CI time).
 # Pure rules and documents, and the browser tests of what pages draw; the browser tests
 # of the live path are marked `live_stack` and run on both.
-ONE_BACKEND_FOLDERS = ("rules", "conformance")
+ONE_BACKEND_FOLDERS = ("rules", "conformance", "tournaments")
 ONE_BACKEND_FILES = ("test_docs.py",)
 
 

@@ -1,0 +1,1 @@
+"""Tournaments: who meets whom and the table, as pure functions (no Django)."""
