@@ -187,6 +187,9 @@ class Presentation:
     # How a match of several games is won: "wins" (more games won; the default) or
     # "totals" (the games' scores added up: Procon 2020).
     match_by = "wins"
+    # How a tournament's table ranks teams (matches/tournaments/standings.py): its
+    # contest's own rules, "procon" (wins, then points) unless the game says otherwise.
+    standings = "procon"
 
     def match_result(self, finals: Sequence[tuple[Sequence[Mapping[str, int]],
                                                   Mapping[str, Any]]],

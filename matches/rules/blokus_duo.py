@@ -430,6 +430,7 @@ class BlokusDuoRules(Alternating, Presentation):
         return f"{score['remaining']} squares left to place · fewer wins"
 
     speaks_lines = True
+    standings = "gpcc"  # a tournament's table (matches/tournaments/standings.py)
     # GPCC programs print their move as its 4-character code on a line of its own, and
     # read the other's the same way ("----" a pass). A line of four characters is a move
     # (a malformed one is refused as the API refuses it); any other is their own output.

@@ -273,6 +273,7 @@ class ChaserRules(Presentation):
     outcome_keys = ("result", "ready", "reply")
     headline_part = "items"
     sides_swap = True  # a match's games swap who is Cool (docs/chaser-server.md)
+    standings = "chaser"  # a tournament's table (matches/tournaments/standings.py)
     action_keys = ("command",)
     answer_keys = ("result", "reason", "ready", "reply")
     unit = ("item", "items")

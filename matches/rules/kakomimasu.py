@@ -82,6 +82,7 @@ class KakomimasuRules(Presentation):
     title = "Kakomimasu (Procon 31)"
     public_boards = "kakomimasu-boards.json"  # in matches/boards/
     live = True
+    standings = "kakomimasu"  # a tournament's table (matches/tournaments/standings.py)
     action_keys = ACTION_KEYS
     # One action as the answer API documents it (JSON Schema, for the OpenAPI document).
     action_schema = {"title": "Kakomimasu action", "oneOf": [

@@ -58,3 +58,14 @@ def test_procon_wins_then_points_and_chaser_wins_games_items():
     assert [(row.team, row.tiebreaks) for row in rows] == [
         (1, {"games": 3, "items": 17}), (0, {"games": 3, "items": 14}),
         (2, {"games": 2, "items": 15})]
+
+
+def test_each_game_ranks_its_tournaments_by_its_contests_rules():
+    from matches.rules import rules_for
+    from matches.tournaments.standings import SCHEMES
+
+    assert {game: rules_for(game).standings for game in
+            ("kakomimasu", "procon2020", "chaser", "blokus-duo")} == {
+        "kakomimasu": "kakomimasu", "procon2020": "procon", "chaser": "chaser",
+        "blokus-duo": "gpcc"}
+    assert all(rules_for(game).standings in SCHEMES for game in ("kakomimasu", "chaser"))
