@@ -42,8 +42,10 @@ NAME = "kakomimasu-v1"
 VERSION = "1.0.0"  # of the API this dialect answers as
 STREAM_POLL = 0.5  # seconds between two readings of the matches for the event stream
 TYPES = {"PUT": "put", "MOVE": "move", "REMOVE": "remove", "NONE": "stay"}
-# An action's `res` in the log, as the community server's core numbers them.
-RES = {"ok": 0, "conflict": 1, "invalid": 5}
+# The numbers the Game's log gives an action's type and its result (`res`), as the
+# community server's client types number them.
+TYPE_NUMBERS = {"put": 1, "stay": 2, "move": 3, "remove": 4}
+RES = {"ok": 0, "conflict": 1, "invalid": 5}  # 5: an illegal action
 TILE = {".": (0, None), "A": (1, 0), "B": (1, 1), "a": (0, 0), "b": (0, 1)}
 
 
@@ -76,17 +78,21 @@ def game(match: Match, now=None) -> dict[str, Any]:
         "status": status,
         "turn": view["turn"],
         "totalTurn": match.turns,
+        "nPlayer": 2,
+        "nAgent": match.agents,
         "operationSec": match.strategy_ms / 1000,
         "transitionSec": match.transition_ms / 1000,
         "startedAtUnixTime": int(match.start_at.timestamp()),
+        "reservedUsers": [team.name for team in teams],
+        "type": "normal",
         "field": {
-            "width": width, "height": height, "nAgent": match.agents,
+            "width": width, "height": height,
             "points": [value for row in board.get("points", []) for value in row],
             "tiles": [{"type": TILE[cell][0], "player": TILE[cell][1]}
                       for row in view["cells"] for cell in row],
         },
         "players": [{
-            "id": team.name, "index": team.index, "type": "account",
+            "id": team.name, "type": "account",
             "agents": [{"x": cell[0], "y": cell[1]} if cell else {"x": -1, "y": -1}
                        for cell in view["agents"][team.index]],
             "point": {"areaPoint": view["scores"][team.index]["territory"],
@@ -95,11 +101,10 @@ def game(match: Match, now=None) -> dict[str, Any]:
         "log": [{"players": [{
             "point": {"areaPoint": row.scores[index]["territory"],
                       "wallPoint": row.scores[index]["wall"]},
-            "actions": [{"agentId": outcome["agent"],
-                         "type": next(k for k, v in TYPES.items() if v == outcome["type"])
-                         if outcome.get("type") in TYPES.values() else "NONE",
+            "actions": [{"agentId": outcome.get("agent", -1),
+                         "type": TYPE_NUMBERS.get(outcome.get("type"), TYPE_NUMBERS["stay"]),
                          "x": outcome.get("x", -1), "y": outcome.get("y", -1),
-                         "res": RES.get(outcome["result"], 5)}
+                         "res": RES.get(outcome["result"], RES["invalid"])}
                         for outcome in row.outcomes[index]],
         } for index in (0, 1)]} for row in rows],
     }
@@ -174,11 +179,12 @@ def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
 
 
 def stream_view(request: HttpRequest) -> StreamingHttpResponse:
-    """GET /v1/matches/stream: server-sent events over the matches the caller may see:
-    `initial` (every Game), then `add` (a Game now shown), `update` (a Game that moved
-    on: a turn, its start, its end) and `remove` (`{"id"}`: one no longer shown), as
-    they happen (read every STREAM_POLL seconds), and a comment now and then to keep
-    proxies from closing a quiet stream."""
+    """GET /v1/matches/stream: server-sent events over the matches the caller may see,
+    each a JSON object with its `type`: `initial` (`games`, every Game, and `gamesNum`),
+    then `add` (`game`: one now shown), `update` (`game`: one that moved on: a turn, its
+    start, its end) and `remove` (`gameId`: one no longer shown), as they happen (read
+    every STREAM_POLL seconds), and a comment now and then to keep proxies from closing
+    a quiet stream."""
     team = team_of(token(request))
     user = request.user
 
@@ -199,16 +205,19 @@ def stream_view(request: HttpRequest) -> StreamingHttpResponse:
 
     async def events():
         versions = await sync_to_async(shown)()
-        yield _event("initial", await sync_to_async(games)(list(versions)))
+        games_now = await sync_to_async(games)(list(versions))
+        yield _event({"type": "initial", "q": "", "games": games_now,
+                      "gamesNum": len(games_now)})
         quiet = 0.0
         while True:
             await asyncio.sleep(STREAM_POLL)
             now = await sync_to_async(shown)()
             changed = [pk for pk in now if versions.get(pk) != now[pk]]
             for each in await sync_to_async(games)(changed):
-                yield _event("update" if each["id"] in versions else "add", each)
+                yield _event({"type": "update" if each["id"] in versions else "add",
+                              "game": each})
             for pk in versions.keys() - now.keys():
-                yield _event("remove", {"id": pk})
+                yield _event({"type": "remove", "gameId": pk})
             quiet = 0.0 if changed or versions.keys() - now.keys() else quiet + STREAM_POLL
             if quiet >= 15:
                 quiet = 0.0
@@ -221,13 +230,15 @@ def stream_view(request: HttpRequest) -> StreamingHttpResponse:
     return response
 
 
-def _event(name: str, data: Any) -> str:
-    return f"event: {name}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
+def _event(data: dict[str, Any]) -> str:
+    """One unnamed event (a viewer's `onmessage` hears it), its kind in `type`."""
+    return f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
 def boards_view(request: HttpRequest) -> HttpResponse:
     """GET /v1/boards: the Kakomimasu boards, as the community server lists them."""
     return answer([{"name": board.name, "width": board.width, "height": board.height,
+                    "nPlayer": 2,
                     "points": [value for row in board.data["points"] for value in row]}
                    for board in Board.objects.filter(game=GAME).order_by("name")])
 

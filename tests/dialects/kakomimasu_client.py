@@ -1,6 +1,7 @@
 """A team's program for the community Kakomimasu server's v1 API, written from its
-documentation (docs/dialects.md): it joins its match with its token, keeps the `pic`
-it is given for its actions, reads the Game object (flat `points` and `tiles`, row by
+documentation (docs/dialects.md) and the community library's behaviour: it joins its
+match with its token, keeps the `pic` it is given for its actions, reads the Game
+object without any token (so its match is public live) (flat `points` and `tiles`, row by
 row; an agent off the field at (-1, -1)), and sends `PUT`/`MOVE`/`REMOVE`/`NONE` with
 target cells. `http` is Django's test client."""
 
@@ -24,7 +25,8 @@ class KakomimasuClient:
         return answer.status_code, answer.json()
 
     def game(self, match_id: int) -> tuple[int, Any]:
-        answer = self.http.get(f"/v1/matches/{match_id}", HTTP_AUTHORIZATION=self.pic or "")
+        """As the community library reads a Game: with no Authorization at all."""
+        answer = self.http.get(f"/v1/matches/{match_id}")
         return answer.status_code, answer.json()
 
     def send(self, match_id: int, actions: list[dict[str, Any]]) -> tuple[int, Any]:

@@ -32,7 +32,7 @@ def kakomimasu_match(tmp_path, public: bool = False) -> tuple[Match, list[str]]:
 
 
 def test_a_client_of_the_v1_api_joins_and_plays_a_whole_game(client, clock, tmp_path):
-    match, tokens = kakomimasu_match(tmp_path)
+    match, tokens = kakomimasu_match(tmp_path, public=True)  # the library reads no token
     players = [KakomimasuClient(client, token) for token in tokens]
     for index, player in enumerate(players):
         status, joined = player.join(match.pk)
@@ -72,9 +72,14 @@ def test_a_client_of_the_v1_api_joins_and_plays_a_whole_game(client, clock, tmp_
             tuple(cell) if cell else (-1, -1) for cell in native["state"]["agents"][team]]
         score = native["state"]["scores"][team]
         assert player["point"] == {"areaPoint": score["territory"], "wallPoint": score["wall"]}
-    assert len(game["log"]) == 6
-    assert all(action["res"] in (0, 1, 5) for turn in game["log"]
-               for side in turn["players"] for action in side["actions"])
+    assert len(game["log"]) == 6 and (game["nPlayer"], game["nAgent"]) == (2, 3)
+    logged = [action for turn in game["log"] for side in turn["players"]
+              for action in side["actions"]]
+    assert {action["res"] for action in logged} <= {0, 1, 5}
+    assert {action["type"] for action in logged} <= {1, 2, 3, 4}  # PUT NONE MOVE REMOVE
+    first = native["actions"][0]["outcomes"][0][0]
+    assert (logged[0]["agentId"], logged[0]["type"], logged[0]["x"], logged[0]["y"]) == (
+        first["agent"], 1, first["x"], first["y"])  # each put in turn 1
     stored = Submission.objects.filter(match=match, status_code=202)
     assert stored.count() == 12 and {row.dialect for row in stored} == {"kakomimasu-v1"}
     assert all(b'"agentId"' in bytes(row.body) for row in stored)
@@ -103,17 +108,15 @@ def test_the_errors_and_what_a_stranger_sees(client, clock, tmp_path):
                for board in client.get("/v1/boards").json())
 
 
-def read_event(stream) -> tuple[str, object]:
+def read_event(stream) -> dict:
     """The next event of a server-sent stream (comments skipped)."""
-    name, data = "", ""
+    data = ""
     while True:
         line = stream.readline().decode().rstrip("\n")
-        if line.startswith("event: "):
-            name = line[7:]
-        elif line.startswith("data: "):
+        if line.startswith("data: "):
             data = line[6:]
-        elif not line and name:
-            return name, json.loads(data)
+        elif not line and data:
+            return json.loads(data)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -125,13 +128,15 @@ def test_the_event_stream_tells_of_new_and_moving_matches(live_server_process, t
     Match.objects.filter(pk=first.pk).update(start_at=timezone.now() + timedelta(seconds=2))
     with urllib.request.urlopen(f"{live_server_process}/v1/matches/stream", timeout=20) as stream:
         assert stream.headers["Content-Type"].startswith("text/event-stream")
-        name, games = read_event(stream)
-        assert name == "initial" and [g["id"] for g in games] == [str(first.pk)]
-        assert games[0]["status"] == "ready"
-        name, moved = read_event(stream)  # its start
-        assert (name, moved["id"], moved["status"]) == ("update", str(first.pk), "gaming")
+        initial = read_event(stream)
+        assert initial["type"] == "initial" and initial["gamesNum"] == 1
+        assert [g["id"] for g in initial["games"]] == [str(first.pk)]
+        assert initial["games"][0]["status"] == "ready"
+        moved = read_event(stream)  # its start
+        assert (moved["type"], moved["game"]["id"], moved["game"]["status"]) == (
+            "update", str(first.pk), "gaming")
         Match.objects.filter(pk=hidden.pk).update(public_live=True)
-        name, added = read_event(stream)
-        assert (name, added["id"]) == ("add", str(hidden.pk))
+        added = read_event(stream)
+        assert (added["type"], added["game"]["id"]) == ("add", str(hidden.pk))
         Match.objects.filter(pk=hidden.pk).update(public_live=False)
-        assert read_event(stream) == ("remove", {"id": str(hidden.pk)})
+        assert read_event(stream) == {"type": "remove", "gameId": str(hidden.pk)}
