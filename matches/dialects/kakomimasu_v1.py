@@ -59,8 +59,10 @@ def error(status: int, message: str, code: int) -> HttpResponse:
     return answer({"message": message, "errorCode": code}, status)
 
 
-# The community server's error codes for the errors a client here can meet.
-NOT_FOUND, UNAUTHORIZED, INVALID, NOT_STARTED, ENDED = 200, 2, 100, 201, 202
+# The community server's error codes (its v1/docs/error.md) for the errors a client
+# here can meet: malformed JSON, no valid credentials (with status 401), no such game,
+# an action refused (out of its step, or not an action list).
+SYNTAX, UNAUTHORIZED, NOT_FOUND, INVALID = 3, 4, 100, 104
 
 
 def game(match: Match, now=None) -> dict[str, Any]:
@@ -76,7 +78,10 @@ def game(match: Match, now=None) -> dict[str, Any]:
         "id": str(match.pk),
         "name": str(match),
         "status": status,
-        "turn": view["turn"],
+        # the turn being played, as the community server counts it: 0 before the start,
+        # 1 in the first turn's steps, `totalTurn` at the end
+        "turn": 0 if status == "ready" else min(view["turn"] + (status == "gaming"),
+                                                 match.turns),
         "totalTurn": match.turns,
         "nPlayer": 2,
         "nAgent": match.agents,
@@ -155,9 +160,10 @@ def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
         return error(401, reply.body["detail"], UNAUTHORIZED)
     if reply.status in (403, 404) or problem == "wrong_dialect":
         return error(400, reply.body["detail"], NOT_FOUND)
-    if problem == "not_running":
-        return error(400, reply.body["detail"], NOT_STARTED)
-    return error(reply.status if reply.status != 409 else 400, reply.body["detail"], INVALID)
+    if problem == "malformed_json":
+        return error(400, reply.body["detail"], SYNTAX)
+    return error(reply.status if reply.status in (413, 429) else 400, reply.body["detail"],
+                 INVALID)
 
 
 def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:

@@ -39,6 +39,7 @@ def test_a_client_of_the_v1_api_joins_and_plays_a_whole_game(client, clock, tmp_
         assert status == 200 and joined["index"] == index and joined["gameId"] == str(match.pk)
     status, waiting = players[0].game(match.pk)
     assert status == 200 and waiting["status"] == "ready" and waiting["totalTurn"] == 6
+    assert waiting["turn"] == 0
     assert (waiting["operationSec"], waiting["transitionSec"]) == (5, 1)
     assert waiting["startedAtUnixTime"] == int(match.start_at.timestamp())
     assert waiting["players"][1]["agents"] == [{"x": -1, "y": -1}] * 3
@@ -47,7 +48,7 @@ def test_a_client_of_the_v1_api_joins_and_plays_a_whole_game(client, clock, tmp_
         clock.time = match.opens_at(turn) + timedelta(seconds=1)
         for player in players:
             status, game = player.game(match.pk)
-            assert status == 200 and game["status"] == "gaming" and game["turn"] == turn - 1
+            assert status == 200 and game["status"] == "gaming" and game["turn"] == turn
             status, received = player.send(match.pk, player.decide(game, rng))
             assert status == 200 and received["turn"] == turn
         clock.time = match.deadline(turn) + timedelta(seconds=0.5)  # the transition step
@@ -58,7 +59,7 @@ def test_a_client_of_the_v1_api_joins_and_plays_a_whole_game(client, clock, tmp_
     status, game = players[1].game(match.pk)
     native = public_state(match)
     field = game["field"]
-    assert status == 200 and game["status"] == "ended"
+    assert status == 200 and game["status"] == "ended" and game["turn"] == 6
     assert (field["width"], field["height"]) == (9, 6)
     assert field["points"] == [value for row in BOARD["points"] for value in row]
     cells = native["state"]["cells"]
@@ -96,7 +97,9 @@ def test_the_errors_and_what_a_stranger_sees(client, clock, tmp_path):
     listed = client.get("/v1/matches").json()
     assert [game["id"] for game in listed] == [str(public.pk)]
     player.join(match.pk)
-    assert player.send(match.pk, [])[1]["errorCode"] == 201  # before the start
+    assert player.send(match.pk, [])[1]["errorCode"] == 104  # before the start
+    status, refused = stranger.send(match.pk, [])
+    assert status == 401 and refused["errorCode"] == 4
     clock.time = match.opens_at(1) + timedelta(seconds=1)
     status, refused = player.send(match.pk, [{"agentId": 0, "type": "JUMP", "x": 1, "y": 1}])
     assert status == 400 and "type" in refused["message"]
