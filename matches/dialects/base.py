@@ -74,15 +74,22 @@ def json_object(body: bytes) -> dict[str, Any]:
 
 
 def action_objects(body: bytes, shape: str) -> list[dict[str, Any]]:
-    """The `actions` list of a posted object, each an object (`shape` names an action's
-    keys in the refusal)."""
-    actions = json_object(body).get("actions")
+    """The actions of a posted body, each an object (`shape` names an action's keys in
+    the refusal): `{"actions": [...]}`, or the list alone, as some official servers'
+    clients send it."""
+    data = json_read(body)
+    actions = data.get("actions") if isinstance(data, dict) else data
     if not isinstance(actions, list):
         raise Refusal(400, "invalid_actions", f"actions: expected a list of {shape}")
     for index, action in enumerate(actions):
         if not isinstance(action, dict):
             raise Refusal(400, "invalid_actions", f"actions[{index}]: expected an object")
     return actions
+
+
+def sent_as_list(body: bytes) -> bool:
+    """Whether a body that was read is the list of actions alone (answered in kind)."""
+    return body.lstrip()[:1] == b"["
 
 
 def agent_of(action: dict[str, Any], index: int, first_id: int) -> int:

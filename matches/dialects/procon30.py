@@ -26,6 +26,7 @@ from matches.dialects.base import (
     json_object,
     native_action,
     plays_in,
+    sent_as_list,
     submit,
     team_of,
     teams_matches,
@@ -37,7 +38,7 @@ from matches.services.submissions import Refusal, Reply
 
 GAME = "procon2020"
 APPLY = {"ok": 1, "conflict": 0, "invalid": -1}  # an action's `apply` in the history
-ACCEPTED = 202  # the status of an accepted POST
+ACCEPTED = 201  # the status of an accepted POST (as the community server's layer has it)
 
 
 class Procon30:
@@ -83,11 +84,13 @@ class Procon30:
         match = Match.objects.filter(pk=match_id).first()
         first_id = team.index * match.agents + 1 if team and match else 1  # its first agent
         sent: list[dict[str, Any]] = []  # the actions as sent, echoed when accepted
+        listed = []  # whether they came as a list alone (answered in kind)
 
         def read(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
             if game != GAME:
                 raise Refusal(400, "wrong_dialect", f"match {match_id} is not a Procon 2020 "
                                                     "match: its own API serves it")
+            listed.append(sent_as_list(body))
             return self.read(game, body, first_id, sent)
 
         reply = submit(request, match_id, token, self.name, read)
@@ -95,7 +98,7 @@ class Procon30:
             return invalid_token()
         if reply.status in (403, 404) or reply.body.get("error") == "wrong_dialect":
             return invalid_matches()
-        return self.replied(reply, match, sent)
+        return self.replied(reply, match, sent, any(listed))
 
     # --- the shapes -------------------------------------------------------------------
 
@@ -152,17 +155,20 @@ class Procon30:
                          "type": moved["type"]})
         return native, None
 
-    def replied(self, reply: Reply, match: Match, sent: list[dict[str, Any]]) -> HttpResponse:
+    def replied(self, reply: Reply, match: Match, sent: list[dict[str, Any]],
+                listed: bool = False) -> HttpResponse:
         """The service's answer in the dialect's words: accepted, the actions echoed with
         the turn they count for."""
         if reply.status == 202:
             turn = reply.body["turn"]
-            return answer({"actions": [{**action, "turn": turn} for action in sent]}, ACCEPTED)
+            echoed = [{**action, "turn": turn} for action in sent]
+            return answer(echoed if listed else {"actions": echoed}, ACCEPTED)
         error = reply.body.get("error")
         if error == "not_running" and timezone.now() < match.start_at:
             return too_early(match)
         if error in ("not_running", "step_over", "wrong_turn"):
-            return answer({"status": "UnacceptableTime"}, 400)
+            return answer({"status": "UnacceptableTime",
+                           "startAtUnixTime": int(match.start_at.timestamp())}, 400)
         if reply.status == 429:
             return answer({"status": "TooManyRequests", "detail": reply.body["detail"]}, 429,
                           reply.headers)

@@ -52,7 +52,7 @@ def test_a_client_of_the_official_api_plays_a_whole_game(client, clock, tmp_path
             assert status == 200 and state["turn"] == turn - 1
             sent = player.decide(state, team + 1, rng)
             status, accepted = player.action(match.pk, sent)
-            assert (status, accepted) == (202, {"actions": [{**a, "turn": turn} for a in sent]})
+            assert (status, accepted) == (201, {"actions": [{**a, "turn": turn} for a in sent]})
         clock.time = match.opens_at(turn) + timedelta(seconds=5.5)  # the transition step
         assert players[0].action(match.pk, [])[1]["status"] == "UnacceptableTime"
         turn_resolve(match_id=match.pk, number=turn, now=clock.time)
@@ -104,7 +104,13 @@ def test_every_documented_error(client, clock, tmp_path):
     assert player.action(other.pk, []) == (400, {"status": "InvalidMatches"})
     clock.time = match.opens_at(1) + timedelta(seconds=1)
     # an ID of no agent of the team is accepted, and invalid at the transition as natively
-    assert player.action(match.pk, [{"agentID": 5, "type": "move", "dx": 1, "dy": 0}])[0] == 202
+    assert player.action(match.pk, [{"agentID": 5, "type": "move", "dx": 1, "dy": 0}])[0] == 201
+    # the list alone, as some clients send it, is answered in kind
+    alone = client.post(f"/procon30/matches/{match.pk}/action",
+                        json.dumps([{"agentID": 2, "type": "stay", "dx": 0, "dy": 0}]),
+                        content_type="application/json", HTTP_AUTHORIZATION=tokens[0])
+    assert (alone.status_code, alone.json()) == (
+        201, [{"agentID": 2, "dx": 0, "dy": 0, "type": "stay", "turn": 1}])
     status, refused = player.action(match.pk, [{"agentID": 0, "type": "move", "dx": 1,
                                                 "dy": 0}])
     assert status == 400 and "agentID" in refused["detail"]
@@ -115,7 +121,7 @@ def test_every_documented_error(client, clock, tmp_path):
                             content_type="application/json", HTTP_AUTHORIZATION=tokens[0])
     assert malformed.status_code == 400 and malformed.json()["status"] == "InvalidActions"
     kept = Submission.objects.filter(match=match, team__index=0).order_by("id")
-    assert [row.status_code for row in kept] == [202, 400, 400, 400]
+    assert [row.status_code for row in kept] == [202, 202, 400, 400, 400]
     assert Submission.objects.filter(match=other, team=None, status_code=403).count() == 1
     assert Submission.objects.filter(match=match, team=None, status_code=401).count() == 1
     assert bytes(kept.last().body) == b"{actions" and kept.last().dialect == "procon30"
@@ -148,5 +154,5 @@ def test_the_dialect_over_real_http(live_server_process, tmp_path):
     sent = {"agentID": 5, "type": "move", "dx": -1, "dy": 0}
     status, accepted = call(f"matches/{match.pk}/action",
                             json.dumps({"actions": [sent]}).encode())
-    assert (status, accepted) == (202, {"actions": [{**sent, "turn": 1}]})
+    assert (status, accepted) == (201, {"actions": [{**sent, "turn": 1}]})
     assert Submission.objects.get(match=match, status_code=202).dialect == "procon30"
