@@ -27,6 +27,7 @@ from matches.dialects.base import (
     answer,
     native_action,
     plays_in,
+    sent_as_list,
     submit,
     team_of,
     teams_matches,
@@ -78,20 +79,26 @@ def team_me(request: HttpRequest) -> HttpResponse:
     return answer({"teamID": team.index + 1, "name": team.name})
 
 
-def matches_view(request: HttpRequest) -> HttpResponse:
+def matches_view(request: HttpRequest, team_id: int | None = None) -> HttpResponse:
+    """GET /matches (and /teams/{id}/matches for the team's own id): the team's
+    matches, its own team first: `matchID`, `teams` (`teamID`, `name`), `turns`,
+    `operationMillis`, `transitionMillis`."""
     team = team_of(token(request))
     if team is None:
         return unauthorized()
+    if team_id is not None and team_id != team.index + 1:
+        return refused(403, "Forbidden", "a team sees its own matches only")
     shown = []
     for match in teams_matches(team):
         if match.game != GAME:
             continue
         names = dict(match.teams.values_list("index", "name"))
-        shown.append({"id": match.pk, "turns": match.turns, "turnMillis": match.strategy_ms,
-                      "intervalMillis": match.transition_ms, "teamID": team.index + 1,
-                      "matchTo": names[1 - team.index],
-                      "startedAtUnixTime": int(match.start_at.timestamp())})
-    return answer({"matches": shown})
+        order = (team.index, 1 - team.index)
+        shown.append({"matchID": match.pk,
+                      "teams": [{"teamID": index + 1, "name": names[index]} for index in order],
+                      "turns": match.turns, "operationMillis": match.strategy_ms,
+                      "transitionMillis": match.transition_ms})
+    return answer(shown)
 
 
 def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -118,7 +125,7 @@ def state(match: Match) -> dict[str, Any]:
         "width": board["width"], "height": board["height"], "points": board["points"],
         "walls": [[OWNER[cell][0] for cell in row] for row in view["cells"]],
         "areas": [[OWNER[cell][1] for cell in row] for row in view["cells"]],
-        "teams": [{"teamID": team + 1,
+        "teams": [{"teamID": team + 1, "agent": per_team,
                    "agents": [{"agentID": team * per_team + agent + 1,
                                "x": cell[0] + 1 if cell else 0,
                                "y": cell[1] + 1 if cell else 0}
@@ -141,15 +148,20 @@ def action_view(request: HttpRequest, match_id: int) -> HttpResponse:
     match = Match.objects.filter(pk=match_id).first()
     first_id = team.index * match.agents + 1 if team and match else 1
 
+    sent: list[dict[str, Any]] = []  # the actions as sent, echoed when accepted
+    listed = []  # whether they came as the list alone (answered in kind)
+
     def read(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
         if game != GAME:
             raise Refusal(400, "wrong_dialect", f"match {match_id} is not a Kakomimasu "
                                                 "match: its own API serves it")
-        return actions_read(body, first_id)
+        listed.append(sent_as_list(body))
+        return actions_read(body, first_id, sent)
 
     reply = submit(request, match_id, sent_token, NAME, read)
     if reply.status == 202:
-        return answer({"turn": reply.body["turn"], "actions": reply.body["actions"]}, 202)
+        echoed = [{**action, "turn": reply.body["turn"]} for action in sent]
+        return answer(echoed if any(listed) else {"actions": echoed}, 202)
     error = reply.body.get("error", "")
     if reply.status == 401:
         return unauthorized()
@@ -158,13 +170,16 @@ def action_view(request: HttpRequest, match_id: int) -> HttpResponse:
     if error == "not_running" and match and timezone.now() < match.start_at:
         return too_early(match)
     if error in ("not_running", "step_over", "wrong_turn"):
-        return refused(409, "UnacceptableTime", reply.body["detail"])
-    return refused(reply.status, "InvalidActions" if reply.status == 400 else "Refused",
-                   reply.body["detail"], reply.headers)
+        return refused(400, "UnacceptableTime", reply.body["detail"])
+    if error in ("malformed_json", "invalid_actions"):  # not the request's format
+        return refused(422, "InvalidFormat", reply.body["detail"])
+    return refused(reply.status, "Refused", reply.body["detail"], reply.headers)
 
 
-def actions_read(body: bytes, first_id: int) -> tuple[list[dict[str, Any]], int | None]:
-    """`{"actions": [{"agentID", "type", "x", "y"}]}`, cells from 1, as native actions."""
+def actions_read(body: bytes, first_id: int,
+                 sent: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int | None]:
+    """`[{"agentID", "type", "x", "y"}]` (or `{"actions": [...]}`), cells from 1, as
+    native actions; the actions as sent go to `sent`."""
     rules, native = rules_for(GAME), []
     for index, action in enumerate(action_objects(body, '{"agentID", "type", "x", "y"}')):
         moved: dict[str, Any] = {"agent": agent_of(action, index, first_id),
@@ -177,6 +192,7 @@ def actions_read(body: bytes, first_id: int) -> tuple[list[dict[str, Any]], int 
                                                           "a whole number from 1")
                 moved[key] = value - 1
         native.append(native_action(rules, moved, index))
+        sent.append({key: action[key] for key in ("agentID", "type", "x", "y") if key in action})
     return native, None
 
 
@@ -185,6 +201,7 @@ def routes() -> list:
 
     return [
         path("teams/me", with_request_id(require_GET(team_me))),
+        path("teams/<int:team_id>/matches", with_request_id(require_GET(matches_view))),
         path("matches", with_request_id(require_GET(matches_view))),
         path("matches/<int:match_id>", with_request_id(require_GET(match_view))),
         path("matches/<int:match_id>/action",

@@ -30,8 +30,8 @@ class Procon31Client:
         return answer
 
     def act(self, match_id: int, actions: list) -> tuple[int, dict]:
-        answer = self.http.post(f"/procon31/matches/{match_id}/action",
-                                json.dumps({"actions": actions}),
+        """The actions as a list, as the official API takes them."""
+        answer = self.http.post(f"/procon31/matches/{match_id}/action", json.dumps(actions),
                                 content_type="application/json", HTTP_X_API_TOKEN=self.token)
         assert answer["x-request-id"]
         return answer.status_code, answer.json()
@@ -61,9 +61,12 @@ def test_a_client_of_the_procon31_api_plays_a_whole_game(client, clock, tmp_path
     match, tokens = kakomimasu_match(tmp_path)
     players = [Procon31Client(client, token) for token in tokens]
     assert players[1].get("teams/me").json() == {"teamID": 2, "name": "Kushiro"}
-    listed = players[0].get("matches").json()["matches"]
-    assert [(m["id"], m["teamID"], m["matchTo"], m["turnMillis"]) for m in listed] == [
-        (match.pk, 1, "Kushiro", 5000)]
+    assert players[1].get("matches").json() == [
+        {"matchID": match.pk, "teams": [{"teamID": 2, "name": "Kushiro"},
+                                        {"teamID": 1, "name": "Nara"}],
+         "turns": 6, "operationMillis": 5000, "transitionMillis": 1000}]
+    assert players[1].get("teams/2/matches").json() == players[1].get("matches").json()
+    assert players[1].get("teams/1/matches").status_code == 403
     early = players[0].get(f"matches/{match.pk}")
     assert early.status_code == 425 and early["Retry-After"] == "10"
     assert early.json()["status"] == "TooEarly"
@@ -73,8 +76,9 @@ def test_a_client_of_the_procon31_api_plays_a_whole_game(client, clock, tmp_path
         for team, player in enumerate(players):
             state = player.get(f"matches/{match.pk}").json()
             assert state["turn"] == turn - 1
-            status, accepted = player.act(match.pk, player.decide(state, team + 1, rng))
-            assert status == 202 and accepted["turn"] == turn
+            sent = player.decide(state, team + 1, rng)
+            status, accepted = player.act(match.pk, sent)
+            assert (status, accepted) == (202, [{**action, "turn": turn} for action in sent])
         clock.time = match.deadline(turn) + timedelta(seconds=0.5)
         assert players[0].act(match.pk, [])[1]["status"] == "UnacceptableTime"
         turn_resolve(match_id=match.pk, number=turn, now=clock.time)
@@ -84,6 +88,7 @@ def test_a_client_of_the_procon31_api_plays_a_whole_game(client, clock, tmp_path
     native = public_state(match)["state"]
     owner = {"A": (1, 0), "B": (2, 0), "a": (0, 1), "b": (0, 2), ".": (0, 0)}
     assert (state["width"], state["height"]) == (9, 6)
+    assert [team["agent"] for team in state["teams"]] == [3, 3]
     assert state["walls"] == [[owner[c][0] for c in row] for row in native["cells"]]
     assert state["areas"] == [[owner[c][1] for c in row] for row in native["cells"]]
     for team, shown in enumerate(state["teams"]):
@@ -103,7 +108,7 @@ def test_the_errors(client, clock, tmp_path):
     assert player.act(match.pk, [])[0] == 425  # before the start
     clock.time = match.opens_at(1) + timedelta(seconds=1)
     status, refused = player.act(match.pk, [{"agentID": 1, "type": "put", "x": 0, "y": 2}])
-    assert status == 400 and "x" in refused["detail"]
+    assert status == 422 and "x" in refused["detail"]  # not the request's format
     status, refused = player.act(match.pk, [{"agentID": 4, "type": "put", "x": 1, "y": 2}])
     assert status == 202  # an ID of no agent of the team: invalid at the transition
     kept = Submission.objects.filter(match=match, team__index=0).order_by("id")
