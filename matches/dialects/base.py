@@ -56,13 +56,22 @@ def submit(request: HttpRequest, match_id: int, token: str, dialect: str,
     """A dialect's submission, stored as sent (the body, its content type, the dialect)
     and judged by the answer service after `read` turns it into native actions."""
     declared = request.META.get("CONTENT_LENGTH") or ""
-    body = request.read(MAX_BODY + 1)
+    body = body_of(request)
     size = int(declared) if declared.isdigit() else len(body)
     return submission_receive(Request(
         match_id=match_id, authorization=f"Bearer {token.strip()}", body=body,
         body_size=max(size, len(body)), content_type=request.content_type or "",
         remote_addr=request.META.get("REMOTE_ADDR"), received_at=timezone.now(),
         dialect=dialect, read=read))
+
+
+def body_of(request: HttpRequest) -> bytes:
+    """The first MAX_BODY + 1 bytes of a request's body, read once (a dialect that finds
+    the token in the body reads it before the submission is stored); never the whole of
+    a huge one."""
+    if not hasattr(request, "_dialect_body"):
+        request._dialect_body = request.read(MAX_BODY + 1)
+    return request._dialect_body
 
 
 def json_object(body: bytes) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from matches.dialects.base import (
     action_objects,
     agent_of,
     answer,
+    body_of,
     json_object,
     native_action,
     plays_in,
@@ -188,7 +189,7 @@ class Vietnam(Procon30):
         if found or request.method != "POST":
             return found
         try:
-            body = json_object(request.body[:65536])
+            body = json_object(body_of(request))
         except Refusal:
             return ""
         token = body.get("token")

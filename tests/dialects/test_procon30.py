@@ -156,3 +156,16 @@ def test_the_dialect_over_real_http(live_server_process, tmp_path):
                             json.dumps({"actions": [sent]}).encode())
     assert (status, accepted) == (201, {"actions": [{**sent, "turn": 1}]})
     assert Submission.objects.get(match=match, status_code=202).dialect == "procon30"
+
+
+def test_a_huge_body_with_the_token_inside_is_stored_bounded_and_refused(client, clock, tmp_path):
+    """The Vietnamese dialect looks for the token in the body: a huge body is read only
+    to the size limit, and the request is stored and answered all the same."""
+    match, tokens = procon_match(tmp_path)
+    clock.time = match.opens_at(1) + timedelta(seconds=1)
+    huge = json.dumps({"token": tokens[0], "actions": [], "pad": "x" * 3_000_000})
+    answer = client.post(f"/procon2020/matches/{match.pk}/action", huge,
+                         content_type="application/json")
+    assert answer.status_code in (401, 413)
+    kept = Submission.objects.get(match=match)
+    assert kept.body_size == len(huge) and len(bytes(kept.body)) <= 256
