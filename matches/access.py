@@ -12,7 +12,7 @@ import functools
 
 from django.db.models import Q, QuerySet
 
-from matches.models import Match, Team, token_hash
+from matches.models import Match, Team, storable_id, token_hash
 
 JUDGE_PERMISSION = "matches.judge"
 TEAMS_CACHED = 4096  # tokens whose team a process keeps: two per match, thousands of matches
@@ -56,7 +56,7 @@ def team_by_authorization(header: str, match_id: int | None = None) -> Team | No
         team = _team_of_digest(token_hash(token.strip()))
     except Team.DoesNotExist:
         return None
-    if match_id is not None and match_id != team.match_id:
+    if match_id is not None and match_id != team.match_id and storable_id(match_id):
         try:
             return _team_in_later_game(team.pk, team.match_id, team.index, match_id)
         except Team.DoesNotExist:

@@ -36,6 +36,15 @@ class Board(models.Model):
         return f"{self.name} ({self.width}×{self.height})"
 
 
+# The largest id a row can have (a 64-bit key): a match id beyond it, as a request may
+# name one, names no match, and is never handed to the database (which cannot hold it).
+MAX_ID = 2**63 - 1
+
+
+def storable_id(number: int) -> bool:
+    return 0 < number <= MAX_ID
+
+
 class MatchQuerySet(models.QuerySet):
     def finished(self):
         return self.filter(Q(resolved_turns__gte=F("turns")) | Q(closed=True))

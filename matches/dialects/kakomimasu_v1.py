@@ -259,10 +259,10 @@ def routes() -> list:
     return [
         path("v1/matches", require_GET(matches_view)),
         path("v1/matches/stream", require_GET(stream_view)),
-        path("v1/matches/<int:match_id>", require_GET(match_view)),
-        path("v1/matches/<int:match_id>/players",
+        path("v1/matches/<match:match_id>", require_GET(match_view)),
+        path("v1/matches/<match:match_id>/players",
              csrf_exempt(require_http_methods(["POST"])(join))),
-        path("v1/matches/<int:match_id>/actions",
+        path("v1/matches/<match:match_id>/actions",
              csrf_exempt(require_http_methods(["PATCH", "POST"])(actions_view))),
         path("v1/boards", require_GET(boards_view)),
         path("version", require_GET(version_view)),

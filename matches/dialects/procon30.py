@@ -219,5 +219,5 @@ def routes(dialect: Procon30) -> list:
         "action": csrf_exempt(require_POST(dialect.action)),
     }
     return [path("ping", views["ping"]), path("matches", views["matches"]),
-            path("matches/<int:match_id>", views["match"]),
-            path("matches/<int:match_id>/action", views["action"])]
+            path("matches/<match:match_id>", views["match"]),
+            path("matches/<match:match_id>/action", views["action"])]

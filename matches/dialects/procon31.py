@@ -203,7 +203,7 @@ def routes() -> list:
         path("teams/me", with_request_id(require_GET(team_me))),
         path("teams/<int:team_id>/matches", with_request_id(require_GET(matches_view))),
         path("matches", with_request_id(require_GET(matches_view))),
-        path("matches/<int:match_id>", with_request_id(require_GET(match_view))),
-        path("matches/<int:match_id>/action",
+        path("matches/<match:match_id>", with_request_id(require_GET(match_view))),
+        path("matches/<match:match_id>/action",
              with_request_id(csrf_exempt(require_POST(action_view)))),
     ]

@@ -38,7 +38,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from matches.access import team_by_authorization, teams_forget
-from matches.models import Match, Submission, Team
+from matches.models import Match, Submission, Team, storable_id
 from matches.rules import rules_for
 from matches.rules.base import team_named
 from matches.selectors import epoch_ms, move_clock
@@ -117,7 +117,8 @@ def submission_enter(team: Team, body: bytes, judge: str, note: str, received_at
 
 def _refuse_stranger(request: Request, team: Team | None) -> Reply:
     """A request without a token of its match's teams (`team`: of another match, if any)."""
-    match = Match.objects.filter(pk=request.match_id).first()
+    match = (Match.objects.filter(pk=request.match_id).first()
+             if storable_id(request.match_id) else None)
     refusal = _address_limited(request) or _stranger_refusal(request, match, team)
     return _store(request, match, None, None, refusal)
 

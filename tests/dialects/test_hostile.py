@@ -44,3 +44,39 @@ def test_every_broken_body_is_answered_and_stored(client, clock, tmp_path):
             assert answer.status_code in (200, 201, 202) or answer.json(), (path, body[:60])
             sent += 1
     assert Submission.objects.count() == sent
+
+
+def test_match_ids_no_database_can_hold_are_not_found(client):
+    huge = 10**30
+    for path in (f"/v1/matches/{huge}", f"/procon30/matches/{huge}",
+                 f"/procon2020/matches/{huge}?token=x", f"/procon31/matches/{huge}",
+                 f"/api/matches/{huge}"):
+        answer = client.get(path, HTTP_AUTHORIZATION="nope", HTTP_X_API_TOKEN="nope")
+        assert answer.status_code in (400, 401, 404), (path, answer.status_code)
+    for path in (f"/procon30/matches/{huge}/action", f"/procon31/matches/{huge}/action",
+                 f"/v1/matches/{huge}/players"):
+        answer = client.post(path, b"[]", content_type="application/json",
+                             HTTP_AUTHORIZATION="nope", HTTP_X_API_TOKEN="nope")
+        assert answer.status_code in (400, 401, 404), (path, answer.status_code)
+
+
+def test_a_real_token_on_a_match_id_no_database_can_hold(client, tmp_path):
+    """A dialect's path takes ids of at most 18 digits: a longer one is a 404 before any
+    database sees it; the native API answers it as a stranger's match."""
+    match, tokens = procon_match(tmp_path)
+    huge = 10**30
+    assert client.get(f"/procon30/matches/{huge}",
+                      HTTP_AUTHORIZATION=tokens[0]).status_code == 404
+    assert client.get(f"/api/matches/{huge}",
+                      HTTP_AUTHORIZATION=f"Bearer {tokens[0]}").status_code in (404, 422)
+    answer = client.post(f"/procon30/matches/{huge}/action", b"[]",
+                         content_type="application/json", HTTP_AUTHORIZATION=tokens[0])
+    assert answer.status_code == 404
+
+
+def test_a_real_token_on_a_huge_id_through_the_native_api(client, tmp_path):
+    match, tokens = procon_match(tmp_path)
+    answer = client.post(f"/api/matches/{10**30}/actions", b'{"actions": []}',
+                         content_type="application/json",
+                         HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    assert answer.status_code in (403, 404, 422), answer.status_code
