@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
 from matches.api import api
 from matches.views import judges, pages, screens
@@ -8,21 +9,21 @@ from matches.views import judges, pages, screens
 urlpatterns = [
     path("", pages.index, name="index"),
     path("matches/", pages.published, name="published"),
-    path("matches/<int:match_id>/", pages.match_screen, name="match"),
-    path("matches/<int:match_id>/scores.csv", pages.scores_csv, name="scores-csv"),
-    path("matches/<int:match_id>/board.png", pages.board_png, name="board-png"),
-    path("matches/<int:match_id>/replay", pages.match_replay, name="replay"),
-    path("matches/<int:match_id>/play", pages.match_play, name="play"),
-    path("matches/<int:match_id>/audit", judges.audit, name="audit"),
-    path("matches/<int:match_id>/audit/enter", judges.enter, name="audit-enter"),
-    path("matches/<int:match_id>/audit/publish", judges.publish, name="audit-publish"),
-    path("matches/<int:match_id>/audit/submissions.<str:kind>", judges.export,
+    path("matches/<match:match_id>/", pages.match_screen, name="match"),
+    path("matches/<match:match_id>/scores.csv", pages.scores_csv, name="scores-csv"),
+    path("matches/<match:match_id>/board.png", pages.board_png, name="board-png"),
+    path("matches/<match:match_id>/replay", pages.match_replay, name="replay"),
+    path("matches/<match:match_id>/play", pages.match_play, name="play"),
+    path("matches/<match:match_id>/audit", judges.audit, name="audit"),
+    path("matches/<match:match_id>/audit/enter", judges.enter, name="audit-enter"),
+    path("matches/<match:match_id>/audit/publish", judges.publish, name="audit-publish"),
+    path("matches/<match:match_id>/audit/submissions.<str:kind>", judges.export,
          name="audit-export"),
     path("judges/import", judges.import_record, name="judges-import"),
     path("screens/", pages.screens, name="screens"),
     path("tv/", screens.tv, name="tv"),
     path("tv/now", screens.tv_now, name="tv-now"),
-    path("matches/<int:match_id>/embed", screens.match_embed, name="embed"),
+    path("matches/<match:match_id>/embed", screens.match_embed, name="embed"),
     path("accounts/login/", judges.JudgeLogin.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

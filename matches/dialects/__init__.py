@@ -3,23 +3,9 @@ under a path of its own as a thin adapter over the answer API (docs/dialects.md)
 
 from __future__ import annotations
 
-from django.urls import include, path, register_converter
+from django.urls import include, path
 
-
-class MatchId:
-    """A match id in a dialect's path: at most 18 digits (a longer one names no match,
-    and is a 404 before any database sees it)."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value: str) -> int:
-        return int(value)
-
-    def to_url(self, value: int) -> str:
-        return str(value)
-
-
-register_converter(MatchId, "match")
+import matches.converters  # noqa: F401 (the `match` path converter)
 
 
 def urlpatterns() -> list:
