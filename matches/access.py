@@ -1,7 +1,9 @@
 """Who may see a match: the one rule every page, API route and socket applies.
 
 A match is private to the judges (users with the `matches.judge` permission) and to
-its own two teams (by their bearer token) until a judge publishes it. A match the
+its own two teams (by their bearer token) until a judge publishes it. A tournament's
+team (an Entrant) has one token for all its matches: it stands for that match's team
+wherever a match is named, and for the entrant itself where none is (lists, sockets). A match the
 organiser made public live may be watched by anyone from its start, and stays public
 after its end until a judge unpublishes it.
 """
@@ -12,7 +14,7 @@ import functools
 
 from django.db.models import Q, QuerySet
 
-from matches.models import Match, Team, storable_id, token_hash
+from matches.models import Entrant, Match, Team, storable_id, token_hash
 
 JUDGE_PERMISSION = "matches.judge"
 TEAMS_CACHED = 4096  # tokens whose team a process keeps: two per match, thousands of matches
@@ -39,23 +41,29 @@ def visible_matches(user, matches: QuerySet[Match] | None = None,
     matches = Match.objects.all() if matches is None else matches
     if is_judge(user):
         return matches
-    own = Q(pk=team.match_id) | Q(first_game_id=team.match_id) if team is not None else Q()
+    if isinstance(team, Entrant):
+        own = Q(pk__in=Team.objects.filter(entrant_id=team.pk).values("match_id"))
+    else:
+        own = Q(pk=team.match_id) | Q(first_game_id=team.match_id) if team is not None else Q()
     return matches.filter(public_filter() | own)
 
 
-def team_by_authorization(header: str, match_id: int | None = None) -> Team | None:
+def team_by_authorization(header: str, match_id: int | None = None) -> Team | Entrant | None:
     """The team whose token an `Authorization: Bearer <token>` header carries, if any: the
     one reading of a bearer token, for the API, the lean answer path and the sockets.
 
     A token is given for a match's first game and serves its later games too (Procon
-    2020's second): with `match_id` of such a game, the team is that game's own row."""
+    2020's second): with `match_id` of such a game, the team is that game's own row.
+    A tournament team's token: with `match_id` of one of its matches, its team there;
+    else the Entrant (which owns no match of the id)."""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
+    digest = token_hash(token.strip())
     try:
-        team = _team_of_digest(token_hash(token.strip()))
+        team = _team_of_digest(digest)
     except Team.DoesNotExist:
-        return None
+        return _entrant_team(digest, match_id)
     if match_id is not None and match_id != team.match_id and storable_id(match_id):
         try:
             return _team_in_later_game(team.pk, team.match_id, team.index, match_id)
@@ -72,15 +80,52 @@ def _team_in_later_game(team_pk: int, first_game: int, index: int, match_id: int
     return Team.objects.get(match_id=match_id, match__first_game_id=first_game, index=index)
 
 
-def owns(team: Team | None, match: Match) -> bool:
+def _entrant_team(digest: str, match_id: int | None) -> Team | Entrant | None:
+    try:
+        entrant = _entrant_of_digest(digest)
+    except Entrant.DoesNotExist:
+        return None
+    if match_id is not None and storable_id(match_id):
+        try:
+            return _team_of_entrant(entrant.pk, match_id)
+        except Team.DoesNotExist:
+            pass
+    return entrant
+
+
+@functools.lru_cache(maxsize=TEAMS_CACHED)
+def _entrant_of_digest(digest: str) -> Entrant:
+    return Entrant.objects.get(token_hash=digest)
+
+
+@functools.lru_cache(maxsize=TEAMS_CACHED)
+def _team_of_entrant(entrant_pk: int, match_id: int) -> Team:
+    """The entrant's team in a match (any game of it), kept; Team.DoesNotExist (not
+    kept: its next fixture's match may be made later) when it does not play it."""
+    return Team.objects.get(match_id=match_id, entrant_id=entrant_pk)
+
+
+def owns(team: Team | Entrant | None, match: Match) -> bool:
     """Whether the team (by its token) plays in this match: its game or a later one."""
+    if isinstance(team, Entrant):
+        return side_in(team, match) is not None
     return team is not None and team.match_id in (match.pk, match.first_game_id)
+
+
+def side_in(team: Team | Entrant | None, match: Match) -> int | None:
+    """The index (0 or 1) of the token's team in this match, if it plays in it."""
+    if isinstance(team, Entrant):
+        try:
+            return _team_of_entrant(team.pk, match.pk).index
+        except Team.DoesNotExist:
+            return None
+    return team.index if owns(team, match) else None
 
 
 def teams_forget() -> None:
     """Drop the teams this process keeps (a match has gone): the next requests read them."""
-    _team_of_digest.cache_clear()
-    _team_in_later_game.cache_clear()
+    for kept in (_team_of_digest, _team_in_later_game, _entrant_of_digest, _team_of_entrant):
+        kept.cache_clear()
 
 
 @functools.lru_cache(maxsize=TEAMS_CACHED)

@@ -15,7 +15,7 @@ from ninja import NinjaAPI, Schema, Status, Swagger
 from ninja.errors import ValidationError
 
 from matches import selectors
-from matches.access import can_view, is_judge, owns, team_by_authorization, visible_matches
+from matches.access import can_view, is_judge, side_in, team_by_authorization, visible_matches
 from matches.models import Match, Team
 from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import match_export, stored_timeline
@@ -27,6 +27,7 @@ from matches.services.submissions import (
     Request,
     submission_receive,
 )
+from matches.tournaments.api import router as tournaments_router
 
 
 class JsonErrorsAPI(NinjaAPI):
@@ -80,6 +81,9 @@ api = JsonErrorsAPI(
 class Error(Schema):
     error: str
     detail: str
+
+
+api.add_router("/tournaments", tournaments_router)
 
 
 @api.exception_handler(ValidationError)
@@ -187,7 +191,7 @@ def _team(request: HttpRequest, match_id: int | None = None) -> Team | None:
 
 def _you(team: Team | None, match: Match) -> int | None:
     """The index of the token's team in this match, if it plays in it."""
-    return team.index if owns(team, match) else None
+    return side_in(team, match)
 
 
 def _visible(request: HttpRequest, match_id: int, published_only: bool = False) -> Match | None:
@@ -240,7 +244,7 @@ def get_own_actions(request: HttpRequest, match_id: int):
     if team is None:
         return Status(401, {"error": "unauthorized",
                             "detail": "send the team token as 'Authorization: Bearer <token>'"})
-    if team.match_id != match_id:
+    if not isinstance(team, Team) or team.match_id != match_id:
         if not Match.objects.filter(pk=match_id).exists():
             return _not_found(match_id)
         return Status(403, {"error": "forbidden",

@@ -33,6 +33,7 @@ from matches.services.turns import (
     layer_reaches_other_processes,
     next_wakeup,
 )
+from matches.tournaments.runner import BOT_TICK, tournaments_tick
 
 log = logging.getLogger("matches.clock")
 IDLE_SECONDS = 5.0  # the longest sleep: how late a turn is when a notification is lost
@@ -47,9 +48,10 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS) -> float:
     if resolved:
         log.info("resolved %d turn(s)", resolved)
     now = timezone.now()
+    bots_playing = tournaments_tick(now)
     wakeup = next_wakeup(now)
     delay = idle_seconds if wakeup is None else (wakeup - now).total_seconds()
-    delay = min(idle_seconds, max(delay, 0.0))
+    delay = min(idle_seconds, max(delay, 0.0), BOT_TICK if bots_playing else idle_seconds)
     log.debug("tick: next in %.3f s", delay)
     return delay
 

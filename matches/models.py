@@ -94,6 +94,9 @@ class Match(models.Model):
     # (finished), or while it runs if the organiser made it public live.
     published = models.BooleanField(default=False)
     public_live = models.BooleanField(default=False, help_text="Everyone may watch it live.")
+    # The tournament fixture it is played for, if any (matches/tournaments/models.py).
+    fixture = models.ForeignKey("matches.Fixture", null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="matches")
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MatchQuerySet.as_manager()
@@ -194,6 +197,9 @@ class Team(models.Model):
     short = models.CharField(max_length=8, blank=True, default="")
     # Only the SHA-256 of the bearer token is stored; the token is shown once.
     token_hash = models.CharField(max_length=64, unique=True)
+    # The tournament's team it is, whose one token serves all its matches.
+    entrant = models.ForeignKey("matches.Entrant", null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="teams")
 
     class Meta:
         ordering = ["match", "index"]
@@ -281,3 +287,9 @@ class Turn(models.Model):
     def state(self) -> dict:
         return {"turn": self.number, "cells": self.cells, "agents": self.agents,
                 "outcomes": self.outcomes, "scores": self.scores}
+
+
+from matches.tournaments.models import Entrant, Fixture, Tournament  # noqa: E402  (the app's models)
+
+__all__ = ["Board", "Entrant", "Fixture", "Match", "Submission", "Team", "Tournament", "Turn",
+           "MAX_ID", "storable_id", "token_hash"]

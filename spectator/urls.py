@@ -4,7 +4,7 @@ from django.urls import include, path
 import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
 from matches.api import api
-from matches.views import judges, pages, screens
+from matches.views import judges, pages, screens, tournaments
 
 urlpatterns = [
     path("", pages.index, name="index"),
@@ -20,6 +20,14 @@ urlpatterns = [
     path("matches/<match:match_id>/audit/submissions.<str:kind>", judges.export,
          name="audit-export"),
     path("judges/import", judges.import_record, name="judges-import"),
+    path("tournaments/", tournaments.tournament_list, name="tournaments"),
+    path("tournaments/<match:tournament_id>/", tournaments.tournament_page, name="tournament"),
+    path("tournaments/<match:tournament_id>/standings.csv", tournaments.standings_csv,
+         name="tournament-standings-csv"),
+    path("tournaments/<match:tournament_id>/records.zip", tournaments.records_zip,
+         name="tournament-records"),
+    path("tournaments/<match:tournament_id>/fixtures/<match:fixture_id>", tournaments.fixture_hand,
+         name="tournament-fixture"),
     path("screens/", pages.screens, name="screens"),
     path("tv/", screens.tv, name="tv"),
     path("tv/now", screens.tv_now, name="tv-now"),

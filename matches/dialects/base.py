@@ -11,8 +11,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
-from matches.access import team_by_authorization
-from matches.models import Match, Team
+from matches.access import owns, side_in, team_by_authorization
+from matches.models import Entrant, Match, Team
 from matches.services.submissions import (
     MAX_BODY,
     Refusal,
@@ -41,14 +41,19 @@ def team_of(token: str, match_id: int | None = None) -> Team | None:
     return team_by_authorization(f"Bearer {token.strip()}", match_id)
 
 
-def teams_matches(team: Team) -> list[Match]:
-    """Every match the token's team plays: its match's games, in order."""
+def teams_matches(team: Team | Entrant) -> list[tuple[Match, int]]:
+    """Every match the token's team plays, in order, with its side in each: its match's
+    games; a tournament team's, every game of its fixtures."""
+    if isinstance(team, Entrant):
+        return [(match, side_in(team, match)) for match in Match.objects.filter(
+            pk__in=Team.objects.filter(entrant_id=team.pk).values("match_id")
+        ).order_by("start_at", "pk")]
     first = Match.objects.get(pk=team.match_id)
-    return [first, *first.later_games.order_by("start_at", "pk")]
+    return [(game, team.index) for game in [first, *first.later_games.order_by("start_at", "pk")]]
 
 
-def plays_in(team: Team | None, match: Match) -> bool:
-    return team is not None and team.match_id in (match.pk, match.first_game_id)
+def plays_in(team: Team | Entrant | None, match: Match) -> bool:
+    return owns(team, match)
 
 
 def submit(request: HttpRequest, match_id: int, token: str, dialect: str,

@@ -32,7 +32,7 @@ from matches.dialects.base import (
     team_of,
     teams_matches,
 )
-from matches.models import Match, Team
+from matches.models import Match
 from matches.rules import rules_for
 from matches.rules.procon2020 import treasures_taken
 from matches.services.submissions import Refusal, Reply
@@ -63,7 +63,7 @@ class Procon30:
         team = team_of(self.token(request))
         if team is None:
             return invalid_token()
-        return answer([self.listed(match, team) for match in teams_matches(team)
+        return answer([self.listed(match, side) for match, side in teams_matches(team)
                        if match.game == GAME])
 
     def match(self, request: HttpRequest, match_id: int) -> HttpResponse:
@@ -103,10 +103,10 @@ class Procon30:
 
     # --- the shapes -------------------------------------------------------------------
 
-    def listed(self, match: Match, team: Team) -> dict[str, Any]:
+    def listed(self, match: Match, side: int) -> dict[str, Any]:
         names = dict(match.teams.values_list("index", "name"))
         return {"id": match.pk, "intervalMillis": match.transition_ms,
-                "matchTo": names[1 - team.index], "teamID": team.index + 1,
+                "matchTo": names[1 - side], "teamID": side + 1,
                 "turnMillis": match.strategy_ms, "turns": match.turns}
 
     def state(self, match: Match) -> dict[str, Any]:

@@ -89,11 +89,11 @@ def matches_view(request: HttpRequest, team_id: int | None = None) -> HttpRespon
     if team_id is not None and team_id != team.index + 1:
         return refused(403, "Forbidden", "a team sees its own matches only")
     shown = []
-    for match in teams_matches(team):
+    for match, side in teams_matches(team):
         if match.game != GAME:
             continue
         names = dict(match.teams.values_list("index", "name"))
-        order = (team.index, 1 - team.index)
+        order = (side, 1 - side)
         shown.append({"matchID": match.pk,
                       "teams": [{"teamID": index + 1, "name": names[index]} for index in order],
                       "turns": match.turns, "operationMillis": match.strategy_ms,

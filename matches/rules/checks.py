@@ -101,12 +101,13 @@ UNPRINTABLE = {"Cc", "Zl", "Zp"}
 
 
 def team_names(names: Sequence[Any], limit: int | None = None,
-               part: str = "name") -> list[str]:
-    """Two team names, each a string that is not blank, has no control character and
-    holds at most `limit` characters, the two different. Refusals name `teams[i].name`
-    (`part`: "short" for the short codes the organiser chose)."""
-    if len(names) != 2:
-        raise RecordError(f"teams: expected 2 teams, got {len(names)}")
+               part: str = "name", count: int | None = 2) -> list[str]:
+    """Two team names (`count`; None: any number, a tournament's), each a string that is
+    not blank, has no control character and holds at most `limit` characters, all
+    different. Refusals name `teams[i].name` (`part`: "short" for the short codes the
+    organiser chose)."""
+    if count is not None and len(names) != count:
+        raise RecordError(f"teams: expected {count} teams, got {len(names)}")
     checked = []
     for index, name in enumerate(names):
         field = f"teams[{index}].{part}"
@@ -121,9 +122,10 @@ def team_names(names: Sequence[Any], limit: int | None = None,
             problem = f"holds a control character (U+{ord(odd):04X})"
         if problem:
             raise RecordError(f"{field}: {problem}")
+        if name in checked:
+            raise RecordError(f"teams[{index}].{part}: the same as "
+                              f"teams[{checked.index(name)}].{part}")
         checked.append(name)
-    if checked[0] == checked[1]:
-        raise RecordError(f"teams[1].{part}: the same as teams[0].{part}")
     return checked
 
 

@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from matches.boards.specs import (
+    BoardError,
+    board_spec_file,
+    board_spec_fixed,
+    board_spec_public,
+    board_spec_random,
+    public_boards,
+)
 from matches.models import Board
+from matches.rules import rules_for
 
 
 def board_store(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
@@ -16,3 +26,35 @@ def board_store(name: str, spec: dict[str, Any], source: str, game: str) -> Boar
         name = f"{name} ({Board.objects.filter(name__startswith=name).count() + 1})"
     return Board.objects.create(name=name, game=game, width=spec["width"],
                                 height=spec["height"], data=spec, source=source)
+
+
+def board_choose(game: str, text: str | None) -> tuple[Board, dict[str, Any]]:
+    """The Board row and its suggested settings (agents, turns, ...) for a board as an
+    organiser names it: a public board's name, a file, `random` or `random:SEED`; none
+    for a game played on one board only. BoardError, in words for the organiser."""
+    fixed = board_spec_fixed(game)
+    if fixed is not None:
+        if text is not None:
+            raise BoardError(f"{rules_for(game).title} has one board only; leave the board out")
+        spec, hints = fixed
+        return board_store(hints["name"], spec, "the rules", game), hints
+    if text is None:
+        raise BoardError("required for this game (a public board's name, a file, or random)")
+    try:
+        if text == "random" or text.startswith("random:"):
+            seed = int(text.split(":", 1)[1]) if ":" in text else None
+            spec, hints = board_spec_random(game, seed)
+            label = f"random {spec['width']}x{spec['height']}"
+            label += f" seed {seed}" if seed is not None else ""
+            return board_store(label, spec, "generated", game), hints
+        if text in public_boards(game):
+            spec, hints = board_spec_public(game, text)
+            return board_store(text, spec, "public boards (MIT)", game), hints
+        path = Path(text)
+        if not path.exists():
+            known = ", ".join(public_boards(game)) or "this game ships none"
+            raise BoardError(f"{text}: neither a file, random, nor a public board ({known})")
+        spec, hints = board_spec_file(game, path)
+        return board_store(path.stem, spec, f"file {path.name}", game), hints
+    except ValueError as error:  # a bad seed, a file that is no board
+        raise BoardError(str(error)) from None

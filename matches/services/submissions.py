@@ -95,7 +95,7 @@ class Refusal(Exception):
 def submission_receive(request: Request) -> Reply:
     """Judge one request, store it, and say what to answer."""
     team = team_by_authorization(request.authorization, request.match_id)
-    if team is not None and team.match_id == request.match_id:
+    if isinstance(team, Team) and team.match_id == request.match_id:
         try:
             return _judge(request, team)
         except Match.DoesNotExist:  # the match has gone since this process kept its team
@@ -112,6 +112,17 @@ def submission_enter(team: Team, body: bytes, judge: str, note: str, received_at
                       body_size=len(body), content_type="application/json",
                       remote_addr=remote_addr, received_at=received_at,
                       entered_by=judge, note=note)
+    return _judge(request, team)
+
+
+def submission_by_bot(team: Team, body: dict[str, Any], received_at: datetime,
+                      bot: str) -> Reply:
+    """A built-in bot's answer for a team it plays (a tournament run with bots): judged
+    and stored as the team's program's would be, its API named `bot:<name>`."""
+    raw = json.dumps(body).encode()
+    request = Request(match_id=team.match_id, authorization="", body=raw,
+                      body_size=len(raw), content_type="application/json",
+                      remote_addr=None, received_at=received_at, dialect=f"bot:{bot}"[:20])
     return _judge(request, team)
 
 

@@ -47,7 +47,7 @@ class Row:
     def public(self) -> dict[str, Any]:
         return {"rank": self.rank, "team": self.team, "played": self.played,
                 "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "score": self.score, "tiebreaks": self.tiebreaks}
+                "byes": self.byes, "score": self.score, "tiebreaks": self.tiebreaks}
 
 
 def standings(teams: int, results: Sequence[FixtureResult], scheme: str,
@@ -71,6 +71,7 @@ def standings(teams: int, results: Sequence[FixtureResult], scheme: str,
     for team in byes:
         rows[team].byes += 1
         rows[team].wins += 1
+        rows[team].played += 1  # a round it was in: its wins, draws and losses add up
     for row in rows:
         row.score = row.wins + row.draws / 2 if scheme == "gpcc" else row.wins
     key = SCHEMES[scheme](rows)

@@ -130,7 +130,7 @@ def test_a_loss_on_time_is_said_in_plain_words():
                                   "turns on chess clocks; set each team's time with --clock"),
     (["--transition-seconds", "1"], "--transition-seconds: Blokus Duo is played"),
     (["--turns", "10"], "--turns: a game of Blokus Duo ends when the rules say so"),
-    (["--board", "A-1"], "--board: Blokus Duo has one board only; leave --board out"),
+    (["--board", "A-1"], "--board: Blokus Duo has one board only; leave the board out"),
 ])
 def test_creatematch_refuses_what_an_alternating_game_does_not_have(flags, message):
     from tests.commands.calls import refusal

@@ -26,7 +26,7 @@ def test_equal_teams_share_a_rank_and_a_bye_is_a_win():
     results = [FixtureResult((0, 1), None), FixtureResult((2, 3), 2)]
     rows = standings(5, results, "gpcc", byes=[4])
     assert [(row.rank, row.team) for row in rows] == [(1, 2), (1, 4), (3, 0), (3, 1), (5, 3)]
-    assert rows[1].wins == 1 and rows[1].played == 0
+    assert rows[1].wins == 1 and rows[1].played == 1 and rows[1].byes == 1
 
 
 def test_kakomimasu_wins_draws_losses_then_points_wall_territory():

@@ -8,25 +8,17 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from matches.boards.specs import (
-    BoardError,
-    board_spec_file,
-    board_spec_fixed,
-    board_spec_public,
-    board_spec_random,
-    public_boards,
-)
+from matches.boards.specs import BoardError
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
 from matches.rules.turns import is_alternating
 from matches.selectors import epoch_ms
-from matches.services.boards import board_store
+from matches.services.boards import board_choose
 from matches.services.matches import (
     match_create,
     next_game_create,
@@ -192,32 +184,7 @@ class Command(BaseCommand):
         return None
 
     def board(self, game: str, text: str | None):
-        fixed = board_spec_fixed(game)
-        if fixed is not None:
-            if text is not None:
-                raise CommandError(f"--board: {rules_for(game).title} has one board only; "
-                                   "leave --board out", returncode=2)
-            spec, hints = fixed
-            return board_store(hints["name"], spec, "the rules", game), hints
-        if text is None:
-            raise CommandError("--board: required for this game (a public board's name, a "
-                               "file, or random)", returncode=2)
         try:
-            if text == "random" or text.startswith("random:"):
-                seed = int(text.split(":", 1)[1]) if ":" in text else None
-                spec, hints = board_spec_random(game, seed)
-                label = f"random {spec['width']}x{spec['height']}"
-                label += f" seed {seed}" if seed is not None else ""
-                return board_store(label, spec, "generated", game), hints
-            if text in public_boards(game):
-                spec, hints = board_spec_public(game, text)
-                return board_store(text, spec, "public boards (MIT)", game), hints
-            path = Path(text)
-            if not path.exists():
-                known = ", ".join(public_boards(game)) or "this game ships none"
-                raise BoardError(f"{text}: neither a file, random, nor a public board "
-                                 f"({known})")
-            spec, hints = board_spec_file(game, path)
-            return board_store(path.stem, spec, f"file {path.name}", game), hints
-        except (BoardError, ValueError) as error:
+            return board_choose(game, text)
+        except BoardError as error:
             raise CommandError(f"--board: {error}", returncode=2) from None

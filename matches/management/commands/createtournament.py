@@ -1,0 +1,126 @@
+"""python manage.py createtournament NAME --game GAME --format FORMAT (--teams NAME... |
+--teams-file FILE.csv) [...]
+
+Creates a tournament and prints its id, its page and every team's token (shown once;
+one token a team, for all its matches). The turn clock (`runclock`, or the demo's)
+plays it from its start: docs/tournaments.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from datetime import timedelta
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
+
+from matches.boards.specs import BoardError
+from matches.management.commands.creatematch import positive
+from matches.models import Tournament
+from matches.rules import LIVE_GAMES
+from matches.services.boards import board_choose
+from matches.tournaments.services import EntrantSpec, Plan, TournamentError, tournament_create
+
+CSV_COLUMNS = ("name", "short", "affiliation")
+
+
+def teams_file(path: str) -> list[EntrantSpec]:
+    """A CSV file of teams, one a row: name, then optionally a short code and an
+    affiliation; a first row of those column names is a header. UTF-8 (with or without
+    a BOM, as spreadsheets write it)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandError(f"--teams-file: {error}", returncode=2) from None
+    rows = [row for row in csv.reader(text.splitlines()) if any(cell.strip() for cell in row)]
+    if rows and [cell.strip().lower() for cell in rows[0][:1]] == ["name"]:
+        rows = rows[1:]
+    teams = []
+    for number, row in enumerate(rows, start=1):
+        if len(row) > len(CSV_COLUMNS):
+            raise CommandError(f"--teams-file: row {number} has {len(row)} columns; at most "
+                               f"{len(CSV_COLUMNS)} ({', '.join(CSV_COLUMNS)})", returncode=2)
+        cells = [cell.strip() for cell in row] + [""] * (len(CSV_COLUMNS) - len(row))
+        teams.append(EntrantSpec(*cells))
+    return teams
+
+
+class Command(BaseCommand):
+    help = "Create a tournament; prints its id, its page and every team's token."
+
+    def add_arguments(self, parser):
+        parser.add_argument("name", metavar="NAME")
+        parser.add_argument("--game", choices=LIVE_GAMES, required=True)
+        parser.add_argument("--format", required=True,
+                            choices=[value for value, _ in Tournament.FORMATS])
+        parser.add_argument("--rounds", type=positive(int),
+                            help="Swiss: the rounds (default: log2 of the teams, rounded up)")
+        parser.add_argument("--double", action="store_true",
+                            help="round robin: every pair twice, the sides swapped")
+        parser.add_argument("--groups", type=positive(int), default=0,
+                            help="groups: how many groups (each a round robin)")
+        parser.add_argument("--advance", type=positive(int), default=2,
+                            help="groups: the teams of each group that go on (default 2)")
+        parser.add_argument("--games-per-fixture", type=positive(int),
+                            help="the games two teams play a fixture (default the game's own)")
+        teams = parser.add_mutually_exclusive_group(required=True)
+        teams.add_argument("--teams", nargs="+", metavar="NAME")
+        teams.add_argument("--teams-file", metavar="FILE.csv",
+                           help="one team a row: name, short code, affiliation")
+        parser.add_argument("--boards", nargs="+", metavar="NAME",
+                            help="the boards, in turn (public names, files, random)")
+        parser.add_argument("--turns", type=positive(int))
+        parser.add_argument("--strategy-seconds", type=positive(float), default=5.0)
+        parser.add_argument("--transition-seconds", type=float, default=1.0)
+        parser.add_argument("--clock", type=positive(float), metavar="SECONDS",
+                            help="alternating games: each team's thinking time a game")
+        parser.add_argument("--start-in", type=float, default=60.0, metavar="SECONDS")
+        parser.add_argument("--gap", type=float, default=30.0, metavar="SECONDS",
+                            help="between a round's end and the next round (default 30)")
+        parser.add_argument("--parallel", type=int, default=0,
+                            help="matches at once at most (default: a whole round)")
+        parser.add_argument("--bots", action="store_true",
+                            help="built-in bots play every team (rehearsals, demos)")
+        parser.add_argument("--public", action="store_true",
+                            help="anyone may watch it and its matches live")
+        parser.add_argument("--json", action="store_true",
+                            help='print {"id", "teams": [{"name", "token"}]}')
+
+    def handle(self, *args, **options):
+        teams = (teams_file(options["teams_file"]) if options["teams_file"]
+                 else [EntrantSpec(name) for name in options["teams"]])
+        for board in options["boards"] or ():  # every board is readable before anything is stored
+            try:
+                board_choose(options["game"], board)
+            except BoardError as error:
+                raise CommandError(f"--boards: {error}", returncode=2) from None
+        plan = Plan(
+            name=options["name"], game=options["game"], format=options["format"], teams=teams,
+            start_at=timezone.now() + timedelta(seconds=max(options["start_in"], 0)),
+            rounds=options["rounds"], double=options["double"], groups=options["groups"],
+            advance=options["advance"], games_per_fixture=options["games_per_fixture"],
+            boards=options["boards"] or (), turns=options["turns"],
+            strategy_seconds=options["strategy_seconds"],
+            transition_seconds=options["transition_seconds"],
+            clock_seconds=options["clock"], gap_seconds=options["gap"],
+            parallel=options["parallel"], bots=options["bots"], public=options["public"])
+        try:
+            created = tournament_create(plan)
+        except TournamentError as error:
+            raise CommandError(str(error), returncode=2) from None
+        tournament = created.tournament
+        pairs = [{"name": team.name, "token": token}
+                 for team, token in zip(teams, created.tokens, strict=True)]
+        if options["json"]:
+            self.stdout.write(json.dumps({"id": tournament.pk, "teams": pairs},
+                                         ensure_ascii=False))
+            return
+        self.stdout.write(f"Tournament {tournament.pk}: {tournament.name} "
+                          f"({tournament.get_format_display()}, {len(teams)} teams), "
+                          f"starts at {tournament.start_at.isoformat()}")
+        for pair in pairs:
+            self.stdout.write(f"Token of {pair['name']}: {pair['token']}")
+        self.stdout.write(f"Its page: /tournaments/{tournament.pk}/ ; each token plays every "
+                          "match of its team (GET /api/matches lists them)")

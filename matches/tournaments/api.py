@@ -1,0 +1,116 @@
+"""The tournaments' read API: GET /api/tournaments and /api/tournaments/{id}
+(docs/api.md, "Tournaments"). A tournament is shown to everyone when the organiser made
+it public, else to judges and, with their token, to its own teams."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.utils import timezone
+from ninja import Router, Schema, Status
+
+from matches.access import is_judge, team_by_authorization
+from matches.models import Entrant, Team, Tournament, storable_id
+from matches.tournaments.table import tournament_data
+
+router = Router(tags=["tournaments"])
+LISTED = 50  # the most recent tournaments the list shows
+
+
+class Error(Schema):
+    error: str
+    detail: str
+
+
+class TeamEntry(Schema):
+    index: int
+    name: str
+    short: str
+    affiliation: str
+    group: int | None
+
+
+class FixtureOut(Schema):
+    teams: list[int | None]  # seeds; the second null for a bye
+    matches: list[int]
+    winner: int | None
+    finished: bool
+    stage: str  # "" , "group", "knockout" or "third"
+    group: int | None
+    decided_by: str  # "games", "bye", "judge" or "" (not yet)
+    points: list[dict[str, int]]
+
+
+class RoundOut(Schema):
+    round: int
+    fixtures: list[FixtureOut]
+
+
+class StandingOut(Schema):
+    rank: int
+    team: int
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    score: float
+    tiebreaks: dict[str, float]
+
+
+class TournamentSummary(Schema):
+    id: int
+    name: str
+    game: str
+    format: str
+    status: str
+    start_at: int
+    games_per_fixture: int
+    teams: list[TeamEntry]
+    standings: list[StandingOut]
+
+
+class TournamentOut(TournamentSummary):
+    rounds: list[RoundOut]
+
+
+def visible_tournaments(request: HttpRequest) -> QuerySet[Tournament]:
+    tournaments = Tournament.objects.all()
+    if is_judge(request.user):
+        return tournaments
+    holder = team_by_authorization(request.headers.get("Authorization", ""))
+    own = Q(pk=-1)
+    if isinstance(holder, Entrant):
+        own = Q(pk=holder.tournament_id)
+    elif isinstance(holder, Team) and holder.entrant_id:
+        own = Q(entrants__pk=holder.entrant_id)
+    return tournaments.filter(Q(public=True) | own).distinct()
+
+
+@router.get("", response=list[TournamentSummary], summary="Tournaments",
+            description="The most recent tournaments the caller may see (the public ones; "
+                        "with a team's token its own), each with its teams and standings.")
+def list_tournaments(request: HttpRequest):
+    now = timezone.now()
+    shown = visible_tournaments(request).order_by("-start_at", "-pk")[:LISTED]
+    return [_without_rounds(tournament_data(tournament, now)) for tournament in shown]
+
+
+@router.get("/{tournament_id}", response={200: TournamentOut, 404: Error},
+            summary="A tournament: its teams, rounds, fixtures and standings",
+            description="Fixtures and standings name teams by their `index` in `teams`. "
+                        "Standings are ranked by the game's contest rules; `tiebreaks` holds "
+                        "its tie-breaks (Blokus Duo: `solkoff`, `sb`).")
+def get_tournament(request: HttpRequest, tournament_id: int):
+    found = (visible_tournaments(request).filter(pk=tournament_id).first()
+             if storable_id(tournament_id) else None)
+    if found is None:
+        return Status(404, {"error": "not_found",
+                            "detail": f"there is no tournament {tournament_id}"})
+    return Status(200, tournament_data(found, timezone.now()))
+
+
+def _without_rounds(data: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in data.items() if key != "rounds"}

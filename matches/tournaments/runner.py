@@ -1,0 +1,333 @@
+"""The schedule of every tournament, run by the turn clock (`tournaments_tick`).
+
+Each tick, for each unfinished tournament:
+1. settles the fixtures whose matches have ended (a drawn knockout fixture is replayed
+   on the next board; a fixture of several matches gets its next one);
+2. when a round has ended, draws the next (Swiss, knockout, groups' knockout) or ends
+   the tournament;
+3. opens the current round `gap_seconds` after the previous one ended (the first at the
+   tournament's start) and creates its fixtures' matches, at most `parallel` at once;
+   the third-place fixture before the final.
+With `bots`, the built-in bots also play every running match of it: each team's move as
+soon as its turn is open, through the answer service (stored as `dialect` "bot").
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+
+from matches.bots import bots_for
+from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
+from matches.rules import rules_for
+from matches.rules.turns import is_alternating
+from matches.selectors import latest_scores, match_games, public_state
+from matches.services.boards import board_choose
+from matches.services.matches import match_create, next_game_create
+from matches.services.submissions import submission_by_bot
+from matches.tournaments import table
+from matches.tournaments.pairing import knockout_first_round, knockout_next, swiss_round
+from matches.tournaments.services import knockout_fixtures, swiss_fixtures
+
+log = logging.getLogger("matches.tournaments")
+START_SECONDS = 5.0  # between a fixture's match being made and its start
+BETWEEN_SECONDS = 10.0  # between the two games of a match of two (Procon 2020)
+MAX_REPLAYS = 3  # a knockout fixture drawn this often more waits for a judge
+BOT_TICK = 0.25  # how often a clock with bots to move looks again
+
+
+def tournaments_tick(now: datetime) -> bool:
+    """Move every unfinished tournament on; True while bots have matches to play (the
+    clock then looks again within BOT_TICK)."""
+    busy = False
+    for tournament_id in Tournament.objects.filter(finished_at=None, start_at__lte=now
+                                                   ).values_list("pk", flat=True):
+        try:
+            tournament_advance(tournament_id, now)
+        except Exception:  # one tournament's trouble must not stop the clock or the others
+            log.exception("tournament %s could not advance", tournament_id)
+    for match in Match.objects.running(now).filter(fixture__tournament__bots=True):
+        busy = True
+        bots_move(match, now)
+    return busy
+
+
+def tournament_advance(tournament_id: int, now: datetime) -> None:
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.finished_at is not None:
+            return
+        fixtures = list(tournament.fixtures.all())
+        for fixture in fixtures:
+            if not fixture.finished and fixture.planned:
+                fixture_settle(tournament, fixture, now)
+        current = [f for f in fixtures if not f.finished]
+        if not current:
+            drawn = next_round(tournament, fixtures, now)
+            if not drawn:
+                tournament.finished_at = now
+                tournament.save(update_fields=["finished_at"])
+                return
+            fixtures += drawn
+            current = drawn
+        number = min(f.round for f in current)
+        opens = round_opens(tournament, fixtures, number)
+        if opens is not None and opens <= now:
+            fixtures_start(tournament, [f for f in fixtures if f.round == number], now)
+
+
+def round_opens(tournament: Tournament, fixtures: list[Fixture], number: int) -> datetime | None:
+    """When round `number` opens: the start for the first, else `gap_seconds` after the
+    last fixture of the round before ended."""
+    if number == 1:
+        return tournament.start_at
+    ends = [f.finished_at for f in fixtures if f.round == number - 1]
+    if any(end is None for end in ends):
+        return None
+    last = max((end for end in ends if end), default=tournament.start_at)
+    return last + timedelta(seconds=tournament.gap_seconds)
+
+
+# --- a fixture's matches ------------------------------------------------------------------
+
+def fixture_matches(fixture: Fixture) -> list[Match]:
+    """Its matches (their first games), in the order they were made."""
+    return list(Match.objects.filter(fixture=fixture, first_game=None).order_by("pk"))
+
+
+def fixtures_start(tournament: Tournament, fixtures: list[Fixture], now: datetime) -> None:
+    """Make the first match of every fixture of the open round that has none, while fewer
+    than `parallel` fixtures are under way; the final waits for the third-place fixture."""
+    started = {f.pk for f in fixtures
+               if Match.objects.filter(fixture=f).exists()}
+    running = sum(1 for f in fixtures if f.pk in started and not f.finished)
+    third_pending = any(f.stage == Fixture.THIRD and not f.finished for f in fixtures)
+    for fixture in sorted(fixtures, key=lambda f: (f.stage != Fixture.THIRD, f.slot)):
+        if fixture.finished or fixture.pk in started or not fixture.planned:
+            continue
+        if fixture.stage == Fixture.KNOCKOUT and third_pending and len(fixtures) == 2:
+            continue
+        if tournament.parallel and running >= tournament.parallel:
+            return
+        match_of_fixture(tournament, fixture, 0, now)
+        running += 1
+
+
+def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
+                     now: datetime) -> Match:
+    """The fixture's match `number` (0 the first): the sides swapped every other match,
+    on the tournament's next board, its teams the entrants' own (their tokens serve it)."""
+    rules = rules_for(tournament.game)
+    settings = tournament.settings
+    seeds = fixture.teams if number % 2 == 0 else fixture.teams[::-1]
+    entrants = {e.index: e for e in Entrant.objects.filter(tournament=tournament,
+                                                           index__in=seeds)}
+    boards = settings.get("boards") or []
+    made = Match.objects.filter(fixture__tournament=tournament, first_game=None).count()
+    board, hints = board_choose(tournament.game, boards[made % len(boards)] if boards else (
+        None if _fixed_board(tournament.game) else "random"))
+    alternating = is_alternating(rules)
+    names = [entrants[seed].name for seed in seeds]
+    title = f"{tournament.name} · round {fixture.round}: {names[0]} vs {names[1]}"
+    if number:
+        title += f" (match {number + 1})"
+    games = getattr(rules, "games_per_match", 1)
+    created = match_create(
+        board=board, team_names=names, team_shorts=[entrants[s].short for s in seeds]
+        if all(entrants[s].short for s in seeds) else None,
+        agents=hints.get("agents", 6),
+        turns=hints["turns"] if alternating else settings.get("turns") or hints.get("turns", 30),
+        strategy_seconds=settings.get("strategy_seconds") or 5.0,
+        transition_seconds=settings.get("transition_seconds", 1.0),
+        clock_seconds=settings.get("clock_seconds") if alternating else None,
+        start_at=now + timedelta(seconds=settings.get("start_seconds", START_SECONDS)),
+        title=title, public_live=tournament.public, match_games=games)
+    match = created.match
+    all_games = [match]
+    for later in range(1, games):
+        board, hints = board_choose(tournament.game, "random")
+        all_games.append(next_game_create(
+            first=match, board=board, agents=hints.get("agents", 6),
+            title=f"{title} (game {later + 1})",
+            start_at=match.start_at + later * (match.turns * match.period + timedelta(
+                seconds=settings.get("between_seconds", BETWEEN_SECONDS)))))
+    Match.objects.filter(pk__in=[g.pk for g in all_games]).update(fixture=fixture)
+    for index, seed in enumerate(seeds):
+        Team.objects.filter(match__in=all_games, index=index).update(entrant=entrants[seed])
+    return match
+
+
+def _fixed_board(game: str) -> bool:
+    from matches.boards.specs import board_spec_fixed
+    return board_spec_fixed(game) is not None
+
+
+def fixture_settle(tournament: Tournament, fixture: Fixture, now: datetime) -> None:
+    """Once every match of the fixture has ended: its result (each team's points over all
+    its games; the winner of more matches, or of the replay); a drawn knockout fixture
+    gets a replay; a fixture of several matches, its next match."""
+    matches = fixture_matches(fixture)
+    if not matches or not all(_ended(match) for match in matches):
+        return
+    if len(matches) < fixture.planned:
+        match_of_fixture(tournament, fixture, len(matches), now)
+        return
+    outcomes = [match_outcome(match) for match in matches]
+    deciding = outcomes[:fixture.planned] if fixture.planned == tournament.matches_per_fixture \
+        else outcomes[-1:]
+    wins = {seed: sum(1 for winner, _ in deciding if winner == seed) for seed in fixture.teams}
+    a, b = fixture.teams
+    winner = None if wins[a] == wins[b] else a if wins[a] > wins[b] else b
+    fixture.points = [_summed(points.get(seed, {}) for _, points in outcomes)
+                      for seed in fixture.teams]
+    if winner is None and fixture.stage in (Fixture.KNOCKOUT, Fixture.THIRD) or (
+            winner is None and tournament.format == Tournament.KNOCKOUT):
+        if fixture.planned - tournament.matches_per_fixture < MAX_REPLAYS:
+            fixture.planned += 1
+            fixture.note = (fixture.note + "\n" if fixture.note else "") + \
+                f"drawn: replayed (match {fixture.planned})"
+            fixture.save(update_fields=["planned", "points", "note"])
+            match_of_fixture(tournament, fixture, fixture.planned - 1, now)
+        else:
+            fixture.save(update_fields=["points"])  # a judge decides (fixture_decide)
+        return
+    fixture.winner, fixture.finished_at, fixture.decided_by = winner, now, "games"
+    fixture.save(update_fields=["winner", "finished_at", "decided_by", "points"])
+
+
+def _ended(match: Match) -> bool:
+    """A match has ended when its last game has: the game that decided it, or its last."""
+    games = match_games(match)
+    last = games[-1]
+    return last.over and (len(games) == match.match_games or "match" in (last.result or {}))
+
+
+def match_outcome(match: Match) -> tuple[int | None, dict[int, dict[str, int]]]:
+    """A match's winner (a seed, or None) and each seed's points over its games: every
+    score part summed, and `games`, the games it won (in a match of wins)."""
+    by_wins = rules_for(match.game).match_by == "wins"
+    points: dict[int, dict[str, int]] = {}
+    winner = None
+    for game in match_games(match):
+        seeds = {team.index: team.entrant.index for team in
+                 game.teams.select_related("entrant") if team.entrant is not None}
+        if len(seeds) < 2:
+            continue
+        for index, score in enumerate(latest_scores(game)):
+            mine = points.setdefault(seeds[index], {"games": 0})
+            for part, value in score.items():
+                mine[part] = mine.get(part, 0) + value
+        result = game.result or {}
+        if by_wins and result.get("winner") is not None:
+            points[seeds[result["winner"]]]["games"] += 1
+        decided = result.get("match", {}).get("winner", result.get("winner"))
+        winner = None if decided is None else seeds[decided]
+    return winner, points
+
+
+def _summed(parts: Iterable[dict[str, int]]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for each in parts:
+        for key, value in each.items():
+            total[key] = total.get(key, 0) + value
+    return total
+
+
+# --- the next round -----------------------------------------------------------------------
+
+def next_round(tournament: Tournament, fixtures: list[Fixture], now: datetime) -> list[Fixture]:
+    """Draw the round after the last (every fixture finished); [] when the tournament is over."""
+    last = max((f.round for f in fixtures), default=0)
+    count = tournament.entrants.count()
+    if tournament.format == Tournament.SWISS:
+        if last >= (tournament.rounds or 0):
+            return []
+        rows = table.standings_rows(tournament, fixtures)
+        played = [f.teams for f in fixtures if not f.bye]
+        byes = [f.team_a for f in fixtures if f.bye]
+        firsts: dict[int, int] = {}
+        for f in fixtures:
+            if not f.bye:
+                firsts[f.team_a] = firsts.get(f.team_a, 0) + 1
+        try:
+            pairs, bye = swiss_round([row.team for row in rows], played, byes, firsts)
+        except ValueError:
+            log.warning("%s: no pairing without a rematch is left; the tournament ends",
+                        tournament)
+            return []
+        drawn = swiss_fixtures(last + 1, pairs, bye)
+    elif tournament.format == Tournament.ROUND_ROBIN:
+        return []
+    else:
+        drawn = _knockout_round(tournament, fixtures, last, count)
+    games = tournament.matches_per_fixture
+    for fixture in drawn:
+        fixture.tournament = tournament
+        if not fixture.bye:
+            fixture.planned = games
+    return Fixture.objects.bulk_create(drawn) and list(
+        tournament.fixtures.filter(round=last + 1))
+
+
+def _knockout_round(tournament: Tournament, fixtures: list[Fixture], last: int,
+                    count: int) -> list[Fixture]:
+    """The knockout's next round: the winners in bracket order; with two left, the final
+    and, when the semi-finals had two losers, the third-place fixture. Groups: once the
+    groups have ended, the knockout of each group's best `advance` teams."""
+    latest = sorted((f for f in fixtures if f.round == last), key=lambda f: f.slot)
+    if all(f.stage == Fixture.GROUP for f in latest):
+        seeds = table.group_qualifiers(tournament, fixtures)
+        if len(seeds) < 2:
+            return []
+        return knockout_fixtures(last + 1, knockout_first_round(len(seeds)), seeds)
+    bracket = [f for f in latest if f.stage == Fixture.KNOCKOUT]
+    winners = [f.winner for f in bracket]
+    if len(winners) < 2:
+        return []
+    pairs = knockout_next(winners)
+    drawn = knockout_fixtures(last + 1, [(2 * i, 2 * i + 1) for i in range(len(pairs))],
+                              [seed for pair in pairs for seed in pair])
+    losers = [f.team_b if f.winner == f.team_a else f.team_a for f in bracket if not f.bye]
+    if len(bracket) == 2 and len(losers) == 2:
+        third = knockout_fixtures(last + 1, [(0, 1)], losers, stage=Fixture.THIRD)[0]
+        third.slot = 1
+        drawn.append(third)
+    return drawn
+
+
+# --- bots -----------------------------------------------------------------------------------
+
+def bots_move(match: Match, now: datetime) -> None:
+    """Each bot team of a running match whose turn is open and which has not answered it
+    yet answers now."""
+    turn = match.strategy_turn(now)
+    if turn is None or match.resolved_turns != turn - 1:
+        return
+    teams = list(match.teams.select_related("entrant").filter(entrant__bot__gt=""))
+    answered = set(Submission.objects.filter(match=match, turn=turn, team__in=teams)
+                   .values_list("team_id", flat=True))
+    state: dict[str, Any] | None = None
+    for team in teams:
+        if team.pk in answered:
+            continue
+        state = state or public_state(match, now)
+        if state.get("to_move") not in (None, team.index):
+            continue
+        bot = bots_for(match.game).get(team.entrant.bot)
+        if bot is None:
+            continue
+        rng = random.Random(f"{match.pk}-{team.index}-{turn}")
+        submission_by_bot(team, {"actions": bot(state, team.index, rng), "turn": turn},
+                          now, team.entrant.bot)
+        if state.get("to_move") is not None:
+            return  # the move changed the game: the other team's turn comes next tick
+
+
+def rounds_of(tournament: Tournament) -> int:
+    return tournament.fixtures.aggregate(last=Max("round"))["last"] or 0

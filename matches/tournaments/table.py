@@ -1,0 +1,227 @@
+"""What a tournament shows: its standings by its game's contest rules, its rounds and
+fixtures, the cross table and the bracket (the read side of tournaments; the API, the
+pages and the downloads all read it here)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from matches.models import Entrant, Fixture, Match, Tournament
+from matches.rules import rules_for
+from matches.selectors import epoch_ms
+from matches.tournaments.standings import FixtureResult, Row, standings
+
+
+def results_of(fixtures: Sequence[Fixture]) -> tuple[list[FixtureResult], list[int]]:
+    """The finished fixtures' results, and the teams that had a bye (worth a win in a
+    Swiss tournament only: a knockout's byes are places in the bracket, not wins)."""
+    results, byes = [], []
+    for fixture in fixtures:
+        if not fixture.finished:
+            continue
+        if fixture.bye:
+            byes.append(fixture.team_a)
+            continue
+        points = fixture.points if len(fixture.points) == 2 else ({}, {})
+        results.append(FixtureResult((fixture.team_a, fixture.team_b), fixture.winner,
+                                     (points[0], points[1])))
+    return results, byes
+
+
+def standings_rows(tournament: Tournament, fixtures: Sequence[Fixture],
+                   count: int | None = None) -> list[Row]:
+    count = tournament.entrants.count() if count is None else count
+    results, byes = results_of(fixtures)
+    counted_byes = byes if tournament.format == Tournament.SWISS else []
+    return standings(count, results, rules_for(tournament.game).standings, counted_byes)
+
+
+def group_qualifiers(tournament: Tournament, fixtures: Sequence[Fixture]) -> list[int]:
+    """The knockout's seeds after the groups: every group's winner (group order), then
+    every runner-up, and so on to `advance` places."""
+    members: dict[int, list[int]] = defaultdict(list)
+    for entrant in tournament.entrants.order_by("index"):
+        members[entrant.group].append(entrant.index)
+    places: list[list[int]] = []
+    count = sum(len(seeds) for seeds in members.values())
+    for group in sorted(members):
+        rows = standings_rows(tournament, [f for f in fixtures if f.group == group], count)
+        ranked = [row.team for row in rows if row.team in members[group]]
+        places.append(ranked[:tournament.advance])
+    return [group[place] for place in range(tournament.advance) for group in places
+            if place < len(group)]
+
+
+def tournament_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """GET /api/tournaments/{id} (docs/api.md, "Tournaments")."""
+    entrants = list(tournament.entrants.order_by("index"))
+    fixtures = list(tournament.fixtures.order_by("round", "slot"))
+    matches = _matches_by_fixture(fixtures)
+    rounds: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for fixture in fixtures:
+        rounds[fixture.round].append(fixture_data(fixture, matches.get(fixture.pk, [])))
+    rows = standings_rows(tournament, fixtures, len(entrants))
+    return {
+        "id": tournament.pk, "name": tournament.name, "game": tournament.game,
+        "format": tournament.format, "status": tournament.status(now),
+        "start_at": epoch_ms(tournament.start_at),
+        "games_per_fixture": tournament.games_per_fixture,
+        "teams": [{"index": e.index, "name": e.name, "short": e.short,
+                   "affiliation": e.affiliation, "group": e.group} for e in entrants],
+        "rounds": [{"round": number, "fixtures": listed}
+                   for number, listed in sorted(rounds.items())],
+        "standings": [row.public() for row in rows],
+    }
+
+
+def fixture_data(fixture: Fixture, matches: list[Match]) -> dict[str, Any]:
+    return {"teams": [fixture.team_a, fixture.team_b], "matches": [m.pk for m in matches],
+            "winner": fixture.winner, "finished": fixture.finished, "stage": fixture.stage,
+            "group": fixture.group, "decided_by": fixture.decided_by,
+            "points": fixture.points}
+
+
+def _matches_by_fixture(fixtures: Sequence[Fixture]) -> dict[int, list[Match]]:
+    """Each fixture's matches (first games), in order, in one query."""
+    found: dict[int, list[Match]] = defaultdict(list)
+    for match in Match.objects.filter(fixture__in=[f.pk for f in fixtures], first_game=None
+                                      ).order_by("pk").only("pk", "fixture_id", "start_at",
+                                                            "turns", "resolved_turns",
+                                                            "closed", "result", "game"):
+        found[match.fixture_id].append(match)
+    return found
+
+
+def cross_table(entrants: Sequence[Entrant], fixtures: Sequence[Fixture]) -> list[list[str]]:
+    """The Japanese contests' table: row team against column team, ○ a win, × a loss,
+    △ a draw (several marks where they met more than once), "" where they have not
+    met, "—" on the diagonal."""
+    count = len(entrants)
+    marks: list[list[str]] = [["" for _ in range(count)] for _ in range(count)]
+    for row in range(count):
+        marks[row][row] = "—"
+    for fixture in fixtures:
+        if fixture.bye or not fixture.finished:
+            continue
+        a, b = fixture.teams
+        if fixture.winner is None:
+            marks[a][b] += "△"
+            marks[b][a] += "△"
+        else:
+            loser = b if fixture.winner == a else a
+            marks[fixture.winner][loser] += "○"
+            marks[loser][fixture.winner] += "×"
+    return marks
+
+
+ROUND_NAMES = {1: "Final", 2: "Semi-finals", 3: "Quarter-finals"}
+
+
+def bracket(fixtures: Sequence[Fixture]) -> list[dict[str, Any]]:
+    """The knockout's rounds in bracket order (the third-place fixture last), each
+    {"round", "name", "fixtures"}, named from the end ("Final", "Semi-finals", ...),
+    the rounds to come included, as {"round": None, "name", "fixtures": []}."""
+    rounds: dict[int, list[Fixture]] = defaultdict(list)
+    for fixture in fixtures:
+        if fixture.stage in (Fixture.KNOCKOUT, Fixture.THIRD):
+            rounds[fixture.round].append(fixture)
+    if not rounds:
+        return []
+    ordered = sorted(rounds)
+    first = [f for f in rounds[ordered[0]] if f.stage == Fixture.KNOCKOUT]
+    total = max(len(ordered), (2 * len(first) - 1).bit_length())
+    named = []
+    for place in range(total):
+        left = total - place
+        name = ROUND_NAMES.get(left, f"Round of {2 ** left}")
+        number = ordered[place] if place < len(ordered) else None
+        listed = sorted(rounds.get(number, []), key=lambda f: (f.stage == Fixture.THIRD, f.slot))
+        named.append({"round": number, "name": name, "fixtures": listed})
+    return named
+
+
+TIEBREAK_NAMES = {"solkoff": "Solkoff", "sb": "SB", "points": "points", "wall": "wall",
+                  "territory": "territory", "games": "games", "items": "items"}
+
+
+def page_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
+    """Everything a tournament's page shows, in one pass over its fixtures and matches."""
+    rules = rules_for(tournament.game)
+    entrants = list(tournament.entrants.order_by("index"))
+    fixtures = list(tournament.fixtures.order_by("round", "slot"))
+    matches = _matches_by_fixture(fixtures)
+    rows = standings_rows(tournament, fixtures, len(entrants))
+    keys = list(rows[0].tiebreaks) if rows else []
+    schedule: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for fixture in fixtures:
+        schedule[fixture.round].append(_fixture_entry(fixture, entrants, matches, now, rules))
+    current = min((f.round for f in fixtures if not f.finished), default=None)
+    knockout = bracket(fixtures)
+    for stage in knockout:
+        stage["fixtures"] = [_fixture_entry(f, entrants, matches, now, rules)
+                             for f in stage["fixtures"]]
+    crossed = tournament.format != Tournament.KNOCKOUT
+    order = sorted(entrants, key=lambda e: (e.group or 0, e.index))
+    marks = cross_table(entrants, [f for f in fixtures if f.stage != Fixture.THIRD
+                                   and f.stage != Fixture.KNOCKOUT]) if crossed else []
+    return {
+        "tournament": tournament, "status": tournament.status(now), "game": rules.title,
+        "format": tournament.get_format_display(), "entrants": entrants,
+        "planned_rounds": _planned_rounds(tournament, fixtures, len(entrants), knockout),
+        "current_round": current,
+        "standings": [{**row.public(), "team": entrants[row.team]} for row in rows],
+        "tiebreak_keys": keys, "tiebreak_names": [TIEBREAK_NAMES.get(k, k) for k in keys],
+        "cross": [{"team": e, "marks": [marks[e.index][o.index] for o in order]}
+                  for e in order] if crossed else [],
+        "cross_order": order if crossed else [],
+        "bracket": knockout,
+        "schedule": [{"round": number, "fixtures": listed, "current": number == current}
+                     for number, listed in sorted(schedule.items())],
+        "groups": sorted({e.group for e in entrants if e.group is not None}),
+    }
+
+
+def _planned_rounds(tournament: Tournament, fixtures: Sequence[Fixture], count: int,
+                    knockout: list[dict[str, Any]]) -> int:
+    if tournament.format == Tournament.SWISS:
+        return tournament.rounds or 0
+    if tournament.format == Tournament.ROUND_ROBIN:
+        return max((f.round for f in fixtures), default=0)
+    group_rounds = max((f.round for f in fixtures if f.stage == Fixture.GROUP), default=0)
+    if tournament.format == Tournament.GROUPS and not knockout:
+        qualified = tournament.groups * tournament.advance
+        return group_rounds + max(1, (max(qualified, 2) - 1).bit_length())
+    return group_rounds + len(knockout)
+
+
+def _fixture_entry(fixture: Fixture, entrants: Sequence[Entrant],
+                   matches: dict[int, list[Match]], now: datetime, rules) -> dict[str, Any]:
+    """A fixture as the schedule and the bracket show it."""
+    played = matches.get(fixture.pk, [])
+    shown = [{"id": m.pk, "status": m.status(now)} for m in played]
+    if fixture.bye:
+        state = "bye"
+    elif fixture.finished:
+        state = "finished"
+    elif any(m["status"] == Match.RUNNING for m in shown):
+        state = "live"
+    elif played and all(m["status"] == Match.FINISHED for m in shown) and \
+            len(played) >= fixture.planned:
+        state = "judge"  # drawn too often: a judge decides
+    else:
+        state = "upcoming" if not played else "live"
+    headline = rules.headline_part
+    points = [p.get(headline) for p in fixture.points] if len(fixture.points) == 2 else None
+    return {
+        "id": fixture.pk, "round": fixture.round, "stage": fixture.stage,
+        "group": fixture.group, "a": entrants[fixture.team_a],
+        "b": None if fixture.bye else entrants[fixture.team_b],
+        "winner": None if fixture.winner is None else entrants[fixture.winner],
+        "finished": fixture.finished, "state": state, "matches": shown,
+        "live_match": next((m["id"] for m in shown if m["status"] == Match.RUNNING), None),
+        "points": points, "unit": headline, "decided_by": fixture.decided_by,
+        "note": fixture.note,
+    }

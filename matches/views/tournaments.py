@@ -1,0 +1,112 @@
+"""Tournament pages: the list, a tournament's page (standings, cross table, bracket,
+schedule; its live part reloaded every few seconds), the standings as CSV, every
+record as one archive, and the judges' hand on a fixture."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+from django.contrib.auth.decorators import permission_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from matches.access import JUDGE_PERMISSION, is_judge
+from matches.models import Fixture, Match, Tournament
+from matches.rules import rules_for
+from matches.selectors import match_export
+from matches.tournaments.services import FixtureError, fixture_decide, fixture_rerun
+from matches.tournaments.table import page_data
+from matches.views.spreadsheet import csv_attachment
+
+RELOAD_SECONDS = 5  # how often an open page asks for its live part again
+
+
+def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    if not (tournament.public or is_judge(request.user)):
+        raise Http404(f"no tournament {tournament_id}")
+    return tournament
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    now = timezone.now()
+    shown = Tournament.objects.all() if is_judge(request.user) else \
+        Tournament.objects.filter(public=True)
+    rows = [{"tournament": t, "status": t.status(now), "teams": t.entrants.count(),
+             "game": rules_for(t.game).title}
+            for t in shown.order_by("-start_at", "-pk")[:100]]
+    return render(request, "matches/tournaments.html", {"rows": rows})
+
+
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The page; `?part=live` is its live part alone, which the page reloads."""
+    tournament = _visible(request, tournament_id)
+    context = {**page_data(tournament, timezone.now()), "judge": is_judge(request.user),
+               "reload_seconds": RELOAD_SECONDS}
+    if request.GET.get("part") == "live":
+        return render(request, "matches/_tournament_live.html", context)
+    return render(request, "matches/tournament.html", context)
+
+
+def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _visible(request, tournament_id)
+    data = page_data(tournament, timezone.now())
+    keys = data["tiebreak_keys"]
+    return csv_attachment(
+        filename=f"tournament-{tournament.pk}-standings.csv",
+        header=["rank", "team", "short", "affiliation", "played", "wins", "draws", "losses",
+                "byes", "score", *keys],
+        rows=([row["rank"], row["team"].name, row["team"].short, row["team"].affiliation,
+               row["played"], row["wins"], row["draws"], row["losses"], row["byes"],
+               row["score"], *(row["tiebreaks"].get(key) for key in keys)]
+              for row in data["standings"]))
+
+
+def records_zip(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """Every finished match of the tournament that this visitor may read, as match-record/1
+    files in one ZIP archive, with the tournament itself as tournament.json."""
+    tournament = _visible(request, tournament_id)
+    matches = Match.objects.filter(fixture__tournament=tournament).select_related("board")
+    if not is_judge(request.user):
+        matches = matches.filter(Q(published=True))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        from matches.tournaments.table import tournament_data
+        archive.writestr("tournament.json", json.dumps(
+            tournament_data(tournament, timezone.now()), ensure_ascii=False, indent=1))
+        for match in matches.order_by("pk"):
+            if match.over:
+                archive.writestr(f"match-{match.pk}-record.json",
+                                 json.dumps(match_export(match), ensure_ascii=False))
+    response = HttpResponse(buffer.getvalue(), content_type="application/zip")
+    response["Content-Disposition"] = \
+        f'attachment; filename="tournament-{tournament.pk}-records.zip"'
+    return response
+
+
+@require_POST
+@permission_required(JUDGE_PERMISSION, raise_exception=True)
+def fixture_hand(request: HttpRequest, tournament_id: int, fixture_id: int) -> HttpResponse:
+    """A judge records a fixture's result (`winner`: a seed, or "draw") or has it rerun
+    (`rerun`), with a note; the answer is the tournament page, saying what was done."""
+    fixture = get_object_or_404(Fixture, pk=fixture_id, tournament_id=tournament_id)
+    note, judge = request.POST.get("note", ""), request.user.get_username()
+    try:
+        if "rerun" in request.POST:
+            fixture_rerun(fixture_id=fixture.pk, note=note, judge=judge)
+        else:
+            chosen = request.POST.get("winner", "")
+            winner = None if chosen == "draw" else int(chosen) if chosen.isdigit() else -1
+            fixture_decide(fixture_id=fixture.pk, winner=winner, note=note, judge=judge)
+    except FixtureError as error:
+        tournament = fixture.tournament
+        context = {**page_data(tournament, timezone.now()), "judge": True,
+                   "reload_seconds": RELOAD_SECONDS, "problem": str(error),
+                   "problem_fixture": fixture.pk}
+        return render(request, "matches/tournament.html", context, status=400)
+    return redirect(f"/tournaments/{tournament_id}/#fixture-{fixture.pk}")
