@@ -9,7 +9,9 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from matches.models import Entrant, Fixture, Match, Tournament
+from django.db.models import F
+
+from matches.models import Entrant, Fixture, Match, Tournament, Turn
 from matches.rules import rules_for
 from matches.selectors import epoch_ms
 from matches.tournaments.standings import FixtureResult, Row, standings
@@ -153,15 +155,16 @@ def page_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
     entrants = list(tournament.entrants.order_by("index"))
     fixtures = list(tournament.fixtures.order_by("round", "slot"))
     matches = _matches_by_fixture(fixtures)
+    live = _live_headlines([m for listed in matches.values() for m in listed], now, rules)
     rows = standings_rows(tournament, fixtures, len(entrants))
     keys = list(rows[0].tiebreaks) if rows else []
     schedule: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for fixture in fixtures:
-        schedule[fixture.round].append(_fixture_entry(fixture, entrants, matches, now, rules))
+        schedule[fixture.round].append(_fixture_entry(fixture, entrants, matches, now, rules, live))
     current = min((f.round for f in fixtures if not f.finished), default=None)
     knockout = bracket(fixtures)
     for stage in knockout:
-        stage["fixtures"] = [_fixture_entry(f, entrants, matches, now, rules)
+        stage["fixtures"] = [_fixture_entry(f, entrants, matches, now, rules, live)
                              for f in stage["fixtures"]]
     crossed = tournament.format != Tournament.KNOCKOUT
     order = sorted(entrants, key=lambda e: (e.group or 0, e.index))
@@ -184,6 +187,14 @@ def page_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
     }
 
 
+def _live_headlines(matches: Sequence[Match], now: datetime, rules) -> dict[int, list[int]]:
+    """The running matches' latest headline numbers, in one query."""
+    running = {m.pk: m for m in matches if m.status(now) == Match.RUNNING}
+    rows = Turn.objects.filter(match_id__in=list(running), number=F("match__resolved_turns"))
+    return {match_id: rules.headline(scores)
+            for match_id, scores in rows.values_list("match_id", "scores")}
+
+
 def _planned_rounds(tournament: Tournament, fixtures: Sequence[Fixture], count: int,
                     knockout: list[dict[str, Any]]) -> int:
     if tournament.format == Tournament.SWISS:
@@ -198,10 +209,13 @@ def _planned_rounds(tournament: Tournament, fixtures: Sequence[Fixture], count: 
 
 
 def _fixture_entry(fixture: Fixture, entrants: Sequence[Entrant],
-                   matches: dict[int, list[Match]], now: datetime, rules) -> dict[str, Any]:
-    """A fixture as the schedule and the bracket show it."""
+                   matches: dict[int, list[Match]], now: datetime, rules,
+                   live: dict[int, list[int]]) -> dict[str, Any]:
+    """A fixture as the schedule and the bracket show it (`live`: the running matches'
+    headline numbers)."""
     played = matches.get(fixture.pk, [])
-    shown = [{"id": m.pk, "status": m.status(now)} for m in played]
+    shown = [{"id": m.pk, "status": m.status(now), "turn": m.resolved_turns, "turns": m.turns,
+              "headline": live.get(m.pk)} for m in played]
     if fixture.bye:
         state = "bye"
     elif fixture.finished:
@@ -211,8 +225,10 @@ def _fixture_entry(fixture: Fixture, entrants: Sequence[Entrant],
     elif played and all(m["status"] == Match.FINISHED for m in shown) and \
             len(played) >= fixture.planned:
         state = "judge"  # drawn too often: a judge decides
+    elif any(m["status"] == Match.UPCOMING for m in shown):
+        state = "starting"
     else:
-        state = "upcoming" if not played else "live"
+        state = "upcoming"
     headline = rules.headline_part
     points = [p.get(headline) for p in fixture.points] if len(fixture.points) == 2 else None
     return {

@@ -23,10 +23,13 @@ def tv(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/tv.html")
 
 
-def featured(now) -> Match | None:
+def featured(now, tournament: int | None = None) -> Match | None:
     """What the TV shows: the public live match that started last (the one with the most
-    still to play), else the next public match to start; None when nothing is on."""
+    still to play), else the next public match to start; None when nothing is on. With
+    a tournament, its matches only: the TV follows its current round."""
     public = Match.objects.filter(public_filter()).select_related("board")
+    if tournament is not None:
+        public = public.filter(fixture__tournament_id=tournament)
     return (public.running(now).order_by("-start_at", "-pk").first()
             or public.upcoming(now).order_by("start_at", "pk").first())
 
@@ -36,7 +39,8 @@ def tv_now(request: HttpRequest) -> JsonResponse:
     """The featured match, and how the one the TV shows (?current=ID) stands: its status
     and its end in plain words, or null once it is not public any more."""
     now = timezone.now()
-    chosen = featured(now)
+    following = request.GET.get("tournament", "")
+    chosen = featured(now, int(following) if re.fullmatch(r"[0-9]{1,18}", following) else None)
     current = None
     asked = request.GET.get("current", "")
     if re.fullmatch(r"[0-9]{1,18}", asked):

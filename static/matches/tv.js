@@ -3,7 +3,8 @@
 // shows it live as a tile of the wall, and when it ends shows the result for a short
 // pause (?pause=SECONDS, 20 by default) before it moves on by itself. With nothing on
 // it says when the next match starts, or that none is on; a server that does not
-// answer for a while changes nothing on the screen.
+// answer for a while changes nothing on the screen. ?tournament=ID follows that
+// tournament's current round only.
 
 import { ServerClock, formatCountdown } from "./clock.js";
 import { fitBoard } from "./fit.js";
@@ -16,6 +17,8 @@ const FRESH_AFTER = 12;
 const PAUSE_ASKED = Number(new URLSearchParams(location.search).get("pause") ?? 20);
 const PAUSE_MS = 1000 * (Number.isFinite(PAUSE_ASKED) && PAUSE_ASKED >= 0 ? PAUSE_ASKED : 20);
 
+const TOURNAMENT = new URLSearchParams(location.search).get("tournament");
+
 const clock = new ServerClock();
 const root = document.querySelector(".tv");
 const stage = root.querySelector(".tv-stage");
@@ -25,8 +28,10 @@ const tv = { shown: null, stream: null, endedAt: null, next: null, matches: 0 };
 
 async function tick() {
   try {
-    const query = tv.shown === null ? "" : `?current=${tv.shown}`;
-    const answer = await fetch(`/tv/now${query}`, { cache: "no-store" });
+    const query = new URLSearchParams();
+    if (tv.shown !== null) query.set("current", tv.shown);
+    if (TOURNAMENT) query.set("tournament", TOURNAMENT);  // ?tournament=ID: its rounds only
+    const answer = await fetch(`/tv/now?${query}`, { cache: "no-store" });
     if (answer.ok) {
       const now = await answer.json();
       clock.update(now.server_time);

@@ -39,17 +39,23 @@ from matches.boards.specs import (
 )
 from matches.bots import bots_for
 from matches.clock import run_clock
-from matches.models import Match
+from matches.models import Match, Tournament
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.turns import is_alternating
 from matches.servers import server_modules
 from matches.services.boards import board_store
 from matches.services.matches import match_create, next_game_create
 from matches.services.publication import match_publish
+from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 
 log = logging.getLogger("matches.demo")
 DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]  # played first where known
 RANDOM = "random"  # a generated board, for a game that ships none
+# The demo tournament's teams (name, short code, affiliation): names in every script.
+DEMO_TEAMS = [("奈良高専", "NARA", "奈良工業高等専門学校"),
+              ("Hà Nội", "HN", "Đại học Bách khoa Hà Nội"),
+              ("Sendai", "SND", "Sendai KOSEN"), ("Đà Nẵng", "DN", "Đại học Đà Nẵng"),
+              ("函館", "HKD", "函館工業高等専門学校"), ("Huế", "HUE", "Đại học Huế")]
 
 
 class StaticFiles(ASGIStaticFilesHandler):
@@ -152,6 +158,26 @@ class Command(BaseCommand):
                                      name=f"demo-{game}", daemon=True).start()
             for server in server_modules():  # the games played over their own protocol
                 loop.create_task(server.demo(self.stop, self.tell))
+            threading.Thread(target=self.tournaments, name="demo-tournaments",
+                             daemon=True).start()
+
+    def tournaments(self) -> None:
+        """A small Swiss tournament of bot teams, played by the clock's runner; the next
+        one when it ends, so that the tournament pages are live all the time."""
+        while not self.stop.is_set():
+            running = Tournament.objects.filter(finished_at=None, bots=True).first()
+            if running is None:
+                created = tournament_create(Plan(
+                    name=f"Demo cup {Tournament.objects.count() + 1}", game="kakomimasu",
+                    format=Tournament.SWISS, teams=[EntrantSpec(*team) for team in DEMO_TEAMS],
+                    start_at=timezone.now() + timedelta(seconds=5), boards=DEMO_BOARDS,
+                    turns=12, strategy_seconds=2.0, transition_seconds=0.5, gap_seconds=10,
+                    bots=True, public=True))
+                running = created.tournament
+                self.stdout.write(f"Tournament {running.pk}: {running.name}, Swiss, "
+                                  f"{len(DEMO_TEAMS)} bot teams — "
+                                  f"{self.base}/tournaments/{running.pk}/")
+            self.stop.wait(10)
 
     def tell(self, text: str, match_id: int) -> None:
         self.stdout.write(f"{text} — {self.base}/matches/{match_id}/")

@@ -1,0 +1,260 @@
+"""A contest as its people use it: the organiser's command, the teams' one token, the
+judges' hand, the read API, the pages and the downloads."""
+
+import io
+import json
+import zipfile
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from matches.models import Fixture, Match, Tournament
+from matches.tournaments.runner import tournaments_tick
+from matches.tournaments.services import (
+    EntrantSpec,
+    FixtureError,
+    Plan,
+    fixture_decide,
+    fixture_rerun,
+    tournament_create,
+)
+from tests.tournaments.conftest import run_until
+
+pytestmark = pytest.mark.django_db
+
+
+def create(*args) -> dict:
+    out = io.StringIO()
+    call_command("createtournament", *args, "--json", stdout=out)
+    return json.loads(out.getvalue())
+
+
+def refusal(*args) -> str:
+    with pytest.raises(CommandError) as raised:
+        call_command("createtournament", *args, stdout=io.StringIO())
+    assert raised.value.returncode == 2
+    return str(raised.value)
+
+
+def test_createtournament_prints_one_token_a_team_and_stores_only_their_hashes(tmp_path):
+    teams = tmp_path / "teams.csv"
+    teams.write_text("\ufeffname,short,affiliation\n東京高専,TKY,東京工業高等専門学校\n"
+                     "Đà Nẵng,DN,Đại học Bách khoa\n\nNara,NARA,\n", encoding="utf-8")
+    printed = create("Spring cup", "--game", "kakomimasu", "--format", "round-robin",
+                     "--teams-file", str(teams), "--boards", "A-1", "--public")
+    tournament = Tournament.objects.get(pk=printed["id"])
+    assert [t["name"] for t in printed["teams"]] == ["東京高専", "Đà Nẵng", "Nara"]
+    entrants = list(tournament.entrants.order_by("index"))
+    assert [(e.short, e.affiliation) for e in entrants] == [
+        ("TKY", "東京工業高等専門学校"), ("DN", "Đại học Bách khoa"), ("NARA", "")]
+    tokens = [t["token"] for t in printed["teams"]]
+    assert len(set(tokens)) == 3 and not any(e.token_hash in tokens for e in entrants)
+    # three teams: three rounds of one fixture, a team resting each round
+    assert list(tournament.fixtures.values_list("round", flat=True)) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--format", "swiss", "--teams", "A"], "--teams: between 2"),
+    (["--format", "swiss", "--teams", "A", "B", "C", "D", "--rounds", "4"],
+     "--rounds: between 1 and 3"),
+    (["--format", "knockout", "--teams", "A", "A"], "teams[1].name: the same as teams[0].name"),
+    (["--format", "knockout", "--teams", "A", "B", "--double"], "--double"),
+    (["--format", "groups", "--teams", "A", "B", "C", "--groups", "2"], "--groups"),
+    (["--format", "knockout", "--teams", "A", "B", "--boards", "nowhere"], "--boards: nowhere"),
+    (["--format", "knockout", "--teams", "A", "B", "--games-per-fixture", "4"],
+     "--games-per-fixture"),
+])
+def test_createtournament_refuses_what_cannot_be_run_storing_nothing(args, words):
+    assert words in refusal("Cup", "--game", "kakomimasu", *args)
+    assert not Tournament.objects.exists()
+
+
+def test_an_alternating_game_takes_a_clock_not_turns():
+    assert "--turns" in refusal("Cup", "--game", "blokus-duo", "--format", "knockout",
+                                "--teams", "A", "B", "--turns", "10")
+
+
+def started(clock, **plan) -> tuple[Tournament, list[str]]:
+    defaults = {"name": "Cup", "game": "kakomimasu", "format": "round-robin",
+                    "teams": [EntrantSpec(n) for n in ("Alpha", "Beta", "Gamma", "Delta")],
+                    "start_at": clock.now(), "boards": ["A-1"], "turns": 5}
+    created = tournament_create(Plan(**{**defaults, **plan}))
+    tournaments_tick(clock.now())
+    return created.tournament, created.tokens
+
+
+def test_one_token_plays_every_match_of_its_team_and_no_other(client, clock):
+    tournament, tokens = started(clock)
+    mine = Match.objects.get(fixture__round=1, teams__entrant__index=0)
+    other = Match.objects.filter(fixture__round=1).exclude(pk=mine.pk).get()
+    auth = {"HTTP_AUTHORIZATION": f"Bearer {tokens[0]}"}
+    listed = client.get("/api/matches", **auth).json()
+    assert [(m["id"], m["you"]) for m in listed if m["you"] is not None] == [
+        (mine.pk, mine.teams.get(entrant__index=0).index)]  # private: its own only
+    clock.advance(6)  # the match starts 5 s after its round opens
+    body = json.dumps({"actions": []})
+    sent = client.post(f"/api/matches/{mine.pk}/actions", body,
+                       content_type="application/json", **auth)
+    assert sent.status_code == 202, sent.json()
+    refused = client.post(f"/api/matches/{other.pk}/actions", body,
+                          content_type="application/json", **auth)
+    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert client.get(f"/api/matches/{mine.pk}/actions", **auth).status_code == 200
+    assert client.get(f"/api/matches/{other.pk}", **auth).status_code == 404  # private
+    # the Procon 31 dialect lists the team's matches with the same token
+    shown = client.get("/procon31/matches", HTTP_X_API_TOKEN=tokens[0]).json()
+    assert [m["matchID"] for m in shown] == [mine.pk]
+    # and the tournament, private, is shown to its own teams
+    assert client.get(f"/api/tournaments/{tournament.pk}", **auth).status_code == 200
+    assert client.get(f"/api/tournaments/{tournament.pk}").status_code == 404
+
+
+def test_results_entered_by_the_judges_give_the_hand_computed_gpcc_table(clock):
+    tournament, _ = started(clock, game="blokus-duo", boards=[], turns=None)
+    fixtures = {frozenset(f.teams): f for f in tournament.fixtures.all()}
+    # Alpha beats everyone; Beta beats Gamma; Gamma and Delta draw; Delta beats Beta
+    decided = {(0, 1): 0, (0, 2): 0, (0, 3): 0, (1, 2): 1, (2, 3): None, (1, 3): 3}
+    for pair, winner in decided.items():
+        fixture_decide(fixture_id=fixtures[frozenset(pair)].pk, winner=winner,
+                       note="rehearsal", judge="judy")
+    run_until(tournament, clock)
+    data = client_free_data(tournament, clock)
+    table = [(r["rank"], r["team"], r["score"], r["tiebreaks"]["solkoff"], r["tiebreaks"]["sb"])
+             for r in data["standings"]]
+    # scores: Alpha 3, Beta 1, Gamma 0.5, Delta 1.5
+    # Solkoff: Alpha 1+0.5+1.5=3, Beta 3+0.5+1.5=5, Gamma 3+1+1.5=5.5, Delta 3+1+0.5=4.5
+    # SB: Alpha 3, Beta 0.5 (Gamma), Gamma 0, Delta 1 (Beta)
+    assert table == [(1, 0, 3.0, 3.0, 3.0), (2, 3, 1.5, 4.5, 1.0), (3, 1, 1.0, 5.0, 0.5),
+                     (4, 2, 0.5, 5.5, 0.0)]
+    assert all(f.decided_by == "judge" and "judy: rehearsal" in f.note
+               for f in tournament.fixtures.all())
+
+
+def client_free_data(tournament, clock):
+    from matches.tournaments.table import tournament_data
+    return tournament_data(tournament, clock.now())
+
+
+def test_the_judges_hand_needs_a_note_and_a_rerun_plays_one_more_match(clock):
+    tournament, _ = started(clock, format="knockout")
+    fixture = tournament.fixtures.filter(round=1).first()
+    with pytest.raises(FixtureError, match="note"):
+        fixture_decide(fixture_id=fixture.pk, winner=fixture.team_a, note=" ", judge="judy")
+    with pytest.raises(FixtureError, match="winner"):
+        fixture_decide(fixture_id=fixture.pk, winner=None, note="tie", judge="judy")
+    fixture_decide(fixture_id=fixture.pk, winner=fixture.team_b, note="a's program crashed",
+                   judge="judy")
+    (played,) = Match.objects.filter(fixture=fixture)
+    run_until(tournament, clock, done=lambda: Match.objects.get(pk=played.pk).over)
+    fixture_rerun(fixture_id=fixture.pk, note="the venue's network failed", judge="judy")
+    fixture.refresh_from_db()
+    assert fixture.winner is None and fixture.planned == 2 and not fixture.finished
+    tournaments_tick(clock.now())
+    assert Match.objects.filter(fixture=fixture).count() == 2
+
+
+def test_groups_then_a_knockout_of_each_groups_best_two(clock):
+    tournament, _ = started(clock, format="groups", groups=2, advance=2, bots=True,
+                            teams=[EntrantSpec(f"T{i}") for i in range(8)], turns=4,
+                            strategy_seconds=1, transition_seconds=0.5, gap_seconds=1)
+    groups = dict(tournament.entrants.values_list("index", "group"))
+    assert groups == {0: 0, 1: 1, 2: 1, 3: 0, 4: 0, 5: 1, 6: 1, 7: 0}  # dealt back and forth
+    run_until(tournament, clock, limit=7200)
+    fixtures = list(tournament.fixtures.all())
+    assert all(groups[f.team_a] == groups[f.team_b] == f.group
+               for f in fixtures if f.stage == Fixture.GROUP)
+    knockout = sorted((f for f in fixtures if f.stage == Fixture.KNOCKOUT),
+                      key=lambda f: (f.round, f.slot))
+    semis = knockout[:2]
+    # A1 v B2 and B1 v A2: a group's winner meets the other group's runner-up
+    for semi in semis:
+        assert groups[semi.team_a] != groups[semi.team_b]
+    assert len(knockout) == 3 and tournament.fixtures.filter(stage=Fixture.THIRD).count() == 1
+
+
+def test_pages_show_the_standings_cross_table_bracket_and_schedule(client, clock):
+    tournament, _ = started(clock, format="knockout", public=True,
+                            teams=[EntrantSpec("=cmd"), EntrantSpec("Beta"),
+                                   EntrantSpec("東京"), EntrantSpec("Delta")])
+    first = tournament.fixtures.filter(round=1).order_by("slot")
+    for fixture in first:
+        fixture_decide(fixture_id=fixture.pk, winner=fixture.team_a, note="n", judge="j")
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    for words in ("Standings", "Bracket", "Semi-finals", "Final", "Schedule", "東京", "wins"):
+        assert words in page
+    assert "Cross table" not in page  # a knockout has none
+    live = client.get(f"/tournaments/{tournament.pk}/?part=live").content.decode()
+    assert "<html" not in live and "Standings" in live
+    assert tournament.name in client.get("/tournaments/").content.decode()
+    csv = client.get(f"/tournaments/{tournament.pk}/standings.csv").content.decode()
+    assert csv.splitlines()[0].startswith("rank,team,short,affiliation,played,wins")
+    assert "'=cmd" in csv  # a spreadsheet shows it, never runs it
+    archive = zipfile.ZipFile(io.BytesIO(client.get(
+        f"/tournaments/{tournament.pk}/records.zip").content))
+    assert json.loads(archive.read("tournament.json"))["id"] == tournament.pk
+
+
+def test_a_round_robins_cross_table_marks_wins_losses_and_draws(client, clock):
+    tournament, _ = started(clock, public=True, teams=[EntrantSpec(n) for n in "ABC"])
+    fixtures = {frozenset(f.teams): f for f in tournament.fixtures.all()}
+    fixture_decide(fixture_id=fixtures[frozenset((0, 1))].pk, winner=0, note="n", judge="j")
+    fixture_decide(fixture_id=fixtures[frozenset((1, 2))].pk, winner=None, note="n", judge="j")
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    cross = page[page.index('id="cross"'):page.index('id="schedule"')]
+    rows = list(cross.split("<tr>")[2:])
+    assert [[cell.split("</td>")[0] for cell in row.split("<td")[1:]] for row in rows] == [
+        [' class="self">—', ' class="">○', ' class="">'],
+        [' class="">×', ' class="self">—', ' class="">△'],
+        [' class="">', ' class="">△', ' class="self">—']]
+
+
+def test_a_private_tournament_is_the_judges_alone(judge_client, clock):
+    from django.test import Client
+
+    tournament, _ = started(clock)
+    client = Client()
+    assert client.get(f"/tournaments/{tournament.pk}/").status_code == 404
+    assert tournament.name not in client.get("/tournaments/").content.decode()
+    assert judge_client.get(f"/tournaments/{tournament.pk}/").status_code == 200
+
+
+def test_a_judge_decides_through_the_page(judge_client, clock):
+    tournament, _ = started(clock, format="knockout")
+    fixture = tournament.fixtures.filter(round=1).first()
+    refused = judge_client.post(f"/tournaments/{tournament.pk}/fixtures/{fixture.pk}",
+                                {"winner": str(fixture.team_a), "note": ""})
+    assert refused.status_code == 400 and "note" in refused.content.decode()
+    done = judge_client.post(f"/tournaments/{tournament.pk}/fixtures/{fixture.pk}",
+                             {"winner": str(fixture.team_b), "note": "crashed"})
+    assert done.status_code == 302
+    fixture.refresh_from_db()
+    assert fixture.winner == fixture.team_b and fixture.decided_by == "judge"
+
+
+def test_the_api_lists_public_tournaments_in_its_documented_shape(client, clock):
+    tournament, _ = started(clock, public=True)
+    (listed,) = client.get("/api/tournaments").json()
+    assert listed["id"] == tournament.pk and "rounds" not in listed
+    data = client.get(f"/api/tournaments/{tournament.pk}").json()
+    assert set(data) >= {"id", "name", "game", "format", "status", "teams", "rounds",
+                         "standings"}
+    assert data["status"] == "running"
+    assert data["rounds"][0]["fixtures"][0]["matches"]  # its matches are made
+    assert client.get("/api/tournaments/99999999999999999999").status_code in (404, 422)
+    assert client.get("/api/tournaments/12345").status_code == 404
+
+
+
+
+def test_the_tv_follows_a_tournaments_current_round(client, clock):
+    from tests.factories import make_match
+
+    tournament, _ = started(clock, public=True)  # its matches start in 5 s
+    other, _ = make_match(start_in=5.5, public=True)  # of no tournament, starting later
+    clock.advance(6)
+    ours = set(Match.objects.filter(fixture__tournament=tournament).values_list("pk", flat=True))
+    assert client.get("/tv/now").json()["featured"]["id"] == other.pk  # the latest started
+    shown = client.get(f"/tv/now?tournament={tournament.pk}").json()["featured"]
+    assert shown["id"] in ours and shown["id"] != other.pk
+    assert client.get("/tv/now?tournament=999999").json()["featured"] is None
