@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from django.db.models import F
+from django.utils import timezone
+from django.utils.safestring import SafeString, mark_safe
 
 from matches.models import Entrant, Fixture, Match, Tournament, Turn
 from matches.rules import rules_for
@@ -61,7 +64,7 @@ def tournament_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
     """GET /api/tournaments/{id} (docs/api.md, "Tournaments")."""
     entrants = list(tournament.entrants.order_by("index"))
     fixtures = list(tournament.fixtures.order_by("round", "slot"))
-    matches = _matches_by_fixture(fixtures)
+    matches = _matches_by_fixture(fixtures, now)
     rounds: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for fixture in fixtures:
         rounds[fixture.round].append(fixture_data(fixture, matches.get(fixture.pk, [])))
@@ -79,21 +82,36 @@ def tournament_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
     }
 
 
-def fixture_data(fixture: Fixture, matches: list[Match]) -> dict[str, Any]:
+def fixture_data(fixture: Fixture, matches: list[MatchLine]) -> dict[str, Any]:
     return {"teams": [fixture.team_a, fixture.team_b], "matches": [m.pk for m in matches],
             "winner": fixture.winner, "finished": fixture.finished, "stage": fixture.stage,
             "group": fixture.group, "decided_by": fixture.decided_by,
             "points": fixture.points}
 
 
-def _matches_by_fixture(fixtures: Sequence[Fixture]) -> dict[int, list[Match]]:
+@dataclass(frozen=True)
+class MatchLine:
+    """What a tournament's pages need of one of its matches (read without building a
+    model object each: a round robin of 64 teams has 2,016 of them)."""
+
+    pk: int
+    status: str
+    resolved_turns: int
+    turns: int
+
+
+def _matches_by_fixture(fixtures: Sequence[Fixture],
+                        now: datetime | None = None) -> dict[int, list[MatchLine]]:
     """Each fixture's matches (first games), in order, in one query."""
-    found: dict[int, list[Match]] = defaultdict(list)
-    for match in Match.objects.filter(fixture__in=[f.pk for f in fixtures], first_game=None
-                                      ).order_by("pk").only("pk", "fixture_id", "start_at",
-                                                            "turns", "resolved_turns",
-                                                            "closed", "result", "game"):
-        found[match.fixture_id].append(match)
+    now = now or timezone.now()
+    found: dict[int, list[MatchLine]] = defaultdict(list)
+    rows = Match.objects.filter(fixture__in=[f.pk for f in fixtures], first_game=None
+                                ).order_by("pk").values_list(
+        "pk", "fixture_id", "start_at", "turns", "resolved_turns", "closed")
+    for pk, fixture_id, start_at, turns, resolved, closed in rows:
+        status = (Match.FINISHED if resolved >= turns or closed
+                  else Match.UPCOMING if now < start_at else Match.RUNNING)
+        found[fixture_id].append(MatchLine(pk, status, resolved, turns))
     return found
 
 
@@ -149,19 +167,32 @@ TIEBREAK_NAMES = {"solkoff": "Solkoff", "sb": "SB", "points": "points", "wall": 
                   "territory": "territory", "games": "games", "items": "items"}
 
 
-def page_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
-    """Everything a tournament's page shows, in one pass over its fixtures and matches."""
+SCHEDULE_WHOLE = 160  # a schedule of more fixtures shows a few rounds, the rest as links
+
+
+def page_data(tournament: Tournament, now: datetime,
+              shown_round: int | None = None) -> dict[str, Any]:
+    """Everything a tournament's page shows, in one pass over its fixtures and matches.
+    A long schedule (a round robin of 64 teams has 2,016 fixtures) shows `shown_round`,
+    else the current round and the one before (the last, once finished); every round is
+    a link."""
     rules = rules_for(tournament.game)
     entrants = list(tournament.entrants.order_by("index"))
     fixtures = list(tournament.fixtures.order_by("round", "slot"))
-    matches = _matches_by_fixture(fixtures)
+    matches = _matches_by_fixture(fixtures, now)
     live = _live_headlines([m for listed in matches.values() for m in listed], now, rules)
     rows = standings_rows(tournament, fixtures, len(entrants))
     keys = list(rows[0].tiebreaks) if rows else []
-    schedule: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for fixture in fixtures:
-        schedule[fixture.round].append(_fixture_entry(fixture, entrants, matches, now, rules, live))
     current = min((f.round for f in fixtures if not f.finished), default=None)
+    last = max((f.round for f in fixtures), default=0)
+    shown = _rounds_shown(len(fixtures), last, current, shown_round)
+    schedule: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    counts: dict[int, int] = defaultdict(int)
+    for fixture in fixtures:
+        counts[fixture.round] += 1
+        if fixture.round in shown:
+            schedule[fixture.round].append(
+                _fixture_entry(fixture, entrants, matches, now, rules, live))
     knockout = bracket(fixtures)
     for stage in knockout:
         stage["fixtures"] = [_fixture_entry(f, entrants, matches, now, rules, live)
@@ -177,19 +208,39 @@ def page_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
         "current_round": current,
         "standings": [{**row.public(), "team": entrants[row.team]} for row in rows],
         "tiebreak_keys": keys, "tiebreak_names": [TIEBREAK_NAMES.get(k, k) for k in keys],
-        "cross": [{"team": e, "marks": [marks[e.index][o.index] for o in order]}
+        "cross": [{"team": e, "cells": _cross_cells([marks[e.index][o.index] for o in order])}
                   for e in order] if crossed else [],
         "cross_order": order if crossed else [],
         "bracket": knockout,
-        "schedule": [{"round": number, "fixtures": listed, "current": number == current}
-                     for number, listed in sorted(schedule.items())],
+        "schedule": [{"round": number, "fixtures": schedule.get(number),
+                      "count": counts[number], "current": number == current}
+                     for number in sorted(counts)],
+        "schedule_whole": len(shown) == len(counts),
         "groups": sorted({e.group for e in entrants if e.group is not None}),
     }
 
 
-def _live_headlines(matches: Sequence[Match], now: datetime, rules) -> dict[int, list[int]]:
+def _rounds_shown(fixtures: int, last: int, current: int | None,
+                  asked: int | None) -> set[int]:
+    if fixtures <= SCHEDULE_WHOLE:
+        return set(range(1, last + 1))
+    if asked is not None and 1 <= asked <= last:
+        return {asked}
+    if current is None:
+        return {last}
+    return {current - 1, current} - {0}
+
+
+def _cross_cells(marks: Sequence[str]) -> SafeString:
+    """A cross table row's cells, built here: a 64-team table has 4,096 of them, and
+    the marks are the table's own characters, never a team's words."""
+    return mark_safe("".join('<td class="self">—</td>' if mark == "—" else f"<td>{mark}</td>"
+                             for mark in marks))
+
+
+def _live_headlines(matches: Sequence[MatchLine], now: datetime, rules) -> dict[int, list[int]]:
     """The running matches' latest headline numbers, in one query."""
-    running = {m.pk: m for m in matches if m.status(now) == Match.RUNNING}
+    running = {m.pk: m for m in matches if m.status == Match.RUNNING}
     rows = Turn.objects.filter(match_id__in=list(running), number=F("match__resolved_turns"))
     return {match_id: rules.headline(scores)
             for match_id, scores in rows.values_list("match_id", "scores")}
@@ -209,12 +260,12 @@ def _planned_rounds(tournament: Tournament, fixtures: Sequence[Fixture], count: 
 
 
 def _fixture_entry(fixture: Fixture, entrants: Sequence[Entrant],
-                   matches: dict[int, list[Match]], now: datetime, rules,
+                   matches: dict[int, list[MatchLine]], now: datetime, rules,
                    live: dict[int, list[int]]) -> dict[str, Any]:
     """A fixture as the schedule and the bracket show it (`live`: the running matches'
     headline numbers)."""
     played = matches.get(fixture.pk, [])
-    shown = [{"id": m.pk, "status": m.status(now), "turn": m.resolved_turns, "turns": m.turns,
+    shown = [{"id": m.pk, "status": m.status, "turn": m.resolved_turns, "turns": m.turns,
               "headline": live.get(m.pk)} for m in played]
     if fixture.bye:
         state = "bye"

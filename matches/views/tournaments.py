@@ -46,7 +46,9 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The page; `?part=live` is its live part alone, which the page reloads."""
     tournament = _visible(request, tournament_id)
-    context = {**page_data(tournament, timezone.now()), "judge": is_judge(request.user),
+    asked = request.GET.get("round", "")
+    shown = int(asked) if asked.isdigit() and len(asked) < 6 else None
+    context = {**page_data(tournament, timezone.now(), shown), "judge": is_judge(request.user),
                "reload_seconds": RELOAD_SECONDS}
     if request.GET.get("part") == "live":
         return render(request, "matches/_tournament_live.html", context)

@@ -204,9 +204,9 @@ def test_a_round_robins_cross_table_marks_wins_losses_and_draws(client, clock):
     cross = page[page.index('id="cross"'):page.index('id="schedule"')]
     rows = list(cross.split("<tr>")[2:])
     assert [[cell.split("</td>")[0] for cell in row.split("<td")[1:]] for row in rows] == [
-        [' class="self">—', ' class="">○', ' class="">'],
-        [' class="">×', ' class="self">—', ' class="">△'],
-        [' class="">', ' class="">△', ' class="self">—']]
+        [' class="self">—', '>○', '>'],
+        ['>×', ' class="self">—', '>△'],
+        ['>', '>△', ' class="self">—']]
 
 
 def test_a_private_tournament_is_the_judges_alone(judge_client, clock):
@@ -258,3 +258,12 @@ def test_the_tv_follows_a_tournaments_current_round(client, clock):
     shown = client.get(f"/tv/now?tournament={tournament.pk}").json()["featured"]
     assert shown["id"] in ours and shown["id"] != other.pk
     assert client.get("/tv/now?tournament=999999").json()["featured"] is None
+
+
+def test_a_long_schedule_shows_a_round_at_a_time_and_links_the_others(client, clock):
+    tournament, _ = started(clock, public=True, teams=[EntrantSpec(f"T{n}") for n in range(20)])
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Rounds:" in page and page.count('href="?round=') == 19
+    assert '<h3 class="current">Round 1' in page and "Round 2</h3>" not in page
+    fifth = client.get(f"/tournaments/{tournament.pk}/?round=5").content.decode()
+    assert "Round 5</h3>" in fifth and "Round 1 <span" not in fifth
