@@ -8,7 +8,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: demo test lint bench install clean serve
+.PHONY: demo test lint bench install clean serve messages
 
 demo: $(STAMP)
 	$(PY) manage.py demo
@@ -32,6 +32,16 @@ serve: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+
+# After changing words the pages or scripts show: the catalogues (locale/) gain the new
+# msgids, to translate in locale/ja and locale/vi; then their .mo files are compiled
+# (both are committed: the server needs no gettext). Needs Debian's gettext.
+MESSAGES_IGNORED := --ignore=.venv --ignore=var --ignore=tests --ignore=bench --ignore=deploy \
+	--ignore='.locale-test-*'
+messages: $(STAMP)
+	$(PY) manage.py makemessages -d django -l ja -l vi --no-obsolete --add-location=file $(MESSAGES_IGNORED)
+	$(PY) manage.py makemessages -d djangojs -l ja -l vi --no-obsolete --add-location=file $(MESSAGES_IGNORED)
+	$(PY) manage.py compilemessages --ignore=.venv
 
 bench: $(STAMP)
 	$(PY) bench/rules.py

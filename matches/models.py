@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext
 
 from matches.rules import GAME_CHOICES, rules_for
 from matches.rules.turns import is_protocol_played
@@ -112,7 +113,7 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or f"Match {self.pk}"
+        return self.title or gettext("Match %(id)s") % {"id": self.pk}
 
     def board_hidden(self, now: datetime) -> bool:
         """Its board is secret and its first strategy step has not opened yet."""

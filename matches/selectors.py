@@ -8,11 +8,14 @@ exception, `own_submission`, answers a team about its own.
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.utils import timezone
+from django.conf import settings
+from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
@@ -52,7 +55,7 @@ def initial_view(match: Match) -> dict[str, Any]:
 # A secret board before its game starts (Procon 2020's second field): shown to no one,
 # judges and the match's own teams included. Its size, points, obstacles, treasures and
 # start cells are all part of it; so are the scores its start cells would give.
-SECRET_BOARD = {"name": "secret field", "secret": True}
+SECRET_BOARD = {"name": gettext_noop("secret field"), "secret": True}
 
 
 def veiled_view(view: dict[str, Any]) -> dict[str, Any]:
@@ -220,6 +223,7 @@ def timing(match: Match, now: datetime,
         "leader": rules.leader(scores, match.result),
         "lead": rules.lead(scores, match.result),
         "verdict": verdict(match, scores),
+        "verdicts": verdicts(match, scores),
     }
 
 
@@ -236,6 +240,23 @@ def final_result(match: Match, scores: list[dict[str, int]],
     this = games.index(match)
     finals = games_in_order(games[:this], this, rules) + [(scores, game_result)]
     return {**game_result, **rules.match_result(finals, first.match_games)}
+
+
+def every_language(build: Callable[[], Any]) -> dict[str, Any]:
+    """What `build` says in each of the site's languages ({"ja", "vi", "en"}): the words a
+    message carries to every viewer of a match, each screen showing its own language."""
+    said = {}
+    for code, _ in settings.LANGUAGES:
+        with translation.override(code):
+            said[code] = build()
+    return said
+
+
+def verdicts(match: Match, scores: list[dict[str, int]]) -> dict[str, str] | None:
+    """`verdict` in every language; None before the end."""
+    if match.result is None:
+        return None
+    return every_language(lambda: verdict(match, scores))
 
 
 def verdict(match: Match, scores: list[dict[str, int]]) -> str | None:

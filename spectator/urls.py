@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
 import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
@@ -35,6 +36,8 @@ urlpatterns = [
     path("accounts/login/", judges.JudgeLogin.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
+    # the scripts' words in the page's language (gettext, ngettext, interpolate)
+    path("jsi18n/", JavaScriptCatalog.as_view(packages=["matches"]), name="javascript-catalog"),
     path("api/", api.urls),
     *dialects.urlpatterns(),  # other servers' APIs that teams' programs speak
 ]

@@ -14,8 +14,8 @@ ROOT = Path(__file__).resolve().parent.parent
 # runs them on the embedded default only, not again on PostgreSQL and Redis (CI time).
 # Pure rules and documents, and the browser tests of what pages draw; the browser tests
 # of the live path are marked `live_stack` and run on both.
-ONE_BACKEND_FOLDERS = ("rules", "conformance", "tournaments")
-ONE_BACKEND_FILES = ("test_docs.py",)
+ONE_BACKEND_FOLDERS = ("rules", "conformance", "i18n")
+ONE_BACKEND_FILES = ("test_docs.py", "test_pairing.py", "test_standings.py")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -24,6 +24,7 @@ install_missing() {
   [ -n "$(pg_bin)" ] || need+=(postgresql)
   command -v redis-server >/dev/null || need+=(redis-server)
   command -v chromium >/dev/null || need+=(chromium)
+  command -v msgfmt >/dev/null && command -v xgettext >/dev/null || need+=(gettext)  # the catalogues' tests
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
   # (not `fc-list | grep -q`: grep leaving early fails the pipe under pipefail)
   [ -n "$(fc-list "Noto Sans CJK JP" 2>/dev/null)" ] || need+=(fonts-noto-cjk)

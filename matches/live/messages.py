@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from matches import selectors
 from matches.models import Match, Turn
@@ -22,12 +22,14 @@ def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
     who leads (`lead`) and the side panel's parts (`panel`) as the game's rules say."""
     state = row.state()
     rules = rules_for(match.game)
+    panels = selectors.every_language(lambda: rules.panel(state))
     return {
         "type": "turn",
         "match": match.pk,
         **state,
         "lead": rules.lead(state["scores"]),
-        "panel": rules.panel(state),
+        "panel": panels["en"],
+        "panels": panels,
         "deadline": selectors.epoch_ms(_deadline_after(match, row.number, now)),
         "server_time": selectors.epoch_ms(now),
         **selectors.move_clock_fields(match, now, row.number),
@@ -51,10 +53,11 @@ def turns_since(match: Match, since: int, now: datetime) -> list[dict[str, Any]]
 def end(match: Match) -> dict[str, Any]:
     """The result, who won (`lead`) and the result in plain words (`verdict`)."""
     scores = selectors.latest_scores(match)
+    verdicts = selectors.verdicts(match, scores)
     return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
             "result": match.result,
             "lead": rules_for(match.game).lead(scores, match.result),
-            "verdict": selectors.verdict(match, scores)}
+            "verdict": verdicts and verdicts["en"], "verdicts": verdicts}
 
 
 # The parts of a snapshot that change only with a turn, per (match, turn), so that a
@@ -70,12 +73,16 @@ def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
         if len(_SNAPSHOTS) > 256:
             _SNAPSHOTS.clear()
         state = selectors.latest_view(match)
+        panels = selectors.every_language(lambda: rules_for(match.game).panel(state))
         _SNAPSHOTS[key] = {"match": selectors.match_meta(match),
                            "state": state,
-                           "panel": rules_for(match.game).panel(state),
+                           "panel": panels["en"],
+                           "panels": panels,
                            "history": selectors.score_history(match),
                            **_drawing_extras(match)}
-    return {"type": "snapshot", **_SNAPSHOTS[key], **selectors.timing(match, now)}
+    with translation.override("en"):  # `verdict` in English; `verdicts` in every language
+        moment = selectors.timing(match, now)
+    return {"type": "snapshot", **_SNAPSHOTS[key], **moment}
 
 
 def _drawing_extras(match: Match) -> dict[str, Any]:

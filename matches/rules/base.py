@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from matches.rules import words
+
 TEAM_LETTERS = ("A", "B")
 
 
@@ -101,9 +103,9 @@ class Presentation:
 
     def score_words(self, score: Mapping[str, int]) -> str:
         """The rest of a team's score in words, e.g. "wall 12 · territory 30"."""
-        rest = [f"{part} {value}" for part, value in score.items()
+        rest = [f"{words.part(part)} {value}" for part, value in score.items()
                 if part != self.headline_part]
-        return " · ".join(rest) or self.headline_part
+        return " · ".join(rest) or words.part(self.headline_part)
 
     def leader(self, scores: Sequence[Mapping[str, int]],
                result: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -134,10 +136,8 @@ class Presentation:
 
     # --- the end of a match, in words -----------------------------------------------
 
-    # A unit of the headline, one and many, for "Alpha wins by 34 points".
-    unit = ("point", "points")
     # Why a match ended when not by the scores (result's `decided_by`), after the winner:
-    # "{winner} wins: {loser} is boxed in".
+    # "{loser} is boxed in" (msgids, said through `words.gettext`).
     endings: Mapping[str, str] = {}
 
     def player(self, team: int, names: Sequence[str]) -> str:
@@ -145,26 +145,36 @@ class Presentation:
         return names[team]
 
     def amount(self, value: int) -> str:
-        return f"{value} {self.unit[0] if value == 1 else self.unit[1]}"
+        """A number of the headline's unit: "34 points" (each game its own unit)."""
+        return words.ngettext("%(count)s point", "%(count)s points", value) % {"count": value}
+
+    def unit_words(self) -> str:
+        """The headline's unit where the lists write it under two numbers."""
+        return words.gettext("points")
 
     def verdict(self, result: Mapping[str, Any], scores: Sequence[Mapping[str, int]],
                 names: Sequence[str]) -> str:
         """The result in plain words: "Alpha wins by 34 points", "Beta wins on wall:
         120 points each", "Hot wins: Cool is boxed in", "A draw: 120 points each"."""
+        _ = words.gettext
         first, second = self.headline(scores)
         winner, how = result.get("winner"), result.get("decided_by")
         if winner is None:
             if first == second:
-                return f"A draw: {self.amount(first)} each"
-            return f"A draw: {self.endings.get('draw', 'neither wins')}"
+                return _("A draw: %(amount)s each") % {"amount": self.amount(first)}
+            ending = _(self.endings["draw"]) if "draw" in self.endings else _("neither wins")
+            return _("A draw: %(ending)s") % {"ending": ending}
         name, loser = self.player(winner, names), self.player(1 - winner, names)
         if how == "time":  # any game on chess clocks (matches/rules/turns.py)
-            return f"{name} wins: {loser} ran out of time"
+            return _("%(name)s wins: %(loser)s ran out of time") % {"name": name, "loser": loser}
         if how in self.endings:
-            return f"{name} wins: {self.endings[how].format(loser=loser)}"
+            return _("%(name)s wins: %(ending)s") % {
+                "name": name, "ending": _(self.endings[how]) % {"loser": loser}}
         if how == self.headline_part or first != second:
-            return f"{name} wins by {self.amount(abs(first - second))}"
-        return f"{name} wins on {how}: {self.amount(first)} each"
+            return _("%(name)s wins by %(amount)s") % {
+                "name": name, "amount": self.amount(abs(first - second))}
+        return _("%(name)s wins on %(part)s: %(amount)s each") % {
+            "name": name, "part": words.part(how), "amount": self.amount(first)}
 
     def match_verdict(self, result: Mapping[str, Any], names: Sequence[str]) -> str | None:
         """A match of wins decided by this game, in words: "Alpha wins the match 2–1"."""
@@ -173,9 +183,10 @@ class Presentation:
             return None
         wins = match["wins"]
         if match["winner"] is None:
-            return f"The match is drawn {wins[0]}–{wins[1]}"
+            return words.gettext("The match is drawn %(a)s–%(b)s") % {"a": wins[0], "b": wins[1]}
         winner = match["winner"]
-        return f"{names[winner]} wins the match {wins[winner]}–{wins[1 - winner]}"
+        return words.gettext("%(name)s wins the match %(won)s–%(lost)s") % {
+            "name": names[winner], "won": wins[winner], "lost": wins[1 - winner]}
 
     # --- matches of several games ----------------------------------------------------
 
@@ -246,16 +257,16 @@ class Presentation:
                         if key not in shown and key not in self.answer_keys)
         return " ".join(f"{key} {outcome[key]}" for key in shown)
 
-    # What the audit says of a team that sent nothing a turn (`idle_said`).
-    idle = "none (its agents stayed)"
+    # What the audit says of a team that sent nothing a turn (`idle_said`): a msgid.
+    idle = words.gettext_noop("none (its agents stayed)")
 
     def idle_said(self, turn: int, team: int) -> str:
         """The audit's words for a team with no counted action in a turn."""
-        return self.idle
+        return words.gettext(self.idle)
 
     def score_said(self, score: Mapping[str, int]) -> str:
         """A team's score in words for the audit: "12 points (wall 5 · territory 7)"."""
-        rest = [f"{part} {value}" for part, value in score.items()
+        rest = [f"{words.part(part)} {value}" for part, value in score.items()
                 if part != self.headline_part]
         said = self.amount(score[self.headline_part])
         return f"{said} ({' · '.join(rest)})" if rest else said

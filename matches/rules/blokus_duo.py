@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from matches.rules import words
 from matches.rules.base import TEAM_LETTERS, Outcomes, Presentation, TurnActions, team_named
 from matches.rules.checks import MAX_TURNS, RecordError, board_size, kind, whole
 from matches.rules.turns import Alternating
@@ -411,7 +412,7 @@ def judge(state: BlokusDuoState, code: Any) -> tuple[Placement | None, str]:
 
 class BlokusDuoRules(Alternating, Presentation):
     game = "blokus-duo"
-    title = "Blokus Duo"
+    title = words.gettext_noop("Blokus Duo")  # said in the page's language where shown
     live = True
     default_clock_seconds = 900  # GPCC: about 15 minutes of thinking a program
     fixed_board = {"width": SIZE, "height": SIZE}  # every match is played on it
@@ -424,10 +425,16 @@ class BlokusDuoRules(Alternating, Presentation):
     headline_part = "remaining"  # squares still to place
     fewer_leads = True
     action_keys = ACTION_KEYS
-    unit = ("square", "squares")
+    def amount(self, value: int) -> str:
+        return words.ngettext("%(count)s square", "%(count)s squares", value) % {"count": value}
+
+    def unit_words(self) -> str:
+        return words.gettext("squares")
 
     def card_words(self, score: Mapping[str, int], team: int) -> str:
-        return f"{score['remaining']} squares left to place · fewer wins"
+        return words.ngettext("%(count)s square left to place · fewer wins",
+                              "%(count)s squares left to place · fewer wins",
+                              score["remaining"]) % {"count": score["remaining"]}
 
     speaks_lines = True
     standings = "gpcc"  # a tournament's table (matches/tournaments/standings.py)
@@ -443,20 +450,25 @@ class BlokusDuoRules(Alternating, Presentation):
         return None if code is None or code_problem(code) else code
 
     def score_said(self, score: Mapping[str, int]) -> str:
-        return f"{self.amount(score['remaining'])} left to place"
+        return words.gettext("%(amount)s left to place") % {
+            "amount": self.amount(score["remaining"])}
 
     def idle_said(self, turn: int, team: int) -> str:
         """Team A moves on odd turns, B on even ones."""
-        return "no move sent (the turn passed)" if team == (turn - 1) % 2 else "not its move"
+        if team == (turn - 1) % 2:
+            return words.gettext("no move sent (the turn passed)")
+        return words.gettext("not its move")
 
     def said(self, outcome: Mapping[str, Any]) -> str:
         """A move as sent and as piece and cells: "55u0 · piece u · 5 squares · 45 54 55
         56 65", "---- · pass" (a malformed one as sent)."""
         code = outcome.get("move")
-        words = move_words(code)
-        if words is None:
-            return "no move" if "move" not in outcome else f"move {code!r}"
-        return f"{code} · {words}"
+        described = move_words(code)
+        if described is None:
+            if "move" not in outcome:
+                return words.gettext("no move")
+            return words.gettext("move %(code)s") % {"code": repr(code)}
+        return f"{code} · {described}"
 
     def panel(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """The team to move, each team's tray of unplaced pieces, and each move as its
@@ -626,11 +638,11 @@ def move_words(code: Any) -> str | None:
     if where is None:
         return "pass"
     size = PIECE_SIZES[where.piece]
-    words = f"piece {PIECE_LETTERS[where.piece]} · {size} square{'s' if size > 1 else ''}"
+    described = f"piece {PIECE_LETTERS[where.piece]} · {size} square{'s' if size > 1 else ''}"
     if not where.on_board():
-        return f"{words} · off the board"
+        return f"{described} · off the board"
     cells = sorted(where.cells(), key=lambda cell: (cell[1], cell[0]))
-    return f"{words} · " + " ".join(POSITIONS[x] + POSITIONS[y] for x, y in cells)
+    return f"{described} · " + " ".join(POSITIONS[x] + POSITIONS[y] for x, y in cells)
 
 
 def _echo(action: Mapping[str, Any]) -> dict[str, Any]:

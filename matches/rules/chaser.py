@@ -45,6 +45,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from matches.rules import words
 from matches.rules.base import Outcomes, Presentation, TurnActions
 from matches.rules.checks import (
     MAX_SIDE,
@@ -267,7 +268,7 @@ def cells_read(command: str, at: tuple[int, int]) -> list[tuple[int, int]]:
 
 class ChaserRules(Presentation):
     game = "chaser"
-    title = "CHaser (U-16)"
+    title = words.gettext_noop("CHaser (U-16)")  # said in the page's language where shown
     turn_kind = PROTOCOL  # played over TCP by `manage.py chaserserver`
     # The README's agreement rule: results, and the digits sent to the clients, are equal.
     outcome_keys = ("result", "ready", "reply")
@@ -276,15 +277,21 @@ class ChaserRules(Presentation):
     standings = "chaser"  # a tournament's table (matches/tournaments/standings.py)
     action_keys = ("command",)
     answer_keys = ("result", "reason", "ready", "reply")
-    unit = ("item", "items")
     # Why a game ended before the turn limit (decision rules 1-4 and a fault).
     endings = {
-        "trapped": "{loser} is boxed in",
-        "capture": "{loser} is captured (a block was put on it)",
-        "buried": "{loser} walked into a block or off the map",
-        "fault": "{loser} broke the protocol (no answer in time, or a bad command)",
-        "draw": "both players are stuck",
+        "trapped": words.gettext_noop("%(loser)s is boxed in"),
+        "capture": words.gettext_noop("%(loser)s is captured (a block was put on it)"),
+        "buried": words.gettext_noop("%(loser)s walked into a block or off the map"),
+        "fault": words.gettext_noop(
+            "%(loser)s broke the protocol (no answer in time, or a bad command)"),
+        "draw": words.gettext_noop("both players are stuck"),
     }
+
+    def amount(self, value: int) -> str:
+        return words.ngettext("%(count)s item", "%(count)s items", value) % {"count": value}
+
+    def unit_words(self) -> str:
+        return words.gettext("items")
 
     def player(self, team: int, names: Sequence[str]) -> str:
         """The team's name and its player, "Alpha (Hot)" (a team named Hot: "Hot")."""
@@ -292,16 +299,19 @@ class ChaserRules(Presentation):
         return name if name == PLAYERS[team] else f"{name} ({PLAYERS[team]})"
 
     def card_words(self, score: Mapping[str, int], team: int) -> str:
-        return f"{PLAYERS[team]} ({PLAYERS[team][0]}) · items taken: {score['items']}"
+        return words.gettext("%(player)s (%(letter)s) · items taken: %(items)s") % {
+            "player": PLAYERS[team], "letter": PLAYERS[team][0], "items": score["items"]}
 
-    idle = "no command"
+    idle = words.gettext_noop("no command")
 
     def said(self, outcome: Mapping[str, Any]) -> str:
         """A command as sent and in words: "wr · walk right" (an unknown one as sent)."""
         command = outcome.get("command")
         if command in _COMMAND_SET:
             return f"{command} · {_VERBS[command[0]]} {_WAYS[command[1]]}"
-        return "no command" if "command" not in outcome else f"command {command!r}"
+        if "command" not in outcome:
+            return words.gettext("no command")
+        return words.gettext("command %(command)s") % {"command": repr(command)}
 
     def picture_style(self) -> dict[str, Any]:
         """Floor, blocks (plain stone), items (gold dots), Cool and Hot as C and H."""

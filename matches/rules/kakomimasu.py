@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from matches.rules import words
 from matches.rules.base import Outcomes, Presentation, TurnActions
 from matches.rules.checks import board_size, points_grid, whole
 from matches.rules.orders import (
@@ -79,7 +80,7 @@ def make_board(points: Sequence[Sequence[int]]) -> Board:
 
 class KakomimasuRules(Presentation):
     game = "kakomimasu"
-    title = "Kakomimasu (Procon 31)"
+    title = words.gettext_noop("Kakomimasu (Procon 31)")  # said in the page's language where shown
     public_boards = "kakomimasu-boards.json"  # in matches/boards/
     live = True
     standings = "kakomimasu"  # a tournament's table (matches/tournaments/standings.py)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import ndimage
 
+from matches.rules import words
 from matches.rules.base import Outcomes, Presentation, TurnActions
 from matches.rules.checks import (
     RecordError,
@@ -232,7 +233,7 @@ class Procon2020Rules(Presentation):
     """`allow_remove_own`: the match option that lets `remove` take off any tile."""
 
     game = "procon2020"
-    title = "Procon 2020 (Vietnam)"
+    title = words.gettext_noop("Procon 2020 (Vietnam)")  # said in the page's language where shown
     outcome_keys = ()
     action_keys = ACTION_KEYS
     replay_marks = True

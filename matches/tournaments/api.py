@@ -98,7 +98,7 @@ def list_tournaments(request: HttpRequest):
     return [_without_rounds(tournament_data(tournament, now)) for tournament in shown]
 
 
-@router.get("/{tournament_id}", response={200: TournamentOut, 404: Error},
+@router.get("/{tournament_id}", response={200: TournamentOut, 404: Error, 422: Error},
             summary="A tournament: its teams, rounds, fixtures and standings",
             description="Fixtures and standings name teams by their `index` in `teams`. "
                         "Standings are ranked by the game's contest rules; `tiebreaks` holds "

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy
 
 from matches.rules import GAME_CHOICES, rules_for
 
 
 class Tournament(models.Model):
     ROUND_ROBIN, KNOCKOUT, SWISS, GROUPS = "round-robin", "knockout", "swiss", "groups"
-    FORMATS = [(ROUND_ROBIN, "round robin"), (KNOCKOUT, "knockout"), (SWISS, "Swiss"),
-               (GROUPS, "groups, then knockout")]
+    FORMATS = [(ROUND_ROBIN, gettext_lazy("round robin")), (KNOCKOUT, gettext_lazy("knockout")),
+               (SWISS, gettext_lazy("Swiss")), (GROUPS, gettext_lazy("groups, then knockout"))]
     UPCOMING, RUNNING, FINISHED = "upcoming", "running", "finished"
 
     name = models.CharField(max_length=200)

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from matches.bots import bots_for
 from matches.models import Entrant, Fixture, Match, Tournament, token_hash
@@ -262,15 +263,15 @@ def fixture_decide(*, fixture_id: int, winner: int | None, note: str, judge: str
     """A judge records a fixture's result by hand (`winner`: a seed of its teams, or None
     for a draw), with a note: it stands whatever its matches say."""
     if not note.strip():
-        raise FixtureError("a result entered by hand needs a note saying why")
+        raise FixtureError(gettext("a result entered by hand needs a note saying why"))
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update().get(pk=fixture_id)
         if fixture.bye:
-            raise FixtureError("a bye has no result to decide")
+            raise FixtureError(gettext("a bye has no result to decide"))
         if winner is not None and winner not in fixture.teams:
-            raise FixtureError("the winner must be one of the fixture's two teams")
+            raise FixtureError(gettext("the winner must be one of the fixture's two teams"))
         if winner is None and fixture.stage in (Fixture.KNOCKOUT, Fixture.THIRD):
-            raise FixtureError("a knockout fixture needs a winner")
+            raise FixtureError(gettext("a knockout fixture needs a winner"))
         fixture.winner, fixture.decided_by = winner, "judge"
         fixture.finished_at = fixture.finished_at or timezone.now()
         fixture.note = _noted(fixture.note, judge, note)
@@ -283,15 +284,15 @@ def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
     """A judge has a fixture played again: one more match (on the next board), its result
     alone deciding once played."""
     if not note.strip():
-        raise FixtureError("a rerun needs a note saying why")
+        raise FixtureError(gettext("a rerun needs a note saying why"))
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update().get(pk=fixture_id)
         if fixture.bye:
-            raise FixtureError("a bye is not played")
+            raise FixtureError(gettext("a bye is not played"))
         later = Fixture.objects.filter(tournament_id=fixture.tournament_id,
                                        round__gt=fixture.round).exists()
         if later and fixture.tournament.format != Tournament.ROUND_ROBIN:
-            raise FixtureError("the next round has been drawn from this result already")
+            raise FixtureError(gettext("the next round has been drawn from this result already"))
         fixture.planned = _first_games(fixture).count() + 1
         fixture.winner, fixture.finished_at, fixture.decided_by = None, None, ""
         fixture.note = _noted(fixture.note, judge, f"rerun: {note}")

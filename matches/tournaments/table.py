@@ -13,9 +13,10 @@ from typing import Any
 from django.db.models import F
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext, gettext_lazy
 
 from matches.models import Entrant, Fixture, Match, Tournament, Turn
-from matches.rules import rules_for
+from matches.rules import rules_for, words
 from matches.selectors import epoch_ms
 from matches.tournaments.standings import FixtureResult, Row, standings
 
@@ -137,7 +138,8 @@ def cross_table(entrants: Sequence[Entrant], fixtures: Sequence[Fixture]) -> lis
     return marks
 
 
-ROUND_NAMES = {1: "Final", 2: "Semi-finals", 3: "Quarter-finals"}
+ROUND_NAMES = {1: gettext_lazy("Final"), 2: gettext_lazy("Semi-finals"),
+               3: gettext_lazy("Quarter-finals")}
 
 
 def bracket(fixtures: Sequence[Fixture]) -> list[dict[str, Any]]:
@@ -156,15 +158,14 @@ def bracket(fixtures: Sequence[Fixture]) -> list[dict[str, Any]]:
     named = []
     for place in range(total):
         left = total - place
-        name = ROUND_NAMES.get(left, f"Round of {2 ** left}")
+        name = ROUND_NAMES.get(left) or gettext("Round of %(teams)s") % {"teams": 2 ** left}
         number = ordered[place] if place < len(ordered) else None
         listed = sorted(rounds.get(number, []), key=lambda f: (f.stage == Fixture.THIRD, f.slot))
         named.append({"round": number, "name": name, "fixtures": listed})
     return named
 
 
-TIEBREAK_NAMES = {"solkoff": "Solkoff", "sb": "SB", "points": "points", "wall": "wall",
-                  "territory": "territory", "games": "games", "items": "items"}
+TIEBREAK_NAMES = {"solkoff": gettext_lazy("Solkoff"), "sb": gettext_lazy("SB")}
 
 
 SCHEDULE_WHOLE = 160  # a schedule of more fixtures shows a few rounds, the rest as links
@@ -207,7 +208,8 @@ def page_data(tournament: Tournament, now: datetime,
         "planned_rounds": _planned_rounds(tournament, fixtures, len(entrants), knockout),
         "current_round": current,
         "standings": [{**row.public(), "team": entrants[row.team]} for row in rows],
-        "tiebreak_keys": keys, "tiebreak_names": [TIEBREAK_NAMES.get(k, k) for k in keys],
+        "tiebreak_keys": keys,
+        "tiebreak_names": [TIEBREAK_NAMES.get(k) or words.part(k) for k in keys],
         "cross": [{"team": e, "cells": _cross_cells([marks[e.index][o.index] for o in order])}
                   for e in order] if crossed else [],
         "cross_order": order if crossed else [],
@@ -289,6 +291,6 @@ def _fixture_entry(fixture: Fixture, entrants: Sequence[Entrant],
         "winner": None if fixture.winner is None else entrants[fixture.winner],
         "finished": fixture.finished, "state": state, "matches": shown,
         "live_match": next((m["id"] for m in shown if m["status"] == Match.RUNNING), None),
-        "points": points, "unit": headline, "decided_by": fixture.decided_by,
+        "points": points, "unit": words.part(headline), "decided_by": fixture.decided_by,
         "note": fixture.note,
     }

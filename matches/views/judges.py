@@ -17,6 +17,7 @@ from django.contrib.auth.views import LoginView
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from matches import login_limits
@@ -29,6 +30,7 @@ from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import submission_enter
 from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
 from matches.views.spreadsheet import csv_attachment
+from matches.views.statuses import STATUS_WORDS
 
 
 def judges_only(view):
@@ -56,13 +58,13 @@ AUDIT_PAGE = 25  # turns on one page of the audit (latest first); a long match h
 
 # The audit's verdict filter: which submissions each choice keeps.
 VERDICTS: dict[str, tuple[str, Callable[[Submission], bool]]] = {
-    "counted": ("counted", lambda s: s.counted),
-    "accepted": ("accepted (202)", lambda s: s.accepted),
-    "replaced": ("accepted, then replaced", lambda s: s.accepted and not s.counted),
-    "refused": ("refused (any error)", lambda s: s.status_code >= 400),
-    "late": ("late, or out of turn (409)", lambda s: s.status_code == 409),
-    "malformed": ("malformed (400)", lambda s: s.status_code == 400),
-    "refused-other": ("refused otherwise (401, 403, 413, 429…)",
+    "counted": (gettext_lazy("counted"), lambda s: s.counted),
+    "accepted": (gettext_lazy("accepted (202)"), lambda s: s.accepted),
+    "replaced": (gettext_lazy("accepted, then replaced"), lambda s: s.accepted and not s.counted),
+    "refused": (gettext_lazy("refused (any error)"), lambda s: s.status_code >= 400),
+    "late": (gettext_lazy("late, or out of turn (409)"), lambda s: s.status_code == 409),
+    "malformed": (gettext_lazy("malformed (400)"), lambda s: s.status_code == 400),
+    "refused-other": (gettext_lazy("refused otherwise (401, 403, 413, 429…)"),
                       lambda s: s.status_code >= 400 and s.status_code not in (400, 409)),
 }
 
@@ -133,14 +135,14 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
     shown_turn = int(chosen["turn"]) if chosen["turn"] else None
     return render(request, "matches/audit.html", {
         "match": match, "teams": teams, "labels": [team_label(t) for t in teams],
-        "board": (SECRET_BOARD["name"] if match.board_hidden(now)
+        "board": (gettext(SECRET_BOARD["name"]) if match.board_hidden(now)
                   else match.board.name.removeprefix(f"{rules.title} ")  # not the game twice
                   if match.board.name.startswith(f"{rules.title} board")
-                  else f"board {match.board.name}"),
+                  else gettext("board %(name)s") % {"name": match.board.name}),
         "previous": shown_turn - 1 if shown_turn and shown_turn > 1 else None,
         "next": (shown_turn + 1 if shown_turn is not None and shown_turn < match.turns
                  else None),
-        "log": log, "verdict": verdict, "status": match.status(now),
+        "log": log, "verdict": verdict, "status": STATUS_WORDS[match.status(now)],
         # a game played by its protocol server takes no actions but its programs' lines
         "open_turn": None if match.protocol_played else match.strategy_turn(now),
         "chosen": chosen, "filtered": filtered,
@@ -156,19 +158,25 @@ def enter(request: HttpRequest, match_id: int) -> HttpResponse:
     teams = {str(team.index): team for team in match.teams.all()}
     team = teams.get(request.POST.get("team", "").strip())
     if team is None:  # a form from another page, or one edited by hand
-        messages.error(request, "Refused: choose the team whose actions these are "
-                                f"({' or '.join(t.letter for t in teams.values())}).")
+        messages.error(request, gettext("Refused: choose the team whose actions these are "
+                                        "(%(letters)s).") % {
+            "letters": " / ".join(t.letter for t in teams.values())})
         return redirect("audit", match_id=match.pk)
     body = request.POST.get("actions", "").encode()
     judge = request.user.get_username()
     reply = submission_enter(team, body, judge, request.POST.get("note", ""), timezone.now(),
                              request.META.get("REMOTE_ADDR"))
     if reply.status == 202:
-        messages.success(request, f"Stored for {team.name}, turn {reply.body['turn']}: "
-                                  f"{reply.body['actions']} actions, entered by {judge}.")
+        messages.success(request, ngettext(
+            "Stored for %(team)s, turn %(turn)s: %(count)s action, entered by %(judge)s.",
+            "Stored for %(team)s, turn %(turn)s: %(count)s actions, entered by %(judge)s.",
+            reply.body["actions"]) % {"team": team.name, "turn": reply.body["turn"],
+                                      "count": reply.body["actions"], "judge": judge})
     else:
-        messages.error(request, f"Refused ({reply.status} {reply.body['error']}): "
-                                f"{reply.body['detail']}. The attempt is in the log.")
+        messages.error(request, gettext(
+            "Refused (%(status)s %(error)s): %(detail)s. The attempt is in the log.") % {
+            "status": reply.status, "error": reply.body["error"],
+            "detail": reply.body["detail"]})
     return redirect("audit", match_id=match.pk)
 
 
@@ -183,8 +191,8 @@ def publish(request: HttpRequest, match_id: int) -> HttpResponse:
     except PublicationError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Published: everyone may see it and download its data."
-                         if wanted else "Unpublished: judges and its teams only.")
+        messages.success(request, gettext("Published: everyone may see it and download its data.")
+                         if wanted else gettext("Unpublished: judges and its teams only."))
     return redirect("audit", match_id=match.pk)
 
 
@@ -196,9 +204,9 @@ def import_record(request: HttpRequest) -> HttpResponse:
     form = RecordImportForm(request.POST or None, request.FILES or None)
     match = form.imported() if request.method == "POST" else None
     if match is not None:
-        shown = "published" if match.published else "not published"
-        messages.success(request, f"Imported {form.cleaned_data['record'].name} as match "
-                                  f"{match.pk} ({shown}).")
+        shown = gettext("published") if match.published else gettext("not published")
+        messages.success(request, gettext("Imported %(file)s as match %(id)s (%(shown)s).") % {
+            "file": form.cleaned_data["record"].name, "id": match.pk, "shown": shown})
         return redirect("audit", match_id=match.pk)
     return render(request, "matches/import.html", {"form": form})
 

@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadReque
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from matches import picture, selectors
 from matches.access import can_view, is_judge, is_public, visible_matches
@@ -18,7 +19,8 @@ from matches.rules import GAME_CHOICES, rules_for
 from matches.selectors import stored_timeline
 from matches.views.spreadsheet import csv_attachment
 
-SECTIONS = [(Match.RUNNING, "Live"), (Match.UPCOMING, "Upcoming"), (Match.FINISHED, "Recent")]
+SECTIONS = [(Match.RUNNING, gettext_lazy("Live")), (Match.UPCOMING, gettext_lazy("Upcoming")),
+            (Match.FINISHED, gettext_lazy("Recent"))]
 WALL_LIMIT = 6
 
 
@@ -33,13 +35,13 @@ def index(request: HttpRequest) -> HttpResponse:
 
 def _game_words() -> dict[str, dict[str, str]]:
     """Each game's name and its headline's unit, for the lists (names no game here)."""
-    return {game: {"title": title, "unit": _unit(game)} for game, title in GAME_CHOICES}
+    return {game: {"title": gettext(title), "unit": _unit(game)} for game, title in GAME_CHOICES}
 
 
 def _unit(game: str) -> str:
     """What the lists write under the two numbers: "points", "squares · fewer wins"."""
     rules = rules_for(game)
-    return rules.unit[1] + (" · fewer wins" if rules.fewer_leads else "")
+    return rules.unit_words() + (" · " + gettext("fewer wins") if rules.fewer_leads else "")
 
 
 def visible_match_or_404(request: HttpRequest, match_id: int) -> Match:
@@ -91,12 +93,16 @@ def screens(request: HttpRequest) -> HttpResponse:
 
 
 ERROR_PAGES = {
-    400: ("Bad request", "The server could not understand this request: check the address."),
-    403: ("Not allowed", "This page is for judges: log in with a judge's account."),
-    404: ("Not found", "There is no such page, or it is not public: a judge publishes a "
-                       "finished match."),
-    500: ("Something went wrong", "The server could not answer: the error is in its log. "
-                                  "Try again in a moment, and tell an organiser if it stays."),
+    400: (gettext_lazy("Bad request"),
+          gettext_lazy("The server could not understand this request: check the address.")),
+    403: (gettext_lazy("Not allowed"),
+          gettext_lazy("This page is for judges: log in with a judge's account.")),
+    404: (gettext_lazy("Not found"),
+          gettext_lazy("There is no such page, or it is not public: a judge publishes a "
+                       "finished match.")),
+    500: (gettext_lazy("Something went wrong"),
+          gettext_lazy("The server could not answer: the error is in its log. "
+                       "Try again in a moment, and tell an organiser if it stays.")),
 }
 
 

@@ -46,8 +46,10 @@ def tv_now(request: HttpRequest) -> JsonResponse:
     if re.fullmatch(r"[0-9]{1,18}", asked):
         shown = Match.objects.filter(public_filter(), pk=int(asked)).first()
         if shown is not None:
+            scores = selectors.latest_scores(shown)
             current = {"id": shown.pk, "status": shown.status(now),
-                       "verdict": selectors.verdict(shown, selectors.latest_scores(shown))}
+                       "verdict": selectors.verdict(shown, scores),
+                       "verdicts": selectors.verdicts(shown, scores)}
     return JsonResponse({"server_time": selectors.epoch_ms(now), "current": current,
                          "featured": chosen and _line(chosen, now)})
 

@@ -22,8 +22,10 @@ from matches.selectors import match_export
 from matches.tournaments.services import FixtureError, fixture_decide, fixture_rerun
 from matches.tournaments.table import page_data
 from matches.views.spreadsheet import csv_attachment
+from matches.views.statuses import STATUS_WORDS
 
 RELOAD_SECONDS = 5  # how often an open page asks for its live part again
+
 
 
 def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -38,7 +40,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     shown = Tournament.objects.all() if is_judge(request.user) else \
         Tournament.objects.filter(public=True)
     rows = [{"tournament": t, "status": t.status(now), "teams": t.entrants.count(),
-             "game": rules_for(t.game).title}
+             "game": rules_for(t.game).title, "status_words": STATUS_WORDS[t.status(now)]}
             for t in shown.order_by("-start_at", "-pk")[:100]]
     return render(request, "matches/tournaments.html", {"rows": rows})
 
@@ -49,7 +51,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     asked = request.GET.get("round", "")
     shown = int(asked) if asked.isdigit() and len(asked) < 6 else None
     context = {**page_data(tournament, timezone.now(), shown), "judge": is_judge(request.user),
-               "reload_seconds": RELOAD_SECONDS}
+               "reload_seconds": RELOAD_SECONDS,
+               "status_words": STATUS_WORDS[tournament.status(timezone.now())]}
     if request.GET.get("part") == "live":
         return render(request, "matches/_tournament_live.html", context)
     return render(request, "matches/tournament.html", context)
@@ -109,6 +112,7 @@ def fixture_hand(request: HttpRequest, tournament_id: int, fixture_id: int) -> H
         tournament = fixture.tournament
         context = {**page_data(tournament, timezone.now()), "judge": True,
                    "reload_seconds": RELOAD_SECONDS, "problem": str(error),
+                   "status_words": STATUS_WORDS[tournament.status(timezone.now())],
                    "problem_fixture": fixture.pk}
         return render(request, "matches/tournament.html", context, status=400)
     return redirect(f"/tournaments/{tournament_id}/#fixture-{fixture.pk}")

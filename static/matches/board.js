@@ -6,6 +6,7 @@
 // Also each game's words for an action and for a team's score, shared by the screens.
 
 import { gameFor } from "./games/index.js";
+import { gettext, interpolate, partName } from "./i18n.js";
 
 const FAILURE_MARK = { invalid: "✕", conflict: "⚡" };
 const SVG = "http://www.w3.org/2000/svg";
@@ -21,7 +22,7 @@ export function createBoard(root, board, game) {
   root.classList.toggle("secret", Boolean(board.secret));
   if (board.secret) {
     // A field kept secret until its game starts: nothing of it is sent before then.
-    root.append(mark("p", "secret-note", "Secret field — shown when the game starts"));
+    root.append(mark("p", "secret-note", gettext("Secret field — shown when the game starts")));
     return { root, board: { width: 0, height: 0 }, game, rules, treasures: new Map(), cells: [] };
   }
   root.style.setProperty("--cols", board.width);
@@ -77,7 +78,9 @@ function drawAgents(view, state) {
     team.forEach((position, number) => {
       if (!position || !onBoard(view.board, position[0], position[1])) return;
       const agent = agentMark(index, labels ? labels[index] : number, Boolean(labels));
-      agent.title = names ? names[index] : `Team ${"AB"[index]} agent ${number}`;
+      // Translators: an agent's tooltip, e.g. "Team A agent 3" (A or B, and its number)
+      const numbered = gettext("Team %(team)s agent %(number)s");
+      agent.title = names ? names[index] : interpolate(numbered, { team: "AB"[index], number });
       view.cells[position[1] * view.board.width + position[0]].append(agent);
     });
   });
@@ -231,7 +234,7 @@ export function scoreCards(game, scores, decided) {
   const sum = positive[0] + positive[1];
   const details = scores.map((score, team) => {
     if (rules.details) return rules.details(score, team, parts, headline);
-    return parts.filter((part) => part !== headline).map((part) => `${part} ${score[part]}`).join(" · ");
+    return parts.filter((part) => part !== headline).map((part) => `${partName(part)} ${score[part]}`).join(" · ");
   });
   return { headline, numbers: scores.map((score) => score[headline]), details, leader,
            share: sum ? positive[0] / sum : 0.5 };
@@ -245,10 +248,14 @@ export function scoreCards(game, scores, decided) {
 export function drawLegend(box, game) {
   const rules = gameRules(game);
   const entries = [...rules.legend];
-  if (rules.agents) entries.push(["neutral", "agent (its number)", "agent-a", "3"]);
-  if (rules.lastTurn && rules.agents) entries.push(["neutral", "acted on last turn", "trace acted"]);
-  if (rules.target) entries.push(["neutral", "invalid", "invalid"]);
-  if (rules.agents) entries.push(["neutral", "conflict", "conflict"]);
+  // Translators: the board's legend: an agent's mark, with its number on it
+  if (rules.agents) entries.push(["neutral", gettext("agent (its number)"), "agent-a", "3"]);
+  // Translators: the board's legend: the mark of a cell an agent acted on in the last turn
+  if (rules.lastTurn && rules.agents) entries.push(["neutral", gettext("acted on last turn"), "trace acted"]);
+  // Translators: the board's legend: the mark of an action the rules refused
+  if (rules.target) entries.push(["neutral", gettext("invalid"), "invalid"]);
+  // Translators: the board's legend: the mark of actions that collided with each other
+  if (rules.agents) entries.push(["neutral", gettext("conflict"), "conflict"]);
   const keys = entries.map(([classes, words, inner, text]) => {
     const item = mark("span", "legend-item");
     for (const one of Array.isArray(classes) ? classes : [classes]) {
@@ -261,7 +268,8 @@ export function drawLegend(box, game) {
   });
   if (rules.points) {
     const negative = mark("span", "");
-    negative.append(mark("i", "", "−3"), " negative");
+    // Translators: the board's legend: a cell's negative point value
+    negative.append(mark("i", "", "−3"), " " + gettext("negative"));
     keys.push(negative);
   }
   box.replaceChildren(...keys);

@@ -3,6 +3,8 @@
 // drawChartLegend keys them); `current` marks a turn; onChartPick turns a click on the
 // chart into a turn.
 
+import { gettext, interpolate, partName } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["var(--team-a)", "var(--team-b)"];
 // One pattern per part, every one different: solid, dashed, dotted, dash-dot, long dash.
@@ -32,7 +34,8 @@ export function drawChart(svg, history, turns, { key = "total", keys = null, cur
   for (const value of [low, high]) {
     svg.append(element("text", { x: pad.left - 6, y: y(value) + 5, class: "tick", "text-anchor": "end" }, value));
   }
-  svg.append(element("text", { x: width - pad.right, y: height - 4, class: "tick", "text-anchor": "end" }, `turn ${turns}`));
+  const last = interpolate(gettext("turn %(turn)s"), { turn: turns });
+  svg.append(element("text", { x: width - pad.right, y: height - 4, class: "tick", "text-anchor": "end" }, last));
   if (current !== null) {
     svg.append(element("line", { x1: x(current), x2: x(current), y1: pad.top, y2: height - pad.bottom, class: "cursor" }));
   }
@@ -64,7 +67,7 @@ export function drawChartLegend(box, parts) {
     const line = { x1: 0, x2: 30, y1: 3, y2: 3, "stroke-width": index ? 2 : 3 };
     if (dash) line["stroke-dasharray"] = dash;
     sample.append(element("line", line));
-    item.append(sample, ` ${part}`);
+    item.append(sample, ` ${partName(part)}`);
     return item;
   }));
 }

@@ -2,6 +2,8 @@
 // offset measured from the server_time of recent messages. A message is never
 // received before it was sent, so the largest sample is the closest to the truth.
 
+import { gettext, interpolate } from "./i18n.js";
+
 export class ServerClock {
   constructor() {
     this.samples = [];
@@ -29,5 +31,6 @@ export function formatCountdown(ms) {
     const whole = Math.ceil(seconds);
     return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
   }
-  return `${seconds.toFixed(1)} s`;
+  // Translators: seconds left, e.g. "2.4 s"
+  return interpolate(gettext("%(seconds)s s"), { seconds: seconds.toFixed(1) });
 }

@@ -2,6 +2,7 @@
 // page's data, as the live tile draws it.
 
 import { createBoard, drawState, guessArrivals, scoreCards } from "./board.js";
+import { gettext, interpolate } from "./i18n.js";
 
 export function showTurn(tile, data) {
   const { match, state } = data;
@@ -18,9 +19,10 @@ export function showTurn(tile, data) {
     card.classList.toggle("leader", cards.leader === team.index);
   });
   // a game on chess clocks ends by its rules: the turn alone
-  tile.querySelector("[data-turn]").textContent =
-    match.clock_ms == null ? `${state.turn} / ${match.turns}` : `turn ${state.turn}`;
+  tile.querySelector("[data-turn]").textContent = match.clock_ms == null ? `${state.turn} / ${match.turns}`
+    : interpolate(gettext("turn %(turn)s"), { turn: state.turn });
   const badge = tile.querySelector("[data-status]");
-  badge.textContent = `after turn ${state.turn}`;
+  // Translators: the badge of a board shown as it stood at one turn
+  badge.textContent = interpolate(gettext("after turn %(turn)s"), { turn: state.turn });
   badge.dataset.kind = "finished";
 }

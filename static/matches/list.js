@@ -1,6 +1,7 @@
 // The front page: running, upcoming and recent matches, kept current by /ws/matches/.
 
 import { ServerClock, formatCountdown } from "./clock.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 const clock = new ServerClock();
 const rows = new Map();
@@ -12,12 +13,16 @@ const signed = (value) => (value < 0 ? `\u2212${-value}` : String(value));
 
 function label(match) {
   if (match.status === "finished") {
-    if (!match.result) return "finished";
+    // Translators: the status of a match that is over
+    if (!match.result) return gettext("finished");
     const { winner } = match.result;
-    return winner === null ? "finished — draw" : `finished — ${match.teams[winner]} wins`;
+    return winner === null ? gettext("finished — draw")
+      : interpolate(gettext("finished — %(name)s wins"), { name: match.teams[winner] });
   }
-  if (match.status === "upcoming") return "upcoming";
-  return `live · turn ${match.turn} / ${match.turns}`;
+  // Translators: the status of a match that has not started yet
+  if (match.status === "upcoming") return gettext("upcoming");
+  // Translators: the status of a match being played now, e.g. "live · turn 12 / 30"
+  return interpolate(gettext("live · turn %(turn)s / %(turns)s"), { turn: match.turn, turns: match.turns });
 }
 
 function render(match) {
@@ -32,13 +37,15 @@ function render(match) {
   const link = row.querySelector("a.watch");
   const over = match.status === "finished";
   link.href = over ? `/matches/${match.id}/replay` : `/matches/${match.id}/`;
-  link.textContent = over ? "Replay" : "Watch";
+  link.textContent = over ? gettext("Replay") : gettext("Watch");
   row.querySelector(".title").textContent = match.title;
   const game = games[match.game]?.title ?? match.game;
   // "board 7×7" for a board named after its game, not the game's name twice
   const board = match.board.startsWith(`${game} `) ? match.board.slice(game.length + 1) : match.board;
   row.querySelector(".game-name").textContent = game;
-  row.querySelector(".board-name").textContent = `${board} · ${match.turns} turns`;
+  const turns = interpolate(ngettext("%(count)s turn", "%(count)s turns", match.turns),
+                            { count: match.turns });
+  row.querySelector(".board-name").textContent = `${board} · ${turns}`;
   row.querySelector(".team-a .name").textContent = match.teams[0];
   row.querySelector(".team-b .name").textContent = match.teams[1];
   // Each team's one number as its game's rules say (a total, squares left, items).
@@ -76,7 +83,11 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/matches/`);
   const badge = document.querySelector("[data-status]");
-  socket.onopen = () => { badge.textContent = "live"; badge.dataset.kind = "live"; };
+  socket.onopen = () => {
+    // Translators: the badge of a page kept current as matches change
+    badge.textContent = gettext("live");
+    badge.dataset.kind = "live";
+  };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "matches") {
@@ -90,7 +101,7 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    badge.textContent = "reconnecting…";
+    badge.textContent = gettext("reconnecting…");
     badge.dataset.kind = "reconnecting";
     setTimeout(connect, 1000);
   };
@@ -104,10 +115,12 @@ setInterval(() => {
     const left = deadline - clock.now();
     // past the deadline the turn is being resolved: no frozen "0.0 s" until its summary
     if (row.dataset.mover) {
-      countdown.textContent = row.dataset.status === "running" ? `${row.dataset.mover} to move` : "";
+      countdown.textContent = row.dataset.status === "running"
+        ? interpolate(gettext("%(name)s to move"), { name: row.dataset.mover }) : "";
       continue;
     }
     countdown.textContent = row.dataset.status === "finished" || !deadline ? ""
-      : left > 0 ? `next turn in ${formatCountdown(left)}` : "resolving the turn…";
+      : left > 0 ? interpolate(gettext("next turn in %(time)s"), { time: formatCountdown(left) })
+        : gettext("resolving the turn…");
   }
 }, 250);

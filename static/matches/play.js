@@ -5,10 +5,41 @@
 
 import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
+import { gettext, interpolate, language, ngettext } from "./i18n.js";
 
 const POLL_MS = 700;
 const NEXT_GAME_MS = 8000;
 const SVG = "http://www.w3.org/2000/svg";
+// Why the server refused a move, by the API's error code (docs/api.md, "Errors"), in the
+// page's language; the server's own detail (in English) follows where it adds to it.
+const REFUSALS = {
+  // Translators: the play page: the API refused a move (401 unauthorized)
+  unauthorized: gettext("the server does not know this token"),
+  // Translators: the play page: the API refused a move (403 forbidden)
+  forbidden: gettext("this token is a team's token of another match"),
+  // Translators: the play page: the API refused a move (404 not_found)
+  not_found: gettext("the server does not know this match"),
+  // Translators: the play page: the API refused a move (409 not_running)
+  not_running: gettext("the match is not being played now"),
+  // Translators: the play page: the API refused a move (409 step_over)
+  step_over: gettext("the strategy step is over"),
+  // Translators: the play page: the API refused a move sent for a turn that is not the open one
+  wrong_turn: gettext("the move was sent for a turn that is not the open one"),
+  // Translators: the play page: the API refused a move (409 not_your_move)
+  not_your_move: gettext("it is the other team's move"),
+  // Translators: the play page: the API refused a move (409 time_over)
+  time_over: gettext("your thinking time has run out: the game is lost on time"),
+  // Translators: the play page: the API refused a move (400 illegal_move)
+  illegal_move: gettext("the move breaks a rule of the game"),
+  // Translators: the play page: the API refused a move (400 invalid_actions)
+  invalid_actions: gettext("the actions are not in the form the server takes"),
+  // Translators: the play page: the API refused a move (400 malformed_json)
+  malformed_json: gettext("the request is not valid JSON"),
+  // Translators: the play page: the API refused a move (413 too_large)
+  too_large: gettext("the request is too large"),
+  // Translators: the play page: the API refused a move (429 rate_limited)
+  rate_limited: gettext("too many requests: wait a moment and send again"),
+};
 
 export function startPlay(root) {
   const matchId = root.dataset.match;
@@ -38,7 +69,7 @@ async function begin(page, token, key) {
   try {
     answer = await readMatch(page.matchId, token);
   } catch {
-    return refuse(refusal, "The server could not be reached: try again in a moment.");
+    return refuse(refusal, gettext("The server could not be reached: try again in a moment."));
   }
   if (answer.status === 200 && Number.isInteger(answer.body.you)) {
     sessionStorage.setItem(key, token);
@@ -48,13 +79,34 @@ async function begin(page, token, key) {
     return;
   }
   sessionStorage.removeItem(key);
-  refuse(refusal, `This token is not the token of a team in match ${page.matchId}: check `
-    + "the token your team was given for this match.");
+  const words = gettext(
+    "This token is not the token of a team in match %(match)s: check the token your team was given for this match.");
+  refuse(refusal, interpolate(words, { match: page.matchId }));
 }
 
 function refuse(box, text) {
   box.textContent = text;
   box.hidden = false;
+}
+
+// Why the server refused a request, in words: the sentence for its error code, then the
+// server's detail (always English) in parentheses; a page in English shows the detail
+// alone, which says it all. A code the page has no sentence for: the detail as it is.
+function refusalWords(status, body) {
+  const sentence = Object.hasOwn(REFUSALS, body.error) ? REFUSALS[body.error] : null;
+  const detail = body.detail ? String(body.detail) : "";
+  if (!sentence) return detail || body.error || `HTTP ${status}`;
+  if (!detail || language === "en") return detail || sentence;
+  // Translators: why the server refused a move, then the server's own words (in English)
+  return interpolate(gettext("%(reason)s (%(detail)s)"), { reason: sentence, detail });
+}
+
+// A sentence with nodes (a team's name in its colour) where the language puts them.
+function withNodes(sentence, nodes) {
+  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
+    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
+    return name && name in nodes ? nodes[name] : part;
+  });
 }
 
 async function readMatch(matchId, token) {
@@ -77,11 +129,16 @@ function start(page, data) {
   page.view = createBoard(root.querySelector(".board"), data.board, data.game);
   page.hand = { piece: null, orientation: 0, hover: null };
   const of = data.game_of_match;
-  find("title").textContent = of ? `${data.title} · game ${of.game} of ${of.of}` : data.title;
+  // Translators: the play page's title line, e.g. "Final · game 1 of 2"
+  find("title").textContent = of ? interpolate(gettext("%(title)s · game %(game)s of %(games)s"),
+                                               { title: data.title, game: of.game, games: of.of })
+    : data.title;
   const you = data.teams[data.you];
   const label = page.rules.labels?.[data.you] ?? "AB"[data.you];
   find("you").innerHTML = "";
-  find("you").append("You play ", teamMark(data.you, `${label} · ${you.name}`));
+  // Translators: the team this person plays, e.g. "You play A · Alpha" (drawn in its colour)
+  find("you").append(...withNodes(gettext("You play %(team)s"),
+                                  { team: teamMark(data.you, `${label} · ${you.name}`) }));
   data.teams.forEach((team, index) => {
     find(`clock-name="${index}"`).replaceChildren(teamMark(index, team.name));
   });
@@ -130,23 +187,33 @@ function show(page, data) {
   const mine = myMove(page);
   page.root.dataset.mine = String(mine);
   let words;
-  if (data.status === "finished") words = `Game over · ${resultWords(data)}`;
-  else if (data.status === "upcoming") words = "The match has not started yet";
-  else if (!data.clocks) {
-    words = data.strategy_turn ? `Turn ${data.strategy_turn}: send your actions`
-      : "The turn is being played";
+  if (data.status === "finished") {
+    // Translators: the end of the game, then its result, e.g. "Game over · Alpha wins"
+    words = interpolate(gettext("Game over · %(result)s"), { result: resultWords(data) });
+  } else if (data.status === "upcoming") {
+    words = gettext("The match has not started yet");
+  } else if (!data.clocks) {
+    words = data.strategy_turn
+      ? interpolate(gettext("Turn %(turn)s: send your actions"), { turn: data.strategy_turn })
+      : gettext("The turn is being played");
   } else if (mine) {
     words = page.legal?.length === 0
-      ? "Your move · you have no legal move: the server passes for you" : "Your move";
+      ? gettext("Your move · you have no legal move: the server passes for you") : gettext("Your move");
+  } else {
+    // Translators: whose move it is when the team's name is unknown
+    const name = data.teams[data.to_move]?.name ?? gettext("The other team");
+    // Translators: whose move it is, e.g. "Alpha to move"
+    words = interpolate(gettext("%(name)s to move"), { name });
   }
-  else words = `${data.teams[data.to_move]?.name ?? "The other team"} to move`;
   find("to-move").textContent = words;
   if (data.status === "finished") offerNextGame(page, data);
   // where the teams take turns, the last move in words (one team's, the other's empty)
   const last = data.clocks && data.actions?.[data.actions.length - 1];
   const moved = last?.outcomes.findIndex((side) => side.length);
   find("last-move").textContent = last && moved >= 0
-    ? `Turn ${last.turn}: ${data.teams[moved].name} · ${page.rules.describe(last.outcomes[moved][0])}`
+    // Translators: the last move, e.g. "Turn 3: Alpha · 55u0 · piece u, 5 squares"
+    ? interpolate(gettext("Turn %(turn)s: %(name)s · %(move)s"), {
+      turn: last.turn, name: data.teams[moved].name, move: page.rules.describe(last.outcomes[moved][0]) })
     : "";
   tickClocks(page);
   if (page.play?.kind === "pieces" && fresh) {
@@ -169,7 +236,9 @@ function offerNextGame(page, data) {
   if (!next || !link.hidden) return;
   sessionStorage.setItem(`play-token:${next}`, page.token);
   link.href = `/matches/${next}/play`;
-  link.textContent = `Play game ${of.game + 1} of ${of.of} →`;
+  // Translators: the link to the next game of the match, e.g. "Play game 2 of 2 →"
+  const words = gettext("Play game %(game)s of %(games)s →");
+  link.textContent = interpolate(words, { game: of.game + 1, games: of.of });
   link.hidden = false;
   setTimeout(() => location.assign(link.href), NEXT_GAME_MS);
 }
@@ -177,8 +246,15 @@ function offerNextGame(page, data) {
 // The result as the API gives it, in words: who won (on time, if so), or a draw.
 function resultWords(data) {
   const winner = data.result?.winner;
-  if (winner == null) return data.result ? "a draw" : "finished";
-  return `${data.teams[winner].name} wins${data.result.decided_by === "time" ? " on time" : ""}`;
+  if (winner == null) {
+    // Translators: a game's result, after "Game over · ": neither team won
+    return data.result ? gettext("a draw")
+      // Translators: a game's result, after "Game over · ", when the page has no result to show
+      : gettext("finished");
+  }
+  const name = data.teams[winner].name;
+  if (data.result.decided_by === "time") return interpolate(gettext("%(name)s wins on time"), { name });
+  return interpolate(gettext("%(name)s wins"), { name });
 }
 
 function myMove(page) {
@@ -301,11 +377,12 @@ function drawHand(page) {
   const target = aimed(page);
   const mine = myMove(page);
   if (!hand.piece) {
-    line.textContent = page.left?.length ? "Choose a piece" : "All your pieces are placed";
+    line.textContent = page.left?.length ? gettext("Choose a piece") : gettext("All your pieces are placed");
     return;
   }
   if (!target) {
-    line.textContent = `Piece ${hand.piece} · point at the board`;
+    // Translators: the chosen piece (a letter a … u), then what to do with it
+    line.textContent = interpolate(gettext("Piece %(piece)s · point at the board"), { piece: hand.piece });
     return;
   }
   const code = play.code(target.x, target.y, hand.piece, hand.orientation);
@@ -317,7 +394,9 @@ function drawHand(page) {
   page.aimedCode = target.problem || !mine ? null : code;
   line.dataset.code = code;
   line.textContent = target.problem ? `${code} · ${target.problem}`
-    : mine ? `${code} · click to place` : `${code} · wait for your move`;
+    // Translators: a move's code (e.g. 55u0), then what a click on the board does now
+    : interpolate(mine ? gettext("%(code)s · click to place") : gettext("%(code)s · wait for your move"),
+                  { code });
   line.classList.toggle("bad", Boolean(target.problem));
 }
 
@@ -344,7 +423,7 @@ async function place(page) {
   page.sending = true;
   const refusal = page.find("refusal");
   refusal.hidden = true;
-  page.find("code-line").textContent = `${code} · sending…`;
+  page.find("code-line").textContent = interpolate(gettext("%(code)s · sending…"), { code });
   try {
     const response = await fetch(`/api/matches/${page.matchId}/actions`, {
       method: "POST", cache: "no-store",
@@ -353,10 +432,13 @@ async function place(page) {
     });
     if (response.status !== 202) {
       const body = await response.json().catch(() => ({}));
-      refuse(refusal, `${code} refused: ${body.detail || body.error || `HTTP ${response.status}`}`);
+      // Translators: a move's code (e.g. 55u0) the server refused, then why
+      const words = gettext("%(code)s refused: %(reason)s");
+      refuse(refusal, interpolate(words, { code, reason: refusalWords(response.status, body) }));
     }
   } catch {
-    refuse(refusal, `${code} was not sent: the server could not be reached.`);
+    const words = gettext("%(code)s was not sent: the server could not be reached.");
+    refuse(refusal, interpolate(words, { code }));
   } finally {
     page.sending = false;
   }
@@ -378,7 +460,9 @@ function drawTray(page) {
     button.className = `piece-button${piece === hand.piece ? " chosen" : ""}${gone ? " placed" : ""}`
       + `${!gone && !page.movable.has(piece) ? " stuck" : ""}`;
     button.setAttribute("aria-pressed", String(piece === hand.piece));
-    button.title = gone ? `piece ${piece}: placed` : `piece ${piece}`;
+    // Translators: a piece's tooltip in the tray (its letter, a … u)
+    button.title = interpolate(gone ? gettext("piece %(piece)s: placed") : gettext("piece %(piece)s"),
+                               { piece });
     const picture = document.createElementNS(SVG, "svg");
     drawPiece(picture, play.squares(piece, piece === hand.piece ? hand.orientation : 0), false);
     const letter = document.createElement("span");
@@ -493,13 +577,20 @@ async function recallOrders(page, turn) {
   if (!sent?.actions || sent.turn !== turn || orders.turn !== turn || orders.plans.size) return;
   for (const action of sent.actions) orders.plans.set(action.agent, action);
   orders.sentFor = turn;
-  page.find("sent").textContent = `Sent ${sent.actions.length} action`
-    + `${sent.actions.length === 1 ? "" : "s"} for turn ${turn} ✓ (a later send replaces it)`;
+  page.find("sent").textContent = sentWords(sent.actions.length, turn);
   drawOrders(page);
 }
 
+// What the team sent for a turn, e.g. "Sent 2 actions for turn 3 ✓ (a later send replaces it)".
+function sentWords(count, turn) {
+  const words = ngettext("Sent %(count)s action for turn %(turn)s ✓ (a later send replaces it)",
+                         "Sent %(count)s actions for turn %(turn)s ✓ (a later send replaces it)", count);
+  return interpolate(words, { count, turn });
+}
+
 function describePlan(page, action) {
-  return action ? page.rules.describe(action) : "stays (nothing set)";
+  // Translators: an agent with no action set this turn: it stays where it is
+  return action ? page.rules.describe(action) : gettext("stays (nothing set)");
 }
 
 function drawOrders(page) {
@@ -517,7 +608,11 @@ function drawOrders(page) {
     button.type = "button";
     button.dataset.agent = agent;
     button.setAttribute("aria-pressed", String(agent === orders.agent));
-    button.textContent = `Agent ${agent} · ${at ? `(${at[0]}, ${at[1]})` : "off"}`;
+    button.textContent = at
+      // Translators: an agent of the player's team and the cell it stands on, e.g. "Agent 0 · (3, 4)"
+      ? interpolate(gettext("Agent %(agent)s · (%(x)s, %(y)s)"), { agent, x: at[0], y: at[1] })
+      // Translators: an agent of the player's team not on the board yet ("off" the board)
+      : interpolate(gettext("Agent %(agent)s · off"), { agent });
     button.addEventListener("click", () => {
       orders.agent = agent;
       drawOrders(page);
@@ -539,8 +634,10 @@ function drawOrders(page) {
   const count = orders.plans.size;
   const open = data.status === "running" && Boolean(data.strategy_turn);
   find("send").disabled = !open || page.sending;
-  find("send").textContent = `Send ${count} action${count === 1 ? "" : "s"}`
-    + (open ? ` for turn ${data.strategy_turn}` : "");
+  const words = open
+    ? ngettext("Send %(count)s action for turn %(turn)s", "Send %(count)s actions for turn %(turn)s", count)
+    : ngettext("Send %(count)s action", "Send %(count)s actions", count);
+  find("send").textContent = interpolate(words, { count, turn: data.strategy_turn });
 }
 
 async function sendOrders(page) {
@@ -558,13 +655,14 @@ async function sendOrders(page) {
     const body = await response.json().catch(() => ({}));
     if (response.status === 202) {
       orders.sentFor = data.strategy_turn;
-      find("sent").textContent = `Sent ${actions.length} action${actions.length === 1 ? "" : "s"} `
-        + `for turn ${data.strategy_turn} ✓ (a later send replaces it)`;
+      find("sent").textContent = sentWords(actions.length, data.strategy_turn);
     } else {
-      refuse(refusal, `Refused: ${body.detail || body.error || `HTTP ${response.status}`}`);
+      const reason = refusalWords(response.status, body);
+      // Translators: the server refused the actions sent, then why
+      refuse(refusal, interpolate(gettext("Refused: %(reason)s"), { reason }));
     }
   } catch {
-    refuse(refusal, "Not sent: the server could not be reached.");
+    refuse(refusal, gettext("Not sent: the server could not be reached."));
   } finally {
     page.sending = false;
     drawOrders(page);
@@ -577,9 +675,12 @@ function tickCountdown(page) {
   let text;
   if (data.status === "finished") text = "";
   else if (data.strategy_turn && data.deadline) {
-    text = `Turn ${data.strategy_turn} · ${formatCountdown(data.deadline - page.clock.now())} left`;
+    // Translators: the open turn and the time left to send its actions, e.g. "Turn 3 · 4.2 s left"
+    text = interpolate(gettext("Turn %(turn)s · %(time)s left"),
+                       { turn: data.strategy_turn, time: formatCountdown(data.deadline - page.clock.now()) });
   } else if (data.deadline) {
-    text = `Next turn in ${formatCountdown(data.deadline - data.strategy_ms - page.clock.now())}`;
+    const time = formatCountdown(data.deadline - data.strategy_ms - page.clock.now());
+    text = interpolate(gettext("Next turn in %(time)s"), { time });
   } else text = "";
   if (box.textContent !== text) box.textContent = text;
 }

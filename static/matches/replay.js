@@ -7,12 +7,45 @@
 import { actor, createBoard, describeAction, drawLegend, drawState, gameRules, noteArrivals,
          scoreCards } from "./board.js";
 import { drawChart, drawChartLegend, onChartPick } from "./chart.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { MatchStream } from "./live.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
 const URL_EVERY_MS = 200;
 const NOT_TEXT = new Set(["range", "button", "checkbox", "radio", "submit", "reset"]);
 const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" }; // the legend says which is which
+const RESULT_WORDS = {
+  // Translators: an action's result, the tooltip of its mark ✓: it was carried out
+  ok: gettext("ok"),
+  // Translators: an action's result, the tooltip of its mark ✕: the rules refused it
+  invalid: gettext("invalid"),
+  // Translators: an action's result, the tooltip of its mark ⚡: it collided with another action
+  conflict: gettext("conflict"),
+};
+// What decided a game (its result's `decided_by`), in "finished — Alpha wins on …": a part
+// of the score, the clocks, or how a CHaser game ended; another is shown as it is.
+const DECIDED_BY = {
+  // Translators: what decided a game ("Alpha wins on total"): the total score
+  total: gettext("total"),
+  // Translators: what decided a game ("Alpha wins on wall"): the wall points
+  wall: gettext("wall"),
+  // Translators: what decided a game ("Alpha wins on tile"): the tile points
+  tile: gettext("tile"),
+  // Translators: what decided a game ("Alpha wins on remaining"): the squares left to place
+  remaining: gettext("remaining"),
+  // Translators: what decided a game ("Alpha wins on items"): the items taken
+  items: gettext("items"),
+  // Translators: what decided a game ("Alpha wins on time"): the other team's time ran out
+  time: gettext("time"),
+  // Translators: what decided a CHaser game ("Hot wins on trapped"): the loser is boxed in
+  trapped: gettext("trapped"),
+  // Translators: what decided a CHaser game ("Hot wins on capture"): a block was put on the loser
+  capture: gettext("capture"),
+  // Translators: what decided a CHaser game ("Hot wins on buried"): the loser walked into a block
+  buried: gettext("buried"),
+  // Translators: what decided a CHaser game ("Hot wins on fault"): the loser broke the protocol
+  fault: gettext("fault"),
+};
 // Turns between ticks on the timeline, the smallest that leaves room.
 const STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
 
@@ -348,16 +381,29 @@ class Replay {
 
   summary(state) {
     const rules = gameRules(this.data.game);
-    if (state.turn === 0) return [text("span", `Turn 0: ${rules.start}, before any action`)];
+    if (state.turn === 0) {
+      // Translators: the replay's turn 0, e.g. "Turn 0: the empty board, before any action"
+      const words = interpolate(gettext("Turn 0: %(start)s, before any action"), { start: rules.start });
+      return [text("span", words)];
+    }
     const event = this.events[state.turn];
-    const conflicts = rules.agents ? `${plural(event.conflicts, "conflict")}, ` : "";
-    const parts = [text("span", `Turn ${state.turn}: ${conflicts}${plural(event.invalid, "invalid", "invalid")}`)];
+    const { turn } = state;
+    const invalid = invalidWords(event.invalid);
+    // Translators: a turn's summary, e.g. "Turn 3: 2 conflicts, 1 invalid"
+    const words = rules.agents ? interpolate(gettext("Turn %(turn)s: %(conflicts)s, %(invalid)s"),
+                                             { turn, conflicts: conflictWords(event.conflicts), invalid })
+      // Translators: a turn's summary where no agents act, e.g. "Turn 3: 0 invalid"
+      : interpolate(gettext("Turn %(turn)s: %(invalid)s"), { turn, invalid });
+    const parts = [text("span", words)];
     if (event.bigSwing) {
       const gainer = event.swing > 0 ? 0 : 1;
-      parts.push(text("span", `▲ big swing: +${Math.abs(event.swing)} for ${this.data.teams[gainer].name}`,
-                      `event swing team-${"ab"[gainer]}-text`));
+      // Translators: a turn that moved the score difference a lot, e.g. "▲ big swing: +40 for Alpha"
+      const swing = interpolate(gettext("▲ big swing: +%(points)s for %(name)s"),
+                                { points: Math.abs(event.swing), name: this.data.teams[gainer].name });
+      parts.push(text("span", swing, `event swing team-${"ab"[gainer]}-text`));
     }
-    if (event.manyConflicts) parts.push(text("span", "⚡ many conflicts", "event conflicts"));
+    // Translators: a turn with many conflicting actions
+    if (event.manyConflicts) parts.push(text("span", gettext("⚡ many conflicts"), "event conflicts"));
     return parts;
   }
 
@@ -372,12 +418,20 @@ class Replay {
       if (event === null) continue;
       const gainer = event.swing > 0 ? 0 : 1;
       const lead = leads.get(event.turn);
+      const { turn, conflicts } = event;
       const marks = [
         [lead !== undefined, `lead team-${"ab"[lead]}`, (labels || "AB")[lead],
-         `Turn ${event.turn}: ${this.data.teams[lead]?.name} takes the lead`],
+         // Translators: a mark on the timeline, e.g. "Turn 12: Alpha takes the lead"
+         interpolate(gettext("Turn %(turn)s: %(name)s takes the lead"),
+                     { turn, name: this.data.teams[lead]?.name })],
         [event.bigSwing, `swing team-${"ab"[gainer]}`, "▲",
-         `Turn ${event.turn}: big swing, +${Math.abs(event.swing)} for ${this.data.teams[gainer].name}`],
-        [event.manyConflicts, "conflicts", "⚡", `Turn ${event.turn}: ${event.conflicts} conflicts`],
+         // Translators: a mark on the timeline, e.g. "Turn 12: big swing, +40 for Alpha"
+         interpolate(gettext("Turn %(turn)s: big swing, +%(points)s for %(name)s"),
+                     { turn, points: Math.abs(event.swing), name: this.data.teams[gainer].name })],
+        [event.manyConflicts, "conflicts", "⚡",
+         // Translators: a mark on the timeline, e.g. "Turn 12: 5 conflicts"
+         interpolate(ngettext("Turn %(turn)s: %(count)s conflict", "Turn %(turn)s: %(count)s conflicts",
+                              conflicts), { turn, count: conflicts })],
       ];
       for (const [shown, kind, glyph, label] of marks) {
         if (shown) box.append(this.mark(event.turn, (100 * event.turn) / span, kind, glyph, label));
@@ -398,8 +452,11 @@ class Replay {
   drawLeadKey() {
     const { labels } = gameRules(this.data.game);
     const key = this.find("[data-lead-key]");
-    key.replaceChildren(text("span", (labels || "AB")[0], "mark-key lead team-a"),
-                        text("span", (labels || "AB")[1], "mark-key lead team-b"), " takes the lead");
+    const marks = document.createDocumentFragment();
+    marks.append(text("span", (labels || "AB")[0], "mark-key lead team-a"),
+                 text("span", (labels || "AB")[1], "mark-key lead team-b"));
+    // Translators: the timeline's key: %(marks)s is the two teams' lead marks (A and B) drawn there
+    key.replaceChildren(...withNodes(gettext("%(marks)s takes the lead"), { marks }));
   }
 
   // Under the slider: a tick for every turn (or every few, on a narrow screen), the
@@ -455,7 +512,10 @@ class Replay {
     }
     const change = state.scores[team][this.headline] - before.scores[team][this.headline];
     const moved = outcomes.filter((outcome) => outcome.result === "ok").length;
-    const acted = outcomes.length ? `${moved} ok` : describeAction(game, { type: null });
+    const acted = outcomes.length
+      // Translators: how many of a team's actions in a turn succeeded, e.g. "3 ok"
+      ? interpolate(ngettext("%(count)s ok", "%(count)s ok", moved), { count: moved })
+      : describeAction(game, { type: null });
     return `${change > 0 ? "+" : change < 0 ? "−" : "±"}${Math.abs(change)} · ${acted}`;
   }
 
@@ -476,8 +536,15 @@ class Replay {
   drawPlayState() {
     this.root.classList.toggle("playing", this.playing);
     const button = this.find('[data-action="play"]');
-    button.setAttribute("aria-label", this.playing ? "Pause" : "Play");
-    this.find("[data-events]").textContent = this.playing ? `▶ ${speedName(this.speed)}` : "paused";
+    const label = this.playing
+      // Translators: the replay's play button while it plays: pause the replay
+      ? gettext("Pause")
+      // Translators: the replay's play button while it is paused: play the turns one after another
+      : gettext("Play");
+    button.setAttribute("aria-label", label);
+    this.find("[data-events]").textContent = this.playing ? `▶ ${speedName(this.speed)}`
+      // Translators: the replay is paused (not playing its turns)
+      : gettext("paused");
   }
 
   drawStatus() {
@@ -486,19 +553,30 @@ class Replay {
     badge.textContent = words;
     badge.dataset.kind = kind;
     this.root.classList.toggle("offline", this.connection === "reconnecting");
-    this.find("[data-live-link]").textContent = this.status === "finished" ? "match screen" : "back to live";
+    // Translators: the replay's link to the match's own page (its final screen, or the live one)
+    this.find("[data-live-link]").textContent = this.status === "finished" ? gettext("match screen")
+      : gettext("back to live");
   }
 
   statusText() {
-    if (this.connection === "reconnecting") return ["reconnecting", "reconnecting…"];
+    if (this.connection === "reconnecting") return ["reconnecting", gettext("reconnecting…")];
     if (this.status === "finished") {
-      if (!this.result) return ["finished", "finished"];
+      // Translators: the replay's status: the match is over
+      if (!this.result) return ["finished", gettext("finished")];
       const { winner, decided_by: decidedBy } = this.result;
-      if (winner === null) return ["finished", "finished — a draw"];
-      return ["finished", `finished — ${this.data.teams[winner].name} wins on ${decidedBy}`];
+      if (winner === null) return ["finished", gettext("finished — a draw")];
+      const how = Object.hasOwn(DECIDED_BY, decidedBy) ? DECIDED_BY[decidedBy] : decidedBy;
+      // Translators: the replay's status, e.g. "finished — Alpha wins on total" (%(how)s: what decided it)
+      const words = gettext("finished — %(name)s wins on %(how)s");
+      return ["finished", interpolate(words, { name: this.data.teams[winner].name, how })];
     }
-    if (this.status === "upcoming") return ["upcoming", "not started yet"];
-    return ["live", `live — ${this.latest} of ${this.data.turns} turns played`];
+    // Translators: the replay's status: the match has not started
+    if (this.status === "upcoming") return ["upcoming", gettext("not started yet")];
+    const played = this.latest, turns = this.data.turns;
+    // Translators: the replay's status while the match is played, e.g. "live — 12 of 60 turns played"
+    const words = ngettext("live — %(played)s of %(turns)s turn played",
+                           "live — %(played)s of %(turns)s turns played", turns);
+    return ["live", interpolate(words, { played, turns })];
   }
 }
 
@@ -575,8 +653,14 @@ function watchOverflow(box) {
     box.dataset.more = [above ? "above" : "", below ? "below" : ""].join(" ").trim();
     if (!cue) return;
     cue.hidden = !(above || below);
-    cue.textContent = [below ? `▼ ${below} more below` : "", above ? `▲ ${above} above` : "",
-                       "scroll"].filter(Boolean).join(" · ");
+    const more = !below ? ""
+      // Translators: a scrolling list's cue: how many of its rows are out of sight below
+      : interpolate(ngettext("▼ %(count)s more below", "▼ %(count)s more below", below), { count: below });
+    const gone = !above ? ""
+      // Translators: a scrolling list's cue: how many of its rows are out of sight above
+      : interpolate(ngettext("▲ %(count)s above", "▲ %(count)s above", above), { count: above });
+    // Translators: a cue under a list that scrolls: scroll it to see the rest
+    cue.textContent = [more, gone, gettext("scroll")].filter(Boolean).join(" · ");
   };
   box.addEventListener("scroll", update, { passive: true });
   new ResizeObserver(update).observe(box);
@@ -589,7 +673,7 @@ function actionItem(game, outcome, team) {
   item.append(text("span", actor(game, team, outcome), `agent-chip team-${"ab"[team]}`),
               text("span", describeAction(game, outcome), "what"),
               text("span", RESULT_MARK[result] || "", "result"));
-  if (RESULT_MARK[result]) item.lastChild.title = result;
+  if (RESULT_MARK[result]) item.lastChild.title = RESULT_WORDS[result];
   if (outcome.reason) item.append(text("span", outcome.reason, "reason"));
   if (outcome.reply) item.append(text("span", replyWords(outcome), "reply"));
   return item;
@@ -599,7 +683,9 @@ function actionItem(game, outcome, team) {
 // rows) or, after a search, the nine cells in a line.
 export function replyWords(outcome) {
   const search = outcome.command?.[0] === "s";
-  return `ready ${digitGroups(outcome.ready)} → reply ${digitGroups(outcome.reply, search)}`;
+  // Translators: CHaser: the digits its program read before its command (ready) and after it (reply)
+  return interpolate(gettext("ready %(ready)s → reply %(reply)s"),
+                     { ready: digitGroups(outcome.ready), reply: digitGroups(outcome.reply, search) });
 }
 
 function digitGroups(digits, line = false) {
@@ -626,8 +712,23 @@ function text(tag, words, className) {
   return node;
 }
 
-function plural(count, one, many = `${one}s`) {
-  return `${count} ${count === 1 ? one : many}`;
+// A turn's conflicts and invalid actions, counted: "2 conflicts", "1 invalid".
+function conflictWords(count) {
+  // Translators: how many actions of a turn collided with each other
+  return interpolate(ngettext("%(count)s conflict", "%(count)s conflicts", count), { count });
+}
+
+function invalidWords(count) {
+  // Translators: how many actions of a turn the rules refused
+  return interpolate(ngettext("%(count)s invalid", "%(count)s invalid", count), { count });
+}
+
+// A sentence with nodes (the teams' marks) where the language puts them.
+function withNodes(sentence, nodes) {
+  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
+    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
+    return name && name in nodes ? nodes[name] : part;
+  });
 }
 
 function speedName(speed) {

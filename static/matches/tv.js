@@ -8,6 +8,7 @@
 
 import { ServerClock, formatCountdown } from "./clock.js";
 import { fitBoard } from "./fit.js";
+import { gettext, inLanguage, interpolate } from "./i18n.js";
 import { startVenue } from "./venue.js";
 
 const POLL_MS = 3000;
@@ -49,7 +50,9 @@ function decide({ current, featured }) {
     if (current.status !== "finished") return; // still being played
     if (tv.endedAt === null) {
       tv.endedAt = Date.now();
-      resultBox.querySelector("[data-verdict]").textContent = current.verdict || "Finished";
+      // Translators: the TV's result card when the server sends no verdict
+      const verdict = inLanguage(current.verdicts) || current.verdict || gettext("Finished");
+      resultBox.querySelector("[data-verdict]").textContent = verdict;
     }
     if (Date.now() - tv.endedAt < PAUSE_MS) {
       resultBox.hidden = false;
@@ -87,13 +90,25 @@ function idle(next) {
   idleBox.hidden = false;
   root.dataset.showing = "";
   const [headline, title] = next
-    ? [`Next match at ${timeOfDay(next.start_at)}`, next.title]
-    : ["No match on", "The next match shows here when it is scheduled."];
+    ? [nextAt(next), next.title]
+    : [gettext("No match on"), gettext("The next match shows here when it is scheduled.")];
   idleBox.querySelector("[data-idle-headline]").textContent = headline;
   idleBox.querySelector("[data-idle-title]").textContent = title;
   const teams = idleBox.querySelector("[data-idle-teams]");
   teams.replaceChildren();
-  if (next) teams.append(named(next.teams[0], "team-a-text"), " vs ", named(next.teams[1], "team-b-text"));
+  if (next) {
+    // Translators: the two teams of the next match, e.g. "Alpha vs Beta" (each name in its colour)
+    const sentence = gettext("%(a)s vs %(b)s");
+    const names = { a: named(next.teams[0], "team-a-text"), b: named(next.teams[1], "team-b-text") };
+    // the names where the language puts them, the words between as they are
+    teams.append(...sentence.split(/(%\(\w+\)s)/).filter(Boolean)
+      .map((part) => names[/^%\((\w+)\)s$/.exec(part)?.[1]] ?? part));
+  }
+}
+
+// "Next match at 14:30", in the screen's time zone.
+function nextAt(next) {
+  return interpolate(gettext("Next match at %(time)s"), { time: timeOfDay(next.start_at) });
 }
 
 function named(name, className) {
@@ -119,11 +134,12 @@ function timeOfDay(epochMs) {
 setInterval(() => {
   const next = tv.next;
   const countdown = idleBox.querySelector("[data-idle-countdown]");
+  const startsIn = next ? formatCountdown(Math.max(0, next.start_at - clock.now())) : "";
   countdown.textContent = !idleBox.hidden && next && next.status === "upcoming"
-    ? `starts in ${formatCountdown(Math.max(0, next.start_at - clock.now()))}` : "";
+    ? interpolate(gettext("starts in %(time)s"), { time: startsIn }) : "";
   const after = resultBox.querySelector("[data-next]");
   after.textContent = !next ? "" : next.status === "running"
-    ? `Next: ${next.title}` : `Next match at ${timeOfDay(next.start_at)}`;
+    ? interpolate(gettext("Next: %(title)s"), { title: next.title }) : nextAt(next);
 }, 250);
 
 tick();

@@ -11,6 +11,7 @@ import { actor, createBoard, describeAction, drawLegend, drawState, failures, ga
          noteArrivals, scoreCards } from "./board.js";
 import { drawChart } from "./chart.js";
 import { ServerClock, formatCountdown } from "./clock.js";
+import { gettext, inLanguage, interpolate, ngettext } from "./i18n.js";
 import { MatchStream } from "./live.js";
 
 const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" };
@@ -74,7 +75,8 @@ export function startVenue(root, matchId) {
       const chip = card.querySelector(".to-move-chip");
       if (chip) {
         chip.hidden = !moving;
-        chip.textContent = "to move";
+        // Translators: the chip on the card of the team whose move it is
+        chip.textContent = gettext("to move");
       }
       const tray = card.querySelector(".tray");
       if (tray) drawTray(tray, panel.trays ? panel.trays[team] : null);
@@ -87,7 +89,8 @@ export function startVenue(root, matchId) {
   function drawTurn(turn) {
     const node = find("[data-turn]");
     if (!alternating()) node.textContent = `${turn} / ${screen.meta.turns}`;
-    else node.textContent = node.parentElement.querySelector(".label") ? `${turn}` : `turn ${turn}`;
+    else if (node.parentElement.querySelector(".label")) node.textContent = `${turn}`;
+    else node.textContent = interpolate(gettext("turn %(turn)s"), { turn });
   }
 
   function alternating() {
@@ -116,7 +119,8 @@ export function startVenue(root, matchId) {
       const text = formatClock(left);
       if (node.textContent !== text) {
         node.textContent = text;
-        node.setAttribute("aria-label", `${screen.meta.teams[team].name}: ${text} left`);
+        node.setAttribute("aria-label", interpolate(gettext("%(name)s: %(time)s left"),
+                                                    { name: screen.meta.teams[team].name, time: text }));
       }
       const running = team === screen.toMove && screen.status !== "finished";
       const low = left < CLOCK_WARNING_MS && screen.status !== "finished";
@@ -128,7 +132,7 @@ export function startVenue(root, matchId) {
       const chip = card.querySelector(".to-move-chip");
       if (chip && timeUp === team) {
         chip.hidden = false;
-        chip.textContent = "out of time";
+        chip.textContent = gettext("out of time");
       }
     }
   }
@@ -158,8 +162,16 @@ export function startVenue(root, matchId) {
     root.dataset.phase = shown;
     screen.phase = shown;
     const badge = find("[data-status]");
-    badge.textContent = { reconnecting: "reconnecting…", connecting: "connecting…", upcoming: "upcoming",
-                          live: "live", finished: "finished" }[now];
+    badge.textContent = {
+      reconnecting: gettext("reconnecting…"),
+      connecting: gettext("connecting…"),
+      // Translators: the status badge of a match that has not started yet
+      upcoming: gettext("upcoming"),
+      // Translators: the status badge of a match being played now
+      live: gettext("live"),
+      // Translators: the status badge of a match that is over
+      finished: gettext("finished"),
+    }[now];
     badge.dataset.kind = now;
     const startsIn = screen.meta ? formatCountdown(screen.meta.start_at - clock.now()) : "";
     const start = find("[data-start]");
@@ -178,16 +190,19 @@ export function startVenue(root, matchId) {
   function drawCountdown(now, startsIn, startCard) {
     const countdown = find("[data-countdown]");
     let text = "";
-    if (now === "reconnecting") text = "reconnecting…";
-    else if (now === "upcoming" && !startCard) text = `starts in ${startsIn}`;
-    else if (alternating()) {
+    if (now === "reconnecting") text = gettext("reconnecting…");
+    else if (now === "upcoming" && !startCard) {
+      text = interpolate(gettext("starts in %(time)s"), { time: startsIn });
+    } else if (alternating()) {
       drawMover(countdown, now);
       return;
     } else if (screen.step && now !== "upcoming") {
       drawStep(countdown, screen.step);
       return;
     } else if (now === "live" && screen.deadline !== null) {
-      text = `next in ${formatCountdown(screen.deadline - clock.now())}`;
+      const time = formatCountdown(screen.deadline - clock.now());
+      // Translators: the time left until the next turn is resolved, e.g. "next in 2.4 s"
+      text = interpolate(gettext("next in %(time)s"), { time });
     }
     if (countdown.textContent !== text) countdown.textContent = text;
     delete countdown.dataset.mover;
@@ -211,7 +226,9 @@ export function startVenue(root, matchId) {
     const tile = !countdown.parentElement.querySelector(".label"); // a tile: the short code
     const mover = words(`team-${"ab"[team]}-text mover`, tile && short ? short : name);
     mover.title = name;
-    countdown.replaceChildren(mover, words("to-move-words", " to move"));
+    // Translators: whose move it is, e.g. "Alpha to move" (the name is drawn in its team's colour)
+    countdown.replaceChildren(...placed(gettext("%(name)s to move"), { name: mover },
+                                        (text) => words("to-move-words", text)));
   }
 
   // The last step, the side's name in its colour: "Hot · sr · search right".
@@ -224,7 +241,8 @@ export function startVenue(root, matchId) {
     const tile = !countdown.parentElement.querySelector(".label");
     const rules = gameRules(screen.meta.game);
     const said = step.result === "ok" ? rules.describe({ command: step.command })
-      : `fault: ${step.reason || "protocol"}`;
+      // Translators: a step that failed and why (the reason is the protocol's, in English)
+      : interpolate(gettext("fault: %(reason)s"), { reason: step.reason || "protocol" });
     const who = words(`team-${"ab"[step.team]}-text mover`, tile && short ? short : name);
     who.title = name;
     countdown.replaceChildren(who, words("step-words", ` · ${said}`));
@@ -240,13 +258,16 @@ export function startVenue(root, matchId) {
     banner.dataset.winner = winner === null || winner === undefined ? "none" : String(winner);
     banner.querySelector(".verdict").textContent = screen.verdict || fallbackVerdict();
     const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
-    banner.querySelector(".final").textContent =
-      `final ${numbers.map(signed).join(" – ")} · turn ${screen.state.turn}`;
+    // Translators: the final score, e.g. "final 12 – 7 · turn 30"
+    banner.querySelector(".final").textContent = interpolate(gettext("final %(score)s · turn %(turn)s"),
+                                                             { score: numbers.map(signed).join(" – "),
+                                                               turn: screen.state.turn });
   }
 
   function fallbackVerdict() {
     const { winner } = screen.result;
-    return winner === null ? "A draw" : `${screen.meta.teams[winner].name} wins`;
+    return winner === null ? gettext("A draw")
+      : interpolate(gettext("%(name)s wins"), { name: screen.meta.teams[winner].name });
   }
 
   function drawNames() {
@@ -271,8 +292,9 @@ export function startVenue(root, matchId) {
       Object.assign(screen, { meta: message.match, history: message.history,
                               state: message.previous ?? null,
                               deadline: message.deadline, status: message.status, result: message.result,
-                              lead: message.lead || null, panel: message.panel || null,
-                              verdict: message.verdict || null });
+                              lead: message.lead || null,
+                              panel: inLanguage(message.panels) || message.panel || null,
+                              verdict: inLanguage(message.verdicts) || message.verdict || null });
       screen.view = createBoard(find(".board"), message.match.board, message.match.game);
       guessArrivals(screen.arrived, message.match.board, message.state);
       // The server knows which treasures are gone; a tile alone may not tell.
@@ -292,7 +314,7 @@ export function startVenue(root, matchId) {
       screen.status = message.turn >= screen.meta.turns ? "finished" : "running";
       screen.history.push({ turn: message.turn, scores: message.scores });
       screen.lead = message.lead || null; // the new scores say who leads, until a result does
-      screen.panel = message.panel || null;
+      screen.panel = inLanguage(message.panels) || message.panel || null;
       noteArrivals(screen.arrived, screen.state, message);
       apply(message);
     },
@@ -318,13 +340,15 @@ export function startVenue(root, matchId) {
       Object.assign(screen, { result: message.result, status: "finished", deadline: null, toMove: null,
                               lead: message.lead || { team: message.result?.winner ?? null,
                                                       share: screen.lead?.share ?? 0.5 },
-                              verdict: message.verdict || null });
+                              verdict: inLanguage(message.verdicts) || message.verdict || null });
       if (screen.state) drawTeams(screen.state.scores);
       drawStatus();
     },
     onViewers(count) {
       const viewers = find("[data-viewers]");
-      if (viewers) viewers.textContent = `${count} watching`;
+      // Translators: how many people watch the match now
+      const watching = ngettext("%(count)s watching", "%(count)s watching", count);
+      if (viewers) viewers.textContent = interpolate(watching, { count });
     },
     onStatus(connection) {
       screen.connection = connection;
@@ -362,18 +386,27 @@ export function startVenue(root, matchId) {
 function drawHeadline(box, game, state) {
   if (!box) return;
   if (state.turn === 0) {
-    box.replaceChildren(words("quiet", "No turn played yet"));
+    box.replaceChildren(words("quiet", gettext("No turn played yet")));
     return;
   }
   const failed = failures(state);
   const conflicts = failed.filter((failure) => failure.result === "conflict").length;
   const invalid = failed.length - conflicts;
   const parts = [];
-  if (conflicts) parts.push(words("conflict", `⚡ ${conflicts} conflict${conflicts === 1 ? "" : "s"}`));
-  if (invalid) parts.push(words("invalid", `✕ ${invalid} invalid`));
-  if (!failed.length) parts.push(words("ok", "✓ no failed actions"));
+  if (conflicts) {
+    const count = interpolate(ngettext("%(count)s conflict", "%(count)s conflicts", conflicts),
+                              { count: conflicts });
+    parts.push(words("conflict", "⚡ " + count));
+  }
+  if (invalid) {
+    // Translators: how many actions of the last turn were invalid, e.g. "7 invalid"
+    const count = interpolate(ngettext("%(count)s invalid", "%(count)s invalid", invalid),
+                              { count: invalid });
+    parts.push(words("invalid", "✕ " + count));
+  }
+  if (!failed.length) parts.push(words("ok", "✓ " + gettext("no failed actions")));
   box.replaceChildren(...parts);
-  box.title = `Turn ${state.turn}`;
+  box.title = interpolate(gettext("Turn %(turn)s"), { turn: state.turn });
 }
 
 // The last turn's failed actions; in games where a team plays one command or move a
@@ -405,13 +438,19 @@ function fitList(box, list, total) {
   while (shown > 0 && overflows()) {
     shown -= 1;
     items[shown].remove();
-    more.textContent = `+${total - shown} more`;
+    more.textContent = moreLines(total - shown);
     if (!more.isConnected) list.append(more);
   }
   if (shown === 0 && total) { // no room for a line: the count joins the headline
     more.remove();
-    box.querySelector(".summary")?.append(words("more", `+${total} more`));
+    box.querySelector(".summary")?.append(words("more", moreLines(total)));
   }
+}
+
+// "+3 more": the lines of the list that do not fit.
+function moreLines(count) {
+  // Translators: how many more lines of the list there are that do not fit, e.g. "+3 more"
+  return interpolate(ngettext("+%(count)s more", "+%(count)s more", count), { count });
 }
 
 // --- team cards -------------------------------------------------------------------------
@@ -454,7 +493,9 @@ function drawTray(tray, pieces) {
   if (tray.dataset.pieces === key) return;
   tray.dataset.pieces = key;
   tray.replaceChildren(...pieces.map(pieceMark));
-  tray.setAttribute("aria-label", `${pieces.length} pieces left: ${key}`);
+  tray.setAttribute("aria-label", interpolate(ngettext("%(count)s piece left: %(pieces)s",
+                                                       "%(count)s pieces left: %(pieces)s", pieces.length),
+                                              { count: pieces.length, pieces: key }));
 }
 
 function pieceMark(piece) {
@@ -473,7 +514,9 @@ function pieceMark(piece) {
     svg.append(square);
   }
   const title = document.createElementNS(ns, "title");
-  title.textContent = `piece ${piece.name}, ${piece.size} square${piece.size === 1 ? "" : "s"}`;
+  title.textContent = interpolate(ngettext("piece %(name)s, %(count)s square",
+                                           "piece %(name)s, %(count)s squares", piece.size),
+                                  { name: piece.name, count: piece.size });
   svg.append(title);
   return svg;
 }
@@ -484,6 +527,16 @@ function pieceMark(piece) {
 function formatClock(ms) {
   const seconds = Math.ceil(Math.max(ms ?? 0, 0) / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
+}
+
+// A translated sentence with nodes in the place of its `%(name)s` values (a name in its
+// team's colour), in the order the language puts them; the words between, each as
+// `wrap(text)` makes it.
+function placed(sentence, nodes, wrap) {
+  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
+    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
+    return name && name in nodes ? nodes[name] : wrap(part);
+  });
 }
 
 function words(className, text) {
@@ -511,13 +564,16 @@ function setNumber(node, value) {
 // "" for a one-game match.
 function gameOfMatch(games, teams) {
   if (!games) return "";
-  const which = ` · game ${games.game} of ${games.of}`;
+  // Translators: which game of a several-game match this is, e.g. "game 2 of 3"
+  const which = " · " + interpolate(gettext("game %(game)s of %(games)s"),
+                                    { game: games.game, games: games.of });
   if (games.by === "wins") {
     const [a, b] = games.wins;
     return a + b ? `${which} (${teams[0].name} ${a} – ${b} ${teams[1].name})` : which;
   }
   if (games.game === 1) return which;
   const earlier = games.headlines.slice(0, games.game - 1)
-    .map(([a, b], index) => `game ${index + 1}: ${signed(a)} – ${signed(b)}`);
+    .map(([a, b], index) => interpolate(gettext("game %(game)s: %(score)s"),
+                                        { game: index + 1, score: `${signed(a)} – ${signed(b)}` }));
   return `${which} (${earlier.join(", ")})`;
 }

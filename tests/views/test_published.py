@@ -6,6 +6,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 
 from matches.models import Match
 from matches.rules.records import parse_record
@@ -16,9 +17,12 @@ VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 
 
 def imported(vector, published=True, days_ago=0):
+    """An imported record, started at noon `days_ago` days ago (an import starts a match
+    so that it ends now: a long one started yesterday just after midnight)."""
     match = match_import(parse_record((VECTORS / f"{vector}.record.json").read_bytes()),
                          published=published)
-    Match.objects.filter(pk=match.pk).update(start_at=match.start_at - timedelta(days=days_ago))
+    noon = timezone.now().replace(hour=12, minute=0, second=0, microsecond=0)
+    Match.objects.filter(pk=match.pk).update(start_at=noon - timedelta(days=days_ago))
     return Match.objects.get(pk=match.pk)
 
 

@@ -63,10 +63,13 @@ def test_the_tv_features_the_live_public_match_then_the_next(client):
     assert now["featured"] == {"id": newer.pk, "title": str(newer), "status": "running",
                                "start_at": now["featured"]["start_at"], "turns": newer.turns,
                                "teams": ["Hot", "Cool"]}
-    assert now["current"] == {"id": older.pk, "status": "running", "verdict": None}
+    assert now["current"] == {"id": older.pk, "status": "running", "verdict": None,
+                              "verdicts": None}
     finished = imported()
     shown = client.get(f"/tv/now?current={finished.pk}").json()["current"]
     assert shown["status"] == "finished" and shown["verdict"]
+    assert set(shown["verdicts"]) == {"ja", "vi", "en"} and shown["verdicts"]["en"] == \
+        shown["verdict"]
     finished.published = False
     finished.save()
     assert client.get(f"/tv/now?current={finished.pk}").json()["current"] is None

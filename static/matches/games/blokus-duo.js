@@ -1,6 +1,8 @@
 // Blokus Duo: each team's pieces and the start squares; one move (a 4-character code)
 // a turn; fewer squares left to place is better.
 
+import { gettext, interpolate, ngettext } from "../i18n.js";
+
 const START = [[4, 4], [9, 9]]; // 55 and AA: the squares the first pieces cover
 const CODE_DIGITS = "123456789ABCDE"; // a code's column and row
 const PIECE_LETTERS = "abcdefghijklmnopqrstu";
@@ -54,10 +56,15 @@ function codeTarget(outcome) {
 
 function moveWords(move) {
   if (typeof move !== "string") return JSON.stringify(move ?? null);
-  if (move === "----" || move === "0000") return `${move} · pass`;
+  // Translators: Blokus Duo: a move's code that places no piece (the team passes)
+  if (move === "----" || move === "0000") return interpolate(gettext("%(move)s · pass"), { move });
   const size = PIECE_SIZES[PIECE_LETTERS.indexOf(move[2]?.toLowerCase())];
   if (move.length !== 4 || !size) return move;
-  return `${move} · piece ${move[2].toLowerCase()}, ${size} square${size === "1" ? "" : "s"}`;
+  const count = Number(size);
+  // Translators: Blokus Duo: a move's code, its piece (a letter a … u) and the piece's size
+  const words = ngettext("%(move)s · piece %(piece)s, %(count)s square",
+                         "%(move)s · piece %(piece)s, %(count)s squares", count);
+  return interpolate(words, { move, piece: move[2].toLowerCase(), count });
 }
 
 // --- playing by hand (the play page) ------------------------------------------------
@@ -161,6 +168,16 @@ export function playerView(cells, team) {
 const ORIENTED = new Map(Object.keys(BASE_SHAPES).map((piece) =>
   [piece, Array.from({ length: 8 }, (_, orientation) => pieceSquares(piece, orientation))]));
 const START_NAMES = ["55", "AA"];
+// Why a placement is illegal, in the rules' words: worked out once, as the legal
+// placements of a position ask thousands of times.
+const PROBLEMS = {
+  off: gettext("the piece does not lie entirely on the board"),
+  overlaps: gettext("the piece overlaps a placed square"),
+  // Translators: Blokus Duo: %(square)s is the team's start square, 55 or AA, as the move codes name it
+  first: START_NAMES.map((square) => interpolate(gettext("the first piece must cover %(square)s"), { square })),
+  sharesEdge: gettext("the piece shares an edge with an own square"),
+  noCorner: gettext("the piece touches no own square at a corner"),
+};
 
 // Why a placement is illegal, in the rules' words, or "" when it is legal.
 export function placementProblem(view, piece, orientation, x, y) {
@@ -170,16 +187,16 @@ export function placementProblem(view, piece, orientation, x, y) {
   let sharesEdge = false;
   for (const [dx, dy] of squares) {
     const sx = x + dx, sy = y + dy;
-    if (sx < 0 || sy < 0 || sx >= SIZE || sy >= SIZE) return "the piece does not lie entirely on the board";
+    if (sx < 0 || sy < 0 || sx >= SIZE || sy >= SIZE) return PROBLEMS.off;
     const at = sy * SIZE + sx;
     overlaps ||= view.taken[at] === 1;
     sharesEdge ||= view.edge[at] === 1;
     onCorner ||= view.corner[at] === 1;
   }
-  if (overlaps) return "the piece overlaps a placed square";
-  if (view.first) return onCorner ? "" : `the first piece must cover ${START_NAMES[view.team]}`;
-  if (sharesEdge) return "the piece shares an edge with an own square";
-  return onCorner ? "" : "the piece touches no own square at a corner";
+  if (overlaps) return PROBLEMS.overlaps;
+  if (view.first) return onCorner ? "" : PROBLEMS.first[view.team];
+  if (sharesEdge) return PROBLEMS.sharesEdge;
+  return onCorner ? "" : PROBLEMS.noCorner;
 }
 
 // Every legal placement of the given pieces, as [x, y, piece, orientation] (each of a
@@ -216,13 +233,20 @@ export default {
   target: codeTarget,
   coordinate: (i) => CODE_DIGITS[i] ?? String(i), // as the move codes name columns and rows
   describe: (outcome) => moveWords(outcome.move),
-  start: "the empty board",
-  idle: "not its move",
-  legend: [[["piece-a edge-t edge-r edge-b edge-l", "piece-b edge-t edge-r edge-b edge-l"], "piece"],
-           [["piece-a edge-t edge-r edge-b edge-l fresh", "piece-b edge-t edge-r edge-b edge-l fresh"], "just placed"],
-           [["empty start-a", "empty start-b"], "start square"]],
+  // Translators: turn 0 of a game, before any move
+  start: gettext("the empty board"),
+  // Translators: Blokus Duo: the team that did not move this turn (the other team's turn)
+  idle: gettext("not its move"),
+  // Translators: the board's legend: a Blokus Duo piece placed on the board
+  legend: [[["piece-a edge-t edge-r edge-b edge-l", "piece-b edge-t edge-r edge-b edge-l"], gettext("piece")],
+           [["piece-a edge-t edge-r edge-b edge-l fresh", "piece-b edge-t edge-r edge-b edge-l fresh"],
+            // Translators: the board's legend: the piece placed in the last turn
+            gettext("just placed")],
+           // Translators: the board's legend: a square the team's first piece must cover
+           [["empty start-a", "empty start-b"], gettext("start square")]],
   strength: (remaining) => ALL_SQUARES - remaining,
-  details: () => "squares left to place · fewer wins",
+  // Translators: Blokus Duo: what a team's number is (fewer squares left is better)
+  details: () => gettext("squares left to place · fewer wins"),
   // the play page: a piece at a time, chosen, turned and flipped, placed by its code
   play: { kind: "pieces", pieces: PIECE_LETTERS.split(""), squares: pieceSquares,
           turned: turnedOrientation, flipped: flippedOrientation, code: moveCode,

@@ -1,9 +1,45 @@
 // CHaser (U-16): blocks and items, Cool (C) and Hot (H) sending one command a turn.
 
+import { gettext, interpolate } from "../i18n.js";
+
 const CELLS = { ".": "floor", "#": "block", "*": "item" };
-const VERBS = { w: "walk", l: "look", s: "search", p: "put" };
-const WAYS = { u: "up", d: "down", l: "left", r: "right" };
-const NAMES = ["Cool", "Hot"];
+// Each command in words, by the command the protocol sends (a verb, then a way).
+// (Up, down, left and right are on the map as drawn.)
+const COMMANDS = {
+  // Translators: CHaser's command wu: walk one cell up
+  wu: gettext("walk up"),
+  // Translators: CHaser's command wd: walk one cell down
+  wd: gettext("walk down"),
+  // Translators: CHaser's command wl: walk one cell left
+  wl: gettext("walk left"),
+  // Translators: CHaser's command wr: walk one cell right
+  wr: gettext("walk right"),
+  // Translators: CHaser's command lu: read the 3 × 3 square centred two cells up
+  lu: gettext("look up"),
+  // Translators: CHaser's command ld: read the 3 × 3 square centred two cells down
+  ld: gettext("look down"),
+  // Translators: CHaser's command ll: read the 3 × 3 square centred two cells left
+  ll: gettext("look left"),
+  // Translators: CHaser's command lr: read the 3 × 3 square centred two cells right
+  lr: gettext("look right"),
+  // Translators: CHaser's command su: read the nine cells in a line upwards
+  su: gettext("search up"),
+  // Translators: CHaser's command sd: read the nine cells in a line downwards
+  sd: gettext("search down"),
+  // Translators: CHaser's command sl: read the nine cells in a line to the left
+  sl: gettext("search left"),
+  // Translators: CHaser's command sr: read the nine cells in a line to the right
+  sr: gettext("search right"),
+  // Translators: CHaser's command pu: put a block on the cell above
+  pu: gettext("put up"),
+  // Translators: CHaser's command pd: put a block on the cell below
+  pd: gettext("put down"),
+  // Translators: CHaser's command pl: put a block on the cell to the left
+  pl: gettext("put left"),
+  // Translators: CHaser's command pr: put a block on the cell to the right
+  pr: gettext("put right"),
+};
+const NAMES = ["Cool", "Hot"]; // the players' names, kept in every language (as the server keeps them)
 const STEPS = { u: [0, -1], d: [0, 1], l: [-1, 0], r: [1, 0] };
 
 // The cells a look (the 3 × 3 square two cells away) or a search (nine cells in a
@@ -40,10 +76,10 @@ function chaserClasses() {
 
 // e.g. "wr · walk right".
 function commandWords(command) {
-  if (command === undefined) return "no command";
-  const verb = VERBS[command?.[0]];
-  const way = WAYS[command?.[1]];
-  return verb && way && command.length === 2 ? `${command} · ${verb} ${way}` : JSON.stringify(command);
+  // Translators: CHaser: a player that sent no command
+  if (command === undefined) return gettext("no command");
+  const words = typeof command === "string" && Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : null;
+  return words ? `${command} · ${words}` : JSON.stringify(command);
 }
 
 export default {
@@ -54,10 +90,19 @@ export default {
   target: null, // a command fails on no cell
   describe: (outcome) => commandWords(outcome.command),
   lastTurn,
-  start: "Cool and Hot on their first cells",
-  idle: "no command",
-  legend: [["block", "block"], ["item", "item"], ["floor", "Cool", "agent-a", "C"],
-           ["floor", "Hot", "agent-b", "H"], [["floor", "floor"], "read by a look or a search", "trace read team-a"],
-           ["floor", "put a block last turn", "trace acted"]],
-  details: (score, team) => `${NAMES[team]} (${"CH"[team]}) · items taken`,
+  // Translators: CHaser's turn 0: the two players (Cool and Hot) on their start cells
+  start: interpolate(gettext("%(cool)s and %(hot)s on their first cells"), { cool: NAMES[0], hot: NAMES[1] }),
+  // Translators: CHaser: a player that sent no command
+  idle: gettext("no command"),
+  // Translators: the board's legend: a CHaser cell with a block on it (no player can enter it)
+  legend: [["block", gettext("block")],
+           // Translators: the board's legend: a CHaser cell with an item on it (a player takes it)
+           ["item", gettext("item")], ["floor", NAMES[0], "agent-a", "C"], ["floor", NAMES[1], "agent-b", "H"],
+           // Translators: the board's legend: the cells a player's look or search read in the last turn
+           [["floor", "floor"], gettext("read by a look or a search"), "trace read team-a"],
+           // Translators: the board's legend: the cell a player put a block on in the last turn
+           ["floor", gettext("put a block last turn"), "trace acted"]],
+  // Translators: CHaser: a team's player (Cool or Hot) and its letter, then what its number counts
+  details: (score, team) => interpolate(gettext("%(player)s (%(letter)s) · items taken"),
+                                        { player: NAMES[team], letter: "CH"[team] }),
 };

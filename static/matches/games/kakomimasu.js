@@ -15,6 +15,8 @@
 //   optional strength(headline) (more is better; default the number itself) and
 //   details(score, team, parts, headline): a team's score beyond its one number.
 
+import { gettext, interpolate } from "../i18n.js";
+
 const WALLS = { ".": "neutral", A: "wall-a", B: "wall-b", a: "land-a", b: "land-b" };
 
 function wallClasses() {
@@ -41,9 +43,22 @@ function lastTurn(state, previous) {
   return { marks, moves };
 }
 
+// An action in words, by the type the API sends (a type the rules do not know, as sent).
+const PLACED = {
+  // Translators: Kakomimasu: an agent is put on the cell (x, y)
+  put: gettext("put (%(x)s, %(y)s)"),
+  // Translators: Kakomimasu: an agent moves onto the cell (x, y)
+  move: gettext("move (%(x)s, %(y)s)"),
+  // Translators: Kakomimasu: an agent removes the wall on the cell (x, y)
+  remove: gettext("remove (%(x)s, %(y)s)"),
+};
+
 function describePlaced(outcome) {
-  const where = outcome.x == null ? "" : ` (${outcome.x}, ${outcome.y})`;
-  return `${outcome.type ?? "?"}${where}`;
+  const { type, x, y } = outcome;
+  if (x != null && Object.hasOwn(PLACED, type)) return interpolate(PLACED[type], { x, y });
+  const where = x == null ? "" : ` (${x}, ${y})`;
+  // Translators: an agent's action: it stays on its cell
+  return `${type === "stay" ? gettext("stay") : type ?? "?"}${where}`;
 }
 
 // The play page: what a click on a cell asks of one of the player's agents, judged on
@@ -55,12 +70,15 @@ function planAction(state, team, agent, [x, y], planned) {
   const at = state.agents[team]?.[agent];
   const char = state.cells[y]?.[x];
   if (!at) {
-    return char === "AB"[1 - team] ? { problem: "an agent cannot be put on the other team's wall" }
+    return char === "AB"[1 - team] ? { problem: gettext("an agent cannot be put on the other team's wall") }
       : { action: { agent, type: "put", x, y } };
   }
   if (at[0] === x && at[1] === y) return { action: { agent, type: "stay" } };
   if (Math.max(Math.abs(at[0] - x), Math.abs(at[1] - y)) !== 1) {
-    return { problem: `(${x}, ${y}) is not next to agent ${agent} at (${at[0]}, ${at[1]})` };
+    // Translators: the play page: a cell clicked too far from the chosen agent, e.g. "(5, 4) is not next to
+    // agent 1 at (3, 2)"
+    const problem = gettext("(%(x)s, %(y)s) is not next to agent %(agent)s at (%(ax)s, %(ay)s)");
+    return { problem: interpolate(problem, { x, y, agent, ax: at[0], ay: at[1] }) };
   }
   const again = planned?.type === "move" && planned.x === x && planned.y === y;
   const remove = char === "AB"[1 - team] || (again && char === "AB"[team]);
@@ -75,12 +93,17 @@ export default {
   target: absoluteTarget,
   describe: describePlaced,
   lastTurn,
-  start: "the empty board",
-  idle: "no action",
-  legend: [[["wall-a", "wall-b"], "wall"], [["land-a", "land-b"], "territory"], ["neutral", "neutral"]],
+  // Translators: turn 0 of a game, before any move
+  start: gettext("the empty board"),
+  // Translators: a team that sent no action in a turn
+  idle: gettext("no action"),
+  // Translators: the board's legend: Kakomimasu's cells (a team's wall, its territory, a cell of neither)
+  legend: [[["wall-a", "wall-b"], gettext("wall")], [["land-a", "land-b"], gettext("territory")],
+           // Translators: the board's legend: a cell of neither team
+           ["neutral", gettext("neutral")]],
   // the play page: click an agent, then its target
   play: { kind: "agents", plan: planAction, marks: { put: "+", move: "→", remove: "✕", stay: "·" },
-          hint: "Click one of your agents, then its target: a cell to put it on, a neighbour "
-            + "to move onto or remove a wall from (click an own wall again to remove it), its "
-            + "own cell to stay." },
+          hint: gettext(
+            // Translators: the play page: how to give Kakomimasu's agents their actions
+            "Click one of your agents, then its target: a cell to put it on, a neighbour to move onto or remove a wall from (click an own wall again to remove it), its own cell to stay.") },
 };

@@ -1,6 +1,8 @@
 // Procon 2020 (Vietnam): tiles, areas, obstacles and treasures; agents move by a
 // direction (dx, dy) from where they stand.
 
+import { gettext, interpolate } from "../i18n.js";
+
 const TILES = { ".": "neutral", A: "tile-a", B: "tile-b", "#": "obstacle" };
 const FOUR_WAY = [[0, -1], [1, 0], [0, 1], [-1, 0]];
 const ARROWS = { "0,-1": "↑", "1,-1": "↗", "1,0": "→", "1,1": "↘", "0,1": "↓", "-1,1": "↙",
@@ -69,9 +71,20 @@ function lastTurn(state) {
   return { marks, moves };
 }
 
+// An action in words, by the type the API sends (a type the rules do not know, as sent).
+const DIRECTED = {
+  // Translators: Procon 2020: an agent moves one cell in a direction (an arrow such as ↗, or (dx, dy))
+  move: gettext("move %(direction)s"),
+  // Translators: Procon 2020: an agent removes the tile in a direction (an arrow such as ↗, or (dx, dy))
+  remove: gettext("remove %(direction)s"),
+};
+
 function describeDirected(outcome) {
-  if (outcome.type === "stay") return "stay";
-  return `${outcome.type ?? "?"} ${ARROWS[`${outcome.dx},${outcome.dy}`] || `(${outcome.dx}, ${outcome.dy})`}`;
+  // Translators: an agent's action: it stays on its cell
+  if (outcome.type === "stay") return gettext("stay");
+  const direction = ARROWS[`${outcome.dx},${outcome.dy}`] || `(${outcome.dx}, ${outcome.dy})`;
+  if (Object.hasOwn(DIRECTED, outcome.type)) return interpolate(DIRECTED[outcome.type], { direction });
+  return `${outcome.type ?? "?"} ${direction}`;
 }
 
 // The play page: what a click on a cell asks of one of the player's agents, judged on
@@ -80,13 +93,18 @@ function describeDirected(outcome) {
 // further away cannot be a target ({problem}).
 function planDirected(state, team, agent, [x, y]) {
   const at = state.agents[team]?.[agent];
-  if (!at) return { problem: `there is no agent ${agent}` };
+  if (!at) return { problem: interpolate(gettext("there is no agent %(agent)s"), { agent }) };
   const dx = x - at[0], dy = y - at[1];
   if (!dx && !dy) return { action: { agent, type: "stay" } };
   if (Math.abs(dx) > 1 || Math.abs(dy) > 1) {
-    return { problem: `(${x}, ${y}) is not next to agent ${agent} at (${at[0]}, ${at[1]})` };
+    // Translators: the play page: a cell clicked too far from the chosen agent, e.g. "(5, 4) is not next to
+    // agent 1 at (3, 2)"
+    const problem = gettext("(%(x)s, %(y)s) is not next to agent %(agent)s at (%(ax)s, %(ay)s)");
+    return { problem: interpolate(problem, { x, y, agent, ax: at[0], ay: at[1] }) };
   }
-  if (state.cells[y]?.[x] === "#") return { problem: `(${x}, ${y}) is an obstacle` };
+  if (state.cells[y]?.[x] === "#") {
+    return { problem: interpolate(gettext("(%(x)s, %(y)s) is an obstacle"), { x, y }) };
+  }
   return { action: { agent, type: state.cells[y]?.[x] === "AB"[1 - team] ? "remove" : "move", dx, dy } };
 }
 
@@ -98,13 +116,21 @@ export default {
   target: directedTarget,
   describe: describeDirected,
   lastTurn,
-  start: "the agents on their first tiles",
-  idle: "no action",
-  legend: [[["tile-a", "tile-b"], "tile"], [["neutral area-a", "neutral area-b"], "area"], ["neutral", "neutral"],
-           ["obstacle", "obstacle"],
-           ["treasure", "treasure and its value", "treasure-badge", "8"]],
+  // Translators: Procon 2020's turn 0: each agent on the tile it starts on
+  start: gettext("the agents on their first tiles"),
+  // Translators: a team that sent no action in a turn
+  idle: gettext("no action"),
+  // Translators: the board's legend: Procon 2020's cells (a team's tile, its area, a cell of neither)
+  legend: [[["tile-a", "tile-b"], gettext("tile")], [["neutral area-a", "neutral area-b"], gettext("area")],
+           // Translators: the board's legend: a cell of neither team
+           ["neutral", gettext("neutral")],
+           // Translators: the board's legend: a cell no agent can enter
+           ["obstacle", gettext("obstacle")],
+           // Translators: the board's legend: a treasure, with its points on it
+           ["treasure", gettext("treasure and its value"), "treasure-badge", "8"]],
   // the play page: click an agent, then its target
   play: { kind: "agents", plan: planDirected, marks: { move: "→", remove: "✕", stay: "·" },
-          hint: "Click one of your agents, then its target: a neighbour to move onto, or to "
-            + "remove the other team's tile from; its own cell to stay." },
+          hint: gettext(
+            // Translators: the play page: how to give Procon 2020's agents their actions
+            "Click one of your agents, then its target: a neighbour to move onto, or to remove the other team's tile from; its own cell to stay.") },
 };
