@@ -158,9 +158,9 @@ def enter(request: HttpRequest, match_id: int) -> HttpResponse:
     teams = {str(team.index): team for team in match.teams.all()}
     team = teams.get(request.POST.get("team", "").strip())
     if team is None:  # a form from another page, or one edited by hand
-        messages.error(request, gettext("Refused: choose the team whose actions these are "
-                                        "(%(letters)s).") % {
-            "letters": " / ".join(t.letter for t in teams.values())})
+        messages.error(request, gettext(
+            "Refused: choose the team whose actions these are (%(a)s or %(b)s).") % {
+            "a": "A", "b": "B"})
         return redirect("audit", match_id=match.pk)
     body = request.POST.get("actions", "").encode()
     judge = request.user.get_username()

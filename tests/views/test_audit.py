@@ -67,7 +67,7 @@ def test_the_audit_lists_every_submission_with_its_fate(judge_client, played):
     assert "10.0.0.7" in page and "{oops" in page
     assert "400 malformed_json: the body is not valid JSON" in page
     assert page.count("✔ counted") == 1 and second.counted and not first.counted
-    assert "agent 0 type put x 1 y 1 → <strong>ok</strong>" in page
+    assert '<code class="said">agent 0 type put x 1 y 1</code> → <strong>ok</strong>' in page
     assert "Offline entry for turn 2" in page
 
 
@@ -92,7 +92,8 @@ def test_a_judge_enters_a_teams_actions_offline_and_they_count(judge_client, pla
     row = turn_resolve(match_id=match.pk, number=2)
     assert row.agents[1][0] == [3, 3] and Submission.objects.get(pk=entry.pk).counted
     page = judge_client.get(f"/matches/{match.pk}/audit").content.decode()
-    assert "<strong>judy</strong>: team B&#x27;s router died" in page
+    assert ('<strong translate="no">judy</strong>: <span translate="no">team B&#x27;s router '
+            "died; actions read out by their captain</span>") in page
 
 
 def test_an_offline_entry_needs_a_note_and_a_refusal_is_logged(judge_client, played):

@@ -50,17 +50,18 @@ def test_turn_headers_give_scores_in_the_games_words_never_as_dicts(judge_client
 
 def test_chaser_commands_are_in_its_own_words(judge_client):
     page = audit(judge_client, imported("chaser/items_decide"))
-    assert "sd · search down → <strong>ok</strong>" in page
-    assert "lu · look up → <strong>ok</strong>" in page
+    assert '<code class="said">sd · search down</code> → <strong>ok</strong>' in page
+    assert '<code class="said">lu · look up</code> → <strong>ok</strong>' in page
     assert "agents stayed" not in page and "command sd" not in page
 
 
 def test_blokus_duo_moves_passes_and_idle_turns_in_its_own_words(judge_client):
     page = audit(judge_client, imported("blokus-duo/full_game_draw"))
     assert "move ----" not in page and "agents stayed" not in page
-    assert "---- · pass → <strong>ok</strong>" in page
+    assert '<code class="said">---- · pass</code> → <strong>ok</strong>' in page
     assert "not its move" in page
-    assert "1Df1 · piece f · 4 squares · 1C 1D 1E 2E → <strong>ok</strong>" in page
+    assert ('<code class="said">1Df1 · piece f · 4 squares · 1C 1D 1E 2E</code> → '
+            "<strong>ok</strong>") in page
 
 
 def test_a_team_named_by_its_letter_is_not_labelled_twice(judge_client):
