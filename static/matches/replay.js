@@ -674,7 +674,10 @@ function actionItem(game, outcome, team) {
               text("span", describeAction(game, outcome), "what"),
               text("span", RESULT_MARK[result] || "", "result"));
   if (RESULT_MARK[result]) item.lastChild.title = RESULT_WORDS[result];
-  if (outcome.reason) item.append(text("span", outcome.reason, "reason"));
+  if (outcome.reason) {
+    item.append(text("span", outcome.reason, "reason"));  // data, as the rules wrote it
+    item.lastChild.setAttribute("translate", "no");
+  }
   if (outcome.reply) item.append(text("span", replyWords(outcome), "reply"));
   return item;
 }

@@ -424,7 +424,12 @@ function outcomeItem(game, outcome) {
   const who = `${gameRules(game).agents ? "AB"[outcome.team] : ""}${actor(game, outcome.team, outcome)}`;
   const said = outcome.words || describeAction(game, outcome);
   item.append(words("mark", RESULT_MARK[outcome.result] || "?"), words("who", who), ` ${said}`);
-  if (outcome.reason) item.append(words("why", `: ${outcome.reason}`));
+  if (outcome.reason) {
+    // the rules' reason is data (docs/formats.md), shown as the rules wrote it
+    const why = words("why", `: ${outcome.reason}`);
+    why.setAttribute("translate", "no");
+    item.append(why);
+  }
   return item;
 }
 

@@ -1,0 +1,82 @@
+"""The scripts' words in Japanese, in a real Chromium: the venue screen, the replay, the
+front page and the play page of a match played to its end show no word of the English
+catalogue (what they build themselves included), and a Vietnamese screen shows the
+server's verdict in Vietnamese."""
+
+import pytest
+
+from matches.models import Match
+from matches.services.turns import turn_resolve
+from tests.factories import make_match, move, put, submit
+from tests.i18n.test_pages import WORD, english_words
+
+pytestmark = pytest.mark.e2e
+
+# The text a person sees: text nodes and the words of title, aria-label, placeholder and
+# alt, but not code, kbd, pre, textarea, scripts, nor what is marked translate="no".
+SHOWN_TEXT = """() => {
+  const skipped = "code, kbd, pre, textarea, script, style, template, [translate='no'], [hidden]";
+  const said = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const words = node.textContent.trim();
+    if (words && !node.parentElement.closest(skipped)) said.push(words);
+  }
+  const named = document.body.querySelectorAll("[title], [aria-label], [placeholder], [alt]");
+  for (const element of named) {
+    if (element.closest(skipped)) continue;
+    for (const name of ["title", "aria-label", "placeholder", "alt"]) {
+      if (element.getAttribute(name)) said.push(element.getAttribute(name));
+    }
+  }
+  return said;
+}"""
+
+
+@pytest.fixture
+def finished(transactional_db):
+    match, tokens = make_match(turns=3, teams=("東京", "大阪"))
+    plays = [([put(0, 0, 0), put(1, 1, 1)], [put(0, 3, 3)]), ([move(0, 1, 0)], [move(0, 2, 2)]),
+             ([], [])]
+    for number, actions in enumerate(plays, start=1):
+        for team, team_actions in enumerate(actions):
+            if team_actions:
+                submit(match, tokens[team], team_actions, number)
+        turn_resolve(match_id=match.pk, number=number)
+    Match.objects.filter(pk=match.pk).update(published=True, title="東京 対 大阪")
+    return Match.objects.get(pk=match.pk)
+
+
+def left_in_english(page, vocabulary) -> list[str]:
+    return [text for text in page.evaluate(SHOWN_TEXT)
+            if {w.lower() for w in WORD.findall(text) if len(w) > 2} & vocabulary]
+
+
+def test_the_scripts_pages_are_in_japanese(finished, live_server_process, browser):
+    vocabulary = english_words()
+    problems = []
+    for path, ready in ((f"/matches/{finished.pk}/", ".board .cell"),
+                        (f"/matches/{finished.pk}/replay", ".board .cell"),
+                        ("/", ".match-row"), (f"/matches/{finished.pk}/play", "form")):
+        for size in ((1920, 1080), (390, 844)):
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+            page.goto(f"{live_server_process}{path}?lang=ja")
+            page.wait_for_selector(ready)
+            page.wait_for_timeout(1500)  # the socket's snapshot, the result, the lists
+            assert page.evaluate("document.documentElement.lang") == "ja"
+            problems += [f"{path} {size[0]}: {text!r}"
+                         for text in left_in_english(page, vocabulary)]
+            page.close()
+    assert not problems, "left in English:\n" + "\n".join(problems)
+
+
+def test_a_vietnamese_venue_shows_the_servers_verdict_in_vietnamese(finished,
+                                                                   live_server_process,
+                                                                   browser):
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    page.goto(f"{live_server_process}/matches/{finished.pk}/?lang=vi")
+    page.wait_for_selector(".result-card:not([hidden]) .verdict")
+    verdict = page.inner_text(".result-card .verdict")
+    assert "thắng" in verdict or "Hòa" in verdict or "hòa" in verdict, verdict
+    page.close()
