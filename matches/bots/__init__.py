@@ -22,3 +22,12 @@ _BY_GAME: dict[str, dict[str, Bot]] = {module.GAME: module.BOTS
 def bots_for(game: str) -> dict[str, Bot]:
     """The game's bots by name; none for a game that has no built-in players."""
     return _BY_GAME.get(game, {})
+
+
+def bot_names(game: str) -> list[str]:
+    """Every built-in player of a game by name: its bots, or the programs that play it
+    over its own protocol (matches/bots/chaser.py's)."""
+    from matches.bots import chaser
+
+    programs = {chaser.GAME: chaser.PLAYERS}
+    return sorted(_BY_GAME.get(game) or programs.get(game) or {})

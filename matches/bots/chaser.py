@@ -101,6 +101,7 @@ class Hunter(Player):
         return self.walk(at, self.seen_other)
 
 
+GAME = "chaser"
 PLAYERS = {"collector": Collector, "hunter": Hunter}
 
 

@@ -18,3 +18,8 @@ def server_modules() -> list[ModuleType]:
     """The server module of every game played over its own protocol."""
     return [importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
             for game in GAMES if is_protocol_played(rules_for(game))]
+
+
+def server_for(game: str) -> ModuleType:
+    """The server module of a game played over its own protocol."""
+    return importlib.import_module(f"{__name__}.{game.replace('-', '_')}")

@@ -492,6 +492,19 @@ def map_read(path: Path) -> dict[str, Any]:
     return chaser.parse_map(path.read_bytes().decode("utf-8-sig"), name=path.stem)
 
 
+def board_problem(name: str) -> str:
+    """Why a map named by an organiser cannot be played ("" when it can)."""
+    path = map_path(name)
+    try:
+        map_read(path)
+    except OSError as error:
+        known = ", ".join(sorted(p.stem for p in MAPS.glob("*.map")))
+        return f"{name}: {error.strerror} (the shipped maps: {known})"
+    except (UnicodeDecodeError, chaser.MapError) as error:
+        return f"{path}: {error}"
+    return ""
+
+
 def map_settings(path: Path, record: dict[str, Any], **options: Any) -> Settings:
     """Server settings for a map read by `map_read` (its Board stored or reused)."""
     title = record["title"]  # the map's N: line, often a word like "random"
@@ -552,3 +565,60 @@ def _demo_program(ports: tuple[int, int], team: int, kind: type, play: Callable,
             return  # the match is over: its server has closed
         if stop.is_set():
             return
+
+
+# --- a tournament's fixtures -----------------------------------------------------------
+
+TOURNAMENT_POLL = 1.0  # how often a waiting server asks for the next fixture
+
+
+async def tournament(tournament_id: int, stop: threading.Event,
+                     tell: Callable[[str], None], *, ports: tuple[int, int] = chaser.PORTS,
+                     host: str = "0.0.0.0", step_delay: float = 0.0,
+                     timeout: float = 10.0) -> None:
+    """Play a tournament's CHaser fixtures one after another on one pair of ports, as the
+    contests do: each fixture as its round opens (the turn clock's runner opens rounds
+    and settles fixtures), a match of three games between the fixture's two teams, whose
+    programs connect (the first team to Cool's port in odd games). A tournament run with
+    bots has the built-in programs connect on loopback. Returns when it is over."""
+    from matches.bots.chaser import PLAYERS, play
+    from matches.models import Tournament
+    from matches.tournaments import runner
+
+    maps = sorted(MAPS.glob("*.map"))
+    played = 0
+    while not stop.is_set():
+        claimed = await _db(runner.protocol_fixture_claim)(tournament_id, timezone.now())
+        if claimed is None:
+            over = await _db(lambda: Tournament.objects.filter(
+                pk=tournament_id, finished_at__isnull=False).exists())()
+            if over:
+                return
+            await asyncio.sleep(TOURNAMENT_POLL)
+            continue
+        path = map_path(claimed.board) if claimed.board else maps[played % len(maps)]
+        played += 1
+        record = map_read(path)
+        options = {"turns": claimed.turns} if claimed.turns else {}
+        settings = await _db(map_settings)(
+            path, record, team_names=list(claimed.names), step_delay=step_delay,
+            public=claimed.public, title=claimed.title, timeout=timeout, **options)
+
+        def started(number: int, match_id: int, names: list[str], claimed=claimed) -> None:
+            runner.protocol_game_link(claimed, match_id, number)
+            tell(f"Match {match_id}: {names[0]} (Cool) vs {names[1]} (Hot), game {number}")
+
+        server = ChaserServer(settings, ports, host=host, on_start=started)
+        await server.start()
+        tell(f"{claimed.title}: {claimed.names[0]} and {claimed.names[1]}, connect to ports "
+             f"{server.ports[0]} (Cool) and {server.ports[1]} (Hot)")
+        if all(claimed.bots):
+            for team, bot in enumerate(claimed.bots):
+                threading.Thread(target=_demo_program, daemon=True, args=(
+                    server.ports, team, PLAYERS[bot], play, stop)).start()
+        try:
+            results = await server.run()
+        finally:
+            await server.close()
+        if stop.is_set() or not results:
+            await _db(runner.protocol_fixture_release)(claimed)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -26,7 +27,7 @@ from django.db.models import Max
 from matches.bots import bots_for
 from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
 from matches.rules import rules_for
-from matches.rules.turns import is_alternating
+from matches.rules.turns import is_alternating, is_protocol_played
 from matches.selectors import latest_scores, match_games, public_state
 from matches.services.boards import board_choose
 from matches.services.matches import match_create, next_game_create
@@ -103,20 +104,99 @@ def fixture_matches(fixture: Fixture) -> list[Match]:
 
 def fixtures_start(tournament: Tournament, fixtures: list[Fixture], now: datetime) -> None:
     """Make the first match of every fixture of the open round that has none, while fewer
-    than `parallel` fixtures are under way; the final waits for the third-place fixture."""
+    than `parallel` fixtures are under way; the final waits for the third-place fixture.
+    A game played over its own protocol has its matches made by its server instead, which
+    takes the fixtures in this order (`protocol_fixture_claim`)."""
+    if is_protocol_played(rules_for(tournament.game)):
+        return
+    for fixture in fixtures_due(tournament, fixtures):
+        match_of_fixture(tournament, fixture, 0, now)
+
+
+def fixtures_due(tournament: Tournament, fixtures: list[Fixture]) -> list[Fixture]:
+    """The open round's fixtures to start now, in order (the third-place one first)."""
     started = {f.pk for f in fixtures
-               if Match.objects.filter(fixture=f).exists()}
+               if f.claimed_at is not None or Match.objects.filter(fixture=f).exists()}
     running = sum(1 for f in fixtures if f.pk in started and not f.finished)
     third_pending = any(f.stage == Fixture.THIRD and not f.finished for f in fixtures)
+    due = []
     for fixture in sorted(fixtures, key=lambda f: (f.stage != Fixture.THIRD, f.slot)):
         if fixture.finished or fixture.pk in started or not fixture.planned:
             continue
         if fixture.stage == Fixture.KNOCKOUT and third_pending and len(fixtures) == 2:
             continue
-        if tournament.parallel and running >= tournament.parallel:
-            return
-        match_of_fixture(tournament, fixture, 0, now)
-        running += 1
+        if tournament.parallel and running + len(due) >= tournament.parallel:
+            break
+        due.append(fixture)
+    return due
+
+
+@dataclass(frozen=True)
+class ProtocolFixture:
+    """A fixture a protocol server plays next: its teams in this match's order (the first
+    Cool in odd games), their names and bots, and how to play it."""
+
+    fixture_id: int
+    number: int  # the fixture's match being played (0 the first)
+    seeds: tuple[int, int]
+    names: tuple[str, str]
+    bots: tuple[str, str]
+    title: str
+    board: str | None  # a map of the tournament's, in turn (None: the server's choice)
+    turns: int | None
+    public: bool
+
+
+def protocol_fixture_claim(tournament_id: int, now: datetime) -> ProtocolFixture | None:
+    """The next fixture of the tournament's open round for a protocol server to play,
+    taken by it (no other server gets it); None when none is due now."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
+        if tournament.finished_at is not None or now < tournament.start_at:
+            return None
+        fixtures = list(tournament.fixtures.all())
+        current = [f for f in fixtures if not f.finished]
+        if not current:
+            return None
+        number = min(f.round for f in current)
+        opens = round_opens(tournament, fixtures, number)
+        if opens is None or opens > now:
+            return None
+        due = fixtures_due(tournament, [f for f in fixtures if f.round == number])
+        if not due:
+            return None
+        fixture = due[0]
+        fixture.claimed_at = now
+        fixture.save(update_fields=["claimed_at"])
+        played = Match.objects.filter(fixture=fixture, first_game=None).count()
+        seeds = fixture.teams if played % 2 == 0 else fixture.teams[::-1]
+        entrants = {e.index: e for e in tournament.entrants.filter(index__in=seeds)}
+        names = tuple(entrants[seed].name for seed in seeds)
+        boards = tournament.settings.get("boards") or []
+        made = Match.objects.filter(fixture__tournament=tournament, first_game=None).count()
+        title = f"{tournament.name} · round {fixture.round}: {names[0]} vs {names[1]}"
+        return ProtocolFixture(
+            fixture.pk, played, seeds, names, tuple(entrants[seed].bot for seed in seeds),
+            title + (f" (match {played + 1})" if played else ""),
+            boards[made % len(boards)] if boards else None,
+            tournament.settings.get("turns"), tournament.public)
+
+
+def protocol_game_link(claimed: ProtocolFixture, match_id: int, number: int) -> None:
+    """A game a protocol server started for a claimed fixture (`number` from 1): it
+    belongs to the fixture, and its teams are the entrants (Cool the first in odd games)."""
+    match = Match.objects.get(pk=match_id)
+    seeds = claimed.seeds if number % 2 else claimed.seeds[::-1]
+    Match.objects.filter(pk=match_id).update(fixture_id=claimed.fixture_id)
+    entrants = dict(Entrant.objects.filter(
+        tournament__fixtures=claimed.fixture_id, index__in=seeds).values_list("index", "pk"))
+    for index, seed in enumerate(seeds):
+        Team.objects.filter(match=match, index=index).update(entrant_id=entrants[seed])
+
+
+def protocol_fixture_release(claimed: ProtocolFixture) -> None:
+    """A claimed fixture its server could not play (stopped, failed): due again."""
+    Fixture.objects.filter(pk=claimed.fixture_id, finished_at=None).update(claimed_at=None)
 
 
 def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
@@ -175,8 +255,12 @@ def fixture_settle(tournament: Tournament, fixture: Fixture, now: datetime) -> N
     matches = fixture_matches(fixture)
     if not matches or not all(_ended(match) for match in matches):
         return
+    protocol = is_protocol_played(rules_for(tournament.game))
     if len(matches) < fixture.planned:
-        match_of_fixture(tournament, fixture, len(matches), now)
+        if protocol:  # its server takes it again for the next match
+            Fixture.objects.filter(pk=fixture.pk).update(claimed_at=None)
+        else:
+            match_of_fixture(tournament, fixture, len(matches), now)
         return
     outcomes = [match_outcome(match) for match in matches]
     deciding = outcomes[:fixture.planned] if fixture.planned == tournament.matches_per_fixture \
@@ -192,8 +276,10 @@ def fixture_settle(tournament: Tournament, fixture: Fixture, now: datetime) -> N
             fixture.planned += 1
             fixture.note = (fixture.note + "\n" if fixture.note else "") + \
                 f"drawn: replayed (match {fixture.planned})"
-            fixture.save(update_fields=["planned", "points", "note"])
-            match_of_fixture(tournament, fixture, fixture.planned - 1, now)
+            fixture.claimed_at = None  # a protocol server takes it again
+            fixture.save(update_fields=["planned", "points", "note", "claimed_at"])
+            if not is_protocol_played(rules_for(tournament.game)):
+                match_of_fixture(tournament, fixture, fixture.planned - 1, now)
         else:
             fixture.save(update_fields=["points"])  # a judge decides (fixture_decide)
         return

@@ -15,9 +15,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from matches.bots import bots_for
+from matches.bots import bot_names
 from matches.models import Entrant, Fixture, Match, Tournament, token_hash
-from matches.rules import LIVE_GAMES, rules_for
+from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating, is_protocol_played
 from matches.services.turns import clock_wake
@@ -28,6 +28,9 @@ SHORT_LIMIT = Entrant._meta.get_field("short").max_length
 AFFILIATION_LIMIT = Entrant._meta.get_field("affiliation").max_length
 TITLE_LIMIT = Tournament._meta.get_field("name").max_length
 MAX_TEAMS = 256
+# The games played live: through the answer API, or over their own protocol's server.
+TOURNAMENT_GAMES = tuple(game for game in GAMES
+                         if rules_for(game).live or is_protocol_played(rules_for(game)))
 MAX_GAMES = 3
 
 
@@ -92,12 +95,9 @@ def plan_check(plan: Plan) -> Plan:
         raise TournamentError(f"NAME: {problem or 'must not be blank'}")
     if len(plan.name) > TITLE_LIMIT:
         raise TournamentError(f"NAME: at most {TITLE_LIMIT} characters")
-    if plan.game not in LIVE_GAMES:
-        raise TournamentError(f"--game: one of {', '.join(LIVE_GAMES)}")
+    if plan.game not in TOURNAMENT_GAMES:
+        raise TournamentError(f"--game: one of {', '.join(TOURNAMENT_GAMES)}")
     rules = rules_for(plan.game)
-    if is_protocol_played(rules):
-        raise TournamentError(f"--game: {rules.title} is played over its own server; its "
-                              "tournaments are not scheduled by the clock yet")
     formats = [value for value, _ in Tournament.FORMATS]
     if plan.format not in formats:
         raise TournamentError(f"--format: one of {', '.join(formats)}")
@@ -135,7 +135,7 @@ def plan_check(plan: Plan) -> Plan:
             raise TournamentError("--groups: at least 2 groups of at least 2 teams")
         if not 1 <= plan.advance <= count // plan.groups:
             raise TournamentError(f"--advance: between 1 and {count // plan.groups}")
-    if plan.bots and not bots_for(plan.game):
+    if plan.bots and not bot_names(plan.game):
         raise TournamentError(f"--bots: {rules.title} has no built-in bots")
     alternating = is_alternating(rules)
     if alternating and plan.turns is not None:
@@ -153,7 +153,7 @@ def tournament_create(plan: Plan) -> CreatedTournament:
     plan = plan_check(plan)
     rules = rules_for(plan.game)
     count = len(plan.teams)
-    bot_names = sorted(bots_for(plan.game)) if plan.bots else []
+    players = bot_names(plan.game) if plan.bots else []
     tokens = [secrets.token_urlsafe(24) for _ in plan.teams]
     settings = {
         "boards": list(plan.boards), "turns": plan.turns,
@@ -178,7 +178,7 @@ def tournament_create(plan: Plan) -> CreatedTournament:
             Entrant(tournament=tournament, index=index, name=team.name, short=team.short,
                     affiliation=team.affiliation, token_hash=token_hash(token),
                     group=groups.get(index),
-                    bot=bot_names[index % len(bot_names)] if bot_names else "")
+                    bot=players[index % len(players)] if players else "")
             for index, (team, token) in enumerate(zip(plan.teams, tokens, strict=True))])
         first_rounds_create(tournament, count, groups)
         clock_wake()
@@ -295,6 +295,7 @@ def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
             raise FixtureError(gettext("the next round has been drawn from this result already"))
         fixture.planned = _first_games(fixture).count() + 1
         fixture.winner, fixture.finished_at, fixture.decided_by = None, None, ""
+        fixture.claimed_at = None  # a protocol server takes it again
         fixture.note = _noted(fixture.note, judge, f"rerun: {note}")
         fixture.save()
         Tournament.objects.filter(pk=fixture.tournament_id).update(finished_at=None)

@@ -1,6 +1,7 @@
 """python manage.py chaserserver --map FILE|NAME [--ports COOL,HOT] [--turns N]
 [--teams NAME NAME] [--games 3] [--once] [--timeout SECONDS] [--step-delay SECONDS]
 [--public] [--host ADDRESS]
+python manage.py chaserserver --tournament ID [--ports COOL,HOT] [...]
 
 CHaser's TCP server (docs/chaser-server.md): the contests' client programs connect to
 Cool's port (2009) and Hot's (2010) and play a match of games, sides swapped every game,
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import signal
+import threading
 
 from channels.layers import get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
@@ -27,6 +29,7 @@ from matches.servers.chaser import (
     map_path,
     map_read,
     map_settings,
+    tournament,
 )
 from matches.services.matches import team_names_check
 from matches.services.turns import layer_reaches_other_processes
@@ -46,7 +49,11 @@ class Command(BaseCommand):
     help = "Serve CHaser over TCP to the contests' client programs (docs/chaser-server.md)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--map", required=True,
+        parser.add_argument("--tournament", type=int, metavar="ID",
+                            help="play a tournament's CHaser fixtures one after another as "
+                                 "their rounds open (docs/tournaments.md); its maps and turns "
+                                 "are the tournament's")
+        parser.add_argument("--map",
                             help=f"a map file, or the name of one in {MAPS.name}/ "
                                  f"({', '.join(sorted(p.stem for p in MAPS.glob('*.map')))})")
         parser.add_argument("--ports", type=ports, default=chaser.PORTS, metavar="COOL,HOT",
@@ -69,6 +76,11 @@ class Command(BaseCommand):
         parser.add_argument("--title", default="", help="the games' title")
 
     def handle(self, *args, **options):
+        if options["tournament"] is not None:
+            self.tournament(options)
+            return
+        if not options["map"]:
+            raise CommandError("--map: required (or --tournament)", returncode=2)
         settings = self.settings(options)
         games = 1 if options["once"] else options["games"]
         if games < 1:
@@ -101,6 +113,38 @@ class Command(BaseCommand):
         return map_settings(path, record, turns=turns, team_names=names,
                             timeout=options["timeout"], step_delay=options["step_delay"],
                             public=options["public"], title=options["title"])
+
+    def tournament(self, options) -> None:
+        from matches.models import Tournament
+
+        found = Tournament.objects.filter(pk=options["tournament"], game="chaser").first()
+        if found is None:
+            raise CommandError(f"--tournament: no CHaser tournament {options['tournament']}",
+                               returncode=2)
+        if options["timeout"] <= 0 or options["step_delay"] < 0:
+            raise CommandError("--timeout must be positive and --step-delay not negative",
+                               returncode=2)
+        self.stdout.write(f"CHaser server for {found.name}: its fixtures one after another")
+        self.stdout.flush()
+        stop = threading.Event()
+
+        async def serve() -> None:
+            loop = asyncio.get_running_loop()
+            for signalled in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signalled, stop.set)
+            await tournament(found.pk, stop, self.say, ports=options["ports"],
+                             host=options["host"], step_delay=options["step_delay"],
+                             timeout=options["timeout"])
+
+        try:
+            asyncio.run(serve())
+        except OSError as error:
+            raise CommandError(f"--ports: {error.strerror}", returncode=2) from None
+        self.stdout.write("stopped" if stop.is_set() else "the tournament is over")
+
+    def say(self, text: str) -> None:
+        self.stdout.write(text)
+        self.stdout.flush()
 
     async def serve(self, settings: Settings, ports: tuple[int, int], games: int,
                     host: str) -> None:

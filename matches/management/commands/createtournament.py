@@ -3,7 +3,8 @@
 
 Creates a tournament and prints its id, its page and every team's token (shown once;
 one token a team, for all its matches). The turn clock (`runclock`, or the demo's)
-plays it from its start: docs/tournaments.md.
+plays it from its start; a CHaser tournament's games are played by `chaserserver
+--tournament ID`: docs/tournaments.md.
 """
 
 from __future__ import annotations
@@ -19,9 +20,17 @@ from django.utils import timezone
 from matches.boards.specs import BoardError
 from matches.management.commands.creatematch import positive
 from matches.models import Tournament
-from matches.rules import LIVE_GAMES
+from matches.rules import rules_for
+from matches.rules.turns import is_protocol_played
+from matches.servers import server_for
 from matches.services.boards import board_choose
-from matches.tournaments.services import EntrantSpec, Plan, TournamentError, tournament_create
+from matches.tournaments.services import (
+    TOURNAMENT_GAMES,
+    EntrantSpec,
+    Plan,
+    TournamentError,
+    tournament_create,
+)
 
 CSV_COLUMNS = ("name", "short", "affiliation")
 
@@ -50,9 +59,23 @@ def teams_file(path: str) -> list[EntrantSpec]:
 class Command(BaseCommand):
     help = "Create a tournament; prints its id, its page and every team's token."
 
+    @staticmethod
+    def board_check(game: str, board: str) -> None:
+        """A board (a map, for a game played over its own server) that can be played."""
+        if is_protocol_played(rules_for(game)):
+            problem = server_for(game).board_problem(board)
+        else:
+            try:
+                board_choose(game, board)
+                problem = ""
+            except BoardError as error:
+                problem = str(error)
+        if problem:
+            raise CommandError(f"--boards: {problem}", returncode=2)
+
     def add_arguments(self, parser):
         parser.add_argument("name", metavar="NAME")
-        parser.add_argument("--game", choices=LIVE_GAMES, required=True)
+        parser.add_argument("--game", choices=TOURNAMENT_GAMES, required=True)
         parser.add_argument("--format", required=True,
                             choices=[value for value, _ in Tournament.FORMATS])
         parser.add_argument("--rounds", type=positive(int),
@@ -92,10 +115,7 @@ class Command(BaseCommand):
         teams = (teams_file(options["teams_file"]) if options["teams_file"]
                  else [EntrantSpec(name) for name in options["teams"]])
         for board in options["boards"] or ():  # every board is readable before anything is stored
-            try:
-                board_choose(options["game"], board)
-            except BoardError as error:
-                raise CommandError(f"--boards: {error}", returncode=2) from None
+            self.board_check(options["game"], board)
         plan = Plan(
             name=options["name"], game=options["game"], format=options["format"], teams=teams,
             start_at=timezone.now() + timedelta(seconds=max(options["start_in"], 0)),
@@ -124,3 +144,6 @@ class Command(BaseCommand):
             self.stdout.write(f"Token of {pair['name']}: {pair['token']}")
         self.stdout.write(f"Its page: /tournaments/{tournament.pk}/ ; each token plays every "
                           "match of its team (GET /api/matches lists them)")
+        if is_protocol_played(rules_for(tournament.game)):
+            self.stdout.write(f"Its games are played by: python manage.py chaserserver "
+                              f"--tournament {tournament.pk}")
