@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -87,7 +88,9 @@ def game(match: Match, now=None) -> dict[str, Any]:
         "nAgent": match.agents,
         "operationSec": match.strategy_ms / 1000,
         "transitionSec": match.transition_ms / 1000,
-        "startedAtUnixTime": int(match.start_at.timestamp()),
+        # whole seconds, as the community server has it; rounded up, so that a client that
+        # sleeps until then (its library does) finds the match under way, never early
+        "startedAtUnixTime": math.ceil(match.start_at.timestamp()),
         "reservedUsers": [team.name for team in teams],
         "type": "normal",
         "field": {

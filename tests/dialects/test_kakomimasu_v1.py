@@ -4,6 +4,7 @@ non-square board with the pic it was given, and reads the Game object that equal
 native state; the errors; every request stored as sent and audited like a native one."""
 
 import json
+import math
 import random
 from datetime import timedelta
 
@@ -41,7 +42,10 @@ def test_a_client_of_the_v1_api_joins_and_plays_a_whole_game(client, clock, tmp_
     assert status == 200 and waiting["status"] == "ready" and waiting["totalTurn"] == 6
     assert waiting["turn"] == 0
     assert (waiting["operationSec"], waiting["transitionSec"]) == (5, 1)
-    assert waiting["startedAtUnixTime"] == int(match.start_at.timestamp())
+    # whole seconds, rounded up: a client that sleeps until then never wakes too early
+    started = match.start_at.timestamp()
+    assert waiting["startedAtUnixTime"] == math.ceil(started)
+    assert 0 <= waiting["startedAtUnixTime"] - started < 1
     assert waiting["players"][1]["agents"] == [{"x": -1, "y": -1}] * 3
     rng = random.Random(5)
     for turn in range(1, match.turns + 1):
