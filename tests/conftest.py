@@ -114,3 +114,14 @@ def live_server_process(spawn, tmp_path):
     spawn("demo", "--no-bots", "--port", str(port), log_to=tmp_path / "server.log")
     wait_for_port(port)
     return f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture
+def judge_client(client):
+    """The test client, logged in as a user with the judge permission."""
+    from django.contrib.auth.models import Permission, User
+
+    user = User.objects.create_user("judy", password="pw")
+    user.user_permissions.add(Permission.objects.get(codename="judge"))
+    client.login(username="judy", password="pw")
+    return client

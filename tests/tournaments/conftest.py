@@ -10,17 +10,6 @@ from tests.api.conftest import Clock
 
 
 @pytest.fixture
-def judge_client(client):
-    """The test client, logged in as a user with the judge permission."""
-    from django.contrib.auth.models import Permission, User
-
-    user = User.objects.create_user("judy", password="pw")
-    user.user_permissions.add(Permission.objects.get(codename="judge"))
-    client.login(username="judy", password="pw")
-    return client
-
-
-@pytest.fixture
 def clock(monkeypatch):
     """Every part of the server reads this time; the test moves it."""
     held = Clock(timezone.now())
