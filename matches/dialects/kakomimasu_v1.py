@@ -36,7 +36,7 @@ from matches.dialects.base import (
 )
 from matches.models import Board, Match
 from matches.rules import rules_for
-from matches.services.submissions import Refusal
+from matches.services.submissions import Refusal, json_read
 
 GAME = "kakomimasu"
 NAME = "kakomimasu-v1"
@@ -159,6 +159,10 @@ def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
         return answer({"receptionUnixTime": int(timezone.now().timestamp()),
                        "turn": reply.body["turn"]})
     problem = reply.body.get("error", "")
+    if problem == DRY_RUN:  # checked and stored, never played
+        match = Match.objects.get(pk=match_id)
+        return answer({"receptionUnixTime": int(timezone.now().timestamp()),
+                       "turn": match.strategy_turn(timezone.now()) or 0})
     if reply.status == 401:
         return error(401, reply.body["detail"], UNAUTHORIZED)
     if reply.status in (403, 404) or problem == "wrong_dialect":
@@ -184,7 +188,18 @@ def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
         if kind != "stay":
             moved |= {"x": action.get("x"), "y": action.get("y")}
         native.append(native_action(rules, moved, index, {"agent": "agentId"}))
+    if _dry_run(body):
+        raise Refusal(200, DRY_RUN, "a dry run: the actions are well formed, and not played")
     return native, None
+
+
+DRY_RUN = "dry_run"
+
+
+def _dry_run(body: bytes) -> bool:
+    """`"dryRun": true` in the body (the community server's option: check, do nothing)."""
+    data = json_read(body)
+    return isinstance(data, dict) and data.get("dryRun") is True
 
 
 def stream_view(request: HttpRequest) -> StreamingHttpResponse:

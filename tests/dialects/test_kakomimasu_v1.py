@@ -147,3 +147,26 @@ def test_the_event_stream_tells_of_new_and_moving_matches(live_server_process, t
         assert (added["type"], added["game"]["id"]) == ("add", str(hidden.pk))
         Match.objects.filter(pk=hidden.pk).update(public_live=False)
         assert read_event(stream) == {"type": "remove", "gameId": str(hidden.pk)}
+
+
+def test_a_dry_run_is_checked_and_stored_but_never_played(client, clock, tmp_path):
+    """The community server's `dryRun`: the same answer as an accepted PATCH, nothing
+    played; kept in the audit like every request."""
+    match, tokens = kakomimasu_match(tmp_path, public=True)
+    player = KakomimasuClient(client, tokens[0])
+    player.join(match.pk)
+    clock.time = match.opens_at(1) + timedelta(seconds=1)
+    put = {"agentId": 0, "type": "PUT", "x": 1, "y": 1}
+    answer = client.generic("PATCH", f"/v1/matches/{match.pk}/actions",
+                            json.dumps({"actions": [put], "dryRun": True}),
+                            content_type="application/json", HTTP_AUTHORIZATION=player.pic)
+    assert answer.status_code == 200 and answer.json()["turn"] == 1
+    stored = Submission.objects.get(match=match)
+    assert (stored.status_code, stored.error, stored.counted) == (200, "dry_run", False)
+    wrong = client.generic("PATCH", f"/v1/matches/{match.pk}/actions",
+                           json.dumps({"actions": [{"agentId": 0, "type": "JUMP"}],
+                                       "dryRun": True}),
+                           content_type="application/json", HTTP_AUTHORIZATION=player.pic)
+    assert wrong.status_code == 400 and wrong.json()["errorCode"] == 104
+    row = turn_resolve(match_id=match.pk, number=1)
+    assert row.agents[0][0] is None  # nothing was played
