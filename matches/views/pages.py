@@ -9,7 +9,7 @@ from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
 from matches import picture, selectors
@@ -223,7 +223,9 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     what = {"title": str(match), "teams": [team.name for team in match.teams.all()],
             "turns": match.turns, "taken": extras.get("treasures_taken", ()),
             "result": match.result if last else None}
-    etag = '"' + picture.picture_key(match=match.pk, state=shown[-1], **what) + '"'
+    # the words under the numbers are in the page's language: one picture a language
+    etag = '"' + picture.picture_key(match=match.pk, state=shown[-1],
+                                     language=translation.get_language(), **what) + '"'
     if _has_it(request, etag):
         response = HttpResponse(status=304)
     else:

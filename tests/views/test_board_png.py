@@ -284,3 +284,15 @@ def test_numbers_are_written_with_a_real_minus_sign():
     from matches.picture import _number
 
     assert _number(-3) == "\u22123" and _number(0) == "0" and _number(12) == "12"
+
+
+def test_a_picture_is_drawn_in_each_language_once(client):
+    """The words under the numbers are in the viewer's language: one picture (and ETag)
+    a language, each drawn once."""
+    match = imported("kakomimasu/enclosure_ring")
+    english = client.get(f"/matches/{match.pk}/board.png?lang=en")
+    japanese = client.get(f"/matches/{match.pk}/board.png?lang=ja")
+    assert english["ETag"] != japanese["ETag"] and english.content != japanese.content
+    again = client.get(f"/matches/{match.pk}/board.png?lang=ja",
+                       HTTP_IF_NONE_MATCH=japanese["ETag"])
+    assert again.status_code == 304
