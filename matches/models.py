@@ -7,6 +7,7 @@ the Turn rows are what the rules made of them (and can always be recomputed).
 from __future__ import annotations
 
 import hashlib
+import secrets
 from datetime import datetime, timedelta
 
 from django.db import models
@@ -19,6 +20,15 @@ from matches.rules.turns import is_protocol_played
 
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A team's secret bearer token: 32 URL-safe characters, never starting with "-"
+    (a command line would take such a token for an option: `playprogram --token -x…`)."""
+    while True:
+        token = secrets.token_urlsafe(24)
+        if not token.startswith("-"):
+            return token
 
 
 class Board(models.Model):

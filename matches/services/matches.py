@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -10,7 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
-from matches.models import Board, Match, Team, token_hash
+from matches.models import Board, Match, Team, new_token, token_hash
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.services.turns import clock_wake
 
@@ -68,7 +67,7 @@ def match_create(
     problem = text_problem(title)
     if problem:
         raise RecordError(f"title: {problem}")
-    tokens = [secrets.token_urlsafe(24) for _ in names]
+    tokens = [new_token() for _ in names]
     with transaction.atomic():
         steps = (0, 0) if clock_seconds is not None else (strategy_seconds, transition_seconds)
         match = Match.objects.create(
@@ -103,6 +102,6 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
         )
         for team in first.teams.all():
             Team.objects.create(match=game, index=team.index, name=team.name, short=team.short,
-                                token_hash=token_hash(secrets.token_urlsafe(24)))
+                                token_hash=token_hash(new_token()))
         clock_wake()
     return game

@@ -5,7 +5,6 @@ judges' use cases. The schedule itself runs in `runner.py`.
 from __future__ import annotations
 
 import math
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from matches.bots import bot_names
-from matches.models import Entrant, Fixture, Match, Tournament, token_hash
+from matches.models import Entrant, Fixture, Match, Tournament, new_token, token_hash
 from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating, is_protocol_played
@@ -154,7 +153,7 @@ def tournament_create(plan: Plan) -> CreatedTournament:
     rules = rules_for(plan.game)
     count = len(plan.teams)
     players = bot_names(plan.game) if plan.bots else []
-    tokens = [secrets.token_urlsafe(24) for _ in plan.teams]
+    tokens = [new_token() for _ in plan.teams]
     settings = {
         "boards": list(plan.boards), "turns": plan.turns,
         "strategy_seconds": plan.strategy_seconds,

@@ -167,3 +167,12 @@ def test_the_kifu_process_output_is_byte_for_byte(tmp_path):
                           cwd=Path(__file__).resolve().parents[2], capture_output=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == record.with_name("random_s7_01.kifu.txt").read_bytes()
+
+
+def test_a_token_never_starts_with_a_dash():
+    """A command line takes `--token -x…` for an option (playprogram, curl scripts)."""
+    from matches.models import new_token
+
+    tokens = [new_token() for _ in range(2000)]  # one in 64 would start with "-"
+    assert not [token for token in tokens if token.startswith("-")]
+    assert all(len(token) == 32 for token in tokens) and len(set(tokens)) == 2000
