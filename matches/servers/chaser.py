@@ -581,6 +581,16 @@ async def tournament(tournament_id: int, stop: threading.Event,
     and settles fixtures), a match of three games between the fixture's two teams, whose
     programs connect (the first team to Cool's port in odd games). A tournament run with
     bots has the built-in programs connect on loopback. Returns when it is over."""
+    try:
+        await _tournament(tournament_id, stop, tell, ports=ports, host=host,
+                          step_delay=step_delay, timeout=timeout)
+    finally:  # the database thread's connections go with the server
+        await _db(db.connections.close_all)()
+
+
+async def _tournament(tournament_id: int, stop: threading.Event,
+                      tell: Callable[[str], None], *, ports: tuple[int, int], host: str,
+                      step_delay: float, timeout: float) -> None:
     from matches.bots.chaser import PLAYERS, play
     from matches.models import Tournament
     from matches.tournaments import runner
