@@ -42,7 +42,52 @@ def standings_rows(tournament: Tournament, fixtures: Sequence[Fixture],
     count = tournament.entrants.count() if count is None else count
     results, byes = results_of(fixtures)
     counted_byes = byes if tournament.format == Tournament.SWISS else []
-    return standings(count, results, rules_for(tournament.game).standings, counted_byes)
+    rows = standings(count, results, rules_for(tournament.game).standings, counted_byes)
+    reached = knockout_reached(fixtures)
+    return by_knockout(rows, reached) if reached else rows
+
+
+# How far a team went in a knockout, best first: the winner, the final's loser, the
+# third-place fixture's winner and loser; then the round a team is still in, or lost in.
+CHAMPION, RUNNER_UP, THIRD, FOURTH = 1000, 900, 800, 700
+
+
+def knockout_reached(fixtures: Sequence[Fixture]) -> dict[int, float]:
+    """Each knockout team's place as a number (higher is better); {} without a knockout.
+    A team still in the bracket stands above those out in its round."""
+    bracket = [f for f in fixtures if f.stage in (Fixture.KNOCKOUT, Fixture.THIRD)]
+    if not bracket:
+        return {}
+    last = max(f.round for f in bracket)
+    final = [f for f in bracket if f.round == last and f.stage == Fixture.KNOCKOUT]
+    reached: dict[int, float] = {}
+    for fixture in sorted(bracket, key=lambda f: f.round):
+        for team in fixture.teams:
+            if team is not None:
+                reached[team] = fixture.round + 0.5  # in this round, not out (yet)
+        if fixture.bye or not fixture.finished or fixture.winner is None:
+            continue
+        loser = fixture.team_b if fixture.winner == fixture.team_a else fixture.team_a
+        if fixture.stage == Fixture.THIRD:
+            reached[fixture.winner], reached[loser] = THIRD, FOURTH
+        elif len(final) == 1 and fixture is final[0] and len(
+                [f for f in bracket if f.round == last]) <= 2:
+            reached[fixture.winner], reached[loser] = CHAMPION, RUNNER_UP
+        else:
+            reached[loser] = fixture.round
+    return reached
+
+
+def by_knockout(rows: list[Row], reached: dict[int, float]) -> list[Row]:
+    """The table of a tournament with a knockout: ranked by how far each team went (the
+    teams out in one round share a rank), then by the game's own keys among equals;
+    teams that never reached the knockout (groups) after, as their table has them."""
+    ordered = sorted(rows, key=lambda row: -reached.get(row.team, -1))  # stable: keys kept
+    for place, row in enumerate(ordered):
+        tied = place and reached.get(row.team, -1) == reached.get(ordered[place - 1].team, -1) \
+            and row.team in reached
+        row.rank = ordered[place - 1].rank if tied else place + 1
+    return ordered
 
 
 def group_qualifiers(tournament: Tournament, fixtures: Sequence[Fixture]) -> list[int]:

@@ -103,6 +103,14 @@ def test_a_knockout_of_kakomimasu_plays_its_bracket_with_byes_and_a_third_place(
     for f in fixtures:
         if not f.bye:
             assert f.winner in f.teams and len(Match.objects.filter(fixture=f)) == f.planned
+    # the table of a knockout: the champion, the runner-up, third, fourth, then the two
+    # teams out in the first round sharing fifth place
+    rows = tournament_data(tournament, clock.now())["standings"]
+    loser = final.team_b if final.winner == final.team_a else final.team_a
+    third_loser = third.team_b if third.winner == third.team_a else third.team_a
+    assert [(r["rank"], r["team"]) for r in rows[:4]] == [
+        (1, final.winner), (2, loser), (3, third.winner), (4, third_loser)]
+    assert [r["rank"] for r in rows[4:]] == [5, 5]
     # the boards were used in turn
     boards = list(Match.objects.filter(fixture__tournament=tournament).order_by("pk")
                   .values_list("board__name", flat=True))
