@@ -22,7 +22,6 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 
 from matches.bots import bots_for
 from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
@@ -413,7 +412,3 @@ def bots_move(match: Match, now: datetime) -> None:
                           now, team.entrant.bot)
         if state.get("to_move") is not None:
             return  # the move changed the game: the other team's turn comes next tick
-
-
-def rounds_of(tournament: Tournament) -> int:
-    return tournament.fixtures.aggregate(last=Max("round"))["last"] or 0
