@@ -187,6 +187,11 @@ class MatchConsumer(HubConsumer):
             await self._send_backlog()
 
     def _after_a_gap(self, event) -> bool:
+        """Whether turns are missing before this event: a turn past the next one, or an end
+        past the last turn sent (that turn's event lost, the end's not: it carries the
+        last turn, and comes right after it)."""
+        if event["kind"] == "end":
+            return event["turn"] > self.sent_turn
         return event["kind"] == "turn" and event["turn"] > self.sent_turn + 1
 
     async def _send_backlog(self):

@@ -208,6 +208,21 @@ async def test_a_leave_while_the_layer_is_down_ends_the_hub_all_the_same(monkeyp
     await again.leave(member)
 
 
+async def versioned(socket) -> tuple[str, int | None]:
+    """The next versioned message a match socket sends, as (type, turn)."""
+    while True:
+        message = await socket.receive_json_from(timeout=3)
+        if message["type"] != "viewers":
+            return message["type"], message.get("turn")
+
+
+async def nothing_versioned(socket) -> bool:
+    while not await socket.receive_nothing(timeout=0.2):
+        if (await socket.receive_json_from())["type"] != "viewers":
+            return False
+    return True
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_out(monkeypatch):
     from django.db import connections
@@ -217,29 +232,43 @@ async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_o
     socket = browser_socket(f"/ws/matches/{match.pk}/")
     assert (await socket.connect())[0]
 
-    async def versioned():
-        while True:
-            message = await socket.receive_json_from(timeout=3)
-            if message["type"] != "viewers":
-                return message["type"], message.get("turn")
-
-    async def nothing_versioned():
-        while not await socket.receive_nothing(timeout=0.2):
-            if (await socket.receive_json_from())["type"] != "viewers":
-                return False
-        return True
-
-    assert await versioned() == ("snapshot", 0)
+    assert await versioned(socket) == ("snapshot", 0)
     await resolve(match_id=match.pk, number=1)
-    assert await versioned() == ("turn", 1)
+    assert await versioned(socket) == ("turn", 1)
     monkeypatch.setattr(broadcast_module, "broadcast", lambda group, message: None)  # lost events
     await resolve(match_id=match.pk, number=2)
     await resolve(match_id=match.pk, number=3)
-    assert await nothing_versioned()
+    assert await nothing_versioned(socket)
     [hub] = [hub for key, hub in Hub._hubs.items() if key[2] == match_group(match.pk)]
     await hub._resync()
-    assert [await versioned() for _ in range(3)] == [("turn", 2), ("turn", 3), ("end", 3)]
+    assert [await versioned(socket) for _ in range(3)] == [("turn", 2), ("turn", 3), ("end", 3)]
     await hub._resync()  # once over, nothing is sent twice
-    assert await nothing_versioned()
+    assert await nothing_versioned(socket)
+    await socket.disconnect()
+    await sync_to_async(connections.close_all)()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_an_end_whose_last_turn_was_lost_comes_after_that_turn_all_the_same(monkeypatch):
+    """After a Redis restart, a clock whose connection went stale meanwhile fails its first
+    send, the last turn's, and the end sent right after it gets through (the hubs had
+    joined their groups again, so no resync covers it): the socket fills the gap from the
+    stored turns before the end, as before any turn, so that no screen ends a turn short."""
+    from django.db import connections
+
+    match, _ = await sync_to_async(make_match)(turns=2)
+    resolve = sync_to_async(turns.turn_resolve)
+    socket = browser_socket(f"/ws/matches/{match.pk}/")
+    assert (await socket.connect())[0]
+    assert await versioned(socket) == ("snapshot", 0)
+    await resolve(match_id=match.pk, number=1)
+    assert await versioned(socket) == ("turn", 1)
+    sent = broadcast_module.broadcast
+    monkeypatch.setattr(broadcast_module, "broadcast",  # the turns are lost, the rest goes
+                        lambda group, message: message["type"] == "turn" or sent(group, message))
+    await resolve(match_id=match.pk, number=2)
+    assert await versioned(socket) == ("turn", 2)  # not the end first, a turn short
+    assert await versioned(socket) == ("end", 2)
+    assert await nothing_versioned(socket)
     await socket.disconnect()
     await sync_to_async(connections.close_all)()
