@@ -1,7 +1,10 @@
 """Rules-engine speed, in-process: python bench/rules.py [--repeat N]
 
 For each benchmark match it prints the mean and p99 time of resolving one turn,
-and the time to compute the whole timeline/1 (median of the repeats). Then, for
+the time to read and check its record (from the JSON file's bytes to a checked
+record, as `manage.py replay` reads one) and the time to compute the whole
+timeline/1 from it (each the median of the repeats): reading and checking should
+cost less than computing. Then, for
 Blokus Duo, the two questions a player's program and the server ask of a
 mid-game position: is there any legal move, and which are they (best of runs).
 """
@@ -20,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from matches.rules import blokus_duo, rules_for  # noqa: E402
-from matches.rules.records import parse_record  # noqa: E402
+from matches.rules.files import record_from_bytes  # noqa: E402
+from matches.rules.records import dump_json, parse_record  # noqa: E402
 from matches.rules.timeline import compute_timeline  # noqa: E402
 
 VECTORS = ROOT / "tests" / "conformance"
@@ -77,10 +81,17 @@ def procon2020_record(seed: int = 2020, side: int = 20, agents: int = 8, turns: 
     return parse_record(record | {"actions": actions})
 
 
-def load(game: str, name: str):
+def record_bytes(game: str, name: str) -> bytes:
+    """The match's record file as read from disk (the generated one as written out)."""
     if name == "generated":
-        return procon2020_record()
-    return parse_record((VECTORS / game / f"{name}.record.json").read_text())
+        return dump_json(procon2020_record().to_json()).encode()
+    return (VECTORS / game / f"{name}.record.json").read_bytes()
+
+
+def read_time(raw: bytes) -> float:
+    start = time.perf_counter()
+    record_from_bytes(raw, "record.json")
+    return time.perf_counter() - start
 
 
 def turn_times(record) -> list[float]:
@@ -109,16 +120,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--repeat", type=int, default=30)
     repeat = parser.parse_args().repeat
-    print(f"{'match':<28} {'turns':>5} {'turn mean':>10} {'turn p99':>10} {'timeline':>10}")
+    print(f"{'match':<28} {'turns':>5} {'turn mean':>10} {'turn p99':>10}"
+          f" {'read+check':>10} {'timeline':>10}")
     for game, name, about in MATCHES:
-        record = load(game, name)
+        raw = record_bytes(game, name)
+        record = record_from_bytes(raw, "record.json")
         timeline_time(record)  # warm up imports and caches
         turns = [t for _ in range(repeat) for t in turn_times(record)]
+        read = statistics.median(read_time(raw) for _ in range(repeat))
         whole = statistics.median(timeline_time(record) for _ in range(repeat))
         print(
             f"{game + '/' + name:<28} {len(record.actions):>5}"
             f" {statistics.mean(turns) * 1e3:>8.3f}ms"
-            f" {percentile(turns, 0.99) * 1e3:>8.3f}ms {whole * 1e3:>8.2f}ms   {about}"
+            f" {percentile(turns, 0.99) * 1e3:>8.3f}ms"
+            f" {read * 1e3:>8.2f}ms {whole * 1e3:>8.2f}ms   {about}"
         )
 
     blokus_positions()

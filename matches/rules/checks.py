@@ -7,6 +7,7 @@ same whatever its game.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -65,9 +66,27 @@ def text_problem(text: str) -> str | None:
     return None
 
 
-def plain_strings(document: Any) -> None:
+def plain_strings(document: Any, text: str | None = None) -> None:
     """Refuse the first string of a JSON document, key or value, that `text_problem`
-    finds, naming its field (`title`, `actions[0][1][0].type`)."""
+    finds, naming its field (`title`, `actions[0][1][0].type`).
+
+    `text`, when given, is the JSON text the document was read from. The whole text is
+    checked first, at once (`plain_json_text`); the document is walked string by string,
+    to name the field, only when that check cannot tell that every string is plain.
+    Without `text` the document is written out as JSON (in C) and that text checked.
+    """
+    if text is None:
+        try:
+            text = json.dumps(document, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):  # not plain JSON data: walk it
+            text = None
+    if text is not None and plain_json_text(text):
+        return
+    refuse_odd_strings(document)
+
+
+def refuse_odd_strings(document: Any) -> None:
+    """`plain_strings` without its shortcut: every string in turn, in document order."""
     stack: list[tuple[str, Any]] = [("", document)]
     while stack:  # a loop, not recursion: a document may be nested deeply
         name, value = stack.pop()
@@ -86,6 +105,42 @@ def plain_strings(document: Any) -> None:
             stack.extend(reversed(children))
         elif isinstance(value, list):
             stack.extend(reversed([(f"{name}[{i}]", item) for i, item in enumerate(value)]))
+
+
+# In JSON text (inside its strings, the only place a backslash may be): an escaped
+# backslash, taken whole so that the next character is not read as an escape; the
+# escape of a NUL; of a surrogate (which must be the high half of a pair followed by its
+# low half); or a `\u` not followed by four hex digits (nothing a strict reader takes,
+# but never assumed harmless).
+_ESCAPES = re.compile(r"\\\\|\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2}|(?![0-9a-fA-F]{4}))")
+_LOW_HALF = re.compile(r"\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def plain_json_text(text: str) -> bool:
+    """True when no string that reading the JSON text `text` gives, key or value, can
+    hold a NUL or a lone surrogate (what `text_problem` refuses): the text itself holds
+    none (nor any surrogate, paired or not, which UTF-8 cannot encode), and none of its
+    escapes gives one. False means only "maybe": the document must be walked. It is one
+    pass over the text in C, with a loop in Python over the rare escapes it finds."""
+    if "\x00" in text:
+        return False
+    if not text.isascii():
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return False
+    if "\\" not in text:
+        return True
+    paired_low = -1  # where the low half of the last pair starts
+    for escape in _ESCAPES.finditer(text):
+        found, start = escape.group(), escape.start()
+        if found == "\\\\" or start == paired_low:
+            continue
+        if len(found) == 6 and found[3] in "89abAB" and _LOW_HALF.match(text, escape.end()):
+            paired_low = escape.end()  # a high half and its low half: one character
+            continue
+        return False  # a NUL, a lone half, or an odd \u
+    return True
 
 
 def member(parent: str, key: str) -> str:

@@ -56,11 +56,14 @@ class MatchRecord:
         }
 
 
-def _load(source: str | bytes | Mapping) -> Any:
+def _load(source: str | bytes | Mapping) -> tuple[Any, str | None]:
+    """The document, and the JSON text it was read from (None for a Mapping)."""
     if isinstance(source, Mapping):
-        return source
+        return source, None
     try:
-        return json.loads(source, parse_constant=_no_constant)
+        if isinstance(source, (bytes, bytearray)):  # decoded as json.loads decodes bytes
+            source = source.decode(json.detect_encoding(source), "surrogatepass")
+        return json.loads(source, parse_constant=_no_constant), source
     except RecursionError:
         raise RecordError("not valid JSON: nested too deeply") from None
     except ValueError as error:  # bad JSON or UTF-8, or a number too long to read
@@ -75,11 +78,12 @@ def _no_constant(name: str) -> Any:
 
 
 def parse_record(source: str | bytes | Mapping) -> MatchRecord:
-    data = as_object(_load(source), "record")
+    data, text = _load(source)
+    data = as_object(data, "record")
     if data.get("format") != RECORD_FORMAT:
         found = json.dumps(data.get("format"))
         raise RecordError(f'format: expected "{RECORD_FORMAT}", got {found}')
-    plain_strings(data)  # nothing that could not be stored or written out again
+    plain_strings(data, text)  # nothing that could not be stored or written out again
     game = as_text(require(data, "game"), "game")
     if game not in GAMES:
         known = ", ".join(GAMES)
@@ -94,7 +98,7 @@ def parse_record(source: str | bytes | Mapping) -> MatchRecord:
         agents=agents,
         turns=turns,
         teams=_teams(require(data, "teams")),
-        actions=_actions(data.get("actions", []), turns),
+        actions=_actions(data.get("actions", []), turns, fresh=text is not None),
         title=as_text(data.get("title", ""), "title"),
     )
 
@@ -108,21 +112,33 @@ def _teams(value: Any) -> tuple[dict[str, str], dict[str, str]]:
     return {"name": names[0]}, {"name": names[1]}
 
 
-def _actions(value: Any, turns: int) -> list[list[list[dict[str, Any]]]]:
+def _actions(value: Any, turns: int, fresh: bool) -> list[list[list[dict[str, Any]]]]:
+    """Every turn's two lists of action objects. `fresh`: the document was just read
+    from its text, so its objects are plain dicts that nothing else holds, kept as
+    they are; a Mapping handed in has each action copied."""
     actions = as_list(value, "actions")
     if len(actions) > turns:
         raise RecordError(f"actions: {len(actions)} turns of actions, but turns is {turns}")
     parsed = []
     for t, turn in enumerate(actions):
-        lists = as_list(turn, f"actions[{t}]")
-        if len(lists) != 2:
-            raise RecordError(f"actions[{t}]: expected 2 team lists, got {len(lists)}")
-        parsed.append([_team_actions(team, f"actions[{t}][{i}]") for i, team in enumerate(lists)])
+        if type(turn) is not list:
+            as_list(turn, f"actions[{t}]")
+        if len(turn) != 2:
+            raise RecordError(f"actions[{t}]: expected 2 team lists, got {len(turn)}")
+        parsed.append([_team_actions(team, t, i, fresh) for i, team in enumerate(turn)])
     return parsed
 
 
-def _team_actions(value: Any, name: str) -> list[dict[str, Any]]:
-    return [dict(as_object(a, f"{name}[{i}]")) for i, a in enumerate(as_list(value, name))]
+_DICT = {dict}
+
+
+def _team_actions(value: Any, t: int, i: int, fresh: bool) -> list[dict[str, Any]]:
+    if type(value) is list:
+        if fresh and {*map(type, value)} <= _DICT:  # a JSON list of objects, kept
+            return value
+    else:
+        as_list(value, f"actions[{t}][{i}]")
+    return [dict(as_object(a, f"actions[{t}][{i}][{n}]")) for n, a in enumerate(value)]
 
 
 def dump_json(document: Mapping[str, Any]) -> str:
@@ -134,11 +150,12 @@ def dump_json(document: Mapping[str, Any]) -> str:
 
 
 def parse_timeline(source: str | bytes | Mapping) -> dict[str, Any]:
-    data = as_object(_load(source), "timeline")
+    data, text = _load(source)
+    data = as_object(data, "timeline")
     if data.get("format") != TIMELINE_FORMAT:
         found = json.dumps(data.get("format"))
         raise RecordError(f'format: expected "{TIMELINE_FORMAT}", got {found}')
-    plain_strings(data)
+    plain_strings(data, text)
     as_text(require(data, "game"), "game")
     states = as_list(require(data, "states"), "states")
     for index, state in enumerate(states):
