@@ -4,9 +4,10 @@ At every deadline all teams' programs post at once, so this one route skips Djan
 request machinery. Under ASGI Django runs each request in a context of its own: a
 new thread, hence a new database connection, every request, and every synchronous
 step of the middleware chain hops threads. Here the body is read on the event loop
-and `submission_receive` runs through asgiref's thread-sensitive executor, which
-outside Django's request contexts is one long-lived thread that keeps its database
-connection; the match row lock inside the service still orders submissions against
+and `submission_receive` runs on the answers' own thread (ANSWERS), which keeps its
+database connection and which nothing else uses: a team's answer never waits behind a
+page, a picture, a socket's opening or a stream (docs/architecture.md, "Time apart
+from reads"). The match row lock inside the service still orders submissions against
 the clock.
 
 The django-ninja operation in `matches.api` is the same endpoint for the OpenAPI
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -28,6 +30,9 @@ from django.utils import timezone
 
 from matches.services.submissions import MAX_BODY, Reply, Request, submission_receive
 
+# One thread for every team's answer in this process: answers are short (a lock, a few
+# statements), and one connection keeps SQLite's writes in one place.
+ANSWERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="answers")
 ROUTE = re.compile(r"/api/matches/(\d{1,18})/actions/?")
 SECURITY_HEADERS = [
     (b"content-type", b"application/json"),
@@ -58,7 +63,7 @@ class AnswerEndpoint:
             remote_addr=(scope.get("client") or [None])[0],
             received_at=received_at,
         )
-        reply = await sync_to_async(_receive, thread_sensitive=True)(request)
+        reply = await receive_in_thread(request)
         await _answer(send, reply)
 
 
@@ -69,6 +74,11 @@ def _receive(request: Request) -> Reply:
     finally:
         if connection.errors_occurred:
             connection.close_if_unusable_or_obsolete()
+
+
+# The service on the answers' thread. (Tests inside a database transaction of their own
+# thread put the thread-sensitive call here instead, to see their uncommitted rows.)
+receive_in_thread = sync_to_async(_receive, thread_sensitive=False, executor=ANSWERS)
 
 
 async def _read_body(receive: Any) -> tuple[bytes, int]:

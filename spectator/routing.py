@@ -1,9 +1,12 @@
-from django.urls import path
+from django.urls import path, re_path
 
 import matches.converters  # noqa: F401 (the `match` path converter)
-from matches.live.consumers import MatchConsumer, MatchListConsumer
+from matches.live.consumers import MatchConsumer, MatchListConsumer, NoSuchSocket
 
 websocket_urlpatterns = [
     path("ws/matches/", MatchListConsumer.as_asgi()),
     path("ws/matches/<match:match_id>/", MatchConsumer.as_asgi()),
+    # Any other path (a match id no database can hold, say): closed with 4404, as a
+    # match one may not watch, never an error of the server.
+    re_path(r"", NoSuchSocket.as_asgi()),
 ]

@@ -18,6 +18,7 @@ for `AuthMiddleware` and passes `send` on untouched.
 
 from __future__ import annotations
 
+import json
 from importlib import import_module
 from urllib.parse import urlsplit
 
@@ -29,6 +30,7 @@ from django.http.request import split_domain_port, validate_host
 
 from matches.access import team_by_authorization
 from matches.models import Team
+from spectator.admission import CLOSE_TOO_MANY, GATES, client_address
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -90,14 +92,37 @@ async def _refuse(receive, send) -> None:
         await send({"type": "websocket.close"})
 
 
+async def _too_many(receive, send) -> None:
+    """Over the sockets' caps: opened and closed at once with 4429 and a reason, before
+    any work is done for it (docs/live-protocol.md, "Caps")."""
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.send", "text": json.dumps({
+        "type": "error", "error": "too_many_sockets",
+        "detail": "too many sockets are open from this address; close some and retry"})})
+    await send({"type": "websocket.close", "code": CLOSE_TOO_MANY})
+
+
 class HandshakeGuard:
     """Refuses a handshake whose Origin is not the server's own, and one without an Origin
-    that carries no team's token; puts the token's team (or None) in `scope["team"]`."""
+    that carries no team's token; puts the token's team (or None) in `scope["team"]`.
+    Every socket holds a place at the sockets' gate while it is open; over the caps it
+    is closed at once with 4429."""
 
     def __init__(self, inner):
         self.inner = inner
 
     async def __call__(self, scope, receive, send):
+        ticket = GATES["sockets"].enter(client_address(scope))
+        if ticket is None:
+            return await _too_many(receive, send)
+        try:
+            return await self._guard(scope, receive, send)
+        finally:
+            ticket.release()
+
+    async def _guard(self, scope, receive, send):
         headers = dict(scope.get("headers") or ())
         team = await _team(headers.get(b"authorization"))
         origin = headers.get(b"origin")

@@ -64,10 +64,14 @@ def broadcast(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    try:
-        async_to_sync(layer.group_send)(group, relay_event(message))
-    except Exception as error:
-        log.warning("broadcast of %s to %s failed: %r", message["type"], group, error)
+    event = relay_event(message)
+    for attempt in (1, 2):  # once more: a connection left over from before a restart of
+        try:                # the layer's server fails its first send, the next one opens anew
+            async_to_sync(layer.group_send)(group, event)
+            return
+        except Exception as error:
+            log.warning("broadcast of %s to %s failed (attempt %d): %r", message["type"],
+                        group, attempt, error)
 
 
 async def broadcast_soon(group: str, message: dict[str, Any]) -> None:

@@ -58,22 +58,33 @@ def _is_judge(scope) -> bool:
     return is_judge(scope.get("user"))
 
 
+# The most turns a catch-up sends one by one; a client further behind gets a snapshot
+# instead (a reconnect with ?since=0 on a long match costs one message, not a thousand).
+CATCH_UP_TURNS = 20
+
+
+def _catch_up_messages(match: Match, since: int) -> list[dict]:
+    """The turns after `since`, or a snapshot when they are more than CATCH_UP_TURNS."""
+    now = timezone.now()
+    if match.resolved_turns - since > CATCH_UP_TURNS:
+        return [messages.snapshot(match, now)]
+    return messages.turns_since(match, since, now)
+
+
 @database_sync_to_async
 def _opening(match_id: int, since: int | None) -> list[dict]:
     match = Match.objects.select_related("board").get(pk=match_id)
-    now = timezone.now()
     if since is None:
-        return [messages.snapshot(match, now)]
-    caught_up = messages.turns_since(match, since, now)
-    if match.over:
+        return [messages.snapshot(match, timezone.now())]
+    caught_up = _catch_up_messages(match, since)
+    if match.over and not (caught_up and caught_up[0]["type"] == "snapshot"):
         caught_up.append(messages.end(match))
     return caught_up
 
 
 @database_sync_to_async
 def _turns_since(match_id: int, since: int) -> list[dict]:
-    match = Match.objects.select_related("board").get(pk=match_id)
-    return messages.turns_since(match, since, timezone.now())
+    return _catch_up_messages(Match.objects.select_related("board").get(pk=match_id), since)
 
 
 @database_sync_to_async
@@ -114,6 +125,13 @@ class HubConsumer(AsyncJsonWebsocketConsumer):
 
     async def deliver(self, event):
         raise NotImplementedError
+
+
+class NoSuchSocket(HubConsumer):
+    """A socket at a path that names nothing: closed with 4404 (docs/live-protocol.md)."""
+
+    async def connect(self):
+        await self.refuse(4404)
 
 
 class MatchConsumer(HubConsumer):

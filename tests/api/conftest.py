@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from asgiref.testing import ApplicationCommunicator
 from django.utils import timezone
 
@@ -85,6 +85,17 @@ def fresh_rate_windows():
     from matches.services.submissions import rate_windows_reset
 
     rate_windows_reset()
+
+
+@pytest.fixture(autouse=True)
+def answers_on_this_thread(monkeypatch):
+    """The answer endpoint's service on the test's thread, inside its transaction:
+    daphne runs it on the answers' own thread, which would not see the test's
+    uncommitted rows."""
+    from matches import api_asgi
+
+    monkeypatch.setattr(api_asgi, "receive_in_thread",
+                        sync_to_async(api_asgi._receive, thread_sensitive=True))
 
 
 @pytest.fixture(params=["ninja", "asgi"])

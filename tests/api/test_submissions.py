@@ -165,11 +165,15 @@ def test_refused_requests_are_filed_under_the_match_they_were_sent_to(api):
 
 def test_the_served_application_answers_the_route_itself_and_hands_on_the_rest():
     from matches.api_asgi import AnswerEndpoint
+    from spectator.admission import Admission
     from spectator.asgi import application
 
     http = application.application_mapping["http"]
-    assert isinstance(http, AnswerEndpoint)
-    assert http.application is not None and not isinstance(http.application, AnswerEndpoint)
+    assert isinstance(http, Admission)  # the reads' gates, which answers pass
+    answers = http.application
+    assert isinstance(answers, AnswerEndpoint)
+    assert answers.application is not None
+    assert not isinstance(answers.application, AnswerEndpoint)
 
 
 async def handed_on(scope, receive, send):

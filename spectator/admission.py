@@ -1,0 +1,280 @@
+"""Caps on what a visitor may hold at once, so that no visitor can delay the clock or a
+team's answer (docs/api.md, "Limits and what is kept"; docs/live-protocol.md, "Caps").
+
+Every long-lived or heavy thing a visitor can open passes a gate: a count of what is
+open now, per source address and in all, in this process. Over either count the
+request is refused at once (HTTP 429 with `Retry-After`, or close code 4429 for a
+websocket), never queued: a refusal costs a few bytes, a queue would cost time.
+
+- `sockets`: open websockets (the venue, wall, TV, replay and list screens).
+- `streams`: open event streams (Kakomimasu v1's `GET /v1/matches/stream`).
+- `heavy`: reads that can cost much to build or send, in flight: board pictures, a
+  match's whole state, records, timelines, the replay, exports, the dialects' match
+  reads.
+- `pages`: every other read in flight (pages, small API reads, static files).
+
+Writes (a team's answer, a judge's form) pass no gate: the answer service has rate
+limits of its own per token and address, and must never wait behind a visitor.
+
+A venue has many screens behind one address: addresses in SPECTATOR_TRUSTED_NETWORKS
+(CIDR blocks, comma-separated) get the trusted caps per address instead. The caps are
+per server process: with N daphne processes behind nginx an address may hold N times as
+much, which is still a budget.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import ipaddress
+import json
+import os
+import re
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+RETRY_AFTER = 1  # seconds a refused client is asked to wait
+CLOSE_TOO_MANY = 4429  # a websocket over its caps: docs/live-protocol.md
+
+
+@dataclass(frozen=True)
+class Caps:
+    per_address: int
+    trusted: int  # per address of a trusted network
+    in_all: int
+
+
+def _caps(name: str, per_address: int, trusted: int, in_all: int) -> Caps:
+    """A gate's caps, each one overridable: SPECTATOR_CAP_<NAME>=per,trusted,all."""
+    given = os.environ.get(f"SPECTATOR_CAP_{name.upper()}", "")
+    numbers = [int(part) for part in given.split(",") if part.strip().isdigit()]
+    if len(numbers) == 3:
+        per_address, trusted, in_all = numbers
+    return Caps(per_address, trusted, in_all)
+
+
+class Gate:
+    """What is open now, per key (a source address) and in all; thread-safe."""
+
+    def __init__(self, name: str, caps: Caps) -> None:
+        self.name, self.caps = name, caps
+        self.open: dict[str, int] = {}
+        self.total = 0
+        self.refused = 0
+        self._lock = threading.Lock()
+
+    def enter(self, address: str | None) -> Ticket | None:
+        """A ticket to hold while the thing is open, or None: over a cap."""
+        key = address or "-"
+        limit = self.caps.trusted if is_trusted(address) else self.caps.per_address
+        with self._lock:
+            held = self.open.get(key, 0)
+            if held >= limit or self.total >= self.caps.in_all:
+                self.refused += 1
+                return None
+            self.open[key] = held + 1
+            self.total += 1
+        return Ticket(self, key)
+
+    def _leave(self, key: str) -> None:
+        with self._lock:
+            held = self.open.get(key, 0) - 1
+            if held > 0:
+                self.open[key] = held
+            else:
+                self.open.pop(key, None)
+            self.total -= 1
+
+    def reset(self) -> None:
+        with self._lock:
+            self.open.clear()
+            self.total = self.refused = 0
+
+
+class Ticket:
+    """A place at a gate; `release()` gives it back (once, however often called)."""
+
+    def __init__(self, gate: Gate, key: str) -> None:
+        self.gate, self.key, self.held = gate, key, True
+
+    def release(self) -> None:
+        if self.held:
+            self.held = False
+            self.gate._leave(self.key)
+
+
+GATES = {
+    "sockets": Gate("sockets", _caps("sockets", 32, 4000, 5000)),
+    "streams": Gate("streams", _caps("streams", 2, 16, 64)),
+    "heavy": Gate("heavy", _caps("heavy", 1, 4, 3)),
+    "pages": Gate("pages", _caps("pages", 8, 64, 48)),
+}
+
+
+def gates_reset() -> None:
+    """Forget every count (tests)."""
+    for gate in GATES.values():
+        gate.reset()
+    _trusted_networks.cache_clear()
+
+
+@functools.cache
+def _trusted_networks() -> tuple[Any, ...]:
+    networks = []
+    for part in os.environ.get("SPECTATOR_TRUSTED_NETWORKS", "").split(","):
+        if part.strip():
+            networks.append(ipaddress.ip_network(part.strip(), strict=False))
+    return tuple(networks)
+
+
+def trusted_networks_check() -> str | None:
+    """Why SPECTATOR_TRUSTED_NETWORKS cannot be read, if it cannot (said at start)."""
+    try:
+        _trusted_networks()
+    except ValueError as error:
+        return f"SPECTATOR_TRUSTED_NETWORKS: {error}"
+    return None
+
+
+def is_trusted(address: str | None) -> bool:
+    if not address:
+        return False
+    try:
+        ip = ipaddress.ip_address(address)
+        networks = _trusted_networks()
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+def client_address(scope: dict) -> str | None:
+    """The client's address as the server saw it (daphne --proxy-headers: nginx's
+    X-Forwarded-For)."""
+    client = scope.get("client")
+    return client[0] if client else None
+
+
+# --- HTTP --------------------------------------------------------------------------
+
+MATCH = r"[0-9]{1,18}"
+# Heavy whoever asks. A match's state, which a team's program reads every turn, is gated
+# in its views instead (`visitor_gate`), where the team's token is known: its own team
+# passes no gate.
+HEAVY_PATHS = re.compile("|".join([
+    rf"/matches/{MATCH}/(board\.png|replay|scores\.csv|audit|audit/submissions\.\w+)",
+    rf"/api/matches/{MATCH}/(record|timeline)/?",
+    rf"/tournaments/{MATCH}/records\.zip",
+    r"/v1/matches/?",
+]))
+STREAM_PATHS = re.compile(r"/v1/matches/stream/?")
+READS = {"GET", "HEAD"}
+JSON_PREFIXES = ("/api/", "/v1/", "/procon30/", "/procon2020/", "/procon31/")
+
+
+def gate_of(method: str, path: str) -> str | None:
+    """Which gate an HTTP request passes (None: a write, which passes none)."""
+    if method not in READS:
+        return None
+    if STREAM_PATHS.fullmatch(path):
+        return "streams"
+    if HEAVY_PATHS.fullmatch(path):
+        return "heavy"
+    return "pages"
+
+
+class Admission:
+    """ASGI middleware: each HTTP read holds a place at its gate while it is served; over
+    a cap it is answered 429 at once. Websockets pass through (their gate is taken in
+    `socket_gate`, once the handshake is known to be a websocket's)."""
+
+    def __init__(self, application: Any) -> None:
+        self.application = application
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        name = gate_of(scope.get("method", ""), scope.get("path", "")) \
+            if scope["type"] == "http" else None
+        if name is None:
+            return await self.application(scope, receive, send)
+        ticket = GATES[name].enter(client_address(scope))
+        if ticket is None:
+            return await too_busy(send, scope.get("path", ""), name)
+        try:
+            await self.application(scope, receive, send)
+        finally:
+            ticket.release()
+
+
+class TooBusy(Exception):
+    """A view's read over its gate's caps: answered 429 (`too_busy_response`)."""
+
+    def __init__(self, gate: str) -> None:
+        super().__init__(REFUSALS[gate])
+        self.gate = gate
+
+
+@contextlib.contextmanager
+def visitor_gate(name: str, address: str | None, exempt: bool = False) -> Iterator[None]:
+    """Hold a place at gate `name` for the block (TooBusy over its caps); `exempt` (the
+    match's own team reading its state) passes freely."""
+    if exempt:
+        yield
+        return
+    ticket = GATES[name].enter(address)
+    if ticket is None:
+        raise TooBusy(name)
+    try:
+        yield
+    finally:
+        ticket.release()
+
+
+def too_busy_response(busy: TooBusy):
+    """The Django response of a TooBusy: the API's error shape, `Retry-After`."""
+    from django.http import JsonResponse
+
+    response = JsonResponse({"error": "too_busy", "detail": str(busy)}, status=429)
+    response["Retry-After"] = str(RETRY_AFTER)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+class TooBusyMiddleware:
+    """Django middleware: a view that raised TooBusy is answered 429."""
+
+    def __init__(self, get_response) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        return too_busy_response(exception) if isinstance(exception, TooBusy) else None
+
+
+REFUSALS = {
+    "streams": "too many event streams are open from this address",
+    "heavy": "too many large reads at once: try again in a second",
+    "pages": "too many requests at once from this address: try again in a second",
+}
+
+
+async def too_busy(send: Any, path: str, gate: str) -> None:
+    """429, in JSON for an API, in plain text for a page; a few bytes either way."""
+    detail = REFUSALS[gate]
+    if path.startswith(JSON_PREFIXES):
+        body = json.dumps({"error": "too_busy", "detail": detail}).encode()
+        kind = b"application/json"
+    else:
+        body, kind = f"429 {detail}\n".encode(), b"text/plain; charset=utf-8"
+    await send({"type": "http.response.start", "status": 429, "headers": [
+        (b"content-type", kind), (b"content-length", str(len(body)).encode()),
+        (b"retry-after", str(RETRY_AFTER).encode()), (b"cache-control", b"no-store"),
+        (b"x-content-type-options", b"nosniff")]})
+    await send({"type": "http.response.body", "body": body})
+
+
+def open_counts() -> dict[str, int]:
+    """What is open now at each gate (the bench prints it)."""
+    return {name: gate.total for name, gate in GATES.items()}
