@@ -14,11 +14,10 @@ from django.utils import timezone
 from ninja import NinjaAPI, Schema, Status, Swagger
 from ninja.errors import ValidationError
 
-from matches import selectors
+from matches import reads, selectors
 from matches.access import can_view, is_judge, side_in, team_by_authorization, visible_matches
 from matches.models import Match, Team
 from matches.rules import LIVE_GAMES, rules_for
-from matches.selectors import match_export, stored_timeline
 from matches.services.submissions import (
     ADDRESS_LIMIT,
     MAX_ACTIONS,
@@ -28,6 +27,7 @@ from matches.services.submissions import (
     submission_receive,
 )
 from matches.tournaments.api import router as tournaments_router
+from spectator.admission import TooBusy, too_busy_response, visitor_gate
 
 
 class JsonErrorsAPI(NinjaAPI):
@@ -95,6 +95,11 @@ def invalid_request(request: HttpRequest, exc: ValidationError) -> HttpResponse:
                                status=422)
 
 
+@api.exception_handler(TooBusy)
+def too_busy(request: HttpRequest, exc: TooBusy) -> HttpResponse:
+    return too_busy_response(exc)
+
+
 def errors(*codes: int) -> dict[int, type[Error]]:
     return dict.fromkeys(codes, Error)
 
@@ -153,7 +158,7 @@ class MatchState(Schema):
     status: str
     turn: int
     turns: int
-    agents: int
+    agents: int | None  # null while a secret board is secret (its agents are part of it)
     strategy_turn: int | None
     deadline: int | None
     server_time: int
@@ -219,7 +224,7 @@ def list_matches(request: HttpRequest):
             for match in selectors.recent_matches(now, shown)]
 
 
-@api.get("/matches/{match_id}", response={200: MatchState, **errors(404, 422)},
+@api.get("/matches/{match_id}", response={200: MatchState, **errors(404, 422, 429)},
          summary="The public state of a match",
          description="Private matches are shown to judges and, with their bearer token, "
                      "to the match's own teams; to anyone else they do not exist (404). "
@@ -229,7 +234,12 @@ def get_match(request: HttpRequest, match_id: int):
     match = _visible(request, match_id)
     if match is None:
         return _not_found(match_id)
-    return Status(200, {**selectors.public_state(match), "you": _you(_team(request), match)})
+    you = _you(_team(request), match)
+    # a visitor's read holds a place at the heavy reads' gate; the match's own teams and
+    # the judges pass freely. What changes only with a turn is built once (matches/reads).
+    with visitor_gate("heavy", request.META.get("REMOTE_ADDR"),
+                      exempt=you is not None or is_judge(request.user)):
+        return _json(reads.public_state_text(match, you))
 
 
 @api.get("/matches/{match_id}/actions",
@@ -259,7 +269,10 @@ def get_record(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
     if match is None:
         return _not_found(match_id, "published match")
-    return Status(200, match_export(match))
+    if match.board_hidden(timezone.now()):  # judges included: nobody sees it before then
+        return Status(404, {"error": "not_found", "detail": f"match {match_id}'s board is "
+                                                            "secret until its game starts"})
+    return _json(*reads.record_text(match), request=request)
 
 
 @api.get("/matches/{match_id}/timeline", response={200: dict[str, Any], **errors(404, 422)},
@@ -268,7 +281,23 @@ def get_timeline(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
     if match is None:
         return _not_found(match_id, "published match")
-    return Status(200, stored_timeline(match))
+    return _json(*reads.timeline_text(match), request=request)
+
+
+def _json(text: str, etag: str | None = None, request: HttpRequest | None = None
+          ) -> HttpResponse:
+    """JSON text built (and kept) by `matches.reads`, sent as it is; with an ETag, a
+    client that has it gets a 304."""
+    if etag is not None and request is not None and etag in {
+            tag.strip().removeprefix("W/")
+            for tag in request.headers.get("If-None-Match", "").split(",")}:
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(text, content_type="application/json; charset=utf-8")
+    if etag is not None:
+        response["ETag"] = etag
+        response["Cache-Control"] = "no-cache"  # ask each time: a 304 is cheap
+    return response
 
 
 @api.post(

@@ -155,7 +155,8 @@ def match_meta(match: Match) -> dict[str, Any]:
         "game": match.game,
         "title": str(match),
         "turns": match.turns,
-        "agents": match.agents,
+        # a secret board's number of agents is part of the secret (its start cells)
+        "agents": None if match.board_hidden(timezone.now()) else match.agents,
         "strategy_ms": match.strategy_ms,
         "transition_ms": match.transition_ms,
         "clock_ms": match.clock_ms,  # each team's thinking time: alternating games only
@@ -376,30 +377,41 @@ def match_verify(match: Match) -> Verdict:
 SWING_AT_LEAST = 10
 
 
-def swing_threshold(match: Match) -> int:
-    """The change of the score difference in one turn that counts as a big swing."""
+def swing_threshold(match: Match, now: datetime | None = None) -> int:
+    """The change of the score difference in one turn that counts as a big swing (while
+    a board is secret, nothing derived from its points or agents: the least)."""
+    if match.board_hidden(now or timezone.now()):
+        return SWING_AT_LEAST
     values = [abs(value) for row in match.board.data.get("points", []) for value in row]
     mean = sum(values) / len(values) if values else 0
     return max(SWING_AT_LEAST, round(0.75 * match.agents * mean))
 
 
-def conflict_threshold(match: Match) -> int:
-    """Conflicts in one turn (both teams) that count as many: one team's agent count."""
+def conflict_threshold(match: Match, now: datetime | None = None) -> int:
+    """Conflicts in one turn (both teams) that count as many: one team's agent count
+    (2 while a secret board's is unknown)."""
+    if match.board_hidden(now or timezone.now()):
+        return 2
     return max(2, match.agents)
 
 
-def replay_data(match: Match, now: datetime | None = None) -> dict[str, Any]:
+def replay_data(match: Match, now: datetime | None = None,
+                states: bool = True) -> dict[str, Any]:
     """The replay page's data: the match, the empty board, then every stored turn
-    (Turn rows only: nothing of a turn still being played), and the mark thresholds."""
+    (Turn rows only: nothing of a turn still being played), and the mark thresholds
+    (`states=False`: all but the states, which `reads.replay_text` joins itself)."""
     now = now or timezone.now()
-    rows = match.turn_rows.order_by("number")
-    return {
+    data = {
         **match_meta(match),
         "status": match.status(now),
         "result": match.result,
-        "states": [initial_view(match)] + [row.state() for row in rows],
-        "marks": {"swing": swing_threshold(match), "conflicts": conflict_threshold(match)},
+        "marks": {"swing": swing_threshold(match, now),
+                  "conflicts": conflict_threshold(match, now)},
     }
+    if states:
+        rows = match.turn_rows.order_by("number")
+        data["states"] = [initial_view(match)] + [row.state() for row in rows]
+    return data
 
 
 def own_submission(match: Match, team: Team, now: datetime) -> dict[str, Any]:

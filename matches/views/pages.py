@@ -12,11 +12,10 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
-from matches import picture, selectors
+from matches import picture, reads, selectors
 from matches.access import can_view, is_judge, is_public, visible_matches
 from matches.models import Match, Turn
 from matches.rules import GAME_CHOICES, rules_for
-from matches.selectors import stored_timeline
 from matches.views.spreadsheet import csv_attachment
 
 SECTIONS = [(Match.RUNNING, gettext_lazy("Live")), (Match.UPCOMING, gettext_lazy("Upcoming")),
@@ -59,9 +58,13 @@ def match_screen(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
+    now = timezone.now()
+    # the data is built once a turn (matches/reads.py), safe inside a <script> element
     return render(request, "matches/replay.html", {
-        "match": match, "teams": list(match.teams.all()), "replay": selectors.replay_data(match),
-        "rules": rules_for(match.game)})
+        "match": match, "teams": list(match.teams.all()),
+        "replay": {"marks": {"swing": selectors.swing_threshold(match, now),
+                             "conflicts": selectors.conflict_threshold(match, now)}},
+        "replay_json": reads.replay_text(match, now), "rules": rules_for(match.game)})
 
 
 def match_play(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -205,41 +208,52 @@ PICTURE_MAX_AGE = 3600
 
 def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board after one resolved turn as a PNG picture: ?turn=N, by default the latest.
-    A resolved turn's picture never changes: it carries an ETag, is drawn once for all
-    viewers (`picture.DRAWN`), and a browser that has it gets a 304."""
+    A resolved turn's picture never changes: it carries an ETag, is drawn once per
+    (match, turn, language) for all viewers (`picture.DRAWN`), and a browser that has it
+    gets a 304 without the match's turns even being read."""
     match = visible_match_or_404(request, match_id)
     if match.board_hidden(timezone.now()):
         raise Http404("the board is secret until the game starts")
-    states = stored_timeline(match)["states"]  # Turn rows: resolved turns only
+    latest = match.turn_rows.count()  # the turns stored; 0 is the empty board
     named = request.GET.get("turn", "").strip()
-    asked = named or str(len(states) - 1)
-    if not re.fullmatch(r"[0-9]{1,5}", asked) or int(asked) >= len(states):
+    asked = named or str(latest)
+    if not re.fullmatch(r"[0-9]{1,5}", asked) or int(asked) > latest:
         return HttpResponseBadRequest(
-            f"turn: expected a whole number from 0 to {len(states) - 1}, the latest turn played",
+            f"turn: expected a whole number from 0 to {latest}, the latest turn played",
             content_type="text/plain; charset=utf-8")
-    shown, rules = states[: int(asked) + 1], rules_for(match.game)
-    extras = rules.drawing_extras(match.board.data, shown)
-    last = int(asked) == len(states) - 1  # the match's result decides who leads there
-    what = {"title": str(match), "teams": [team.name for team in match.teams.all()],
-            "turns": match.turns, "taken": extras.get("treasures_taken", ()),
-            "result": match.result if last else None}
+    turn = int(asked)
+    teams = [team.name for team in match.teams.all()]
+    result = match.result if turn == latest else None  # the result decides who leads there
     # the words under the numbers are in the page's language: one picture a language
-    etag = '"' + picture.picture_key(match=match.pk, state=shown[-1],
-                                     language=translation.get_language(), **what) + '"'
+    etag = '"' + picture.picture_key(
+        match=match.pk, start=match.start_at.isoformat(), turn=turn, title=str(match),
+        teams=teams, turns=match.turns, result=result,
+        language=translation.get_language()) + '"'
     if _has_it(request, etag):
         response = HttpResponse(status=304)
     else:
-        previous = shown[-2] if len(shown) > 1 else None
-        png = picture.DRAWN.get(etag, lambda: picture.board_png(
-            rules, match.board.data, shown[-1], previous=previous, **what))
-        response = HttpResponse(png, content_type="image/png")
-        name = f"match-{match.pk}-turn-{len(shown) - 1}.png"
+        response = HttpResponse(picture.DRAWN.get(etag, lambda: _drawn(match, turn, teams,
+                                                                       result)),
+                                content_type="image/png")
+        name = f"match-{match.pk}-turn-{turn}.png"
         response["Content-Disposition"] = f'inline; filename="{name}"'
     response["ETag"] = etag
     # The latest turn's picture changes with the next turn: ask each time (a 304 is cheap).
     age = f"max-age={PICTURE_MAX_AGE}" if named else "no-cache"
     response["Cache-Control"] = f"{'public' if is_public(match) else 'private'}, {age}"
     return response
+
+
+def _drawn(match: Match, turn: int, teams: list[str], result) -> bytes:
+    """The picture after `turn`, from the stored turns up to it."""
+    rows = match.turn_rows.filter(number__lte=turn).order_by("number")
+    shown = [selectors.initial_view(match), *(row.state() for row in rows)]
+    rules = rules_for(match.game)
+    extras = rules.drawing_extras(match.board.data, shown)
+    return picture.board_png(rules, match.board.data, shown[-1],
+                             previous=shown[-2] if len(shown) > 1 else None,
+                             title=str(match), teams=teams, turns=match.turns,
+                             taken=extras.get("treasures_taken", ()), result=result)
 
 
 def _has_it(request: HttpRequest, etag: str) -> bool:

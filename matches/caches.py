@@ -1,0 +1,75 @@
+"""The process's caches of things built once and read many times, in one registry.
+
+Each cache is a `Kept`: values by key, at most `entries` of them and `limit` bytes of
+text, the least recently used going first. Keys carry what makes a value stale (a
+match's id *and* its start, its turn, its visibility), so an entry is never served
+for something that changed; `caches_reset()` forgets them all (tests).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any
+
+_REGISTRY: list[Kept] = []
+
+
+class Kept:
+    def __init__(self, name: str, entries: int, limit: int = 64 << 20) -> None:
+        self.name, self.entries, self.limit = name, entries, limit
+        self.built = 0  # values built (the rest were served from the cache)
+        self._values: OrderedDict[Hashable, Any] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        _REGISTRY.append(self)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def get(self, key: Hashable, build: Callable[[], Any]) -> Any:
+        """The value of `key`, built (outside the lock) and kept when missing: two
+        threads may rarely build one value twice, never block each other meanwhile."""
+        with self._lock:
+            if key in self._values:
+                self._values.move_to_end(key)
+                return self._values[key]
+        value = build()
+        self.put(key, value)
+        return value
+
+    def peek(self, key: Hashable) -> Any | None:
+        with self._lock:
+            return self._values.get(key)
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self.built += 1
+            if key in self._values:
+                self._bytes -= _size(self._values.pop(key))
+            self._values[key] = value
+            self._bytes += _size(value)
+            while len(self._values) > self.entries or (
+                    len(self._values) > 1 and self._bytes > self.limit):
+                _, gone = self._values.popitem(last=False)
+                self._bytes -= _size(gone)
+
+    def reset(self) -> None:
+        with self._lock:
+            self._values.clear()
+            self._bytes = self.built = 0
+
+
+def _size(value: Any) -> int:
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, tuple):
+        return sum(_size(part) for part in value)
+    return 0
+
+
+def caches_reset() -> None:
+    """Forget every kept value of this process."""
+    for kept in _REGISTRY:
+        kept.reset()

@@ -1,0 +1,131 @@
+"""The large reads — a match's whole state, its replay, its timeline and record — as
+JSON text built once per version of the match and kept (docs/api.md, "Limits and what
+is kept").
+
+A stored turn never changes, so each turn's text is encoded once and kept
+(`TURN_TEXTS`); a read of a long match joins kept texts instead of reading and encoding
+every turn again. The parts that change with the clock (status, deadline, server time)
+are added per request, outside what is kept.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from matches import selectors
+from matches.caches import Kept
+from matches.models import Match, Turn
+
+TURN_TEXTS = Kept("turn texts", entries=500_000, limit=192 << 20)
+WHOLE_TEXTS = Kept("whole reads", entries=256, limit=96 << 20)
+
+
+def _identity(match: Match) -> tuple[int, float]:
+    """A match's id and its start: an id used again (a test's rolled-back match) never
+    finds the texts of another match."""
+    return match.pk, match.start_at.timestamp()
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+TURN_FORMS = {
+    # timeline/1's state of a turn: the replay's and the timeline's
+    "state": lambda row: _dumps(row.state()),
+    # the API's `actions`: what the turn's actions did
+    "actions": lambda row: _dumps({"turn": row.number, "outcomes": row.outcomes}),
+}
+
+
+def turn_texts(match: Match, upto: int, form: str) -> list[str]:
+    """The text of each stored turn 1..upto, in `form` (a key of TURN_FORMS); the
+    turns not kept yet are read in one query."""
+    identity, encode = _identity(match), TURN_FORMS[form]
+    texts = [TURN_TEXTS.peek((identity, form, number)) for number in range(1, upto + 1)]
+    missing = [number for number, text in enumerate(texts, 1) if text is None]
+    if missing:
+        rows = Turn.objects.filter(match_id=match.pk, number__gte=missing[0],
+                                   number__lte=missing[-1])
+        for row in rows:
+            if texts[row.number - 1] is None:
+                texts[row.number - 1] = encode(row)
+                TURN_TEXTS.put((identity, form, row.number), texts[row.number - 1])
+    return [text for text in texts if text is not None]
+
+
+def _version(match: Match, now: datetime) -> tuple:
+    return (*_identity(match), match.resolved_turns, match.closed, match.board_hidden(now),
+            json.dumps(match.result, sort_keys=True))
+
+
+# --- GET /api/matches/{id} ------------------------------------------------------------
+
+def public_state_text(match: Match, you: int | None, now: datetime | None = None) -> str:
+    """`selectors.public_state` plus `you`, as JSON text: what changes only with a turn
+    is kept; the match's moment (status, deadline, server time, who leads, the games
+    of its match) is added now."""
+    now = now or timezone.now()
+
+    def build() -> tuple[str, Any]:
+        meta = selectors.match_meta(match)
+        meta.pop("game_of_match")  # other games move on without this one: read per request
+        state = selectors.latest_view(match)
+        actions = turn_texts(match, match.resolved_turns, "actions")
+        text = _dumps({**meta, "state": state})[1:-1] + ',"actions":[' + ",".join(actions) + "]"
+        return text, state["scores"]
+
+    kept, scores = WHOLE_TEXTS.get(("api", *_version(match, now)), build)
+    moment = {**selectors.timing(match, now, scores),
+              "game_of_match": selectors.game_of_match(match), "you": you}
+    return "{" + kept + "," + _dumps(moment)[1:]
+
+
+# --- the replay page's data -------------------------------------------------------
+
+def replay_text(match: Match, now: datetime | None = None) -> str:
+    """`selectors.replay_data` as JSON text safe inside a <script> element (as Django's
+    json_script writes it)."""
+    now = now or timezone.now()
+
+    def build() -> str:
+        data = selectors.replay_data(match, now, states=False)
+        states = [_dumps(selectors.initial_view(match)),
+                  *turn_texts(match, match.resolved_turns, "state")]
+        text = _dumps(data)[:-1] + ',"states":[' + ",".join(states) + "]}"
+        return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+    return WHOLE_TEXTS.get(("replay", match.status(now), *_version(match, now)), build)
+
+
+# --- records and timelines of published matches -----------------------------------
+
+def timeline_text(match: Match) -> tuple[str, str]:
+    """The stored timeline/1 as JSON text, and its ETag."""
+    now = timezone.now()
+    version = ("timeline", *_version(match, now))
+
+    def build() -> str:
+        head = {"format": "timeline/1", "game": match.game}
+        states = [_dumps(selectors.initial_view(match)),
+                  *turn_texts(match, match.resolved_turns, "state")]
+        tail = "" if match.result is None else ',"result":' + _dumps(match.result)
+        return _dumps(head)[:-1] + ',"states":[' + ",".join(states) + "]" + tail + "}"
+
+    return WHOLE_TEXTS.get(version, build), etag_of(version)
+
+
+def record_text(match: Match) -> tuple[str, str]:
+    """The match-record/1 as JSON text, and its ETag."""
+    version = ("record", *_version(match, timezone.now()))
+    text = WHOLE_TEXTS.get(version, lambda: _dumps(selectors.match_export(match)))
+    return text, etag_of(version)
+
+
+def etag_of(version: tuple) -> str:
+    return '"' + hashlib.sha256(repr(version).encode()).hexdigest()[:32] + '"'
