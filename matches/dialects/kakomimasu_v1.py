@@ -14,8 +14,10 @@ types `PUT`, `MOVE`, `REMOVE`, `NONE`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import math
+from collections import OrderedDict
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -25,7 +27,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import selectors
-from matches.access import can_view, visible_matches
+from matches.access import can_view, is_judge, visible_matches
 from matches.dialects.base import (
     action_objects,
     answer,
@@ -34,14 +36,16 @@ from matches.dialects.base import (
     submit,
     team_of,
 )
+from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP
+from matches.live.hub import Hub
 from matches.models import Board, Match
 from matches.rules import rules_for
 from matches.services.submissions import Refusal, json_read
+from spectator.admission import visitor_gate
 
 GAME = "kakomimasu"
 NAME = "kakomimasu-v1"
 VERSION = "1.0.0"  # of the API this dialect answers as
-STREAM_POLL = 0.5  # seconds between two readings of the matches for the event stream
 TYPES = {"PUT": "put", "MOVE": "move", "REMOVE": "remove", "NONE": "stay"}
 # The numbers the Game's log gives an action's type and its result (`res`), as the
 # community server's client types number them.
@@ -66,15 +70,17 @@ def error(status: int, message: str, code: int) -> HttpResponse:
 SYNTAX, UNAUTHORIZED, NOT_FOUND, INVALID = 3, 4, 100, 104
 
 
-def game(match: Match, now=None) -> dict[str, Any]:
-    """The match as a v1 Game object."""
+def game(match: Match, now=None, *, whole_log: bool = True) -> dict[str, Any]:
+    """The match as a v1 Game object; `whole_log=False` gives only the last turn in `log`
+    (the event stream's Games: a long match's log is read with GET /v1/matches/{id})."""
     now = now or timezone.now()
     board = selectors.board_shown(match, now)
-    rows = list(match.turn_rows.order_by("number"))
+    turns = match.turn_rows.order_by("number")
+    rows = list(turns) if whole_log else list(turns.reverse()[:1])
     view = rows[-1].state() if rows else selectors.initial_view(match)
     teams = list(match.teams.all())
     width, height = board.get("width", 0), board.get("height", 0)
-    status = ("ended" if match.over else "ready" if now < match.start_at else "gaming")
+    status = _status(match, now)
     return {
         "id": str(match.pk),
         "name": str(match),
@@ -118,6 +124,10 @@ def game(match: Match, now=None) -> dict[str, Any]:
     }
 
 
+def _status(match: Match, now) -> str:
+    return "ended" if match.over else "ready" if now < match.start_at else "gaming"
+
+
 # --- the routes ------------------------------------------------------------------------
 
 
@@ -137,9 +147,13 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """GET /v1/matches/{id}: the Game, to whoever may see the match."""
     match = Match.objects.select_related("board").filter(pk=match_id, game=GAME).first()
-    if match is None or not can_view(request.user, match, team_of(token(request), match_id)):
+    team = team_of(token(request), match_id)
+    if match is None or not can_view(request.user, match, team):
         return error(400, f"there is no Kakomimasu match {match_id}", NOT_FOUND)
-    return answer(game(match))
+    # a visitor's read passes the heavy reads' gate; the match's own teams read freely
+    with visitor_gate("heavy", request.META.get("REMOTE_ADDR"),
+                      exempt=plays_in(team, match) or is_judge(request.user)):
+        return answer(game(match))
 
 
 def matches_view(request: HttpRequest) -> HttpResponse:
@@ -202,56 +216,237 @@ def _dry_run(body: bytes) -> bool:
     return isinstance(data, dict) and data.get("dryRun") is True
 
 
-def stream_view(request: HttpRequest) -> StreamingHttpResponse:
-    """GET /v1/matches/stream: server-sent events over the matches the caller may see,
-    each a JSON object with its `type`: `initial` (`games`, every Game, and `gamesNum`),
-    then `add` (`game`: one now shown), `update` (`game`: one that moved on: a turn, its
-    start, its end) and `remove` (`gameId`: one no longer shown), as they happen (read
-    every STREAM_POLL seconds), and a comment now and then to keep proxies from closing
-    a quiet stream."""
-    team = team_of(token(request))
-    user = request.user
-
-    def shown() -> dict[str, tuple]:
-        """Each visible match's version: its turns played, whether it has begun, its
-        visibility (a match's start changes what its Game says without a write)."""
-        now = timezone.now()
-        matches = visible_matches(user, Match.objects.filter(game=GAME), team=team)
-        return {str(pk): (played, closed, start_at <= now, published, public_live)
-                for pk, played, closed, start_at, published, public_live in
-                matches.values_list("pk", "resolved_turns", "closed", "start_at",
-                                    "published", "public_live")}
-
-    def games(ids: list[str]) -> list[dict[str, Any]]:
-        now = timezone.now()
-        found = Match.objects.select_related("board").filter(pk__in=ids)
-        return [game(match, now) for match in sorted(found, key=lambda m: m.pk)]
-
-    async def events():
-        versions = await sync_to_async(shown)()
-        games_now = await sync_to_async(games)(list(versions))
-        yield _event({"type": "initial", "q": "", "games": games_now,
-                      "gamesNum": len(games_now)})
-        quiet = 0.0
-        while True:
-            await asyncio.sleep(STREAM_POLL)
-            now = await sync_to_async(shown)()
-            changed = [pk for pk in now if versions.get(pk) != now[pk]]
-            for each in await sync_to_async(games)(changed):
-                yield _event({"type": "update" if each["id"] in versions else "add",
-                              "game": each})
-            for pk in versions.keys() - now.keys():
-                yield _event({"type": "remove", "gameId": pk})
-            quiet = 0.0 if changed or versions.keys() - now.keys() else quiet + STREAM_POLL
-            if quiet >= 15:
-                quiet = 0.0
-                yield ": still here\n\n"
-            versions = now
-
-    response = StreamingHttpResponse(events(), content_type="text/event-stream")
+def stream_view(request: HttpRequest) -> StreamingHttpResponse | HttpResponse:
+    """GET /v1/matches/stream: server-sent events over the Kakomimasu matches the caller
+    may see (docs/dialects.md, "The event stream"), as the community server sends them:
+    `initial` (`games`, `gamesNum`), then `add`, `update` and `remove` as they happen.
+    Fed by the same channel-layer events as the list screens, never by polling; the
+    Games are built once per match and turn for every stream."""
+    try:
+        follow = Following.of(request.GET, team_of(token(request)), request.user)
+    except ValueError as problem:
+        return error(400, str(problem), SYNTAX)
+    response = StreamingHttpResponse(follow.events(), content_type="text/event-stream")
     response["Cache-Control"] = "no-store"
     response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
     return response
+
+
+STREAM_GAMES = 20  # Games in a stream without `endIndex`
+STREAM_GAMES_MAX = 50  # ... and the most any stream follows
+STREAM_QUIET = 10.0  # seconds of silence before a comment keeps proxies from closing it
+STREAM_HELD = 256  # events a stream holds while it builds Games; beyond, it reads afresh
+
+
+class Following:
+    """One stream's viewer, window and followed games."""
+
+    def __init__(self, user, team, start: int, end: int, allow_new: bool, query: str,
+                 wanted: dict[str, str]) -> None:
+        self.user, self.team = user, team
+        self.start, self.end = start, end
+        self.allow_new, self.query, self.wanted = allow_new, query, wanted
+        self.judge = is_judge(user)
+        self.followed: dict[str, str] = {}  # game id -> its status when last sent
+        self.starts: dict[str, float] = {}  # game id -> its start (epoch s), while ready
+        self.events_queue: asyncio.Queue = asyncio.Queue(STREAM_HELD)
+
+    @classmethod
+    def of(cls, params, team, user) -> Following:
+        """From the community server's parameters: `startIndex`, `endIndex` (a window of
+        at most STREAM_GAMES_MAX Games; STREAM_GAMES without `endIndex`), `allowNewGame`
+        (`true`: Games that come to be shown are added), `q` (`is:waiting|gaming|finished`,
+        `id:N`, `sort:startAtUnixTime-asc|desc`; newest first by default)."""
+        start = _index(params.get("startIndex"), "startIndex") or 0
+        end = _index(params.get("endIndex"), "endIndex")
+        end = start + STREAM_GAMES if end is None else end
+        end = min(end, start + STREAM_GAMES_MAX)
+        query = params.get("q", "")[:200]
+        wanted = {}
+        for part in query.split():
+            op, _, value = part.partition(":")
+            if op in ("is", "id", "sort"):
+                wanted[op] = value
+        return cls(user, team, start, max(start, end),
+                   params.get("allowNewGame") == "true", query, wanted)
+
+    # --- which matches, in which order (in a thread: these read the database) ---------
+
+    def visible(self):
+        matches = Match.objects.filter(game=GAME)
+        if "id" in self.wanted:
+            matches = matches.filter(pk=self.wanted["id"]) if self.wanted["id"].isdigit() \
+                else matches.none()
+        return visible_matches(self.user, matches, team=self.team)
+
+    def shown_now(self) -> tuple[list[str], int]:
+        """The ids in the window, and how many there are in all."""
+        now = timezone.now()
+        matches = self.visible().only("pk", "start_at", "resolved_turns", "turns", "closed")
+        order = "start_at" if self.wanted.get("sort") == "startAtUnixTime-asc" else "-start_at"
+        ids = [str(m.pk) for m in matches.order_by(order, "-pk") if self.fits(_status(m, now))]
+        return ids[self.start:self.end], len(ids)
+
+    def fits(self, status: str) -> bool:
+        """`is:` of the query: waiting (not started), gaming, finished."""
+        wanted = self.wanted.get("is")
+        return wanted is None or {"waiting": "ready", "gaming": "gaming",
+                                  "finished": "ended"}.get(wanted) == status
+
+    def may_see(self, match_id: str) -> bool:
+        return self.visible().filter(pk=int(match_id)).exists()
+
+    # --- the events ---------------------------------------------------------------
+
+    async def events(self):
+        member = _Listener(self.events_queue)
+        group = JUDGES_LIST_GROUP if self.judge or self.team is not None else LIST_GROUP
+        hub = await Hub.join(group, member)  # before the reading: nothing falls between
+        try:
+            ids, count = await sync_to_async(self.shown_now)()
+            games = [json.loads(text) for text in await sync_to_async(_games)(ids)]
+            for each in games:
+                self._sent(each)
+            yield _event_text(json.dumps(
+                {"type": "initial", "q": self.query, "startIndex": self.start,
+                 "endIndex": self.end, "games": games, "gamesNum": count},
+                ensure_ascii=False))
+            while True:
+                event = await self._next_event()
+                if event is None:
+                    yield ": keep-alive\n\n"
+                    continue
+                for text in await self._said(event):
+                    yield text
+        finally:
+            await hub.leave(member)
+
+    async def _next_event(self) -> dict | None:
+        """The next channel-layer event, a start that came due ({"start": id}), or None
+        after STREAM_QUIET seconds of neither."""
+        quiet_until = timezone.now().timestamp() + STREAM_QUIET
+        while True:
+            now = timezone.now().timestamp()
+            if self.starts:
+                game_id, at = min(self.starts.items(), key=lambda item: item[1])
+                if at <= now:
+                    del self.starts[game_id]
+                    return {"start": game_id}
+            wait = min([quiet_until, *self.starts.values()]) - now
+            try:
+                return await asyncio.wait_for(self.events_queue.get(), max(wait, 0.01))
+            except TimeoutError:
+                if timezone.now().timestamp() >= quiet_until:
+                    return None
+
+    async def _said(self, event: dict) -> list[str]:
+        """The stream's events for one channel-layer event."""
+        if event.get("resync"):  # events may have been lost: read the window afresh
+            ids, _ = await sync_to_async(self.shown_now)()
+            return [text for game_id in sorted(set(ids) | set(self.followed))
+                    for text in await self._changed(game_id)]
+        game_id = event.get("start")
+        if game_id is None:
+            message = json.loads(event["text"])
+            if message["type"] == "withdrawn":
+                return self._removed(str(message["match"]))
+            if message["type"] != "summary" or message["match"]["game"] != GAME:
+                return []
+            game_id = str(message["match"]["id"])
+        return await self._changed(game_id)
+
+    async def _changed(self, game_id: str) -> list[str]:
+        followed = game_id in self.followed
+        if not followed and (not self.allow_new or len(self.followed) >= STREAM_GAMES_MAX
+                             or ("id" in self.wanted and self.wanted["id"] != game_id)):
+            return []
+        if self.team is not None and not self.judge and not await sync_to_async(
+                self.may_see)(game_id):
+            return self._removed(game_id)
+        texts = await sync_to_async(_games)([game_id])
+        if not texts:  # gone, or no longer shown to this viewer
+            return self._removed(game_id)
+        each = json.loads(texts[0])
+        if not self.fits(each["status"]):
+            return self._removed(game_id)
+        self._sent(each)
+        kind = "update" if followed else "add"
+        return [_event_text(f'{{"type": "{kind}", "game": {texts[0]}}}')]
+
+    def _sent(self, each: dict) -> None:
+        self.followed[each["id"]] = each["status"]
+        if each["status"] == "ready":
+            self.starts[each["id"]] = each["startedAtUnixTime"]
+        else:
+            self.starts.pop(each["id"], None)
+
+    def _removed(self, game_id: str) -> list[str]:
+        if self.followed.pop(game_id, None) is None:
+            return []
+        self.starts.pop(game_id, None)
+        return [_event({"type": "remove", "gameId": game_id})]
+
+
+class _Listener:
+    """A stream's place in its list group's hub: events wait in the stream's queue; when
+    it is full (a stream that is not read), a read afresh replaces what overflowed."""
+
+    def __init__(self, queue: asyncio.Queue) -> None:
+        self.queue = queue
+
+    async def deliver(self, event: dict) -> None:
+        self._put(event)
+
+    async def resync(self) -> None:
+        self._put({"resync": True})
+
+    def _put(self, event: dict) -> None:
+        try:
+            self.queue.put_nowait(event)
+        except asyncio.QueueFull:
+            with contextlib.suppress(asyncio.QueueEmpty):
+                while True:
+                    self.queue.get_nowait()
+            self.queue.put_nowait({"resync": True})
+
+
+def _index(text: str | None, name: str) -> int | None:
+    if text is None or text == "":
+        return None
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        raise ValueError(f"{name} must be a whole number from 0")
+    return int(text)
+
+
+# Each Game as the stream sends it, by (match, turn, status, result), shared by every
+# stream: a turn costs one reading of the match, however many streams follow it.
+_STREAM_GAMES = OrderedDict()
+_STREAM_GAMES_KEPT = 256
+
+
+def _games(ids: list[str]) -> list[str]:
+    """The stream's Game JSON of each match of `ids` that exists, in that order."""
+    now = timezone.now()
+    found = Match.objects.select_related("board").filter(pk__in=[int(i) for i in ids])
+    by_id = {str(match.pk): match for match in found}
+    texts = []
+    for game_id in ids:
+        match = by_id.get(game_id)
+        if match is None:
+            continue
+        key = (match.pk, match.start_at, match.resolved_turns, _status(match, now))
+        text = _STREAM_GAMES.get(key)
+        if text is None:
+            text = json.dumps(game(match, now, whole_log=False), ensure_ascii=False)
+            _STREAM_GAMES[key] = text
+            while len(_STREAM_GAMES) > _STREAM_GAMES_KEPT:
+                _STREAM_GAMES.popitem(last=False)
+        texts.append(text)
+    return texts
+
+
+def _event_text(data: str) -> str:
+    return f"data: {data}\n\n"
 
 
 def _event(data: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
+from matches.live.broadcast import summary_announce
 from matches.models import Board, Match, Team, new_token, token_hash
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.services.turns import clock_wake
@@ -81,6 +82,8 @@ def match_create(
             Team.objects.create(match=match, index=index, name=name, short=shorts[index],
                                 token_hash=token_hash(token))
         clock_wake()
+        # the lists and the event streams hear of it now, not at its first turn
+        transaction.on_commit(lambda: summary_announce(match), robust=True)
     return CreatedMatch(match, tokens)
 
 
@@ -104,4 +107,5 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
             Team.objects.create(match=game, index=team.index, name=team.name, short=team.short,
                                 token_hash=token_hash(new_token()))
         clock_wake()
+        transaction.on_commit(lambda: summary_announce(game), robust=True)
     return game

@@ -6,6 +6,7 @@ native state; the errors; every request stored as sent and audited like a native
 import json
 import math
 import random
+import time
 from datetime import timedelta
 
 import pytest
@@ -127,26 +128,129 @@ def read_event(stream) -> dict:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_event_stream_tells_of_new_and_moving_matches(live_server_process, tmp_path):
+def test_the_event_stream_follows_a_match_from_the_servers_own_events(live_server_process,
+                                                                     tmp_path):
+    """Over HTTP to a server process: the initial Games (the public one only), its start,
+    then each turn its clock resolves (fed by the server's events, not a database poll),
+    each Game with the latest turn only in its log."""
     import urllib.request
 
     first, _ = kakomimasu_match(tmp_path, public=True)
-    hidden, _ = kakomimasu_match(tmp_path)
-    Match.objects.filter(pk=first.pk).update(start_at=timezone.now() + timedelta(seconds=2))
+    kakomimasu_match(tmp_path)  # private: never in a stranger's stream
+    start = timezone.now() + timedelta(seconds=2)
+    Match.objects.filter(pk=first.pk).update(start_at=start, strategy_ms=600, transition_ms=200)
     with urllib.request.urlopen(f"{live_server_process}/v1/matches/stream", timeout=20) as stream:
         assert stream.headers["Content-Type"].startswith("text/event-stream")
         initial = read_event(stream)
-        assert initial["type"] == "initial" and initial["gamesNum"] == 1
+        assert (initial["type"], initial["gamesNum"], initial["startIndex"],
+                initial["endIndex"]) == ("initial", 1, 0, 20)
         assert [g["id"] for g in initial["games"]] == [str(first.pk)]
         assert initial["games"][0]["status"] == "ready"
         moved = read_event(stream)  # its start
         assert (moved["type"], moved["game"]["id"], moved["game"]["status"]) == (
             "update", str(first.pk), "gaming")
-        Match.objects.filter(pk=hidden.pk).update(public_live=True)
-        added = read_event(stream)
-        assert (added["type"], added["game"]["id"]) == ("add", str(hidden.pk))
-        Match.objects.filter(pk=hidden.pk).update(public_live=False)
-        assert read_event(stream) == {"type": "remove", "gameId": str(hidden.pk)}
+        seen = []  # the Game's turn in each update (one built late shows the latest)
+        while not seen or seen[-1] < 4:
+            played = read_event(stream)
+            assert played["type"] == "update" and played["game"]["id"] == str(first.pk)
+            assert len(played["game"]["log"]) == 1  # the latest turn only
+            seen.append(played["game"]["turn"])
+        assert seen == sorted(set(seen)) and len(seen) >= 2
+
+
+def stream_events(request):
+    """The stream's events, read in the test's own event loop."""
+    from matches.dialects.kakomimasu_v1 import stream_view
+
+    response = stream_view(request)
+    return response, aiter(response.streaming_content)
+
+
+async def next_event(events) -> dict:
+    import asyncio
+
+    while True:
+        chunk = await asyncio.wait_for(anext(events), 5)
+        text = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if text.startswith("data: "):
+            return json.loads(text[6:])
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_event_stream_adds_and_removes_matches_as_they_are_shown(tmp_path):
+    """With allowNewGame=true a match made public is added at once (its creation is
+    announced); one taken back by a judge is removed; a window is cut to 50 Games."""
+    from asgiref.sync import sync_to_async
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    from matches.services.publication import match_publish
+
+    first, _ = await sync_to_async(kakomimasu_match)(tmp_path, public=True)
+    request = RequestFactory().get("/v1/matches/stream?allowNewGame=true&endIndex=999")
+    request.user = AnonymousUser()
+    response, events = stream_events(request)
+    initial = await next_event(events)
+    assert initial["endIndex"] == 50 and [g["id"] for g in initial["games"]] == [str(first.pk)]
+    second, _ = await sync_to_async(kakomimasu_match)(tmp_path, public=True)
+    added = await next_event(events)
+    assert (added["type"], added["game"]["id"], added["game"]["status"]) == (
+        "add", str(second.pk), "ready")
+    await sync_to_async(match_publish)(match_id=second.pk, published=False)
+    assert await next_event(events) == {"type": "remove", "gameId": str(second.pk)}
+    await events.aclose()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_without_allow_new_game_the_stream_follows_its_first_games_only(tmp_path):
+    from asgiref.sync import sync_to_async
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    first, _ = await sync_to_async(kakomimasu_match)(tmp_path, public=True)
+    request = RequestFactory().get("/v1/matches/stream")
+    request.user = AnonymousUser()
+    response, events = stream_events(request)
+    assert (await next_event(events))["gamesNum"] == 1
+    await sync_to_async(kakomimasu_match)(tmp_path, public=True)  # not followed
+    third, _ = await sync_to_async(kakomimasu_match)(tmp_path, public=True)
+    await sync_to_async(match_publish_back)(first.pk)
+    assert await next_event(events) == {"type": "remove", "gameId": str(first.pk)}
+    await events.aclose()
+
+
+def match_publish_back(match_id: int) -> None:
+    from matches.services.publication import match_publish
+
+    match_publish(match_id=match_id, published=False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_address_holds_two_streams_at_most(live_server_process):
+    """The third stream from one address is refused at once (429), never queued; a
+    stream closed gives its place back."""
+    import urllib.error
+    import urllib.request
+
+    url = f"{live_server_process}/v1/matches/stream"
+    held = [urllib.request.urlopen(url, timeout=10) for _ in range(2)]
+    for stream in held:
+        assert read_event(stream)["type"] == "initial"
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(url, timeout=10)
+    assert refused.value.code == 429 and refused.value.headers["Retry-After"] == "1"
+    assert json.loads(refused.value.read())["error"] == "too_busy"
+    held.pop().close()
+    for _ in range(50):  # the server notices the close at its next write or read
+        try:
+            with urllib.request.urlopen(url, timeout=10) as again:
+                assert read_event(again)["type"] == "initial"
+            break
+        except urllib.error.HTTPError as error:
+            assert error.code == 429
+            time.sleep(0.2)
+    else:
+        raise AssertionError("the closed stream's place was never given back")
 
 
 def test_a_dry_run_is_checked_and_stored_but_never_played(client, clock, tmp_path):
