@@ -3,11 +3,13 @@
 
 One `ChaserServer` listens on a pair of ports (Cool's, Hot's) and plays a match of
 games, one after another: before each game it waits for a program on each port, reads
-its name, then plays the turns step by step with the pure functions of
-`matches.rules.chaser`, storing every line a program sends before answering it and every
-turn once both have acted (`matches.services.protocol`). Each side's program in game k
-plays team k % 2 of the match's two teams (Cool in odd games is the first team): the
-contest rule that the teams take turns at being Cool.
+its name (with the match's teams given, a name that is not its seat's team's is refused,
+and a program waits at most `seat_wait` seconds for its game), then plays the turns step
+by step with the pure functions of `matches.rules.chaser`, storing every line a program
+sends before answering it and every turn once both have acted
+(`matches.services.protocol`). Each side's program in game k plays team k % 2 of the
+match's two teams (Cool in odd games is the first team): the contest rule that the
+teams take turns at being Cool.
 
 A fault (no `gr` or `#` where due, an unknown command, a line over 1 KiB, bytes that
 are not text, a time-out, a disconnect) loses the game for that side; the other program
@@ -25,9 +27,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import itertools
 import logging
-import queue
 import socket
 import threading
 import time
@@ -42,6 +44,7 @@ from django import db
 from django.utils import timezone
 
 from matches.live.broadcast import broadcast_soon, match_group
+from matches.models import Submission
 from matches.rules import chaser
 from matches.services import protocol
 
@@ -49,6 +52,7 @@ log = logging.getLogger(__name__)
 
 LINE_LIMIT = 1024  # bytes of one line, its end included
 NAME_WAIT = 10.0  # seconds a program has to send its name after connecting
+SEAT_WAIT = 60.0  # seconds a connected program may wait for its game (0: no limit)
 END_WAIT = 1.0  # seconds the server waits for a `#` after a reply that ends the game
 SEND_WAIT = 10.0  # seconds a send may block on a program that does not read
 SIDES = ("cool", "hot")
@@ -74,16 +78,30 @@ class Line:
     at: datetime
 
 
-def decode_name(raw: bytes) -> str:
+def decode_sent_name(raw: bytes) -> str:
     """A name line in UTF-8 or, failing that, Shift_JIS (the Ruby library sends its
-    name in Shift_JIS): the name as shown."""
+    name in Shift_JIS): the whole name, without its line end and surrounding spaces."""
     body = raw.rstrip(b"\r\n")
     for encoding in ("utf-8", "cp932"):
         try:
-            return chaser.shown_name(body.decode(encoding))
+            return body.decode(encoding).strip()
         except UnicodeDecodeError:
             continue
     raise Fault("not_text", "the name is neither UTF-8 nor Shift_JIS text", raw)
+
+
+def decode_name(raw: bytes) -> str:
+    """A name line's name as shown (its first four characters)."""
+    return chaser.shown_name(decode_sent_name(raw))
+
+
+def team_answers_to(sent: str, name: str, short: str = "") -> bool:
+    """Whether a program that sent `sent` as its name may play for the team `name`
+    (short code `short`): the name or the short code, whole or as shown (their first
+    four characters, as the contests' programs send), ignoring case."""
+    forms = {form.strip().casefold() for form in (name, short, chaser.shown_name(name),
+                                                  chaser.shown_name(short))}
+    return bool(sent.strip()) and sent.strip().casefold() in forms - {""}
 
 
 class Program:
@@ -95,9 +113,12 @@ class Program:
         self.lines = connection.makefile("rb")
         peer = connection.getpeername()
         self.address = peer[0] if peer else None
-        self.name = ""
+        self.name = ""  # as shown
+        self.sent = ""  # the whole name it sent
         self.name_line: Line | None = None  # stored with the game it plays
         self.gone = False
+        self.arrived = time.monotonic()
+        self.seated = threading.Event()  # set when its game takes it (or the server stops)
 
     def read(self, timeout: float) -> Line:
         raw = self._raw(timeout, "no line")
@@ -108,10 +129,12 @@ class Program:
         return Line(raw, text, timezone.now())
 
     def read_name(self, timeout: float) -> str:
-        """The first line: the program's name, in UTF-8 or Shift_JIS."""
+        """The first line: the program's name, in UTF-8 or Shift_JIS (as shown; the
+        whole name in `sent`)."""
         raw = self._raw(timeout, "no name")
         self.name_line = Line(raw, "", timezone.now())
-        return decode_name(raw)
+        self.sent = decode_sent_name(raw)
+        return chaser.shown_name(self.sent)
 
     def _raw(self, timeout: float, what: str) -> bytes:
         """The next line with its end; a Fault when it does not come whole in time."""
@@ -153,10 +176,38 @@ class Settings:
     board: Any  # the Board row
     turns: int
     team_names: list[str] | None = None  # None: the names the programs send
+    team_shorts: list[str] | None = None  # the teams' short codes, when they have them
     timeout: float = 10.0
+    seat_wait: float = SEAT_WAIT  # how long a connection may wait for its game (0: ever)
     step_delay: float = 0.0
     public: bool = False
     title: str = ""
+
+
+@dataclass
+class Refusal:
+    """A connection the server closed before it played: a name that is not its seat's
+    team's (403 `wrong_team`), or a wait for its game that ran out (408
+    `seat_timeout`). Kept until the game it came for (`number`) is made, then stored in
+    that game's submissions (team unknown: the sender is not known to be a team) for
+    the judges' audit; in the match's last game when that game never comes."""
+
+    number: int  # the game it came for
+    side: int
+    raw: bytes  # its name line as received (b"" when none came)
+    at: datetime
+    address: str | None
+    status: int
+    error: str
+    detail: str
+
+    def store(self, match_id: int) -> None:
+        kept = self.raw[:protocol.KEPT_BYTES]
+        Submission.objects.create(
+            match_id=match_id, team=None, turn=None, received_at=self.at,
+            remote_addr=self.address, content_type=protocol.CONTENT_TYPE, body=kept,
+            body_size=len(self.raw), body_sha256=hashlib.sha256(kept).hexdigest(),
+            status_code=self.status, error=self.error, detail=self.detail)
 
 
 @dataclass
@@ -181,8 +232,9 @@ class ChaserGame:
                  names: list[str], title: str, relay: Callable[[str, dict], None],
                  on_start: Callable[[int], None] = lambda match_id: None,
                  stopping: threading.Event | None = None, *, games: int = 1,
-                 first: int | None = None) -> None:
+                 first: int | None = None, refused: tuple[Refusal, ...] = ()) -> None:
         self.settings, self.programs, self.names, self.title = settings, programs, names, title
+        self.refused = refused  # connections turned away from this game's seats
         self.games, self.first = games, first  # the match's games; its first's id
         self.relay, self.on_start = relay, on_start
         self.stopping = stopping or threading.Event()  # set: the server is going away
@@ -205,6 +257,8 @@ class ChaserGame:
                                          title=self.title, public_live=s.public,
                                          games=self.games, first=self.first)
         self.on_start(self.game.match_id)
+        for refusal in self.refused:
+            refusal.store(self.game.match_id)
         for player, program in enumerate(self.programs):
             if program.name_line:
                 self.store(player, None, program.name_line, 200)
@@ -328,10 +382,16 @@ class ChaserServer:
     program on Cool's port and the next on Hot's. `on_start(number, match_id, names)`
     is called when a game starts, `on_game(result)` after it (from the game's thread).
 
+    With the match's teams given (`Settings.team_names`) a seat is its team's: a
+    program whose name is neither the team's name nor its short code is closed, and
+    kept for the audit (`Refusal`); without them, the first program on a port plays.
+    A program may wait at most `Settings.seat_wait` seconds from connecting for its
+    game to start, so that a silent connection cannot hold a seat.
+
     Its sockets are plain blocking ones served by threads: a thread accepts on each
-    port, a short-lived thread reads each newcomer's name, and each game is played in
-    a thread of its own. The event loop `start` is called on sends the messages for
-    the match's screens, in the order the games hand them over."""
+    port, a thread per newcomer reads its name and closes it if its wait runs out, and
+    each game is played in a thread of its own. The event loop `start` is called on
+    sends the messages for the match's screens, in the order the games hand them over."""
 
     def __init__(self, settings: Settings, ports: tuple[int, int], *, games: int = 3,
                  host: str = "0.0.0.0", on_game: Callable[[GameResult], None] | None = None,
@@ -339,7 +399,11 @@ class ChaserServer:
         self.settings, self.ports, self.games, self.host = settings, ports, games, host
         self.on_game = on_game or (lambda result: None)
         self.on_start = on_start or (lambda number, match_id, names: None)
-        self.waiting: tuple[queue.Queue, queue.Queue] = (queue.Queue(), queue.Queue())
+        # the programs waiting on each port, first come first; `seats` guards them
+        self.waiting: tuple[list[Program], list[Program]] = ([], [])
+        self.seats = threading.Condition()
+        self.seating = 1  # the game whose seats are being filled
+        self.refused: list[Refusal] = []  # not stored yet: see Refusal
         self.listeners: list[socket.socket] = []
         self.results: list[GameResult] = []
         self.stopping = threading.Event()
@@ -379,17 +443,74 @@ class ChaserServer:
             threading.Thread(target=self._arrived, args=(side, connection), daemon=True).start()
 
     def _arrived(self, side: int, connection: socket.socket) -> None:
-        """A program connected: read its name, then let it wait for its game."""
+        """A program connected: read its name, check it against its seat's team when the
+        match has teams, then let it wait for its game, at most `seat_wait` seconds from
+        its connection (the thread stays to close it then)."""
         connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         program = Program(connection)
+        wait = self.settings.seat_wait
         try:
-            program.name = program.read_name(NAME_WAIT)
+            program.name = program.read_name(min(NAME_WAIT, wait) if wait else NAME_WAIT)
         except Fault as fault:
             log.info("a program on %s's port %d was turned away: %s", SIDES[side],
                      self.ports[side], fault.detail)
             program.close()
             return
-        self.waiting[side].put(program)
+        with self.seats:
+            number = self.seating
+            problem = self._seat_problem(number, side, program)
+            if problem:
+                self._refuse(program, number, side, 403, "wrong_team", problem)
+                return
+            self.waiting[side].append(program)
+            self.seats.notify_all()
+        if not wait:
+            return
+        program.seated.wait(max(0.0, program.arrived + wait - time.monotonic()))
+        with self.seats:
+            if program in self.waiting[side]:  # its game has not taken it: it goes
+                self.waiting[side].remove(program)
+                self._refuse(program, self.seating, side, 408, "seat_timeout",
+                             f"waited {wait:g} s for its game on {SIDES[side].title()}'s "
+                             f"port; closed, so the next connection takes the seat")
+
+    def _seat_team(self, number: int, side: int) -> int:
+        """Which of the match's teams (0 the first) plays a side in game `number`: the
+        first is Cool in odd games."""
+        return (number - 1 + side) % 2
+
+    def _seat_problem(self, number: int, side: int, program: Program) -> str:
+        """Why a program may not take a side's seat in game `number` ("" when it may):
+        with the match's teams given, its name must be its seat's team's."""
+        teams = self.settings.team_names
+        if not teams:
+            return ""  # a free server: first come, first seated
+        team = self._seat_team(number, side)
+        shorts = self.settings.team_shorts or ["", ""]
+        if team_answers_to(program.sent, teams[team], shorts[team]):
+            return ""
+        known = f"{teams[team]!r}" + (f" or {shorts[team]!r}" if shorts[team] else "")
+        return (f"the name {program.sent[:40]!r} is not this seat's team's "
+                f"({SIDES[side].title()} in game {number} is {known}); closed")
+
+    def _refuse(self, program: Program, number: int, side: int, status: int, error: str,
+                detail: str) -> None:
+        """Close a program that may not play, log it, and keep it for the audit of the
+        game it came for (called with `seats` held)."""
+        program.close()
+        log.warning("CHaser %s's port %d: refused a connection from %s (%s): %s",
+                    SIDES[side], self.ports[side], program.address, error, detail)
+        line = program.name_line
+        self.refused.append(Refusal(number, side, line.raw if line else b"",
+                                    line.at if line else timezone.now(), program.address,
+                                    status, error, detail))
+
+    def _refusals(self, number: int | None = None) -> tuple[Refusal, ...]:
+        """Take the refusals kept for games up to `number` (None: all)."""
+        with self.seats:
+            taken = [r for r in self.refused if number is None or r.number <= number]
+            self.refused = [r for r in self.refused if number is not None and r.number > number]
+        return tuple(taken)
 
     async def run(self) -> list[GameResult]:
         """Play the match (in a thread: see `play`)."""
@@ -408,8 +529,8 @@ class ChaserServer:
         the games left could give the other (or the server stops)."""
         wins = [0, 0]
         for number in range(1, self.games + 1):
-            programs = self._next(0), self._next(1)
-            if None in programs:
+            programs = self._seat(number)
+            if programs is None:
                 break  # stopped while waiting
             self.playing = programs
             names = self._names(number, programs)
@@ -420,7 +541,7 @@ class ChaserServer:
                               lambda match_id, n=number, names=names:
                               self.on_start(n, match_id, names), self.stopping,
                               games=self.games, first=self.results[0].match_id
-                              if self.results else None)
+                              if self.results else None, refused=self._refusals(number))
             try:
                 result = game.play()
             finally:
@@ -435,15 +556,40 @@ class ChaserServer:
                 wins[(result.winner + number - 1) % 2] += 1  # by team, not by side
             if abs(wins[0] - wins[1]) > self.games - number:
                 break
+        self._store_late_refusals()
         return self.results
 
-    def _next(self, side: int) -> Program | None:
-        """The next program waiting on a side's port; None once the server stops."""
-        while not self.stopping.is_set():
-            try:
-                return self.waiting[side].get(timeout=0.2)
-            except queue.Empty:
-                continue
+    def _store_late_refusals(self) -> None:
+        """Refusals kept for a game that never came: in the match's last game."""
+        refused = self._refusals()
+        if not refused or not self.results:
+            return
+        try:
+            for refusal in refused:
+                refusal.store(self.results[-1].match_id)
+        finally:
+            db.connection.close()  # this thread's own connection
+
+    def _seat(self, number: int) -> tuple[Program, Program] | None:
+        """Game `number`'s two programs, the first waiting on each port, taken together
+        once both are there (so that neither is held while the other has not come: a
+        waiting program may go at the end of its wait); None once the server stops. A
+        program whose name is not its seat's team's (it came while another game was
+        being seated) is refused here."""
+        with self.seats:
+            self.seating = number
+            while not self.stopping.is_set():
+                for side in (0, 1):
+                    waiting = self.waiting[side]
+                    while waiting and (problem := self._seat_problem(number, side, waiting[0])):
+                        self._refuse(waiting.pop(0), number, side, 403, "wrong_team", problem)
+                if all(self.waiting):
+                    programs = self.waiting[0].pop(0), self.waiting[1].pop(0)
+                    for program in programs:
+                        program.seated.set()
+                    self.seating = number + 1  # who comes now comes for the next game
+                    return programs
+                self.seats.wait(0.2)
         return None
 
     def _names(self, number: int, programs: tuple[Program, Program]) -> list[str]:
@@ -465,9 +611,13 @@ class ChaserServer:
                 listener.close()
         for program in self.playing or ():
             program.close()
-        for waiting in self.waiting:
-            while not waiting.empty():
-                waiting.get_nowait().close()
+        with self.seats:
+            for waiting in self.waiting:
+                for program in waiting:
+                    program.close()
+                    program.seated.set()
+                waiting.clear()
+            self.seats.notify_all()
 
     async def close(self) -> None:
         self.stop()
@@ -541,7 +691,8 @@ async def demo(stop: threading.Event, tell: Callable[[str, int], None],
         server = ChaserServer(settings, (0, 0), host="127.0.0.1", on_start=started)
         await server.start()
         programs = [threading.Thread(target=_demo_program, daemon=True,
-                                     args=(server.ports, team, PLAYERS[name.lower()], play, stop))
+                                     args=(server.ports, team, PLAYERS[name.lower()], play, stop,
+                                           name))
                     for team, name in enumerate(DEMO_TEAMS)]
         for program in programs:
             program.start()
@@ -555,12 +706,15 @@ async def demo(stop: threading.Event, tell: Callable[[str, int], None],
 
 
 def _demo_program(ports: tuple[int, int], team: int, kind: type, play: Callable,
-                  stop: threading.Event) -> None:
-    """One team's program for every game of a demo match: Cool in odd games for team 0."""
+                  stop: threading.Event, name: str) -> None:
+    """One team's program for every game of a demo match: Cool in odd games for team 0.
+    It sends its team's name (the server seats a team's program only)."""
     for number in itertools.count(1):
         side = (team + number - 1) % 2
+        player = kind(f"{ports}-{number}-{team}")
+        player.name = name
         try:
-            play("127.0.0.1", ports[side], kind(f"{ports}-{number}-{team}"), stop)
+            play("127.0.0.1", ports[side], player, stop)
         except OSError:
             return  # the match is over: its server has closed
         if stop.is_set():
@@ -575,24 +729,25 @@ TOURNAMENT_POLL = 1.0  # how often a waiting server asks for the next fixture
 async def tournament(tournament_id: int, stop: threading.Event,
                      tell: Callable[[str], None], *, ports: tuple[int, int] = chaser.PORTS,
                      host: str = "0.0.0.0", step_delay: float = 0.0,
-                     timeout: float = 10.0) -> None:
+                     timeout: float = 10.0, seat_wait: float = SEAT_WAIT) -> None:
     """Play a tournament's CHaser fixtures one after another on one pair of ports, as the
     contests do: each fixture as its round opens (the turn clock's runner opens rounds
     and settles fixtures), a match of three games between the fixture's two teams, whose
     programs connect (the first team to Cool's port in odd games). A tournament run with
-    bots has the built-in programs connect on loopback. Returns when it is over."""
+    bots has the built-in programs connect on loopback. A seat is its team's: a program
+    must send its team's name or short code. Returns when it is over."""
     try:
         await _tournament(tournament_id, stop, tell, ports=ports, host=host,
-                          step_delay=step_delay, timeout=timeout)
+                          step_delay=step_delay, timeout=timeout, seat_wait=seat_wait)
     finally:  # the database thread's connections go with the server
         await _db(db.connections.close_all)()
 
 
 async def _tournament(tournament_id: int, stop: threading.Event,
                       tell: Callable[[str], None], *, ports: tuple[int, int], host: str,
-                      step_delay: float, timeout: float) -> None:
+                      step_delay: float, timeout: float, seat_wait: float) -> None:
     from matches.bots.chaser import PLAYERS, play
-    from matches.models import Tournament
+    from matches.models import Entrant, Tournament
     from matches.tournaments import runner
 
     maps = sorted(MAPS.glob("*.map"))
@@ -610,9 +765,13 @@ async def _tournament(tournament_id: int, stop: threading.Event,
         played += 1
         record = map_read(path)
         options = {"turns": claimed.turns} if claimed.turns else {}
+        shorts = await _db(lambda claimed=claimed: dict(Entrant.objects.filter(
+            tournament_id=tournament_id, index__in=claimed.seeds).values_list("index", "short")))()
         settings = await _db(map_settings)(
-            path, record, team_names=list(claimed.names), step_delay=step_delay,
-            public=claimed.public, title=claimed.title, timeout=timeout, **options)
+            path, record, team_names=list(claimed.names),
+            team_shorts=[shorts.get(seed, "") for seed in claimed.seeds], step_delay=step_delay,
+            public=claimed.public, title=claimed.title, timeout=timeout, seat_wait=seat_wait,
+            **options)
 
         def started(number: int, match_id: int, names: list[str], claimed=claimed) -> None:
             runner.protocol_game_link(claimed, match_id, number)
@@ -625,7 +784,7 @@ async def _tournament(tournament_id: int, stop: threading.Event,
         if all(claimed.bots):
             for team, bot in enumerate(claimed.bots):
                 threading.Thread(target=_demo_program, daemon=True, args=(
-                    server.ports, team, PLAYERS[bot], play, stop)).start()
+                    server.ports, team, PLAYERS[bot], play, stop, claimed.names[team])).start()
         try:
             results = await server.run()
         finally:

@@ -1,12 +1,15 @@
 """python manage.py chaserserver --map FILE|NAME [--ports COOL,HOT] [--turns N]
-[--teams NAME NAME] [--games 3] [--once] [--timeout SECONDS] [--step-delay SECONDS]
-[--public] [--host ADDRESS]
+[--teams NAME NAME] [--games 3] [--once] [--timeout SECONDS] [--seat-wait SECONDS]
+[--step-delay SECONDS] [--public] [--host ADDRESS]
 python manage.py chaserserver --tournament ID [--ports COOL,HOT] [...]
 
 CHaser's TCP server (docs/chaser-server.md): the contests' client programs connect to
 Cool's port (2009) and Hot's (2010) and play a match of games, sides swapped every game,
 two wins taking it. Every line is stored and every step shown live. After every game it
-prints `winner: cool|hot|draw`; at the end, the match's result.
+prints `winner: cool|hot|draw`; at the end, the match's result. With --teams (or
+--tournament) a seat is its team's: a program that sends another name is closed, and
+the refusal is in the game's audit. A program waits at most --seat-wait seconds for its
+game.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from matches.rules.checks import MAX_TURNS
 from matches.rules.records import RecordError
 from matches.servers.chaser import (
     MAPS,
+    SEAT_WAIT,
     ChaserServer,
     GameResult,
     Settings,
@@ -62,13 +66,18 @@ class Command(BaseCommand):
         parser.add_argument("--turns", type=int, help="the number of turns (default: the "
                                                       "map's T:)")
         parser.add_argument("--teams", nargs=2, metavar="NAME",
-                            help="the match's two teams, the first Cool in odd games "
-                                 "(default: the names the programs send)")
+                            help="the match's two teams, the first Cool in odd games; a "
+                                 "program must send its seat's team's name (default: any "
+                                 "program plays, under the name it sends)")
         parser.add_argument("--games", type=int, default=3,
                             help="games in the match (default 3: two wins take it)")
         parser.add_argument("--once", action="store_true", help="play one game and exit")
         parser.add_argument("--timeout", type=float, default=10.0,
                             help="seconds a program has for each line (default 10)")
+        parser.add_argument("--seat-wait", type=float, default=SEAT_WAIT, metavar="SECONDS",
+                            help="seconds a program may wait, from connecting, for its game "
+                                 "to start before it is closed and the next connection takes "
+                                 f"its seat (default {SEAT_WAIT:g}; 0: no limit)")
         parser.add_argument("--step-delay", type=float, default=0.0,
                             help="seconds between steps, for an audience (0.3 suits a venue)")
         parser.add_argument("--public", action="store_true",
@@ -101,9 +110,7 @@ class Command(BaseCommand):
         turns = options["turns"] or record["turns"]
         if not 1 <= turns <= MAX_TURNS:
             raise CommandError(f"--turns: {turns} is outside 1..{MAX_TURNS}", returncode=2)
-        if options["timeout"] <= 0 or options["step_delay"] < 0:
-            raise CommandError("--timeout must be positive and --step-delay not negative",
-                               returncode=2)
+        self.check_times(options)
         names = None
         if options["teams"]:
             try:
@@ -111,8 +118,15 @@ class Command(BaseCommand):
             except RecordError as error:
                 raise CommandError(f"--teams: {error}", returncode=2) from None
         return map_settings(path, record, turns=turns, team_names=names,
-                            timeout=options["timeout"], step_delay=options["step_delay"],
-                            public=options["public"], title=options["title"])
+                            timeout=options["timeout"], seat_wait=options["seat_wait"],
+                            step_delay=options["step_delay"], public=options["public"],
+                            title=options["title"])
+
+    @staticmethod
+    def check_times(options) -> None:
+        if options["timeout"] <= 0 or options["step_delay"] < 0 or options["seat_wait"] < 0:
+            raise CommandError("--timeout must be positive, and --step-delay and --seat-wait "
+                               "not negative", returncode=2)
 
     def tournament(self, options) -> None:
         from matches.models import Tournament
@@ -121,9 +135,7 @@ class Command(BaseCommand):
         if found is None:
             raise CommandError(f"--tournament: no CHaser tournament {options['tournament']}",
                                returncode=2)
-        if options["timeout"] <= 0 or options["step_delay"] < 0:
-            raise CommandError("--timeout must be positive and --step-delay not negative",
-                               returncode=2)
+        self.check_times(options)
         self.stdout.write(f"CHaser server for {found.name}: its fixtures one after another")
         self.stdout.flush()
         stop = threading.Event()
@@ -134,7 +146,7 @@ class Command(BaseCommand):
                 loop.add_signal_handler(signalled, stop.set)
             await tournament(found.pk, stop, self.say, ports=options["ports"],
                              host=options["host"], step_delay=options["step_delay"],
-                             timeout=options["timeout"])
+                             timeout=options["timeout"], seat_wait=options["seat_wait"])
 
         try:
             asyncio.run(serve())
