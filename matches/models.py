@@ -211,6 +211,9 @@ class Team(models.Model):
     # The tournament's team it is, whose one token serves all its matches.
     entrant = models.ForeignKey("matches.Entrant", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="teams")
+    # The bytes of this team's request bodies kept whole so far in this match (its
+    # storage budget: settings.TEAM_BODY_BUDGET; matches/services/submissions.py).
+    kept_bytes = models.BigIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "index"]
@@ -275,6 +278,32 @@ class Submission(models.Model):
         return self.status_code == 202
 
 
+class RequestTally(models.Model):
+    """The requests of one source in one minute beyond the first few that were stored
+    one by one: a stranger's address, or a team over its rate limit. A flood costs
+    this one row a minute, not a row a request (matches/services/submissions.py)."""
+
+    source = models.CharField(max_length=80, help_text="address:<ip> or team:<id>")
+    minute = models.DateTimeField()
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="tallies", help_text="The match first asked for.")
+    team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE,
+                             related_name="tallies")
+    count = models.PositiveIntegerField(default=0, help_text="All its requests this minute.")
+    body_bytes = models.BigIntegerField(default=0, help_text="Their bodies' sizes, added up.")
+    # The first requests not stored one by one: received_at, status, error, size,
+    # sha256, and the first bytes of the body (as text, bytes not UTF-8 escaped).
+    samples = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["minute", "source"]
+        constraints = [models.UniqueConstraint(fields=["source", "minute"],
+                                               name="one_tally_per_source_and_minute")]
+
+    def __str__(self) -> str:
+        return f"{self.source} at {self.minute:%H:%M}: {self.count} requests"
+
+
 class Turn(models.Model):
     """The state after one transition step: timeline/1 state fields."""
 
@@ -302,5 +331,6 @@ class Turn(models.Model):
 
 from matches.tournaments.models import Entrant, Fixture, Tournament  # noqa: E402  (the app's models)
 
-__all__ = ["Board", "Entrant", "Fixture", "Match", "Submission", "Team", "Tournament", "Turn",
+__all__ = ["Board", "Entrant", "Fixture", "Match", "RequestTally", "Submission", "Team",
+           "Tournament", "Turn",
            "MAX_ID", "storable_id", "token_hash"]

@@ -162,6 +162,11 @@ else:
 AUTHENTICATION_BACKENDS = ["matches.login_limits.ThrottledBackend"]
 LOGIN_REDIRECT_URL = "/"  # the matches; Django's default /accounts/profile/ is no page here
 
+# The bytes of request bodies kept whole for one team in one match; past it only each
+# body's size, SHA-256 and first 256 bytes are kept (docs/api.md, "Limits and what is
+# kept"). 16 MiB by default.
+TEAM_BODY_BUDGET = int(os.environ.get("SPECTATOR_TEAM_BODY_BUDGET", 16 << 20))
+
 # Seconds a server process's viewer counts outlive it, should it die without counting
 # its sockets out (matches/live/viewers.py).
 VIEWER_COUNT_TTL = int(os.environ.get("VIEWER_COUNT_TTL", "30"))

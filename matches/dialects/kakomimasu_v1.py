@@ -17,7 +17,6 @@ import asyncio
 import contextlib
 import json
 import math
-from collections import OrderedDict
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -28,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import selectors
 from matches.access import can_view, is_judge, visible_matches
+from matches.caches import Kept
 from matches.dialects.base import (
     action_objects,
     answer,
@@ -40,7 +40,7 @@ from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP
 from matches.live.hub import Hub
 from matches.models import Board, Match
 from matches.rules import rules_for
-from matches.services.submissions import Refusal, json_read
+from matches.services.submissions import DryRun, Refusal, json_read
 from spectator.admission import visitor_gate
 
 GAME = "kakomimasu"
@@ -202,8 +202,8 @@ def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
         if kind != "stay":
             moved |= {"x": action.get("x"), "y": action.get("y")}
         native.append(native_action(rules, moved, index, {"agent": "agentId"}))
-    if _dry_run(body):
-        raise Refusal(200, DRY_RUN, "a dry run: the actions are well formed, and not played")
+    if _dry_run(body):  # answered as a real PATCH would be, never played
+        raise DryRun(native, None)
     return native, None
 
 
@@ -418,10 +418,9 @@ def _index(text: str | None, name: str) -> int | None:
     return int(text)
 
 
-# Each Game as the stream sends it, by (match, turn, status, result), shared by every
+# Each Game as the stream sends it, by (match, its start, turn, status), shared by every
 # stream: a turn costs one reading of the match, however many streams follow it.
-_STREAM_GAMES = OrderedDict()
-_STREAM_GAMES_KEPT = 256
+STREAM_GAME_TEXTS = Kept("v1 stream Games", entries=256, limit=32 << 20)
 
 
 def _games(ids: list[str]) -> list[str]:
@@ -435,13 +434,8 @@ def _games(ids: list[str]) -> list[str]:
         if match is None:
             continue
         key = (match.pk, match.start_at, match.resolved_turns, _status(match, now))
-        text = _STREAM_GAMES.get(key)
-        if text is None:
-            text = json.dumps(game(match, now, whole_log=False), ensure_ascii=False)
-            _STREAM_GAMES[key] = text
-            while len(_STREAM_GAMES) > _STREAM_GAMES_KEPT:
-                _STREAM_GAMES.popitem(last=False)
-        texts.append(text)
+        texts.append(STREAM_GAME_TEXTS.get(key, lambda match=match: json.dumps(
+            game(match, now, whole_log=False), ensure_ascii=False)))
     return texts
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from matches.rules import words
 from matches.rules.base import TEAM_LETTERS, Outcomes, Presentation, TurnActions, team_named
-from matches.rules.checks import MAX_TURNS, RecordError, board_size, kind, whole
+from matches.rules.checks import MAX_TURNS, RecordError, board_size, kind, quoted, whole
 from matches.rules.turns import Alternating
 
 SIZE = 14
@@ -206,7 +206,7 @@ def code_problem(code: Any) -> str:
     if not isinstance(code, str):
         return f"the move must be a string, got {kind(code)}"
     if len(code) != 4 or not code.isascii():
-        return f"{code!r} is not a 4-character move code"
+        return f"{quoted(code)} is not a 4-character move code"
     if code in PASSES:
         return ""
     upper = code.upper()

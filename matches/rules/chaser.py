@@ -56,6 +56,7 @@ from matches.rules.checks import (
     board_size,
     cell,
     distinct,
+    quoted,
     require,
     whole,
 )
@@ -167,7 +168,7 @@ def step(state: ChaserState, player: int, command: Any) -> tuple[ChaserState, di
     if decided(state):
         return state, {"result": "invalid", "reason": "the game is already decided"}
     if not isinstance(command, str) or command not in _COMMAND_SET:
-        reason = "no command" if command is None else f"unknown command {command!r}"
+        reason = "no command" if command is None else f"unknown command {quoted(command)}"
         return fault(state, player), {"result": "invalid", "reason": reason}
     ready = ready_digits(state, player)
     kind, (dx, dy) = command[0], DIRECTIONS[command[1]]

@@ -189,8 +189,19 @@ def kind(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return f"the number {value}"
+        number = str(value)
+        return f"the number {number if len(number) <= 24 else number[:20] + '…'}"
     return names.get(type(value), type(value).__name__)
+
+
+def quoted(value: Any, limit: int = 24) -> str:
+    """`value` as Python writes it, cut to its first `limit` characters: what a refusal
+    quotes of what was sent (a reason never echoes a whole body back, nor stores it
+    twice)."""
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit]) + "…"
+    shown = repr(value)
+    return shown if len(shown) <= limit + 2 else shown[:limit] + "…"
 
 
 def board_size(board: Mapping, low: int = 1, high: int = MAX_SIDE) -> tuple[int, int]:

@@ -4,19 +4,28 @@ Every request is stored as a Submission before it is answered, accepted or not. 
 request that carries a token of its match's own team is judged and stored with its
 match row locked; the clock's claim of a turn updates that row, so a submission either
 lands before its turn is resolved (and counts) or sees the turn resolved (and is
-refused): never lost in between. It keeps its whole body (up to 64 KiB).
+refused): never lost in between. What is kept of it (docs/api.md, "Limits and what is
+kept"):
 
-Any other request (no token, an unknown one, one of another match, a match that does
-not exist) is a stranger's: refused, and stored with its size, its SHA-256 and its
-first KEPT_OF_STRANGERS bytes only, so that a flood costs little room. So is a request
-refused for the rate limit.
+- an accepted request (or a program's output) of the match's own team: its whole body
+  (up to 64 KiB), until the team's bodies kept in the match reach its storage budget
+  (settings.TEAM_BODY_BUDGET); past it, like a refused one;
+- a refused request of the team: its size, its SHA-256 and its first KEPT_HEAD bytes;
+- any other request (no token, an unknown one, one of another match, a match that does
+  not exist) is a stranger's: refused, and kept like a refused one. So is a 429;
+- but a source's strangers' requests and 429s beyond the first STORED_A_MINUTE of a
+  minute are counted, not stored: one RequestTally row per source and minute holds
+  their count, their bytes and the first few heads and hashes, so a flood costs bytes
+  per minute, not per request.
+
+A refusal's `detail` quotes at most an excerpt of what was sent (DETAIL_LIMIT).
 
 Rate limits, over a sliding window of RATE_WINDOW, refused requests included:
 RATE_LIMIT requests per team token, and ADDRESS_LIMIT strangers' requests per source
 address (a team's own requests never count toward its address). Answered 429 with
-`Retry-After`. With Redis configured the windows are sorted sets in Redis, otherwise
-counts of the stored submissions; either way a team's window is read under its match
-lock, so its limit holds exactly across any number of server processes.
+`Retry-After`. With Redis configured the windows are sorted sets in Redis, shared by
+every server process; otherwise (the embedded default's one process, or Redis not
+answering) they are kept in this process's memory (`windows`).
 """
 
 from __future__ import annotations
@@ -28,6 +37,8 @@ import json
 import logging
 import re
 import secrets
+import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -38,7 +49,7 @@ from django.conf import settings
 from django.db import connection, transaction
 
 from matches.access import team_by_authorization, teams_forget
-from matches.models import Match, Submission, Team, storable_id
+from matches.models import Match, RequestTally, Submission, Team, storable_id
 from matches.rules import rules_for
 from matches.rules.base import team_named
 from matches.selectors import epoch_ms, move_clock
@@ -46,7 +57,10 @@ from matches.services import turns
 
 MAX_BODY = 64 * 1024
 MAX_ACTIONS = 256
-KEPT_OF_STRANGERS = 256  # bytes kept of a stranger's or a rate-limited request
+KEPT_HEAD = 256  # bytes kept of a refused, a stranger's, a 429 or an over-budget request
+STORED_A_MINUTE = 5  # a source's strangers' requests and 429s stored one by one a minute
+TALLY_SAMPLES = 3  # heads and hashes a tally keeps of the requests it only counts
+DETAIL_LIMIT = 300  # characters of a refusal's detail
 RATE_LIMIT = 20  # requests a token may send within RATE_WINDOW
 ADDRESS_LIMIT = 20  # strangers' requests an address may send within RATE_WINDOW
 RATE_WINDOW = timedelta(seconds=1)
@@ -87,9 +101,22 @@ class Reply:
 class Refusal(Exception):
     def __init__(self, status: int, error: str, detail: str,
                  headers: dict[str, str] | None = None) -> None:
+        if len(detail) > DETAIL_LIMIT:  # a reason never carries a whole body back
+            detail = detail[:DETAIL_LIMIT - 1] + "…"
         super().__init__(detail)
         self.status, self.error, self.detail = status, error, detail
         self.headers = headers or {}
+
+
+class DryRun(Refusal):
+    """A dialect's "check, do nothing" (Kakomimasu v1's dryRun): raised by its reader with
+    the actions it read; answered 200 `dry_run` where the same request would have been
+    accepted, and refused as that request would have been otherwise. Never played."""
+
+    def __init__(self, actions: list[dict[str, Any]], meant: int | None) -> None:
+        super().__init__(200, "dry_run", "a dry run: the actions are well formed, and not "
+                                         "played")
+        self.actions, self.meant = actions, meant
 
 
 def submission_receive(request: Request) -> Reply:
@@ -131,20 +158,25 @@ def _refuse_stranger(request: Request, team: Team | None) -> Reply:
     match = (Match.objects.filter(pk=request.match_id).first()
              if storable_id(request.match_id) else None)
     refusal = _address_limited(request) or _stranger_refusal(request, match, team)
+    if _tallied(f"address:{_address(request.remote_addr) or '-'}", request, match, None,
+                refusal):
+        return _reply(refusal)
     return _store(request, match, None, None, refusal)
 
 
 def _stranger_refusal(request: Request, match: Match | None, team: Team | None) -> Refusal:
-    if match is None:
-        return Refusal(404, "not_found", f"there is no match {request.match_id}")
-    if team is not None:
-        return Refusal(403, "forbidden",
-                       f"this token belongs to another match, not {request.match_id}")
-    if not request.authorization.strip():
+    # Without a team's token the answer is the same whether the match exists or not
+    # (a private match is not told from a missing one).
+    if team is None and not request.authorization.strip():
         return Refusal(401, "unauthorized",
                        "send the team token as 'Authorization: Bearer <token>'")
-    return Refusal(401, "unauthorized", "the Authorization header carries no team token "
-                                        "(expected 'Bearer <token>')")
+    if team is None:
+        return Refusal(401, "unauthorized", "the Authorization header carries no team token "
+                                            "(expected 'Bearer <token>')")
+    if match is None:
+        return Refusal(404, "not_found", f"there is no match {request.match_id}")
+    return Refusal(403, "forbidden",
+                   f"this token belongs to another match, not {request.match_id}")
 
 
 def parse_submission(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
@@ -226,15 +258,26 @@ def _judge(request: Request, team: Team) -> Reply:
         turn = match.strategy_turn(request.received_at)
         limited = _rate_limited(request, team)
         if limited:
+            if _tallied(f"team:{team.pk}", request, match, team, limited):
+                return _reply(limited)
             return _store(request, match, team, None, limited)
         if request.output:
             return _output(request, match, team, turn)
+        # Before its start a match takes nothing, and its body is not even read: what a
+        # refusal of it would say (a secret board's agents) is not told early.
+        early = _closed(match, turn, request.received_at) if request.received_at < \
+            match.start_at else None
+        if early:
+            return _store(request, match, team, None, early)
+        dry_run = None
         try:
             actions, meant = _read(request, match.game)
+        except DryRun as checked:  # well formed; answered as a real one would be, below
+            actions, meant, dry_run = checked.actions, checked.meant, checked
         except Refusal as problem:
             return _store(request, match, team, None, problem)
         refusal = (_protocol_played(match) or _closed(match, turn, request.received_at)
-                   or _wrong_turn(turn, meant))
+                   or _wrong_turn(turn, meant) or dry_run)
         if refusal:
             return _store(request, match, team, actions, refusal)
         if match.alternating:
@@ -302,7 +345,10 @@ def _read(request: Request, game: str) -> tuple[list[dict[str, Any]], int | None
     if request.body_size > MAX_BODY:
         raise Refusal(413, "too_large", f"the body is {request.body_size} bytes; at most 64 KiB "
                                         f"({MAX_BODY} bytes) are accepted")
-    return (request.read or parse_submission)(game, request.body)
+    actions, meant = (request.read or parse_submission)(game, request.body)
+    if len(actions) > MAX_ACTIONS:  # a dialect's list too
+        raise Refusal(400, "invalid_actions", f"actions: at most {MAX_ACTIONS} actions")
+    return actions, meant
 
 
 def _rate_limited(request: Request, team: Team) -> Refusal | None:
@@ -315,8 +361,7 @@ def _rate_limited(request: Request, team: Team) -> Refusal | None:
     if request.entered_by:
         return None
     now = request.received_at
-    recent = _window_count(f"token:{team.token_hash[:32]}", now,
-                           lambda: Submission.objects.filter(team=team, entered_by=""))
+    recent = _window_count(f"token:{team.token_hash[:32]}", now)
     if recent < RATE_LIMIT:
         return None
     logger.warning("rate limited: match %s, team %s (%s): %d requests within a second",
@@ -329,8 +374,7 @@ def _rate_limited(request: Request, team: Team) -> Refusal | None:
 def _address_limited(request: Request) -> Refusal | None:
     """429 if this address sent ADDRESS_LIMIT other strangers' requests in the window."""
     now, address = request.received_at, _address(request.remote_addr)
-    recent = _window_count(f"address:{address}", now,
-                           lambda: Submission.objects.filter(team=None, remote_addr=address))
+    recent = _window_count(f"address:{address}", now)
     if recent < ADDRESS_LIMIT:
         return None
     return Refusal(429, "rate_limited",
@@ -338,17 +382,53 @@ def _address_limited(request: Request) -> Refusal | None:
                    f"second; an address may send {ADDRESS_LIMIT}", {"Retry-After": "1"})
 
 
-def _window_count(key: str, now: datetime, stored: Any) -> int:
+def _window_count(key: str, now: datetime) -> int:
     """How many requests of `key` arrived in the window up to `now`, this one not counted;
     this one is counted for the next. From Redis when configured (one round trip), else
-    from `stored()`, that key's submissions stored so far."""
+    from this process's windows."""
     client = _redis()
     if client is not None:
         try:
             return _redis_window(client, f"{WINDOWS}{key}", now.timestamp())
-        except redis.RedisError:  # Redis down: the stored submissions still know
-            logger.warning("rate windows: Redis did not answer; counting in the database")
-    return stored().filter(received_at__lte=now, received_at__gt=now - RATE_WINDOW).count()
+        except redis.RedisError:  # Redis down: this process still counts
+            logger.warning("rate windows: Redis did not answer; counting in this process")
+    return windows.count(key, now.timestamp())
+
+
+class Windows:
+    """Sliding windows of request times per key, in this process's memory; thread-safe.
+    Keys whose window has emptied are dropped now and then, so a flood of addresses
+    leaves nothing behind."""
+
+    def __init__(self) -> None:
+        self._times: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+        self._swept = 0.0
+
+    def count(self, key: str, now: float) -> int:
+        span = RATE_WINDOW.total_seconds()
+        with self._lock:
+            times = self._times.setdefault(key, deque())
+            while times and times[0] <= now - span:
+                times.popleft()
+            recent = sum(1 for moment in times if moment <= now)
+            times.append(now)
+            if now - self._swept > 10 * span:
+                self._sweep(now - span)
+        return recent
+
+    def _sweep(self, before: float) -> None:
+        self._swept = before
+        for key in [key for key, times in self._times.items() if not times or
+                    times[-1] <= before]:
+            del self._times[key]
+
+    def reset(self) -> None:
+        with self._lock:
+            self._times.clear()
+
+
+windows = Windows()
 
 
 def _redis_window(client: Any, name: str, score: float) -> int:
@@ -363,8 +443,9 @@ def _redis_window(client: Any, name: str, score: float) -> int:
 
 
 def rate_windows_reset() -> None:
-    """Forget every rate-limit window kept in Redis (tests; an operator after an incident).
-    Those counted from stored submissions stay."""
+    """Forget every rate-limit window, this process's and those kept in Redis (tests; an
+    operator after an incident)."""
+    windows.reset()
     client = _redis()
     keys = client.keys(f"{WINDOWS}*") if client is not None else []
     if keys:
@@ -397,30 +478,70 @@ def _wrong_turn(turn: int, meant: int | None) -> Refusal | None:
     return Refusal(409, "wrong_turn", f"the open strategy step is turn {turn}, not {meant}")
 
 
-def _store(request: Request, match: Match | None, team: Team | None, actions: Any,
-           refusal: Refusal) -> Reply:
-    turn = match.strategy_turn(request.received_at) if match else None
-    _create(request, match, team, turn, actions, refusal.status, refusal.error, refusal.detail)
+def _reply(refusal: Refusal) -> Reply:
     return Reply(refusal.status, {"error": refusal.error, "detail": refusal.detail},
                  refusal.headers)
 
 
+def _store(request: Request, match: Match | None, team: Team | None, actions: Any,
+           refusal: Refusal) -> Reply:
+    turn = match.strategy_turn(request.received_at) if match else None
+    _create(request, match, team, turn, actions, refusal.status, refusal.error, refusal.detail)
+    return _reply(refusal)
+
+
 def _create(request: Request, match: Match | None, team: Team | None, turn: int | None,
             actions: Any, status: int, error: str = "", detail: str = "") -> None:
-    """Stored whole (up to MAX_BODY) for the match's own team, bounded for anyone else
-    and for a 429, which would otherwise let a flood fill the disk."""
-    whole = team is not None and status != 429
+    """Stored whole (up to MAX_BODY) when it is the match's own team's and was taken,
+    within the team's budget; only its head otherwise (docstring above)."""
     body = request.body[:MAX_BODY]
+    whole = team is not None and status in (200, 202) and _budget_take(team, len(body))
     _insert(
         match=match.pk if match else None, team=team.pk if team else None, turn=turn,
         received_at=request.received_at, remote_addr=_address(request.remote_addr),
         content_type=UNSTORABLE.sub("\ufffd", request.content_type[:200]),
-        body=body if whole else body[:KEPT_OF_STRANGERS], body_size=request.body_size,
+        body=body if whole else body[:KEPT_HEAD], body_size=request.body_size,
         body_sha256=hashlib.sha256(body).hexdigest(), actions=actions,
         status_code=status, error=error, detail=detail, counted=False,
         entered_by=request.entered_by, note=UNSTORABLE.sub("\ufffd", request.note),
         dialect=request.dialect,
     )
+
+
+def _budget_take(team: Team, size: int) -> bool:
+    """Count `size` bytes against the team's storage budget in its match, if they fit
+    (one statement: the match row lock orders a team's requests)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_statements()[2], [size, team.pk, size, settings.TEAM_BODY_BUDGET])
+        return cursor.rowcount == 1
+
+
+def _tallied(source: str, request: Request, match: Match | None, team: Team | None,
+             refusal: Refusal) -> bool:
+    """Count the request in its source's tally of the minute; True when the source has
+    had its STORED_A_MINUTE rows this minute already, so that this one is only counted
+    (its head and hash kept among the tally's first samples)."""
+    minute = request.received_at.replace(second=0, microsecond=0)
+    field = RequestTally._meta.get_field("minute")
+    with connection.cursor() as cursor:
+        cursor.execute(_statements()[3], [
+            source[:80], field.get_db_prep_save(minute, connection),
+            match.pk if match else None, team.pk if team else None, request.body_size])
+        count = cursor.fetchone()[0]
+    if count <= STORED_A_MINUTE:
+        return False
+    if count <= STORED_A_MINUTE + TALLY_SAMPLES:
+        tally = RequestTally.objects.get(source=source[:80], minute=minute)
+        body = request.body[:MAX_BODY]
+        tally.samples = [*tally.samples, {
+            "received_at": request.received_at.isoformat(timespec="milliseconds"),
+            "status": refusal.status, "error": refusal.error, "size": request.body_size,
+            "sha256": hashlib.sha256(body).hexdigest(),
+            "head": UNSTORABLE.sub("\ufffd", body[:KEPT_HEAD].decode(
+                "utf-8", errors="backslashreplace")),
+        }][:TALLY_SAMPLES]
+        tally.save(update_fields=["samples"])
+    return True
 
 
 # The lock and the insert of every request, as two plain statements written once per
@@ -454,9 +575,10 @@ def _insert(**values: Any) -> None:
 
 
 @functools.cache
-def _statements() -> tuple[str, str]:
-    """The lock's and the insert's SQL. SQLite has no FOR UPDATE (a writing transaction
-    holds the whole database)."""
+def _statements() -> tuple[str, str, str, str]:
+    """The lock's, the insert's, the budget's and the tally's SQL. SQLite has no FOR
+    UPDATE (a writing transaction holds the whole database); both take the tally's
+    upsert with RETURNING."""
     quote = connection.ops.quote_name
     match_table, table = quote(Match._meta.db_table), quote(Submission._meta.db_table)
     columns = ", ".join(quote(Match._meta.get_field(name).column) for name in LOCKED)
@@ -465,7 +587,18 @@ def _statements() -> tuple[str, str]:
     stored = [Submission._meta.get_field(name).column for name in INSERTED]
     insert = (f"INSERT INTO {table} ({', '.join(quote(c) for c in stored)}) "
               f"VALUES ({', '.join(['%s'] * len(stored))})")
-    return lock, insert
+    kept = quote("kept_bytes")
+    budget = (f"UPDATE {quote(Team._meta.db_table)} SET {kept} = {kept} + %s "
+              f"WHERE {quote('id')} = %s AND {kept} + %s <= %s")
+    tallies = quote(RequestTally._meta.db_table)
+    count, size = quote("count"), quote("body_bytes")
+    tally = (f"INSERT INTO {tallies} ({quote('source')}, {quote('minute')}, "
+             f"{quote('match_id')}, {quote('team_id')}, {count}, {size}, {quote('samples')}) "
+             f"VALUES (%s, %s, %s, %s, 1, %s, '[]') "
+             f"ON CONFLICT ({quote('source')}, {quote('minute')}) DO UPDATE SET "
+             f"{count} = {tallies}.{count} + 1, {size} = {tallies}.{size} + excluded.{size} "
+             f"RETURNING {count}")
+    return lock, insert, budget, tally
 
 
 INSERTED = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",

@@ -14,6 +14,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.views import LoginView
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -23,11 +24,11 @@ from django.views.decorators.http import require_POST
 from matches import login_limits
 from matches.access import JUDGE_PERMISSION
 from matches.forms import RecordImportForm
-from matches.models import Match, Submission, Team
+from matches.models import Match, RequestTally, Submission, Team
 from matches.rules import rules_for
 from matches.selectors import SECRET_BOARD, match_verify
 from matches.services.publication import PublicationError, match_publish
-from matches.services.submissions import submission_enter
+from matches.services.submissions import STORED_A_MINUTE, submission_enter
 from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
 from matches.views.spreadsheet import csv_attachment
 from matches.views.statuses import STATUS_WORDS
@@ -117,6 +118,9 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
         for submission in turn.submissions:
             submission.text = body_text(submission)
             submission.team_label = team_label(submission.team) if submission.team else ""
+            submission.kept = len(submission.body)
+            submission.why_cut = (_why_cut(submission) if submission.kept <
+                                  submission.body_size else "")
         # the number large, then the rest of the game's words ("items", "points (wall 5 …)")
         turn.said_scores = ([{"headline": number, "words": rules.score_said(score)
                               .removeprefix(str(number)).strip()}
@@ -148,7 +152,35 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
         "chosen": chosen, "filtered": filtered,
         "verdicts": [(key, words) for key, (words, _) in VERDICTS.items()],
         "public": match.published or match.public_live, "pager": pager,
+        "tallies": _tallies(match),
     })
+
+
+def _why_cut(submission: Submission) -> str:
+    """Why only the head of a request's body was kept (docs/api.md, "Limits and what is
+    kept")."""
+    if submission.status_code == 413:
+        return gettext("larger than the API takes")
+    if submission.team is None:
+        return gettext("a request without this match's team token")
+    if submission.status_code == 429:
+        return gettext("over the rate limit")
+    if submission.status_code not in (200, 202):
+        return gettext("refused")
+    return gettext("over the team's storage budget for this match")
+
+
+def _tallies(match: Match) -> list[dict[str, Any]]:
+    """The minutes in which a source sent more than the requests stored one by one: how
+    many more were counted, their bytes and the first heads and hashes."""
+    rows = RequestTally.objects.filter(
+        Q(match=match) | Q(team__match=match), count__gt=STORED_A_MINUTE
+    ).select_related("team").order_by("minute", "source")
+    return [{"minute": tally.minute, "count": tally.count - STORED_A_MINUTE,
+             "bytes": tally.body_bytes, "samples": tally.samples,
+             "source": (team_label(tally.team) if tally.team
+                        else tally.source.removeprefix("address:"))}
+            for tally in rows]
 
 
 @require_POST

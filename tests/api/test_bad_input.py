@@ -1,16 +1,20 @@
 """Hostile requests to the answer API, on both paths: a clear JSON answer, never a 5xx,
-and every request stored as it came (test_submissions has the everyday mistakes)."""
+and every request stored as it came, its head only when refused (test_submissions has
+the everyday mistakes)."""
 
 import json
 
 import pytest
 from django.utils import timezone
 
-from matches.models import Submission, Team
+from matches.models import RequestTally, Submission, Team
 from matches.selectors import match_verify
 from matches.services.submissions import (
     ADDRESS_LIMIT,
+    KEPT_HEAD,
     MAX_BODY,
+    RATE_LIMIT,
+    STORED_A_MINUTE,
     Refusal,
     Request,
     parse_actions,
@@ -59,7 +63,7 @@ def test_numbers_too_big_to_be_agents_are_400(api, value, detail):
     body = f'{{"actions": [{{"agent": {value}, "type": "stay"}}]}}'.encode()
     response = post(api, match.pk, body, tokens[0], raw=True)
     assert response.status_code == 400 and detail in response.json()["detail"]
-    assert bytes(stored().body) == body
+    assert bytes(stored().body) == body[:KEPT_HEAD] and stored().body_size == len(body)
 
 
 def test_whole_numbers_of_any_size_are_accepted_and_judged_invalid_at_the_transition(api):
@@ -87,7 +91,8 @@ def test_deep_json(api, body, status, detail):
     assert response.status_code == status
     assert detail in json.dumps(response.json())
     assert (stored().status_code, stored().body_size) == (status, len(body))
-    assert bytes(stored().body) == body[:MAX_BODY]
+    # whole when taken, its head when refused
+    assert bytes(stored().body) == (body if status == 202 else body[:KEPT_HEAD])
 
 
 @pytest.mark.parametrize("body", [
@@ -117,11 +122,11 @@ def test_an_empty_body_is_400_and_stored(api):
     assert (bytes(stored().body), stored().body_size, stored().team.index) == (b"", 0, 0)
 
 
-def test_a_body_of_megabytes_is_413_and_only_64_kib_are_kept(api):
+def test_a_body_of_megabytes_is_413_and_only_its_head_is_kept(api):
     match, tokens = make_match()
     body = b'{"actions": [], "pad": "' + b"x" * 3_000_000 + b'"}'
     assert_error(post(api, match.pk, body, tokens[0], raw=True), 413, "too_large")
-    assert stored().body_size == len(body) and bytes(stored().body) == body[:MAX_BODY]
+    assert stored().body_size == len(body) and bytes(stored().body) == body[:KEPT_HEAD]
 
 
 @pytest.mark.django_db
@@ -198,18 +203,26 @@ def test_odd_authorization_headers_are_401_and_stored(api, authorization):
     assert (stored().match_id, stored().team, stored().status_code) == (match.pk, None, 401)
 
 
-def test_match_ids_beyond_any_row_are_404_and_stored(api):
+def test_match_ids_beyond_any_row_are_answered_as_any_match_and_stored(api):
+    """Without a team's token a match that does not exist is answered as one that does
+    (401): a private match is not told from a missing one."""
     path = "/api/matches/999999999999999999/actions"  # 18 digits: the ASGI route's limit
     response = api.post(path, data=VALID, content_type="application/json",
                         HTTP_AUTHORIZATION="Bearer x")
+    assert_error(response, 401, "unauthorized")
+    assert (stored().match, stored().status_code) == (None, 401)
+    _, tokens = make_match()  # a real token: the team may be told the match is missing
+    response = api.post(path, data=VALID, content_type="application/json",
+                        HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
     assert_error(response, 404, "not_found")
-    assert (stored().match, stored().status_code) == (None, 404)
 
 
-def test_a_flood_of_mixed_requests_is_answered_and_stored_one_for_one(api, clock):
+def test_a_flood_of_mixed_requests_is_answered_and_stored_in_bounded_rows(api, clock):
     """200 requests as fast as they come (a millisecond apart): both teams, strangers,
-    good and bad bodies. Each team's first 20 are judged, the rest are 429; so are the
-    strangers' (one address) after their first 20."""
+    good and bad bodies. Each team's first 20 are judged and stored, the rest are 429;
+    so are the strangers' (one address) after their first 20. Of the 429s and the
+    strangers' requests, the first few of the minute are stored one by one and the rest
+    counted in one row per source."""
     match, tokens = make_match()
     senders = [tokens[0], tokens[1], "stranger"]
     bodies = [VALID, b"{", b"x" * 70_000, b'{"actions": [1]}']
@@ -226,8 +239,18 @@ def test_a_flood_of_mixed_requests_is_answered_and_stored_one_for_one(api, clock
     assert strangers == [401] * ADDRESS_LIMIT + [429] * (len(strangers) - ADDRESS_LIMIT)
     assert all(set(response.json()) in ({"error", "detail"}, {"turn", "received_at", "actions"})
                for _, response in answers)
-    rows = Submission.objects.filter(match=match).order_by("id")
-    assert [row.status_code for row in rows] == [r.status_code for _, r in answers]
+    rows = list(Submission.objects.filter(match=match).order_by("id"))
+    for team_index, token in enumerate(tokens):
+        sent = [r.status_code for s, r in answers if s == token]
+        kept = [row.status_code for row in rows if row.team and row.team.index == team_index]
+        assert kept == sent[:RATE_LIMIT] + [429] * STORED_A_MINUTE
+        tally = RequestTally.objects.get(team__match=match, team__index=team_index)
+        assert tally.count == sent.count(429) and len(tally.samples) == 3
+    assert [row.status_code for row in rows if row.team is None] == (
+        strangers[:STORED_A_MINUTE])
+    tally = RequestTally.objects.get(source="address:127.0.0.1")
+    assert tally.count == len(strangers) and tally.samples[0]["status"] == 401
+    assert len(rows) == 2 * (RATE_LIMIT + STORED_A_MINUTE) + STORED_A_MINUTE
 
 
 def test_what_the_database_cannot_keep_is_stored_replaced_not_lost(db):

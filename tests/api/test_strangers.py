@@ -1,9 +1,12 @@
 """What a request costs that no team's token of its match carried (a stranger's), and
-what a flood from one address gets: every request is still stored, in bounded room.
+what a flood from one address gets: a clear answer every time, and bounded room.
 
 A stranger's request (no token, an unknown one, one of another match, a match that
-does not exist) and any 429 keep their size, SHA-256 and first 256 bytes only; a
-team's own request keeps its whole body. Strangers are limited per address.
+does not exist), a team's refused request and any 429 keep their size, SHA-256 and
+first 256 bytes only; a team's taken request keeps its whole body, within its budget.
+Of a source's strangers' requests and 429s, the first few of each minute are stored one
+by one; the rest are counted in one row per source and minute. Strangers are limited
+per address.
 """
 
 import hashlib
@@ -13,8 +16,13 @@ from django.contrib.auth.models import Permission, User
 from django.db.models import Sum
 from django.db.models.functions import Length
 
-from matches.models import Submission
-from matches.services.submissions import ADDRESS_LIMIT, KEPT_OF_STRANGERS, RATE_LIMIT
+from matches.models import RequestTally, Submission
+from matches.services.submissions import (
+    ADDRESS_LIMIT,
+    KEPT_HEAD,
+    RATE_LIMIT,
+    STORED_A_MINUTE,
+)
 from tests.api.test_submissions import ACTIONS, assert_error, post
 from tests.factories import make_match
 
@@ -26,8 +34,9 @@ def stored_bytes(**filters) -> int:
     return rows.aggregate(total=Sum(Length("body")))["total"] or 0
 
 
-def test_an_anonymous_flood_is_stored_in_bounded_room(api, clock):
-    """200 anonymous 64 KiB posts within 0.2 s: all stored and answered, 256 bytes each."""
+def test_an_anonymous_flood_costs_a_few_rows_a_minute(api, clock):
+    """200 anonymous 64 KiB posts within 0.2 s: all answered; the first few stored with
+    256 bytes each, the rest counted in one row with their bytes and first heads."""
     match, _ = make_match()
     codes = []
     for index in range(200):
@@ -35,28 +44,37 @@ def test_an_anonymous_flood_is_stored_in_bounded_room(api, clock):
                           raw=True).status_code)
         clock.advance(0.001)
     assert codes == [401] * ADDRESS_LIMIT + [429] * (200 - ADDRESS_LIMIT)
-    assert Submission.objects.filter(match=match).count() == 200
-    assert stored_bytes(match=match) == 200 * KEPT_OF_STRANGERS  # 13 MB before
+    assert Submission.objects.filter(match=match).count() == STORED_A_MINUTE
+    assert stored_bytes(match=match) == STORED_A_MINUTE * KEPT_HEAD  # 13 MB before
     row = Submission.objects.filter(match=match).last()
-    assert row.body_size == len(BIG) and bytes(row.body) == BIG[:KEPT_OF_STRANGERS]
+    assert row.body_size == len(BIG) and bytes(row.body) == BIG[:KEPT_HEAD]
     assert row.body_sha256 == hashlib.sha256(BIG).hexdigest()
+    [tally] = RequestTally.objects.all()
+    assert (tally.source, tally.match, tally.count, tally.body_bytes) == (
+        "address:127.0.0.1", match, 200, 200 * len(BIG))
+    assert [sample["status"] for sample in tally.samples] == [401, 401, 401]
+    assert tally.samples[0]["sha256"] == row.body_sha256
+    assert tally.samples[0]["head"] == BIG[:KEPT_HEAD].decode()
+    clock.advance(60)  # a new minute: its first few are stored again
+    post(api, match.pk, BIG, raw=True)
+    assert Submission.objects.filter(match=match).count() == STORED_A_MINUTE + 1
 
 
 def test_requests_to_a_match_that_does_not_exist_are_stored_bounded(api, clock):
     for _ in range(3):
-        assert_error(post(api, 987654, BIG, "whatever", raw=True), 404, "not_found", "987654")
+        assert_error(post(api, 987654, BIG, "whatever", raw=True), 401, "unauthorized")
     rows = Submission.objects.filter(match=None)
-    assert rows.count() == 3 and stored_bytes(match=None) == 3 * KEPT_OF_STRANGERS
+    assert rows.count() == 3 and stored_bytes(match=None) == 3 * KEPT_HEAD
 
 
 def test_a_token_of_another_match_is_a_stranger_too(api, clock):
     match, _ = make_match()
     _, other_tokens = make_match(teams=("Gamma", "Delta"))
     assert_error(post(api, match.pk, BIG, other_tokens[0], raw=True), 403, "forbidden")
-    assert len(bytes(Submission.objects.get().body)) == KEPT_OF_STRANGERS
+    assert len(bytes(Submission.objects.get().body)) == KEPT_HEAD
 
 
-def test_a_team_keeps_its_whole_body_refused_or_not_but_not_a_429(api, clock):
+def test_a_team_keeps_the_whole_body_of_what_was_taken_and_the_head_of_the_rest(api, clock):
     match, tokens = make_match()
     accepted = json.dumps({"actions": ACTIONS["actions"], "note": "n" * 2000}).encode()
     refused = b'{"actions": 3, "padding": "' + b"p" * 30_000 + b'"}'
@@ -66,9 +84,27 @@ def test_a_team_keeps_its_whole_body_refused_or_not_but_not_a_429(api, clock):
         post(api, match.pk, ACTIONS, tokens[0])
     assert_error(post(api, match.pk, refused, tokens[0], raw=True), 429, "rate_limited")
     first, second, *_, limited = Submission.objects.order_by("id")
-    assert (bytes(first.body), bytes(second.body)) == (accepted, refused)
-    assert bytes(limited.body) == refused[:KEPT_OF_STRANGERS] and limited.actions is None
+    assert (bytes(first.body), bytes(second.body)) == (accepted, refused[:KEPT_HEAD])
+    assert second.body_size == len(refused)
+    assert bytes(limited.body) == refused[:KEPT_HEAD] and limited.actions is None
     assert limited.body_size == len(refused)
+
+
+def test_a_teams_bodies_past_its_budget_keep_their_heads(api, clock, settings):
+    """Past the team's storage budget in a match, even a taken request keeps only its
+    size, hash and head; the other team's budget is its own; the audit says so."""
+    settings.TEAM_BODY_BUDGET = 3 * 20_000
+    match, tokens = make_match()
+    body = json.dumps({"actions": ACTIONS["actions"], "note": "n" * 20_000}).encode()
+    for _ in range(5):
+        assert post(api, match.pk, body, tokens[0], raw=True).status_code == 202
+        clock.advance(0.1)
+    kept = [len(bytes(row.body)) for row in Submission.objects.order_by("id")]
+    assert kept == [len(body)] * 2 + [KEPT_HEAD] * 3  # 3 × 20,000 does not fit a third
+    assert all(row.body_size == len(body) for row in Submission.objects.all())
+    assert post(api, match.pk, body, tokens[1], raw=True).status_code == 202
+    assert len(bytes(Submission.objects.latest("id").body)) == len(body)
+    assert Submission.objects.filter(counted=False, status_code=202).count() == 6
 
 
 def test_an_address_is_limited_for_strangers_only_and_answered_again_after_a_second(api, clock):

@@ -5,6 +5,7 @@ import json
 import pytest
 
 from matches.models import Submission
+from matches.services.submissions import KEPT_HEAD
 from matches.services.turns import turn_resolve
 from tests.factories import make_match, move, put
 
@@ -71,8 +72,12 @@ def test_a_token_of_another_match_is_403(api):
                  "another match")
 
 
-def test_an_unknown_match_is_404(api):
-    assert_error(post(api, 999, ACTIONS, "x"), 404, "not_found", "999")
+def test_an_unknown_match_is_404_to_a_team_and_401_to_anyone_else(api):
+    """Without a team's token a missing match reads as a private one: nothing tells
+    them apart."""
+    assert_error(post(api, 999, ACTIONS, "x"), 401, "unauthorized")
+    _, tokens = make_match()
+    assert_error(post(api, 999, ACTIONS, tokens[0]), 404, "not_found", "999")
 
 
 @pytest.mark.parametrize(("body", "code", "detail"), [
@@ -124,7 +129,7 @@ def test_a_body_over_64_kib_is_413_and_stored_truncated(api):
     body = json.dumps({"actions": [], "padding": "x" * 70_000}).encode()
     assert_error(post(api, match.pk, body, tokens[0], raw=True), 413, "too_large", "64")
     stored = Submission.objects.get()
-    assert stored.body_size == len(body) and len(bytes(stored.body)) == 64 * 1024
+    assert stored.body_size == len(body) and bytes(stored.body) == body[:KEPT_HEAD]
 
 
 def test_every_request_is_stored_before_it_is_answered(api):

@@ -274,3 +274,32 @@ def test_a_dry_run_is_checked_and_stored_but_never_played(client, clock, tmp_pat
     assert wrong.status_code == 400 and wrong.json()["errorCode"] == 104
     row = turn_resolve(match_id=match.pk, number=1)
     assert row.agents[0][0] is None  # nothing was played
+
+
+def test_a_dry_run_is_answered_as_the_same_patch_would_be(client, clock, tmp_path):
+    """Before the start and in a transition step a real PATCH gets error 104: so does a
+    dry run of it (it is not told it would be taken)."""
+    match, tokens = kakomimasu_match(tmp_path, public=True)
+    body = json.dumps({"actions": [{"agentId": 0, "type": "PUT", "x": 1, "y": 1}],
+                       "dryRun": True})
+    for moment in (match.start_at - timedelta(seconds=3),  # before the start
+                   match.deadline(1) + timedelta(seconds=0.5)):  # the transition step
+        clock.time = moment
+        answer = client.generic("PATCH", f"/v1/matches/{match.pk}/actions", body,
+                                content_type="application/json", HTTP_AUTHORIZATION=tokens[0])
+        assert answer.status_code == 400 and answer.json()["errorCode"] == 104, moment
+    assert list(Submission.objects.values_list("status_code", "error")) == [
+        (409, "not_running"), (409, "step_over")]
+
+
+def test_more_actions_than_the_native_api_takes_are_refused(client, clock, tmp_path):
+    """At most 256 actions a request, through the v1 dialect as natively."""
+    match, tokens = kakomimasu_match(tmp_path, public=True)
+    clock.time = match.opens_at(1) + timedelta(seconds=1)
+    many = [{"agentId": 0, "type": "NONE"}] * 300
+    answer = client.generic("PATCH", f"/v1/matches/{match.pk}/actions",
+                            json.dumps({"actions": many}), content_type="application/json",
+                            HTTP_AUTHORIZATION=tokens[0])
+    assert answer.status_code == 400 and answer.json()["errorCode"] == 104
+    assert "at most 256 actions" in answer.json()["message"]
+    assert Submission.objects.get().status_code == 400

@@ -114,3 +114,13 @@ def test_the_errors(client, clock, tmp_path):
     kept = Submission.objects.filter(match=match, team__index=0).order_by("id")
     assert [row.status_code for row in kept] == [409, 400, 202]
     assert {row.dialect for row in kept} == {"procon31"}
+
+
+def test_more_actions_than_the_native_api_takes_are_refused(client, clock, tmp_path):
+    """2,000 actions in one request: refused as natively (at most 256), stored."""
+    match, tokens = kakomimasu_match(tmp_path)
+    player = Procon31Client(client, tokens[0])
+    clock.time = match.opens_at(1) + timedelta(seconds=1)
+    status, refused = player.act(match.pk, [{"agentID": 1, "type": "stay"}] * 2000)
+    assert status == 422 and "at most 256 actions" in json.dumps(refused)
+    assert Submission.objects.get().error == "invalid_actions"

@@ -119,6 +119,48 @@ async def visit_sending_frames(port: int, path: str, token: str) -> None:
             await asyncio.wait_for(socket.recv(), 0.3)
 
 
+def test_a_socket_to_no_route_is_closed_with_4404_never_an_error(server):
+    """A path that names nothing, or a match id no database can hold: closed like a
+    match one may not watch, with no traceback in the server's log."""
+    port, log = server
+    match, tokens = make_match()
+    for path in ("/ws/matches/99999999999999999999/", "/ws/nothing/", "/ws/matches/x/"):
+        assert answer(port, path, token=tokens[0]) == 4404, path
+    assert "Traceback" not in log.read_text()
+
+
+def test_an_address_holds_so_many_sockets_then_4429(tmp_path):
+    """Over an address's sockets cap, a socket is closed at once with 4429 and a reason;
+    one closed gives its place back."""
+    process, port = start_daphne(tmp_path / "daphne.log", SPECTATOR_CAP_SOCKETS="3,100,100")
+    try:
+        match, tokens = make_match()
+
+        async def crowd() -> tuple[dict, int]:
+            path = f"ws://127.0.0.1:{port}/ws/matches/{match.pk}/"
+            headers = {"Authorization": f"Bearer {tokens[0]}"}
+            held = [await connect(path, additional_headers=headers, proxy=None)
+                    for _ in range(3)]
+            for socket in held:
+                assert json.loads(await socket.recv())["type"] == "snapshot"
+            async with connect(path, additional_headers=headers, proxy=None) as refused:
+                said = json.loads(await refused.recv())
+                with pytest.raises(ConnectionClosed) as closed:
+                    await refused.recv()
+            await held.pop().close()
+            await asyncio.sleep(0.3)
+            async with connect(path, additional_headers=headers, proxy=None) as again:
+                assert json.loads(await again.recv())["type"] == "snapshot"
+            for socket in held:
+                await socket.close()
+            return said, closed.value.rcvd.code
+
+        said, code = asyncio.run(crowd())
+        assert code == 4429 and said["error"] == "too_many_sockets"
+    finally:
+        stop(process)
+
+
 def test_frames_a_client_sends_are_ignored_and_it_is_counted_out(server):
     port, log = server
     match, tokens = make_match(public=True)
