@@ -679,6 +679,7 @@ async def demo(stop: threading.Event, tell: Callable[[str, int], None],
     from matches.services.publication import match_publish
 
     maps = itertools.cycle(sorted(MAPS.glob("*.map")))
+    stopped = asyncio.ensure_future(asyncio.to_thread(stop.wait))  # the demo's stop
     while not stop.is_set():
         path = next(maps)
         settings = await _db(map_settings)(path, map_read(path), turns=DEMO_TURNS,
@@ -697,7 +698,11 @@ async def demo(stop: threading.Event, tell: Callable[[str, int], None],
         for program in programs:
             program.start()
         try:
-            for result in await server.run():
+            running = asyncio.ensure_future(server.run())
+            await asyncio.wait([running, stopped], return_when=asyncio.FIRST_COMPLETED)
+            if stop.is_set():  # its games end now: the server closes their programs
+                server.stop()
+            for result in await running:
                 await _db(match_publish)(match_id=result.match_id, published=True)
         except Exception:
             log.exception("the CHaser demo match failed; the next one starts")

@@ -12,10 +12,13 @@ from another terminal.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import logging
+import os
 import random
+import signal
 import threading
 import time
 import urllib.error
@@ -49,6 +52,7 @@ from matches.services.publication import match_publish
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 
 log = logging.getLogger("matches.demo")
+STOP_SECONDS = 1.5  # the longest the clock's tick under way is waited for at a stop
 DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]  # played first where known
 RANDOM = "random"  # a generated board, for a game that ships none
 # The demo tournament's teams (name, short code, affiliation): names in every script.
@@ -106,8 +110,12 @@ class BotPlayer:
             if turn and turn != played and state["turn"] == turn - 1 and self.my_turn(state):
                 if state.get("to_move") is not None:
                     stop.wait(self.pace)  # an alternating game: slow enough to follow
-                self.call("POST", "/actions", {"actions": self.decide(state, self.team, self.rng),
-                                               "turn": turn})
+                try:
+                    self.call("POST", "/actions", {"actions": self.decide(state, self.team,
+                                                                          self.rng),
+                                                   "turn": turn})
+                except OSError:  # the server is stopping, or was busy: the next turn
+                    continue
                 played = turn
             time.sleep(0.15)
 
@@ -140,17 +148,24 @@ class Command(BaseCommand):
         self.stop = threading.Event()
         self.bots = not no_bots
         self.stdout.write(f"Serving at {self.base}/  (Ctrl-C to stop)")
-        Server(
+        self.server = Server(
             application=StaticFiles(get_default_application()),
             endpoints=[f"tcp:port={port}:interface={host}"],
             ready_callable=self.ready,
+            signal_handlers=False,  # ours: the clock's tick ends before the server does
             verbosity=0,
-        ).run()
+        )
+        self.server.run()
         self.stop.set()
+        self.finish()
 
     def ready(self) -> None:
         loop = asyncio.get_event_loop()
-        loop.create_task(run_clock())
+        self.clock_stop = asyncio.Event()
+        self.clock = loop.create_task(run_clock(self.clock_stop))
+        self.stopping = False
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, self.shutdown)
         if self.bots:
             for game in LIVE_GAMES:
                 if bots_for(game):
@@ -160,6 +175,39 @@ class Command(BaseCommand):
                 loop.create_task(server.demo(self.stop, self.tell))
             threading.Thread(target=self.tournaments, name="demo-tournaments",
                              daemon=True).start()
+
+    def shutdown(self) -> None:
+        """The first Ctrl-C or SIGTERM: everything is told to stop (the bots, the CHaser
+        server, the tournament), the clock finishes the tick under way, then the server
+        stops. A second one ends the process at once."""
+        if self.stopping:
+            self.stderr.write("Stopped at once.")
+            os._exit(130)
+        self.stopping = True
+        self.stdout.write("Stopping…")
+        self.stop.set()
+        self.clock_stop.set()
+        asyncio.get_event_loop().create_task(self._stop_server())
+
+    async def _stop_server(self) -> None:
+        with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+            await asyncio.wait_for(asyncio.shield(self.clock), STOP_SECONDS)
+        self.server.stop()
+
+    def finish(self) -> None:
+        """After the server: threads still at work get a moment (a request being
+        answered); one that waits for the event loop, which has stopped, would wait for
+        ever, so the process then ends without it."""
+        deadline = time.monotonic() + 0.5
+        for thread in threading.enumerate():
+            if thread is not threading.current_thread() and not thread.daemon:
+                thread.join(max(0.0, deadline - time.monotonic()))
+        if any(thread.is_alive() and not thread.daemon and thread is not
+               threading.current_thread() for thread in threading.enumerate()):
+            self.stdout.write("Stopped.")
+            self.stdout.flush()
+            os._exit(0)
+        self.stdout.write("Stopped.")
 
     def tournaments(self) -> None:
         """A small Swiss tournament of bot teams, played by the clock's runner; the next

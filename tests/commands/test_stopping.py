@@ -1,0 +1,81 @@
+"""Every long-running command ends on the first Ctrl-C or SIGTERM: sent to its whole
+process group, as a terminal sends Ctrl-C, while it is at work (the demo with its bots,
+clock, tournament and CHaser server playing; a clock with a match to resolve; a CHaser
+server waiting for programs)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from tests.conftest import ROOT, free_port, test_database_url, wait_for_port
+from tests.factories import make_match
+
+pytestmark = pytest.mark.django_db(transaction=True)
+ENDS_WITHIN = 5.0  # seconds: the commands take well under 2 (bench/attack.py's figures)
+
+
+def started(*args: str, log) -> subprocess.Popen:
+    """A manage.py command in a process group of its own, as a terminal starts it
+    (Ctrl-C's SIGINT not ignored)."""
+    return subprocess.Popen(
+        [sys.executable, "manage.py", *args], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+        env=dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1"),
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def ends_on(process: subprocess.Popen, signum: int) -> float:
+    """Send `signum` to the process's group; how long it took to end (it must)."""
+    began = time.monotonic()
+    os.killpg(process.pid, signum)
+    try:
+        process.wait(ENDS_WITHIN)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise AssertionError(f"still running {ENDS_WITHIN} s after signal {signum}") from None
+    return time.monotonic() - began
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_the_demo_stops_with_its_bots_clock_and_chaser_server(tmp_path, signum):
+    port = free_port()
+    log_path = tmp_path / "demo.log"
+    with open(log_path, "w") as log:
+        demo = started("demo", "--port", str(port), log=log)
+        wait_for_port(port)
+        deadline = time.monotonic() + 30
+        while "CHaser game 1" not in log_path.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)  # every game under way, the CHaser programs connected
+        time.sleep(1.0)
+        ends_on(demo, signum)
+    said = log_path.read_text()
+    assert demo.returncode == 0, said
+    assert "Stopping…" in said and "Stopped." in said and "Traceback" not in said
+
+
+def test_the_clock_stops_between_ticks(tmp_path):
+    make_match(start_in=1, strategy=0.5, transition=0.2, turns=50)
+    log_path = tmp_path / "clock.log"
+    with open(log_path, "w") as log:
+        clock = started("runclock", log=log)
+        time.sleep(3)  # turns being resolved
+        ends_on(clock, signal.SIGINT)
+    assert clock.returncode == 0 and "Clock stopped." in log_path.read_text()
+
+
+def test_a_waiting_chaser_server_stops(tmp_path):
+    ports = [free_port(), free_port()]
+    log_path = tmp_path / "chaser.log"
+    with open(log_path, "w") as log:
+        server = started("chaserserver", "--map", "akisato_m01", "--ports",
+                         f"{ports[0]},{ports[1]}", log=log)
+        wait_for_port(ports[0])
+        ends_on(server, signal.SIGINT)
+    assert server.returncode == 0 and "stopped" in log_path.read_text()
