@@ -1,11 +1,14 @@
-"""Failed logins, counted per account and per address on the cache.
+"""Failed logins, counted per account at an address and per address on the cache.
 
-The cache is Redis when REDIS_URL is set, so every daphne process sees the same
-counts; a window starts at the first failure and ends FAILURE_WINDOW later. While an
-account or an address is over its limit no password is even checked, so guessing
-stops there; an account that does not exist is counted like one that does, so the
-answer never tells which names exist. Every login path (the judges' page, the admin)
-goes through ThrottledBackend.
+A name (in any letter case) gets ACCOUNT_LIMIT failures from one address, and an
+address ADDRESS_LIMIT failures over all the names it tries. Failures from one address
+never hold an account back at another, so nobody can lock a judge out by guessing
+from elsewhere; a guesser is stopped at its own address. The cache is Redis when
+REDIS_URL is set, so every daphne process sees the same counts; a window starts at
+the first failure and ends FAILURE_WINDOW later. While over a limit no password is
+even checked, so guessing stops there; an account that does not exist is counted
+like one that does, so the answer never tells which names exist. Every login path
+(the judges' page, the admin) goes through ThrottledBackend.
 """
 
 from __future__ import annotations
@@ -19,13 +22,17 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 FAILURE_WINDOW = 15 * 60  # seconds
-ACCOUNT_LIMIT = 5
-ADDRESS_LIMIT = 20
+ACCOUNT_LIMIT = 5  # failures for one name from one address
+ADDRESS_LIMIT = 20  # failures from one address, whatever the names
+
+
+def _pair_key(username: str | None, address: str | None) -> str:
+    pair = f"{(username or '').casefold()}\n{address or '-'}"
+    return f"login-failures:pair:{hashlib.sha256(pair.encode()).hexdigest()[:32]}"
 
 
 def _keys(*, username: str | None, address: str | None) -> list[tuple[str, int]]:
-    name = hashlib.sha256((username or "").casefold().encode()).hexdigest()[:32]
-    return [(f"login-failures:account:{name}", ACCOUNT_LIMIT),
+    return [(_pair_key(username, address), ACCOUNT_LIMIT),
             (f"login-failures:address:{address or '-'}", ADDRESS_LIMIT)]
 
 
@@ -34,10 +41,10 @@ def request_address(request: HttpRequest | None) -> str | None:
 
 
 def login_blocked(*, username: str | None, address: str | None) -> bool:
-    """Whether this account or this address has used up its failures for now."""
-    counts = cache.get_many([key for key, _ in _keys(username=username, address=address)])
-    return any(counts.get(key, 0) >= limit
-               for key, limit in _keys(username=username, address=address))
+    """Whether this name from this address, or this address, has used up its failures."""
+    keys = _keys(username=username, address=address)
+    counts = cache.get_many([key for key, _ in keys])
+    return any(counts.get(key, 0) >= limit for key, limit in keys)
 
 
 def login_failed(*, username: str | None, address: str | None) -> None:
@@ -49,9 +56,10 @@ def login_failed(*, username: str | None, address: str | None) -> None:
             cache.set(key, 1, timeout=FAILURE_WINDOW)
 
 
-def login_succeeded(*, username: str) -> None:
-    """The account starts afresh; its address's count stays (one success opens no door)."""
-    cache.delete(_keys(username=username, address=None)[0][0])
+def login_succeeded(*, username: str, address: str | None) -> None:
+    """The account starts afresh at this address; the address's own count stays (one
+    success opens no door to guessing other names)."""
+    cache.delete(_pair_key(username, address))
 
 
 class ThrottledBackend(ModelBackend):
@@ -66,5 +74,5 @@ class ThrottledBackend(ModelBackend):
         if user is None:
             login_failed(username=username, address=address)
         else:
-            login_succeeded(username=user.get_username())
+            login_succeeded(username=user.get_username(), address=address)
         return user

@@ -39,8 +39,9 @@ def judges_only(view):
 
 
 class JudgeLogin(LoginView):
-    """Django's login page, answering 429 with a clear message once the account or the
-    address has had too many failures (matches.login_limits keeps count)."""
+    """Django's login page, answering 429 with a clear message once this name from this
+    address, or this address over all names, has had too many failures
+    (matches.login_limits keeps count)."""
 
     def form_invalid(self, form):
         if not login_limits.login_blocked(username=self.request.POST.get("username"),
