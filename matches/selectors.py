@@ -357,6 +357,8 @@ def stored_timeline(match: Match) -> dict[str, Any]:
 def match_verify(match: Match) -> Verdict:
     stored = stored_timeline(match)
     replayed = compute_timeline(match_record(match))
+    if match.board_hidden(timezone.now()):  # its empty board is stored veiled: so the replay's
+        replayed["states"][0] = veiled_view(replayed["states"][0])
     if not match.over:
         replayed.pop("result", None)  # a running match has no result yet
     elif (match.result or {}).get("decided_by") == "time" and "result" not in replayed:

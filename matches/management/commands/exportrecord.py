@@ -3,7 +3,9 @@
 Write a match's match-record/1: its board, teams and the counted actions of every
 resolved turn. A match whose record could not be read back (a string no UTF-8 text
 can hold, in an action a team sent) is refused with one line naming the field, and
-exit status 2; a file is written whole or not at all.
+exit status 2; so is a game whose board is secret until it starts (Procon 2020's second
+field), as the API refuses its record to everyone, judges included. A file is written
+whole or not at all.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import timezone
 
 from matches.management.helpers import write_output
 from matches.models import Match
@@ -29,6 +32,9 @@ class Command(BaseCommand):
         match = Match.objects.select_related("board").filter(pk=match_id).first()
         if match is None:
             raise CommandError(f"there is no match {match_id}", returncode=2)
+        if match.board_hidden(timezone.now()):
+            raise CommandError(f"match {match_id}: its board is secret until its game starts",
+                               returncode=2)
         record = match_export(match)
         try:
             plain_strings(record)
