@@ -78,6 +78,9 @@ class Presentation:
     # The replay marks turns with a big swing of the score and with many conflicts
     # (games whose agents act at once and can collide).
     replay_marks = False
+    # `drawing_extras` reads every state so far (False: the last two are enough), so
+    # that a picture of turn 900 reads two stored turns, not nine hundred.
+    drawing_history = False
 
     def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A generated match-record/1 board and suggested settings (`agents`, ...)."""

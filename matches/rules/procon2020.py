@@ -233,6 +233,7 @@ class Procon2020Rules(Presentation):
     """`allow_remove_own`: the match option that lets `remove` take off any tile."""
 
     game = "procon2020"
+    drawing_history = True  # the treasures taken so far
     title = words.gettext_noop("Procon 2020 (Vietnam)")  # said in the page's language where shown
     outcome_keys = ()
     action_keys = ACTION_KEYS

@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
-from matches import picture, reads, selectors
+from matches import drawing, picture, reads, selectors
 from matches.access import can_view, is_judge, is_public, visible_matches
 from matches.models import Match, Turn
 from matches.rules import GAME_CHOICES, rules_for
@@ -245,15 +245,14 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 def _drawn(match: Match, turn: int, teams: list[str], result) -> bytes:
-    """The picture after `turn`, from the stored turns up to it."""
-    rows = match.turn_rows.filter(number__lte=turn).order_by("number")
-    shown = [selectors.initial_view(match), *(row.state() for row in rows)]
-    rules = rules_for(match.game)
-    extras = rules.drawing_extras(match.board.data, shown)
-    return picture.board_png(rules, match.board.data, shown[-1],
-                             previous=shown[-2] if len(shown) > 1 else None,
-                             title=str(match), teams=teams, turns=match.turns,
-                             taken=extras.get("treasures_taken", ()), result=result)
+    """The picture after `turn`, from the stored turns up to it, drawn in the drawing
+    worker's process (matches/drawing.py)."""
+    shown = selectors.drawing_states(match, turn)
+    extras = rules_for(match.game).drawing_extras(match.board.data, shown)
+    return drawing.draw(match.game, match.board.data, shown[-1], translation.get_language(),
+                        previous=shown[-2] if len(shown) > 1 else None, title=str(match),
+                        teams=teams, turns=match.turns,
+                        taken=sorted(extras.get("treasures_taken", ())), result=result)
 
 
 def _has_it(request: HttpRequest, etag: str) -> bool:

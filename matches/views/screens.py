@@ -69,12 +69,12 @@ def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
     fixed = None
     named = request.GET.get("turn", "").strip()
     if named:
-        states = selectors.stored_timeline(match)["states"]  # resolved turns only
-        if not re.fullmatch(r"[0-9]{1,5}", named) or int(named) >= len(states):
+        latest = match.turn_rows.count()  # resolved turns only
+        if not re.fullmatch(r"[0-9]{1,5}", named) or int(named) > latest:
             return HttpResponseBadRequest(
-                f"turn: expected a whole number from 0 to {len(states) - 1}, the latest turn "
+                f"turn: expected a whole number from 0 to {latest}, the latest turn "
                 "played", content_type="text/plain; charset=utf-8")
-        shown = states[: int(named) + 1]
+        shown = selectors.drawing_states(match, int(named))
         extras = ({} if match.board_hidden(timezone.now())
                   else rules_for(match.game).drawing_extras(match.board.data, shown))
         fixed = {"match": selectors.match_meta(match), "state": shown[-1],

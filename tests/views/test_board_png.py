@@ -266,17 +266,27 @@ def test_renaming_a_team_changes_the_picture_and_its_etag(client, fresh_pictures
 # --- the same marks as the screens (defect 15) --------------------------------------
 
 
-def test_the_leader_is_marked_as_the_rules_say_and_the_result_decides(client, fresh_pictures,
-                                                                      monkeypatch):
+def test_the_leader_is_marked_as_the_rules_say_and_the_result_decides(monkeypatch):
+    """Drawn here, in this process (the server draws in its drawing worker's)."""
     from matches import picture as drawing
+    from matches.rules import rules_for
 
     marked = []
     monkeypatch.setattr(drawing, "_leader_mark", lambda draw, left, top: marked.append(left))
-    match = imported("chaser/item_block_traps_self")  # Cool takes an item, Hot traps Cool
+    vector = "chaser/item_block_traps_self"  # Cool takes an item, Hot traps Cool
+    record = parse_record((VECTORS / f"{vector}.record.json").read_bytes())
+    states = expected_states(vector)
+    result = json.loads((VECTORS / f"{vector}.timeline.json").read_text())["result"]
     half = layout(7, 5).size[0] // 2
-    picture(client, match, 1)  # 0 to 0: nobody leads
+
+    def draw(turn, result=None):
+        drawing.board_png(rules_for("chaser"), record.board, states[turn], title="t",
+                          teams=["Cool", "Hot"], turns=record.turns, previous=states[turn - 1],
+                          result=result)
+
+    draw(1)  # 0 to 0: nobody leads
     assert marked == []
-    picture(client, match, 2)  # the last turn: Hot wins with fewer items (1 to 0)
+    draw(2, result)  # the last turn: Hot wins with fewer items (1 to 0)
     assert len(marked) == 1 and marked[0] >= half
 
 

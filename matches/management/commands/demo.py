@@ -34,6 +34,7 @@ from django.core.management.base import BaseCommand
 from django.http import Http404
 from django.utils import timezone
 
+from matches import drawing
 from matches.boards.specs import (
     board_spec_fixed,
     board_spec_public,
@@ -198,6 +199,7 @@ class Command(BaseCommand):
         """After the server: threads still at work get a moment (a request being
         answered); one that waits for the event loop, which has stopped, would wait for
         ever, so the process then ends without it."""
+        drawing.shutdown()
         deadline = time.monotonic() + 0.5
         for thread in threading.enumerate():
             if thread is not threading.current_thread() and not thread.daemon:

@@ -1,0 +1,80 @@
+"""Board pictures drawn in a process of their own.
+
+Drawing a large board takes a second or more of pure Python; in a server's own process
+it would hold the interpreter's lock against the turn clock and the teams' answers.
+So `draw` hands the drawing (`picture.board_png`, pure) to one worker process, started
+on the first picture and kept: the server's threads only wait for its bytes. One worker
+draws one picture at a time; the heavy reads' gate (spectator/admission.py) bounds how
+many requests wait for it, and `picture.DRAWN` keeps what it drew.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+DRAW_SECONDS = 60  # the longest a picture is waited for
+
+_pool: ProcessPoolExecutor | None = None
+_lock = threading.Lock()
+
+
+def draw(game: str, board: dict[str, Any], state: dict[str, Any], language: str,
+         **what: Any) -> bytes:
+    """The PNG of `state` on `board`, drawn by the worker in `language`; `what` is
+    `picture.board_png`'s keywords (title, teams, turns, taken, previous, result)."""
+    for attempt in (1, 2):  # a worker that died is started again once
+        try:
+            return _executor().submit(_draw, game, board, state, language, what).result(
+                DRAW_SECONDS)
+        except BrokenProcessPool:
+            _forget()
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _executor() -> ProcessPoolExecutor:
+    global _pool
+    with _lock:
+        if _pool is None:
+            _pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_setup,
+                                        mp_context=multiprocessing.get_context("spawn"))
+        return _pool
+
+
+def _forget() -> None:
+    global _pool
+    with _lock:
+        pool, _pool = _pool, None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown() -> None:
+    """End the worker (a server that stops)."""
+    _forget()
+
+
+def _worker_setup() -> None:
+    """The worker: Django's settings and translations (a picture's words are in the
+    viewer's language); a Ctrl-C at the terminal is the server's to handle, not its."""
+    import django
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    django.setup()
+
+
+def _draw(game: str, board: dict[str, Any], state: dict[str, Any], language: str,
+          what: dict[str, Any]) -> bytes:
+    from django.utils import translation
+
+    from matches import picture
+    from matches.rules import rules_for
+
+    with translation.override(language):
+        return picture.board_png(rules_for(game), board, state, **what)
