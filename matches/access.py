@@ -64,6 +64,7 @@ def team_by_authorization(header: str, match_id: int | None = None) -> Team | En
         team = _team_of_digest(digest)
     except Team.DoesNotExist:
         return _entrant_team(digest, match_id)
+    _known(digest)
     if match_id is not None and match_id != team.match_id and storable_id(match_id):
         try:
             return _team_in_later_game(team.pk, team.match_id, team.index, match_id)
@@ -85,6 +86,7 @@ def _entrant_team(digest: str, match_id: int | None) -> Team | Entrant | None:
         entrant = _entrant_of_digest(digest)
     except Entrant.DoesNotExist:
         return None
+    _known(digest)
     if match_id is not None and storable_id(match_id):
         try:
             return _team_of_entrant(entrant.pk, match_id)
@@ -126,6 +128,27 @@ def teams_forget() -> None:
     """Drop the teams this process keeps (a match has gone): the next requests read them."""
     for kept in (_team_of_digest, _team_in_later_game, _entrant_of_digest, _team_of_entrant):
         kept.cache_clear()
+    _KNOWN.clear()
+
+
+# The digests of the tokens this process has found a team (or tournament team) for: the
+# answer endpoint tells a team's answer from a stranger's by it without a query, before
+# either reaches a thread (matches/api_asgi.py).
+_KNOWN: set[str] = set()
+
+
+def token_known(header: str) -> bool:
+    """Whether an `Authorization: Bearer <token>` header carries a token this process has
+    already found a team for (False: unknown, or not yet seen here)."""
+    scheme, _, token = header.partition(" ")
+    return scheme.lower() == "bearer" and bool(token.strip()) and \
+        token_hash(token.strip()) in _KNOWN
+
+
+def _known(digest: str) -> None:
+    if len(_KNOWN) >= 2 * TEAMS_CACHED:
+        _KNOWN.clear()
+    _KNOWN.add(digest)
 
 
 @functools.lru_cache(maxsize=TEAMS_CACHED)

@@ -231,15 +231,18 @@ def list_matches(request: HttpRequest):
                      "With a team's token, `you` is that team's index (0 or 1).",
          openapi_extra={"parameters": [BEARER]})
 def get_match(request: HttpRequest, match_id: int):
-    match = _visible(request, match_id)
-    if match is None:
-        return _not_found(match_id)
-    you = _you(_team(request), match)
-    # a visitor's read holds a place at the heavy reads' gate; the match's own teams and
-    # the judges pass freely. What changes only with a turn is built once (matches/reads).
+    team = _team(request)
+    # A visitor's read holds a place at the heavy reads' gate, before any work is done
+    # for it, and what it is sent is charged to its address; a team's token and a judge
+    # pass freely. What changes only with a turn is built once (matches/reads.py).
     with visitor_gate("heavy", request.META.get("REMOTE_ADDR"),
-                      exempt=you is not None or is_judge(request.user)):
-        return _json(reads.public_state_text(match, you))
+                      exempt=team is not None or is_judge(request.user)) as charge:
+        match = _visible(request, match_id)
+        if match is None:
+            return _not_found(match_id)
+        text = reads.public_state_text(match, _you(team, match))
+        charge.size = len(text)
+        return _json(text)
 
 
 @api.get("/matches/{match_id}/actions",
@@ -284,7 +287,7 @@ def get_timeline(request: HttpRequest, match_id: int):
     return _json(*reads.timeline_text(match), request=request)
 
 
-def _json(text: str, etag: str | None = None, request: HttpRequest | None = None
+def _json(text: str | bytes, etag: str | None = None, request: HttpRequest | None = None
           ) -> HttpResponse:
     """JSON text built (and kept) by `matches.reads`, sent as it is; with an ETag, a
     client that has it gets a 304."""

@@ -5,10 +5,10 @@ request machinery. Under ASGI Django runs each request in a context of its own: 
 new thread, hence a new database connection, every request, and every synchronous
 step of the middleware chain hops threads. Here the body is read on the event loop
 and `submission_receive` runs on the answers' own thread (ANSWERS), which keeps its
-database connection and which nothing else uses: a team's answer never waits behind a
-page, a picture, a socket's opening or a stream (docs/architecture.md, "Time apart
-from reads"). The match row lock inside the service still orders submissions against
-the clock.
+database connection and which nothing else uses (a stranger's request runs on another):
+a team's answer never waits behind a page, a picture, a socket's opening, a stream or a
+flood of strangers' posts (docs/architecture.md, "Time apart from reads"). The match
+row lock inside the service still orders submissions against the clock.
 
 The django-ninja operation in `matches.api` is the same endpoint for the OpenAPI
 schema and for any server that is not ASGI; both build the same `Request` and call
@@ -28,11 +28,16 @@ from django.db import connection
 from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
 
+from matches.access import token_known
 from matches.services.submissions import MAX_BODY, Reply, Request, submission_receive
+from spectator.admission import tarpit
 
 # One thread for every team's answer in this process: answers are short (a lock, a few
-# statements), and one connection keeps SQLite's writes in one place.
+# statements), and one connection keeps SQLite's writes in one place. Requests whose
+# token this process has not seen a team for (strangers', and a team's very first) go
+# to a thread of their own: a flood of them never queues before a team's answer.
 ANSWERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="answers")
+STRANGERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="strangers")
 ROUTE = re.compile(r"/api/matches/(\d{1,18})/actions/?")
 SECURITY_HEADERS = [
     (b"content-type", b"application/json"),
@@ -63,7 +68,10 @@ class AnswerEndpoint:
             remote_addr=(scope.get("client") or [None])[0],
             received_at=received_at,
         )
-        reply = await receive_in_thread(request)
+        known = token_known(request.authorization)
+        reply = await receive_in_thread(request, known)
+        if reply.status == 429 and not known:
+            await tarpit()  # a stranger flooding asks once a second, not at once
         await _answer(send, reply)
 
 
@@ -76,9 +84,15 @@ def _receive(request: Request) -> Reply:
             connection.close_if_unusable_or_obsolete()
 
 
-# The service on the answers' thread. (Tests inside a database transaction of their own
-# thread put the thread-sensitive call here instead, to see their uncommitted rows.)
-receive_in_thread = sync_to_async(_receive, thread_sensitive=False, executor=ANSWERS)
+_ANSWERED = sync_to_async(_receive, thread_sensitive=False, executor=ANSWERS)
+_REFUSED = sync_to_async(_receive, thread_sensitive=False, executor=STRANGERS)
+
+
+async def receive_in_thread(request: Request, known: bool) -> Reply:
+    """The service on the answers' thread, or the strangers'. (Tests inside a database
+    transaction of their own thread put a thread-sensitive call here instead, to see
+    their uncommitted rows.)"""
+    return await (_ANSWERED if known else _REFUSED)(request)
 
 
 async def _read_body(receive: Any) -> tuple[bytes, int]:

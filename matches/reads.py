@@ -66,10 +66,10 @@ def _version(match: Match, now: datetime) -> tuple:
 
 # --- GET /api/matches/{id} ------------------------------------------------------------
 
-def public_state_text(match: Match, you: int | None, now: datetime | None = None) -> str:
-    """`selectors.public_state` plus `you`, as JSON text: what changes only with a turn
-    is kept; the match's moment (status, deadline, server time, who leads, the games
-    of its match) is added now."""
+def public_state_text(match: Match, you: int | None, now: datetime | None = None) -> bytes:
+    """`selectors.public_state` plus `you`, as JSON (UTF-8): what changes only with a
+    turn is kept; the match's moment (status, deadline, server time, who leads, the
+    games of its match) is added now."""
     now = now or timezone.now()
 
     def build() -> tuple[str, Any]:
@@ -78,12 +78,12 @@ def public_state_text(match: Match, you: int | None, now: datetime | None = None
         state = selectors.latest_view(match)
         actions = turn_texts(match, match.resolved_turns, "actions")
         text = _dumps({**meta, "state": state})[1:-1] + ',"actions":[' + ",".join(actions) + "]"
-        return text, state["scores"]
+        return text.encode(), state["scores"]  # kept as bytes: each answer one copy
 
     kept, scores = WHOLE_TEXTS.get(("api", *_version(match, now)), build)
     moment = {**selectors.timing(match, now, scores),
               "game_of_match": selectors.game_of_match(match), "you": you}
-    return "{" + kept + "," + _dumps(moment)[1:]
+    return b"".join((b"{", kept, b",", _dumps(moment)[1:].encode()))
 
 
 # --- the replay page's data -------------------------------------------------------

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
+from matches.caches import Kept
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.rules.base import match_wins
@@ -223,9 +224,24 @@ def timing(match: Match, now: datetime,
         "result": match.result,
         "leader": rules.leader(scores, match.result),
         "lead": rules.lead(scores, match.result),
-        "verdict": verdict(match, scores),
-        "verdicts": verdicts(match, scores),
+        **_verdicts_now(match, scores),
     }
+
+
+# A finished match's verdict in every language, per (match, its last turn, its result):
+# every snapshot and summary of it carries them.
+_VERDICTS = Kept("verdicts", entries=1024)
+
+
+def _verdicts_now(match: Match, scores: list[dict[str, int]]) -> dict[str, Any]:
+    """`verdict` in the active language and `verdicts` in every one (None before the
+    end)."""
+    if match.result is None:
+        return {"verdict": None, "verdicts": None}
+    key = (match.pk, match.start_at, match.resolved_turns, repr(match.result), repr(scores))
+    said = _VERDICTS.get(key, lambda: verdicts(match, scores))
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return {"verdict": said.get(language[:2]) or verdict(match, scores), "verdicts": said}
 
 
 def final_result(match: Match, scores: list[dict[str, int]],
@@ -317,6 +333,19 @@ def recent_matches(now: datetime, matches=None, limit: int = 30) -> list[Match]:
     upcoming = list(related.upcoming(now).order_by("start_at")[:limit])
     finished = list(related.finished().order_by("-start_at")[:limit])
     return running + upcoming + finished
+
+
+def drawing_states(match: Match, upto: int | None = None) -> list[dict[str, Any]]:
+    """The timeline/1 states its rules' `drawing_extras` need for turn `upto` (the
+    latest by default), ending with that turn's: every one from the empty board when the
+    rules read the history, else the turn's and the one before."""
+    upto = match.resolved_turns if upto is None else upto
+    rows = match.turn_rows.filter(number__lte=upto).order_by("number")
+    if not rules_for(match.game).drawing_history:
+        rows = rows.filter(number__gte=upto - 1)
+    states = [row.state() for row in rows]
+    return [initial_view(match), *states] if upto <= 1 or not states or \
+        states[0]["turn"] == 1 else states
 
 
 def score_history(match: Match) -> list[dict[str, Any]]:

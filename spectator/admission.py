@@ -24,6 +24,7 @@ much, which is still a budget.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import ipaddress
@@ -31,6 +32,7 @@ import json
 import os
 import re
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -46,15 +48,20 @@ class Caps:
     per_address: int
     trusted: int  # per address of a trusted network
     in_all: int
+    # opened per second per address, beyond a burst of `per_address` (None: no such
+    # cap; never for a trusted network): a client that closes and opens again at once
+    # costs a refusal, not a handshake's work
+    rate: float | None = None
 
 
-def _caps(name: str, per_address: int, trusted: int, in_all: int) -> Caps:
+def _caps(name: str, per_address: int, trusted: int, in_all: int,
+          rate: float | None = None) -> Caps:
     """A gate's caps, each one overridable: SPECTATOR_CAP_<NAME>=per,trusted,all."""
     given = os.environ.get(f"SPECTATOR_CAP_{name.upper()}", "")
     numbers = [int(part) for part in given.split(",") if part.strip().isdigit()]
     if len(numbers) == 3:
         per_address, trusted, in_all = numbers
-    return Caps(per_address, trusted, in_all)
+    return Caps(per_address, trusted, in_all, rate)
 
 
 class Gate:
@@ -65,20 +72,44 @@ class Gate:
         self.open: dict[str, int] = {}
         self.total = 0
         self.refused = 0
+        self.buckets: dict[str, tuple[float, float]] = {}  # address -> (openings left, when)
         self._lock = threading.Lock()
 
     def enter(self, address: str | None) -> Ticket | None:
-        """A ticket to hold while the thing is open, or None: over a cap."""
+        """A ticket to hold while the thing is open, or None: over a cap (or, for the
+        heavy reads and the sockets, over the address's byte budget)."""
         key = address or "-"
-        limit = self.caps.trusted if is_trusted(address) else self.caps.per_address
+        trusted = is_trusted(address)
+        limit = self.caps.trusted if trusted else self.caps.per_address
+        if self.name in BUDGETED and BYTES.used_up(address):
+            with self._lock:
+                self.refused += 1
+            return None
         with self._lock:
             held = self.open.get(key, 0)
-            if held >= limit or self.total >= self.caps.in_all:
+            if held >= limit or self.total >= self.caps.in_all or (
+                    not trusted and not self._may_open(key)):
                 self.refused += 1
                 return None
             self.open[key] = held + 1
             self.total += 1
         return Ticket(self, key)
+
+    def _may_open(self, key: str) -> bool:
+        """A token bucket per address (with the lock held): `rate` openings a second, a
+        burst of `per_address`."""
+        if self.caps.rate is None:
+            return True
+        now = time.monotonic()
+        if len(self.buckets) > 10_000:  # addresses long quiet are full again: forget them
+            self.buckets = {k: v for k, v in self.buckets.items() if now - v[1] < 60}
+        left, then = self.buckets.get(key, (float(self.caps.per_address), now))
+        left = min(float(self.caps.per_address), left + (now - then) * self.caps.rate)
+        if left < 1:
+            self.buckets[key] = (left, now)
+            return False
+        self.buckets[key] = (left - 1, now)
+        return True
 
     def _leave(self, key: str) -> None:
         with self._lock:
@@ -92,6 +123,7 @@ class Gate:
     def reset(self) -> None:
         with self._lock:
             self.open.clear()
+            self.buckets.clear()
             self.total = self.refused = 0
 
 
@@ -107,8 +139,55 @@ class Ticket:
             self.gate._leave(self.key)
 
 
+class ByteBudget:
+    """What the heavy reads and the sockets' openings have sent to each address lately:
+    a bucket of `burst` bytes per address, filled again at `rate` bytes a second. An
+    address that has used it up is refused heavy reads and new sockets until it fills
+    again, however few it holds at once: a flood costs bytes per minute, not per
+    request. Trusted networks have none."""
+
+    def __init__(self, burst: int, rate: int) -> None:
+        self.burst, self.rate = burst, rate
+        self.left: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def _now_left(self, key: str, now: float) -> float:
+        left, then = self.left.get(key, (float(self.burst), now))
+        return min(float(self.burst), left + (now - then) * self.rate)
+
+    def used_up(self, address: str | None) -> bool:
+        if is_trusted(address):
+            return False
+        with self._lock:
+            return self._now_left(address or "-", time.monotonic()) <= 0
+
+    def charge(self, address: str | None, size: int) -> None:
+        if is_trusted(address) or size <= 0:
+            return
+        key, now = address or "-", time.monotonic()
+        with self._lock:
+            if len(self.left) > 10_000:  # addresses long quiet are full again
+                self.left = {k: v for k, v in self.left.items() if now - v[1] < 600}
+            self.left[key] = (self._now_left(key, now) - size, now)
+
+    def reset(self) -> None:
+        with self._lock:
+            self.left.clear()
+
+
+def _budget() -> ByteBudget:
+    """SPECTATOR_READ_BUDGET=burst,rate in bytes (default 32 MiB, then 256 KiB a second:
+    the whole replay of a long match, a few times a minute)."""
+    given = [int(part) for part in os.environ.get("SPECTATOR_READ_BUDGET", "").split(",")
+             if part.strip().isdigit()]
+    return ByteBudget(*given) if len(given) == 2 else ByteBudget(32 << 20, 256 << 10)
+
+
+BYTES = _budget()
+
+BUDGETED = {"heavy", "sockets"}  # gates whose sends are charged to BYTES
 GATES = {
-    "sockets": Gate("sockets", _caps("sockets", 32, 4000, 5000)),
+    "sockets": Gate("sockets", _caps("sockets", 32, 4000, 5000, rate=4.0)),
     "streams": Gate("streams", _caps("streams", 2, 16, 64)),
     "heavy": Gate("heavy", _caps("heavy", 1, 4, 3)),
     "pages": Gate("pages", _caps("pages", 8, 64, 48)),
@@ -119,6 +198,7 @@ def gates_reset() -> None:
     """Forget every count (tests)."""
     for gate in GATES.values():
         gate.reset()
+    BYTES.reset()
     _trusted_networks.cache_clear()
 
 
@@ -170,20 +250,31 @@ HEAVY_PATHS = re.compile("|".join([
     rf"/tournaments/{MATCH}/records\.zip",
     r"/v1/matches/?",
 ]))
+# A match's state: heavy for a visitor, the bread of a team's program. One with neither a
+# token nor a session (no team, no judge) is gated here, before any work is done for it;
+# any other in the view, once its token is read (`visitor_gate`).
+MATCH_STATES = re.compile(rf"/(api|v1)/matches/{MATCH}/?")
 STREAM_PATHS = re.compile(r"/v1/matches/stream/?")
 READS = {"GET", "HEAD"}
 JSON_PREFIXES = ("/api/", "/v1/", "/procon30/", "/procon2020/", "/procon31/")
 
 
-def gate_of(method: str, path: str) -> str | None:
+def gate_of(method: str, path: str, anonymous: bool = True) -> str | None:
     """Which gate an HTTP request passes (None: a write, which passes none)."""
     if method not in READS:
         return None
     if STREAM_PATHS.fullmatch(path):
         return "streams"
-    if HEAVY_PATHS.fullmatch(path):
+    if HEAVY_PATHS.fullmatch(path) or (anonymous and MATCH_STATES.fullmatch(path)):
         return "heavy"
     return "pages"
+
+
+def _anonymous(scope: dict) -> bool:
+    """Neither a token nor a cookie: nobody the views would let pass a gate."""
+    return not any(name in (b"authorization", b"cookie", b"x-api-token")
+                   for name, _ in scope.get("headers", ())) and b"token=" not in \
+        scope.get("query_string", b"")
 
 
 class Admission:
@@ -195,17 +286,26 @@ class Admission:
         self.application = application
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        name = gate_of(scope.get("method", ""), scope.get("path", "")) \
+        name = gate_of(scope.get("method", ""), scope.get("path", ""), _anonymous(scope)) \
             if scope["type"] == "http" else None
         if name is None:
             return await self.application(scope, receive, send)
-        ticket = GATES[name].enter(client_address(scope))
+        address = client_address(scope)
+        ticket = GATES[name].enter(address)
         if ticket is None:
             return await too_busy(send, scope.get("path", ""), name)
+        sent = 0
+
+        async def counted(message: dict) -> None:
+            nonlocal sent
+            sent += len(message.get("body", b""))
+            await send(message)
+
         try:
-            await self.application(scope, receive, send)
+            await self.application(scope, receive, counted if name == "heavy" else send)
         finally:
             ticket.release()
+            BYTES.charge(address, sent)
 
 
 class TooBusy(Exception):
@@ -216,20 +316,29 @@ class TooBusy(Exception):
         self.gate = gate
 
 
+class Charge:
+    """What a gated block sends, charged to its address's byte budget at its end."""
+
+    size = 0
+
+
 @contextlib.contextmanager
-def visitor_gate(name: str, address: str | None, exempt: bool = False) -> Iterator[None]:
+def visitor_gate(name: str, address: str | None, exempt: bool = False) -> Iterator[Charge]:
     """Hold a place at gate `name` for the block (TooBusy over its caps); `exempt` (the
-    match's own team reading its state) passes freely."""
+    match's own team reading its state) passes freely. The block sets the `size` of
+    what it sends on the charge it is given."""
+    charge = Charge()
     if exempt:
-        yield
+        yield charge
         return
     ticket = GATES[name].enter(address)
     if ticket is None:
         raise TooBusy(name)
     try:
-        yield
+        yield charge
     finally:
         ticket.release()
+        BYTES.charge(address, charge.size)
 
 
 def too_busy_response(busy: TooBusy):
@@ -257,8 +366,30 @@ REFUSALS = {
 }
 
 
+TARPIT_SECONDS = 1.0  # how long a refusal is held before it is sent
+TARPIT_HELD = 512  # refusals held at once in a process; past that, sent at once
+_held = 0
+
+
+async def tarpit() -> None:
+    """Hold a refusal for TARPIT_SECONDS before it is sent (as `Retry-After` asks a
+    client to wait anyway): a client that asks again the moment it is refused then
+    asks once a second, not a hundred times, and costs an idle connection meanwhile
+    instead of a request's work each time. At most TARPIT_HELD are held at once."""
+    global _held
+    if _held >= TARPIT_HELD:
+        return
+    _held += 1
+    try:
+        await asyncio.sleep(TARPIT_SECONDS)
+    finally:
+        _held -= 1
+
+
 async def too_busy(send: Any, path: str, gate: str) -> None:
-    """429, in JSON for an API, in plain text for a page; a few bytes either way."""
+    """429, in JSON for an API, in plain text for a page; a few bytes either way, after
+    the tarpit's second."""
+    await tarpit()
     detail = REFUSALS[gate]
     if path.startswith(JSON_PREFIXES):
         body = json.dumps({"error": "too_busy", "detail": detail}).encode()

@@ -30,7 +30,7 @@ from django.http.request import split_domain_port, validate_host
 
 from matches.access import team_by_authorization
 from matches.models import Team
-from spectator.admission import CLOSE_TOO_MANY, GATES, client_address
+from spectator.admission import CLOSE_TOO_MANY, GATES, client_address, tarpit
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -97,6 +97,7 @@ async def _too_many(receive, send) -> None:
     any work is done for it (docs/live-protocol.md, "Caps")."""
     if (await receive())["type"] != "websocket.connect":
         return
+    await tarpit()  # one that opens again at once does so once a second
     await send({"type": "websocket.accept"})
     await send({"type": "websocket.send", "text": json.dumps({
         "type": "error", "error": "too_many_sockets",

@@ -158,7 +158,8 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
-# Failed logins are counted per account and per address (matches.login_limits).
+# Failed logins are counted per account at an address and per address
+# (matches.login_limits): nobody can lock a judge out from another address.
 AUTHENTICATION_BACKENDS = ["matches.login_limits.ThrottledBackend"]
 LOGIN_REDIRECT_URL = "/"  # the matches; Django's default /accounts/profile/ is no page here
 

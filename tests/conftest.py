@@ -41,7 +41,6 @@ def _fresh_process_state():
     from matches import selectors
     from matches.access import teams_forget
     from matches.caches import caches_reset
-    from matches.live import messages
     from matches.services import turns
     from spectator.admission import gates_reset
 
@@ -49,7 +48,6 @@ def _fresh_process_state():
     caches_reset()
     gates_reset()
     turns._STATES.clear()
-    messages._SNAPSHOTS.clear()
     selectors._TIME_USED.clear()
     cache.clear()
     yield

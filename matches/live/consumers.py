@@ -23,6 +23,7 @@ from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
 from matches.live.hub import Hub
 from matches.live.viewers import viewers_change
 from matches.models import Match
+from spectator.admission import BYTES, client_address
 
 
 def _since(scope, turns: int) -> tuple[int | None, str | None]:
@@ -67,7 +68,7 @@ def _catch_up_messages(match: Match, since: int) -> list[dict]:
     """The turns after `since`, or a snapshot when they are more than CATCH_UP_TURNS."""
     now = timezone.now()
     if match.resolved_turns - since > CATCH_UP_TURNS:
-        return [messages.snapshot(match, now)]
+        return [messages.snapshot_text(match, now)]
     return messages.turns_since(match, since, now)
 
 
@@ -75,7 +76,7 @@ def _catch_up_messages(match: Match, since: int) -> list[dict]:
 def _opening(match_id: int, since: int | None) -> list[dict]:
     match = Match.objects.select_related("board").get(pk=match_id)
     if since is None:
-        return [messages.snapshot(match, timezone.now())]
+        return [messages.snapshot_text(match, timezone.now())]
     caught_up = _catch_up_messages(match, since)
     if match.over and not (caught_up and caught_up[0]["type"] == "snapshot"):
         caught_up.append(messages.end(match))
@@ -160,8 +161,11 @@ class MatchConsumer(HubConsumer):
         self.hub = await Hub.join(match_group(self.match_id), self)
         await self.accept()
         self.sent_turn = since if since is not None else -1
+        sent = 0
         for message in await _opening(self.match_id, since):
-            await self._send_versioned(message)
+            sent += await self._send_versioned(message)
+        if not self.stays_if_private:  # a visitor: charged to its address's byte budget
+            BYTES.charge(client_address(self.scope), sent)
         count = await _count_viewer(self.match_id, +1)
         self.counted = True
         # Only the newcomer hears the count now; everyone hears it with each turn.
@@ -233,12 +237,17 @@ class MatchConsumer(HubConsumer):
         # Straight to the server's send: this runs once per socket and turn.
         await self.base_send({"type": "websocket.send", "text": event["text"]})
 
-    async def _send_versioned(self, message):
+    async def _send_versioned(self, message) -> int:
+        """Send a versioned message unless it was sent before; the characters sent."""
         if message["type"] == "snapshot":
             self.sent_turn = message["turn"]
-        elif self._sent_before(message["type"], message.get("turn")):
-            return
-        await self.send_json(message)
+            await self.send(text_data=message["text"])  # encoded once for everyone
+            return len(message["text"])
+        if self._sent_before(message["type"], message.get("turn")):
+            return 0
+        text = await self.encode_json(message)
+        await self.send(text_data=text)
+        return len(text)
 
     def _sent_before(self, kind, turn) -> bool:
         """Whether a turn or the end was sent already; if not, it is counted as sent now."""

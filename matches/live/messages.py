@@ -7,12 +7,14 @@ a socket message: the consumers and the broadcast call these.
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 from typing import Any
 
 from django.utils import timezone, translation
 
 from matches import selectors
+from matches.caches import Kept
 from matches.models import Match, Turn
 from matches.rules import rules_for
 
@@ -60,29 +62,45 @@ def end(match: Match) -> dict[str, Any]:
             "verdict": verdicts and verdicts["en"], "verdicts": verdicts}
 
 
-# The parts of a snapshot that change only with a turn, per (match, turn), so that a
-# crowd connecting at once costs one set of queries, not one per viewer.
-_SNAPSHOTS: dict[tuple[int, int, bool], dict[str, Any]] = {}
+# The parts of a snapshot that change only with a turn, per (match, turn), and their
+# JSON text: a crowd connecting at once costs one set of queries and one encoding, not
+# one per viewer.
+_SNAPSHOTS = Kept("snapshots", entries=256, limit=128 << 20)
+
+
+def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
+    key = (match.pk, match.start_at, match.resolved_turns, match.board_hidden(now))
+
+    def build() -> tuple[dict[str, Any], str]:
+        state = selectors.latest_view(match)
+        panels = selectors.every_language(lambda: rules_for(match.game).panel(state))
+        parts = {"match": selectors.match_meta(match), "state": state, "panel": panels["en"],
+                 "panels": panels, "history": selectors.score_history(match),
+                 **_drawing_extras(match)}
+        return parts, json.dumps(parts, separators=(",", ":"))[1:-1]
+
+    return _SNAPSHOTS.get(key, build)
+
+
+def _moment(match: Match, now: datetime) -> dict[str, Any]:
+    with translation.override("en"):  # `verdict` in English; `verdicts` in every language
+        return selectors.timing(match, now)
 
 
 def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
     """The first message on a socket: meta, the latest state, the chart, the clock."""
     now = now or timezone.now()
-    key = (match.pk, match.resolved_turns, match.board_hidden(now))
-    if key not in _SNAPSHOTS:
-        if len(_SNAPSHOTS) > 256:
-            _SNAPSHOTS.clear()
-        state = selectors.latest_view(match)
-        panels = selectors.every_language(lambda: rules_for(match.game).panel(state))
-        _SNAPSHOTS[key] = {"match": selectors.match_meta(match),
-                           "state": state,
-                           "panel": panels["en"],
-                           "panels": panels,
-                           "history": selectors.score_history(match),
-                           **_drawing_extras(match)}
-    with translation.override("en"):  # `verdict` in English; `verdicts` in every language
-        moment = selectors.timing(match, now)
-    return {"type": "snapshot", **_SNAPSHOTS[key], **moment}
+    return {"type": "snapshot", **_snapshot_parts(match, now)[0], **_moment(match, now)}
+
+
+def snapshot_text(match: Match, now: datetime | None = None) -> dict[str, Any]:
+    """`snapshot` as the consumers send it: `{"type", "turn", "text"}`, the text joined
+    from the kept encoding of what changes only with a turn and the moment's fields."""
+    now = now or timezone.now()
+    moment = _moment(match, now)
+    head = json.dumps({"type": "snapshot", **moment}, separators=(",", ":"))
+    return {"type": "snapshot", "turn": moment["turn"],
+            "text": head[:-1] + "," + _snapshot_parts(match, now)[1] + "}"}
 
 
 def _drawing_extras(match: Match) -> dict[str, Any]:
@@ -90,9 +108,8 @@ def _drawing_extras(match: Match) -> dict[str, Any]:
     rules say what: Procon 2020's treasures already taken, say)."""
     if match.board_hidden(timezone.now()):
         return {}
-    states = [selectors.initial_view(match),
-              *(row.state() for row in match.turn_rows.order_by("number"))]
-    return rules_for(match.game).drawing_extras(match.board.data, states)
+    return rules_for(match.game).drawing_extras(match.board.data,
+                                                 selectors.drawing_states(match))
 
 
 def viewers(count: int) -> dict[str, Any]:

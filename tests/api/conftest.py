@@ -94,8 +94,8 @@ def answers_on_this_thread(monkeypatch):
     uncommitted rows."""
     from matches import api_asgi
 
-    monkeypatch.setattr(api_asgi, "receive_in_thread",
-                        sync_to_async(api_asgi._receive, thread_sensitive=True))
+    here = sync_to_async(api_asgi._receive, thread_sensitive=True)
+    monkeypatch.setattr(api_asgi, "receive_in_thread", lambda request, known: here(request))
 
 
 @pytest.fixture(params=["ninja", "asgi"])

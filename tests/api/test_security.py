@@ -16,7 +16,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
-from matches.live import messages
+from matches.caches import caches_reset
 from matches.models import Match, Submission, Team
 from matches.services.turns import turn_resolve
 from tests.api.test_submissions import ACTIONS, assert_error, post
@@ -162,7 +162,7 @@ def test_no_page_or_read_route_shows_a_submission_before_its_transition(monkeypa
         seen = {}
         for reader, (client, headers) in readers.items():
             for url in surfaces(match.pk):
-                messages._SNAPSHOTS.clear()
+                caches_reset()
                 cache.clear()
                 response = client.get(url, **headers)
                 assert response.status_code < 500, url
