@@ -59,8 +59,9 @@ def free_port() -> int:
 
 class Server:
     def __init__(self, scratch: str) -> None:
+        # every client is on 127.0.0.1: a trusted network's caps (a venue's screens)
         self.env = dict(os.environ, SPECTATOR_VAR_DIR=scratch, DJANGO_DEBUG="0",
-                        LOG_LEVEL="WARNING")
+                        LOG_LEVEL="WARNING", SPECTATOR_TRUSTED_NETWORKS="127.0.0.0/8")
         self.env.pop("DATABASE_URL", None)
         self.env.pop("REDIS_URL", None)
         self.port = free_port()
