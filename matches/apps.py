@@ -12,3 +12,5 @@ class MatchesConfig(AppConfig):
         from matches.rules import words
 
         words.use(gettext, ngettext)
+        # What follows a match's end: a tournament's runner listens (its receivers).
+        import matches.tournaments.runner  # noqa: F401

@@ -33,7 +33,7 @@ from matches.services.turns import (
     layer_reaches_other_processes,
     next_wakeup,
 )
-from matches.tournaments.runner import BOT_TICK, tournaments_tick
+from matches.tournaments.runner import BOT_TICK, seconds_to_next_check, tournaments_tick
 
 log = logging.getLogger("matches.clock")
 IDLE_SECONDS = 5.0  # the longest sleep: how late a turn is when a notification is lost
@@ -41,17 +41,20 @@ RETRY_SECONDS = 1.0  # after a failed tick, or a lost listening connection
 REJOIN_SECONDS = 3600.0
 
 
-def tick_and_wait(idle_seconds: float = IDLE_SECONDS) -> float:
-    """One step: resolve what is due; return how long to sleep before the next."""
+def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> float:
+    """One step: resolve what is due; return how long to sleep before the next. `woken`:
+    the clock was told something changed (its tournaments' runner reads them again)."""
     close_old_connections()
     resolved = clock_tick()
     if resolved:
         log.info("resolved %d turn(s)", resolved)
     now = timezone.now()
-    bots_playing = tournaments_tick(now)
+    bots_playing = tournaments_tick(now, woken)
     wakeup = next_wakeup(now)
     delay = idle_seconds if wakeup is None else (wakeup - now).total_seconds()
-    delay = min(idle_seconds, max(delay, 0.0), BOT_TICK if bots_playing else idle_seconds)
+    tournament = seconds_to_next_check(now)
+    delay = min(idle_seconds, max(delay, 0.0), BOT_TICK if bots_playing else idle_seconds,
+                idle_seconds if tournament is None else tournament)
     log.debug("tick: next in %.3f s", delay)
     return delay
 
@@ -83,9 +86,10 @@ async def run_clock(stop: asyncio.Event | None = None, *,
     try:
         async with clock_alarm(stop) as alarm:
             while not stop.is_set():
+                woken = alarm.rung.is_set()
                 alarm.rung.clear()  # a notification during the tick rings again after it
                 try:
-                    delay = await step(idle_seconds)
+                    delay = await step(idle_seconds, woken)
                 except Exception:  # a database hiccup must not stop the match clock
                     log.exception("clock tick failed; retrying")
                     delay = RETRY_SECONDS

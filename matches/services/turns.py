@@ -16,6 +16,7 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import connection, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from matches import selectors
@@ -25,6 +26,11 @@ from matches.rules import rules_for
 from matches.rules.timeline import states
 
 log = logging.getLogger(__name__)
+
+# Sent once a match (one game) has ended, after its transaction commits, with `match`:
+# what follows a match's end (a tournament's next fixture, say) listens to it, so that
+# this core never names the features that do.
+match_ended = Signal()
 
 # The latest rules state of recently resolved matches in this process, so that a
 # turn is resolved from the previous state instead of replaying the whole record.
@@ -80,6 +86,8 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> 
             match.result = selectors.final_result(match, view["scores"], rules.result(state))
             match.closed = number < match.turns  # decided before its last turn
             match.save(update_fields=["result", "closed"])
+            transaction.on_commit(lambda: match_ended.send(turn_resolve, match=match),
+                                  robust=True)
         transaction.on_commit(lambda: turn_announce(match, row), robust=True)
     _remember(match_id, number, state)
     return row
@@ -122,6 +130,7 @@ def time_out(*, match_id: int, number: int) -> bool:
         if ended:
             match.closed, match.result = True, result
             transaction.on_commit(lambda: end_announce(match), robust=True)
+            transaction.on_commit(lambda: match_ended.send(time_out, match=match), robust=True)
     return bool(ended)
 
 

@@ -42,6 +42,9 @@ class Tournament(models.Model):
     public = models.BooleanField(default=False, help_text="Everyone may watch it live.")
     finished_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # When the clock's runner looks at it next: its start, a round's opening, now when
+    # one of its matches ended or a judge acted (matches/tournaments/runner.py).
+    next_check_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-start_at", "-id"]

@@ -1,6 +1,8 @@
 """The schedule of every tournament, run by the turn clock (`tournaments_tick`).
 
-Each tick, for each unfinished tournament:
+A tournament is looked at when something happened: its start came, one of its matches
+ended (the `match_ended` signal), a judge acted, a round's opening time came
+(`Tournament.next_check_at`, set by all of these). Then the runner:
 1. settles the fixtures whose matches have ended (a drawn knockout fixture is replayed
    on the next board; a fixture of several matches gets its next one);
 2. when a round has ended, draws the next (Swiss, knockout, groups' knockout) or ends
@@ -8,12 +10,16 @@ Each tick, for each unfinished tournament:
 3. opens the current round `gap_seconds` after the previous one ended (the first at the
    tournament's start) and creates its fixtures' matches, at most `parallel` at once;
    the third-place fixture before the final.
+In between, a tick asks the database nothing about tournaments: the runner keeps the
+earliest `next_check_at` in memory, and reads again when it comes or when the clock is
+woken (another process's match ended, a judge acted: `clock_wake`).
 With `bots`, the built-in bots also play every running match of it: each team's move as
 soon as its turn is open, through the answer service (stored as `dialect` "bot").
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Iterable
@@ -22,15 +28,20 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Min
+from django.dispatch import receiver
+from django.utils import timezone
 
 from matches.bots import bots_for
 from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
+from matches.reads import public_state_text
 from matches.rules import rules_for
 from matches.rules.turns import is_alternating, is_protocol_played
-from matches.selectors import latest_scores, match_games, public_state
+from matches.selectors import latest_scores, match_games
 from matches.services.boards import board_choose
 from matches.services.matches import match_create, next_game_create
 from matches.services.submissions import submission_by_bot
+from matches.services.turns import clock_wake, match_ended
 from matches.tournaments import table
 from matches.tournaments.pairing import knockout_first_round, knockout_next, swiss_round
 from matches.tournaments.services import knockout_fixtures, swiss_fixtures
@@ -42,20 +53,87 @@ MAX_REPLAYS = 3  # a knockout fixture drawn this often more waits for a judge
 BOT_TICK = 0.25  # how often a clock with bots to move looks again
 
 
-def tournaments_tick(now: datetime) -> bool:
-    """Move every unfinished tournament on; True while bots have matches to play (the
-    clock then looks again within BOT_TICK)."""
+BACKSTOP_SECONDS = 60.0  # a tournament under way is looked at this often all the same
+
+
+class Schedule:
+    """What this process's runner knows between two readings: whether something may have
+    happened (`stale`), and the earliest `next_check_at` it read (`next_at`)."""
+
+    stale = True
+    next_at: datetime | None = None
+    bots: set[int] = set()  # running matches of bot tournaments, read with the schedule
+    answered: dict[int, int] = {}  # a bot match -> the turn its bots have answered
+
+
+schedule = Schedule()
+
+
+def schedule_reset() -> None:
+    """Forget what this process's runner knows (tests: a rolled-back database)."""
+    global schedule
+    schedule = Schedule()
+    schedule.bots, schedule.answered = set(), {}
+
+
+def runner_nudge() -> None:
+    """Something happened in this process that a tournament may have to act on (a match
+    ended, a judge acted): the next tick reads the schedule again."""
+    schedule.stale = True
+
+
+def tournaments_tick(now: datetime, woken: bool = False) -> bool:
+    """Move on the tournaments whose time has come; True while bots have matches to play
+    (the clock then looks again within BOT_TICK). `woken`: the clock was told something
+    changed (maybe in another process)."""
+    if woken or schedule.stale or (schedule.next_at is not None and schedule.next_at <= now):
+        schedule.stale = False
+        for tournament_id in Tournament.objects.filter(
+                finished_at=None, next_check_at__lte=now).values_list("pk", flat=True):
+            try:
+                tournament_advance(tournament_id, now)
+            except Exception:  # one tournament's trouble must stop neither clock nor others
+                log.exception("tournament %s could not advance", tournament_id)
+                Tournament.objects.filter(pk=tournament_id).update(
+                    next_check_at=now + timedelta(seconds=BACKSTOP_SECONDS))
+        schedule.next_at = Tournament.objects.filter(finished_at=None).aggregate(
+            soonest=Min("next_check_at"))["soonest"]
+        schedule.bots = set(Match.objects.unfinished().filter(
+            fixture__tournament__bots=True, start_at__lte=now + timedelta(
+                seconds=BACKSTOP_SECONDS)).values_list("pk", flat=True))
+    if not schedule.bots:
+        return False
     busy = False
-    for tournament_id in Tournament.objects.filter(finished_at=None, start_at__lte=now
-                                                   ).values_list("pk", flat=True):
-        try:
-            tournament_advance(tournament_id, now)
-        except Exception:  # one tournament's trouble must not stop the clock or the others
-            log.exception("tournament %s could not advance", tournament_id)
-    for match in Match.objects.running(now).filter(fixture__tournament__bots=True):
+    for match in Match.objects.running(now).filter(pk__in=schedule.bots):
         busy = True
         bots_move(match, now)
-    return busy
+    return busy or bool(schedule.bots)  # a bot match about to start: its first move
+
+
+def seconds_to_next_check(now: datetime) -> float | None:
+    """How long the clock may sleep before a tournament's time comes (None: no time)."""
+    if schedule.next_at is None:
+        return None
+    return max(0.0, (schedule.next_at - now).total_seconds())
+
+
+@receiver(match_ended)
+def _match_ended(sender, match: Match, **kwargs) -> None:
+    """A match of a fixture ended: its tournament is looked at now (in every clock)."""
+    if match.fixture_id is not None:
+        tournament_look_now(Fixture.objects.filter(pk=match.fixture_id)
+                            .values_list("tournament_id", flat=True).first())
+
+
+def tournament_look_now(tournament_id: int | None) -> None:
+    """Have the runner look at the tournament at the next tick, whichever process's clock
+    runs it."""
+    if tournament_id is None:
+        return
+    Tournament.objects.filter(pk=tournament_id, finished_at=None).update(
+        next_check_at=timezone.now())
+    runner_nudge()
+    clock_wake()  # and every other process's clock
 
 
 def tournament_advance(tournament_id: int, now: datetime) -> None:
@@ -63,23 +141,31 @@ def tournament_advance(tournament_id: int, now: datetime) -> None:
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.finished_at is not None:
             return
-        fixtures = list(tournament.fixtures.all())
-        for fixture in fixtures:
-            if not fixture.finished and fixture.planned:
-                fixture_settle(tournament, fixture, now)
-        current = [f for f in fixtures if not f.finished]
-        if not current:
-            drawn = next_round(tournament, fixtures, now)
-            if not drawn:
-                tournament.finished_at = now
-                tournament.save(update_fields=["finished_at"])
-                return
-            fixtures += drawn
-            current = drawn
-        number = min(f.round for f in current)
-        opens = round_opens(tournament, fixtures, number)
-        if opens is not None and opens <= now:
-            fixtures_start(tournament, [f for f in fixtures if f.round == number], now)
+        tournament.next_check_at = _advanced(tournament, now)
+        tournament.save(update_fields=["finished_at", "next_check_at"])
+
+
+def _advanced(tournament: Tournament, now: datetime) -> datetime | None:
+    """Move the tournament on; when to look at it next (None: it is over)."""
+    fixtures = list(tournament.fixtures.all())
+    for fixture in fixtures:
+        if not fixture.finished and fixture.planned:
+            fixture_settle(tournament, fixture, now)
+    current = [f for f in fixtures if not f.finished]
+    if not current:
+        drawn = next_round(tournament, fixtures, now)
+        if not drawn:
+            tournament.finished_at = now
+            return None
+        fixtures += drawn
+        current = drawn
+    number = min(f.round for f in current)
+    opens = round_opens(tournament, fixtures, number)
+    backstop = now + timedelta(seconds=BACKSTOP_SECONDS)
+    if opens is not None and opens <= now:
+        fixtures_start(tournament, [f for f in fixtures if f.round == number], now)
+        return backstop  # its matches' ends will call again
+    return min(opens, backstop) if opens is not None else backstop
 
 
 def round_opens(tournament: Tournament, fixtures: list[Fixture], number: int) -> datetime | None:
@@ -390,18 +476,21 @@ def _knockout_round(tournament: Tournament, fixtures: list[Fixture], last: int,
 
 def bots_move(match: Match, now: datetime) -> None:
     """Each bot team of a running match whose turn is open and which has not answered it
-    yet answers now."""
+    yet answers now (a turn answered is remembered: no query until the next opens)."""
     turn = match.strategy_turn(now)
-    if turn is None or match.resolved_turns != turn - 1:
+    if turn is None or match.resolved_turns != turn - 1 or \
+            schedule.answered.get(match.pk) == turn:
         return
     teams = list(match.teams.select_related("entrant").filter(entrant__bot__gt=""))
     answered = set(Submission.objects.filter(match=match, turn=turn, team__in=teams)
                    .values_list("team_id", flat=True))
     state: dict[str, Any] | None = None
+    alternating = False
     for team in teams:
         if team.pk in answered:
             continue
-        state = state or public_state(match, now)
+        state = state or json.loads(public_state_text(match, None, now))
+        alternating = state.get("to_move") is not None
         if state.get("to_move") not in (None, team.index):
             continue
         bot = bots_for(match.game).get(team.entrant.bot)
@@ -412,3 +501,7 @@ def bots_move(match: Match, now: datetime) -> None:
                           now, team.entrant.bot)
         if state.get("to_move") is not None:
             return  # the move changed the game: the other team's turn comes next tick
+    if not alternating:
+        schedule.answered[match.pk] = turn
+        if len(schedule.answered) > 4096:
+            schedule.answered.clear()

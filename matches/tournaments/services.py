@@ -171,7 +171,7 @@ def tournament_create(plan: Plan) -> CreatedTournament:
             advance=plan.advance, settings=settings,
             games_per_fixture=plan.games_per_fixture or fixture_games(plan.game)[0],
             start_at=plan.start_at, gap_seconds=plan.gap_seconds, parallel=plan.parallel,
-            bots=plan.bots, public=plan.public)
+            bots=plan.bots, public=plan.public, next_check_at=plan.start_at)
         groups = group_of_seeds(count, tournament.groups) if tournament.groups else {}
         Entrant.objects.bulk_create([
             Entrant(tournament=tournament, index=index, name=team.name, short=team.short,
@@ -181,6 +181,8 @@ def tournament_create(plan: Plan) -> CreatedTournament:
             for index, (team, token) in enumerate(zip(plan.teams, tokens, strict=True))])
         first_rounds_create(tournament, count, groups)
         clock_wake()
+        _runner_nudge()
+        transaction.on_commit(_runner_nudge, robust=True)
     return CreatedTournament(tournament, tokens)
 
 
@@ -275,7 +277,7 @@ def fixture_decide(*, fixture_id: int, winner: int | None, note: str, judge: str
         fixture.finished_at = fixture.finished_at or timezone.now()
         fixture.note = _noted(fixture.note, judge, note)
         fixture.save()
-        clock_wake()
+        _look_now(fixture.tournament_id)
     return fixture
 
 
@@ -298,8 +300,22 @@ def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
         fixture.note = _noted(fixture.note, judge, f"rerun: {note}")
         fixture.save()
         Tournament.objects.filter(pk=fixture.tournament_id).update(finished_at=None)
-        clock_wake()
+        _look_now(fixture.tournament_id)
     return fixture
+
+
+def _look_now(tournament_id: int) -> None:
+    """A judge changed a fixture: the clocks' runners look at the tournament at once."""
+    Tournament.objects.filter(pk=tournament_id).update(next_check_at=timezone.now())
+    _runner_nudge()  # now, and again once this commits (a read before would miss it)
+    transaction.on_commit(_runner_nudge, robust=True)
+    clock_wake()
+
+
+def _runner_nudge() -> None:
+    from matches.tournaments.runner import runner_nudge  # the runner imports this module
+
+    runner_nudge()
 
 
 def _first_games(fixture: Fixture):
