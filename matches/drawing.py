@@ -11,8 +11,10 @@ many requests wait for it, and `picture.DRAWN` keeps what it drew.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -62,11 +64,20 @@ def shutdown() -> None:
 
 def _worker_setup() -> None:
     """The worker: Django's settings and translations (a picture's words are in the
-    viewer's language); a Ctrl-C at the terminal is the server's to handle, not its."""
+    viewer's language); a Ctrl-C at the terminal is the server's to handle, not its; and
+    it ends with its server, however that one ended (killed, say)."""
     import django
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    server = os.getppid()
+    threading.Thread(target=_end_with, args=(server,), daemon=True).start()
     django.setup()
+
+
+def _end_with(server: int) -> None:
+    while os.getppid() == server:
+        time.sleep(1.0)
+    os._exit(0)
 
 
 def _draw(game: str, board: dict[str, Any], state: dict[str, Any], language: str,

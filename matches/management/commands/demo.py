@@ -118,7 +118,21 @@ class BotPlayer:
                 except OSError:  # the server is stopping, or was busy: the next turn
                     continue
                 played = turn
-            time.sleep(0.15)
+            stop.wait(self.pause(state, played))
+
+    @staticmethod
+    def pause(state: dict, played: int | None) -> float:
+        """How long to wait before reading the match again: in a timed game, until the
+        next strategy step opens (its deadline, less the step; after its move, the open
+        step's deadline and the transition), as a team's program would; in an alternating
+        game, a moment (the other team moves when it likes)."""
+        if state.get("to_move") is not None or not state.get("deadline"):
+            return 0.2
+        now = state["server_time"] / 1000
+        deadline, step = state["deadline"] / 1000, state["strategy_ms"] / 1000
+        opens = (deadline + state["transition_ms"] / 1000
+                 if played and played == state.get("strategy_turn") else deadline - step)
+        return min(max(opens - now + 0.02, 0.02), 5.0)
 
     def my_turn(self, state: dict) -> bool:
         """Every turn is both teams' in a simultaneous game; in an alternating one, every
