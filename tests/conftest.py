@@ -9,6 +9,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# Every server the tests start, and this process, take loopback for a venue's trusted
+# network: the browser tests open page after page from one address. The tests of the
+# caps themselves start their servers without it (UNTRUSTED).
+os.environ["SPECTATOR_TRUSTED_NETWORKS"] = "127.0.0.0/8,::1/128"
+UNTRUSTED = {"SPECTATOR_TRUSTED_NETWORKS": ""}
+
 
 # Tests whose outcome cannot depend on the database or the channel layer: `make test`
 # runs them on the embedded default only, not again on PostgreSQL and Redis (CI time).
@@ -30,6 +36,16 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def _test_hosts(settings):
     settings.ALLOWED_HOSTS = ["testserver", "127.0.0.1", "localhost"]
+    settings.PASSWORD_HASHERS = ["tests.hashers.QuickPBKDF2"]  # tests/hashers.py: why
+
+
+@pytest.fixture(autouse=True)
+def _no_tarpit(monkeypatch):
+    """Refusals are sent at once in the tests' own process (a server's holds each for a
+    second: bench/attack.py shows why)."""
+    from spectator import admission
+
+    monkeypatch.setattr(admission, "TARPIT_SECONDS", 0.0)
 
 
 @pytest.fixture(autouse=True)
@@ -44,8 +60,11 @@ def _fresh_process_state():
     from matches.services import turns
     from spectator.admission import gates_reset
 
+    from matches.tournaments.runner import schedule_reset
+
     teams_forget()
     caches_reset()
+    schedule_reset()
     gates_reset()
     turns._STATES.clear()
     selectors._TIME_USED.clear()
@@ -74,8 +93,9 @@ def spawn(transactional_db):
     """Start manage.py commands as real processes on the test database; stop them after."""
     started = []
 
-    def start(*args, log_to=None):
-        env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1")
+    def start(*args, log_to=None, **more_env):
+        env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1",
+                   **more_env)
         output = open(log_to, "w") if log_to else subprocess.DEVNULL  # noqa: SIM115
         process = subprocess.Popen([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
                                    stdout=output, stderr=subprocess.STDOUT)
@@ -107,6 +127,16 @@ def wait_for_port(port: int, seconds: float = 30) -> None:
                 return
         time.sleep(0.1)
     raise TimeoutError(f"nothing listens on port {port}")
+
+
+@pytest.fixture
+def untrusted_server_process(spawn, tmp_path):
+    """As live_server_process, but loopback is no trusted network: a visitor's caps."""
+    port = free_port()
+    spawn("demo", "--no-bots", "--port", str(port), log_to=tmp_path / "server.log",
+          **UNTRUSTED)
+    wait_for_port(port)
+    return f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture

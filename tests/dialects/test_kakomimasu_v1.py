@@ -226,13 +226,13 @@ def match_publish_back(match_id: int) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_an_address_holds_two_streams_at_most(live_server_process):
+def test_an_address_holds_two_streams_at_most(untrusted_server_process):
     """The third stream from one address is refused at once (429), never queued; a
     stream closed gives its place back."""
     import urllib.error
     import urllib.request
 
-    url = f"{live_server_process}/v1/matches/stream"
+    url = f"{untrusted_server_process}/v1/matches/stream"
     held = [urllib.request.urlopen(url, timeout=10) for _ in range(2)]
     for stream in held:
         assert read_event(stream)["type"] == "initial"

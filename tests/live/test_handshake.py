@@ -15,7 +15,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from matches.live.viewers import viewers
-from tests.conftest import ROOT, test_database_url
+from tests.conftest import ROOT, UNTRUSTED, test_database_url
 from tests.e2e.conftest import free_port, wait_for_port
 from tests.factories import make_match
 
@@ -132,7 +132,8 @@ def test_a_socket_to_no_route_is_closed_with_4404_never_an_error(server):
 def test_an_address_holds_so_many_sockets_then_4429(tmp_path):
     """Over an address's sockets cap, a socket is closed at once with 4429 and a reason;
     one closed gives its place back."""
-    process, port = start_daphne(tmp_path / "daphne.log", SPECTATOR_CAP_SOCKETS="3,100,100")
+    process, port = start_daphne(tmp_path / "daphne.log", SPECTATOR_CAP_SOCKETS="3,100,100",
+                                 **UNTRUSTED)
     try:
         match, tokens = make_match()
 

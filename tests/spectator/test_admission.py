@@ -1,0 +1,136 @@
+"""The gates of what visitors open and fetch (spectator/admission.py): counts per address
+and in all, trusted networks, the byte budget and the tarpit, refused in a few bytes."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from spectator import admission
+from spectator.admission import GATES, Admission, ByteBudget, Caps, Gate, gates_reset
+
+
+@pytest.fixture(autouse=True)
+def fresh(monkeypatch):
+    monkeypatch.delenv("SPECTATOR_TRUSTED_NETWORKS", raising=False)
+    gates_reset()
+    yield
+    gates_reset()
+
+
+def test_a_gate_counts_per_address_and_in_all_and_gives_places_back():
+    gate = Gate("heavy", Caps(per_address=2, trusted=5, in_all=3))
+    first, second = gate.enter("192.0.2.1"), gate.enter("192.0.2.1")
+    assert first and second and gate.enter("192.0.2.1") is None  # the address's two
+    third = gate.enter("192.0.2.2")
+    assert third and gate.enter("192.0.2.3") is None  # three in all
+    first.release()
+    first.release()  # once only
+    assert gate.total == 2 and gate.enter("192.0.2.3")
+
+
+def test_a_trusted_network_has_the_trusted_caps(monkeypatch):
+    monkeypatch.setenv("SPECTATOR_TRUSTED_NETWORKS", "10.0.0.0/8, 192.168.1.0/24")
+    gates_reset()
+    gate = Gate("sockets", Caps(per_address=1, trusted=3, in_all=10, rate=0.001))
+    assert [bool(gate.enter("10.1.2.3")) for _ in range(4)] == [True, True, True, False]
+    assert [bool(gate.enter("192.0.2.9")) for _ in range(2)] == [True, False]
+
+
+def test_opening_too_fast_is_refused_past_the_burst(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(admission.time, "monotonic", lambda: now[0])
+    gate = Gate("sockets", Caps(per_address=3, trusted=3, in_all=100, rate=2.0))
+    for _ in range(3):  # a burst of three, each closed at once
+        gate.enter("192.0.2.1").release()
+    assert gate.enter("192.0.2.1") is None  # the fourth at once: too fast
+    now[0] += 0.5  # one opening a second half... two a second: one more
+    ticket = gate.enter("192.0.2.1")
+    assert ticket is not None and gate.enter("192.0.2.1") is None
+
+
+def test_the_byte_budget_refuses_heavy_reads_until_it_fills_again(monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(admission.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(admission, "BYTES", ByteBudget(burst=1000, rate=100))
+    gate = Gate("heavy", Caps(per_address=1, trusted=1, in_all=10))
+    admission.BYTES.charge("192.0.2.1", 1500)  # a large answer
+    assert gate.enter("192.0.2.1") is None and gate.enter("192.0.2.2")  # its own budget
+    now[0] += 6  # 600 bytes back: 100 left
+    assert gate.enter("192.0.2.1") is not None
+
+
+async def application(scope, receive, send):
+    """Answers 200 with a body of 500 bytes, after `held` is set."""
+    await scope["held"].wait()
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": b"x" * 500})
+
+
+async def call(app, path: str, address: str, held: asyncio.Event, **extra) -> tuple[int, dict]:
+    sent = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {"type": "http.request", "body": b""}
+
+    scope = {"type": "http", "method": "GET", "path": path, "headers": [],
+             "client": (address, 4000), "held": held, "query_string": b"", **extra}
+    await app(scope, receive, send)
+    headers = dict(sent[0]["headers"])
+    body = b"".join(message.get("body", b"") for message in sent[1:])
+    return sent[0]["status"], {"headers": headers, "body": body}
+
+
+async def test_a_second_heavy_read_from_one_address_is_429_in_json(monkeypatch):
+    monkeypatch.setitem(GATES, "heavy", Gate("heavy", Caps(1, 4, 3)))
+    app, held = Admission(application), asyncio.Event()
+    first = asyncio.create_task(call(app, "/api/matches/7/record", "192.0.2.1", held))
+    await asyncio.sleep(0.01)
+    status, answer = await call(app, "/api/matches/7/record", "192.0.2.1", held)
+    assert status == 429 and answer["headers"][b"retry-after"] == b"1"
+    assert json.loads(answer["body"])["error"] == "too_busy"
+    other = asyncio.create_task(call(app, "/matches/7/board.png", "192.0.2.2", held))
+    held.set()
+    assert (await first)[0] == 200 and (await other)[0] == 200
+    status, answer = await call(app, "/matches/7/replay", "192.0.2.1", held)  # its turn again
+    assert status == 200
+    assert GATES["heavy"].total == 0
+
+
+async def test_a_match_state_without_token_or_session_is_gated_here_and_one_with_is_not(
+        monkeypatch):
+    monkeypatch.setitem(GATES, "heavy", Gate("heavy", Caps(0, 0, 0)))  # every one refused
+    app, held = Admission(application), asyncio.Event()
+    held.set()
+    assert (await call(app, "/api/matches/7", "192.0.2.1", held))[0] == 429
+    assert (await call(app, "/v1/matches/7", "192.0.2.1", held))[0] == 429
+    with_token = {"headers": [(b"authorization", b"Bearer t")]}
+    assert (await call(app, "/api/matches/7", "192.0.2.1", held, **with_token))[0] == 200
+
+
+async def test_what_a_heavy_read_sends_is_charged_to_its_address(monkeypatch):
+    monkeypatch.setattr(admission, "BYTES", ByteBudget(burst=700, rate=0))
+    app, held = Admission(application), asyncio.Event()
+    held.set()
+    assert (await call(app, "/matches/7/board.png", "192.0.2.1", held))[0] == 200  # 500 B
+    assert (await call(app, "/matches/7/board.png", "192.0.2.1", held))[0] == 200  # -300
+    assert (await call(app, "/matches/7/board.png", "192.0.2.1", held))[0] == 429
+    assert (await call(app, "/", "192.0.2.1", held))[0] == 200  # a page is not heavy
+
+
+async def test_refusals_are_held_a_moment_but_never_more_than_so_many(monkeypatch):
+    monkeypatch.setattr(admission, "TARPIT_SECONDS", 0.5)
+    monkeypatch.setattr(admission, "TARPIT_HELD", 1)
+    finished = []
+
+    async def refused(name):
+        await admission.tarpit()
+        finished.append(name)
+
+    await asyncio.gather(refused("held"), refused("past the cap"))
+    assert finished == ["past the cap", "held"]  # the second was not held
