@@ -61,7 +61,7 @@ def big_record(path: Path) -> None:
     actions = []
     for turn in range(BIG_TURNS):
         turn_actions = []
-        for team in (0, 1):
+        for _team in (0, 1):
             mine = []
             for agent in range(BIG_AGENTS):
                 x, y = rng.randrange(side), rng.randrange(side)
@@ -89,7 +89,15 @@ class System:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(scratch / "server.log", "w")  # noqa: SIM115
-        if venue:
+        if venue:  # a database and a Redis db of the bench's own, on the tests' services
+            subprocess.run(["bash", "tests/databases.sh", "start"], cwd=ROOT, check=True,
+                           stdout=subprocess.DEVNULL)
+            self.env |= {"DATABASE_URL": VENUE_DATABASE, "REDIS_URL": VENUE_REDIS}
+            for command in (["dropdb", "--if-exists"], ["createdb"]):
+                subprocess.run([*_pg(command[0]), *command[1:], "-h", "127.0.0.1", "-p",
+                                "55432", "-U", "postgres", "spectator_attack"], check=True)
+            subprocess.run(["redis-cli", "-p", "56379", "-n", "2", "flushdb"], check=True,
+                           stdout=subprocess.DEVNULL)
             self.process = subprocess.Popen(
                 ["bash", "deploy/serve.sh", "2"], cwd=ROOT, stdout=self.log,
                 stderr=subprocess.STDOUT, env=self.env | {"PORT": str(self.port)},
@@ -107,9 +115,6 @@ class System:
                 time.sleep(0.5)
         else:
             raise SystemExit(f"the server did not start: see {scratch / 'server.log'}")
-        if venue:  # serve.sh's database, for the commands run here
-            urls = (scratch / "serve" / "urls").read_text().split()
-            self.env |= {"DATABASE_URL": urls[0], "REDIS_URL": urls[1]}
 
     def manage(self, *args: str) -> str:
         return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env,
@@ -131,8 +136,8 @@ class System:
                 name = Path(f"/proc/{pid}/comm").read_text().strip()
             except OSError:
                 continue
-            if name in ("postgres", "redis-server", "bash", "pgrep", "sleep"):
-                continue
+            if name in ("postgres", "redis-server", "bash", "pgrep", "sleep", "nginx"):
+                continue  # the services' own, and the scripts'; nginx's few MB
             total += int(next(line for line in status.splitlines()
                               if line.startswith("VmRSS")).split()[1])
         return total / 1024
@@ -153,6 +158,16 @@ class System:
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+
+
+VENUE_DATABASE = "postgres://postgres@127.0.0.1:55432/spectator_attack"
+VENUE_REDIS = "redis://127.0.0.1:56379/2"
+
+
+def _pg(program: str) -> list[str]:
+    """A PostgreSQL client program of Debian's newest server, as root its owner."""
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{program}"))
+    return [str(found[-1]) if found else program]
 
 
 class contextlib_suppress:  # noqa: N801 (a tiny suppress(OSError), no import for one use)

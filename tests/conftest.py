@@ -58,9 +58,8 @@ def _fresh_process_state():
     from matches.access import teams_forget
     from matches.caches import caches_reset
     from matches.services import turns
-    from spectator.admission import gates_reset
-
     from matches.tournaments.runner import schedule_reset
+    from spectator.admission import gates_reset
 
     teams_forget()
     caches_reset()
