@@ -128,8 +128,8 @@ class System:
 
     def memory_mib(self) -> float:
         """The resident memory of the server's processes (PostgreSQL's and Redis's own
-        are not counted)."""
-        total = 0
+        are not counted), and of the largest of them."""
+        total = largest = 0
         for pid in self.pids():
             try:
                 status = Path(f"/proc/{pid}/status").read_text()
@@ -138,16 +138,17 @@ class System:
                 continue
             if name in ("postgres", "redis-server", "bash", "pgrep", "sleep", "nginx"):
                 continue  # the services' own, and the scripts'; nginx's few MB
-            total += int(next(line for line in status.splitlines()
-                              if line.startswith("VmRSS")).split()[1])
-        return total / 1024
+            rss = int(next(line for line in status.splitlines()
+                           if line.startswith("VmRSS")).split()[1])
+            total, largest = total + rss, max(largest, rss)
+        return total / 1024, largest / 1024
 
     def database_bytes(self) -> int:
         if not self.venue:
             return sum(path.stat().st_size for path in self.scratch.glob("db.sqlite3*"))
-        out = self.manage("shell", "-c", "from django.db import connection\n"
-                          "c = connection.cursor(); c.execute('SELECT pg_database_size("
-                          "current_database())'); print(c.fetchone()[0])")
+        out = subprocess.run([*_pg("psql"), "-h", "127.0.0.1", "-p", "55432", "-U", "postgres",
+                              "-tAc", "SELECT pg_database_size('spectator_attack')"],
+                             check=True, capture_output=True, text=True).stdout
         return int(out.strip())
 
     def stop(self) -> None:
@@ -417,6 +418,7 @@ def main() -> None:
     parser.add_argument("--venue", action="store_true", help="attack `make serve`'s layout")
     parser.add_argument("--seconds", type=float, default=20.0, help="the attack's length")
     parser.add_argument("--quiet", type=float, default=20.0, help="the quiet phase's length")
+    parser.add_argument("--keep", action="store_true", help="keep the scratch folder (logs)")
     parser.add_argument("--parts", default=",".join(Attacker.PARTS),
                         help="the attack's parts, separated by commas (default: all of them)")
     options = parser.parse_args()
@@ -479,8 +481,12 @@ def main() -> None:
         print(figures("turn lateness, deadline→turn (ms)", window(team.lateness, begin, end),
                       "goal p99 < 250"))
         print(figures("GET / (ms)", window(index_times, begin, end), "goal p99 < 1000"))
-        peak = max(window(memory, begin, end), default=float("nan"))
-        print(f"{'server memory, peak (MiB)':<34} {peak:8.1f}  goal < 500")
+        peak = max((total for at, (total, _) in memory if begin <= at < end),
+                   default=float("nan"))
+        largest = max((one for at, (_, one) in memory if begin <= at < end),
+                      default=float("nan"))
+        print(f"{'server memory, peak (MiB)':<34} {peak:8.1f}  goal < 500"
+              f"  (its largest process {largest:.1f})")
     grew_quiet = database["quiet"] - database["began"]
     grew_attacked = database["attacked"] - database["quiet"]
     print(f"{'database growth (bytes)':<34} quiet {grew_quiet:,}  attacked {grew_attacked:,}  "
@@ -491,7 +497,10 @@ def main() -> None:
         print(f"  {part:<10} {dict(sorted(counts.items()))}  (0: refused or failed to connect,"
               " 1: opened)" if part in ("streams", "sockets") else
               f"  {part:<10} {dict(sorted(counts.items()))}")
-    shutil.rmtree(scratch, ignore_errors=True)
+    if options.keep:
+        print(f"kept: {scratch}")
+    else:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _imported(system: System, record: Path) -> int:

@@ -20,15 +20,23 @@ cd "$ROOT"
 render_nginx_conf() {
   local port=$1 static=$2 dir=$3 servers="" upstream
   shift 3
-  for upstream in "$@"; do servers+="        server 127.0.0.1:$upstream;\n"; done
+  for upstream in "$@"; do servers+="        server 127.0.0.1:$upstream max_fails=0;\n"; done
   # Started by root, nginx would run its workers as nobody, who cannot read a checkout
   # in a private (0700) home: the workers run as whoever ran this, as they do for anyone
   # else (nginx ignores `user` when it is not started by root).
   local user=""
   [ "$(id -u)" != 0 ] || user=$(id -un)
-  awk -v servers="$servers" -v port="$port" -v static="$static" -v dir="$dir" -v user="$user" '
+  local trusted
+  trusted=$(echo "${SPECTATOR_TRUSTED_NETWORKS:-}" | tr -d ' ')
+  awk -v servers="$servers" -v port="$port" -v static="$static" -v dir="$dir" -v user="$user" \
+      -v trusted="$trusted" '
     /^worker_processes / && user != "" { print "user " user ";" }
-    /^ *server 127\.0\.0\.1:[0-9]+;/ { if (!done) printf "%s", servers; done = 1; next }
+    /^ *server 127\.0\.0\.1:[0-9]+ max_fails=0;/ { if (!done) printf "%s", servers; done = 1; next }
+    /^ *# trusted networks/ { print; n = split(trusted, nets, ","); for (i = 1; i <= n; i++)
+                                if (nets[i] != "") print "        " nets[i] " 0;";
+                              skipping = 1; next }
+    /^ *# end of trusted networks/ { skipping = 0; print; next }
+    skipping { next }
     /^pid / { print "pid " dir "/nginx.pid;"; next }
     /^error_log / { print "error_log " dir "/nginx-error.log;"; next }
     /^ *access_log / { print "    access_log " dir "/nginx-access.log;"; next }
@@ -103,7 +111,10 @@ ports=()
 for i in $(seq 1 "$N"); do
   port=$((PORT + i))
   ports+=("$port")
-  "$ROOT/.venv/bin/daphne" -b 127.0.0.1 -p "$port" --proxy-headers spectator.asgi:application \
+  # A backlog of 1,024: a burst of connections from nginx (a thousand sockets opened at
+  # once) waits to be accepted instead of being refused (Twisted's default is 50).
+  "$ROOT/.venv/bin/daphne" -e "tcp:port=$port:interface=127.0.0.1:backlog=1024" \
+    --proxy-headers spectator.asgi:application \
     >"$RUN/daphne-$port.log" 2>&1 &
   pids+=($!)
 done
