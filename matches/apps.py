@@ -14,3 +14,4 @@ class MatchesConfig(AppConfig):
         words.use(gettext, ngettext)
         # What follows a match's end: a tournament's runner listens (its receivers).
         import matches.tournaments.runner  # noqa: F401
+        import spectator.admission  # noqa: F401  (its check of the trusted networks)

@@ -37,6 +37,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.core import checks
 from django.utils.deprecation import MiddlewareMixin
 
 RETRY_AFTER = 1  # seconds a refused client is asked to wait
@@ -211,13 +212,17 @@ def _trusted_networks() -> tuple[Any, ...]:
     return tuple(networks)
 
 
-def trusted_networks_check() -> str | None:
-    """Why SPECTATOR_TRUSTED_NETWORKS cannot be read, if it cannot (said at start)."""
+@checks.register()
+def trusted_networks_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """A SPECTATOR_TRUSTED_NETWORKS that cannot be read is said at every command's start
+    (`manage.py check` among them), not taken silently for no network at all."""
     try:
         _trusted_networks()
     except ValueError as error:
-        return f"SPECTATOR_TRUSTED_NETWORKS: {error}"
-    return None
+        return [checks.Error(f"SPECTATOR_TRUSTED_NETWORKS: {error}",
+                             hint="CIDR blocks separated by commas, e.g. 10.0.0.0/8,"
+                                  "192.168.0.0/16", id="spectator.E001")]
+    return []
 
 
 def is_trusted(address: str | None) -> bool:
@@ -401,8 +406,3 @@ async def too_busy(send: Any, path: str, gate: str) -> None:
         (b"retry-after", str(RETRY_AFTER).encode()), (b"cache-control", b"no-store"),
         (b"x-content-type-options", b"nosniff")]})
     await send({"type": "http.response.body", "body": body})
-
-
-def open_counts() -> dict[str, int]:
-    """What is open now at each gate (the bench prints it)."""
-    return {name: gate.total for name, gate in GATES.items()}

@@ -134,3 +134,13 @@ async def test_refusals_are_held_a_moment_but_never_more_than_so_many(monkeypatc
 
     await asyncio.gather(refused("held"), refused("past the cap"))
     assert finished == ["past the cap", "held"]  # the second was not held
+
+
+def test_trusted_networks_that_cannot_be_read_are_said_at_start(monkeypatch):
+    monkeypatch.setenv("SPECTATOR_TRUSTED_NETWORKS", "10.0.0.0/8,300.1.0.0/16")
+    gates_reset()
+    [problem] = admission.trusted_networks_check()
+    assert problem.id == "spectator.E001" and "300.1.0.0/16" in problem.msg
+    monkeypatch.setenv("SPECTATOR_TRUSTED_NETWORKS", "10.0.0.0/8")
+    gates_reset()
+    assert admission.trusted_networks_check() == []
