@@ -148,8 +148,9 @@ def tournament_advance(tournament_id: int, now: datetime) -> None:
 def _advanced(tournament: Tournament, now: datetime) -> datetime | None:
     """Move the tournament on; when to look at it next (None: it is over)."""
     fixtures = list(tournament.fixtures.all())
-    for fixture in fixtures:
-        if not fixture.finished and fixture.planned:
+    started = _started(tournament)
+    for fixture in fixtures:  # a fixture none of whose matches is made has nothing to settle
+        if not fixture.finished and fixture.planned and fixture.pk in started:
             fixture_settle(tournament, fixture, now)
     current = [f for f in fixtures if not f.finished]
     if not current:
@@ -163,7 +164,8 @@ def _advanced(tournament: Tournament, now: datetime) -> datetime | None:
     opens = round_opens(tournament, fixtures, number)
     backstop = now + timedelta(seconds=BACKSTOP_SECONDS)
     if opens is not None and opens <= now:
-        fixtures_start(tournament, [f for f in fixtures if f.round == number], now)
+        fixtures_start(tournament, [f for f in fixtures if f.round == number], now,
+                       _started(tournament))
         return backstop  # its matches' ends will call again
     return min(opens, backstop) if opens is not None else backstop
 
@@ -187,21 +189,30 @@ def fixture_matches(fixture: Fixture) -> list[Match]:
     return list(Match.objects.filter(fixture=fixture, first_game=None).order_by("pk"))
 
 
-def fixtures_start(tournament: Tournament, fixtures: list[Fixture], now: datetime) -> None:
+def _started(tournament: Tournament) -> set[int]:
+    """The tournament's fixtures that have a match made, in one query."""
+    return set(Match.objects.filter(fixture__tournament=tournament)
+               .values_list("fixture_id", flat=True).distinct())
+
+
+def fixtures_start(tournament: Tournament, fixtures: list[Fixture], now: datetime,
+                   started: set[int] | None = None) -> None:
     """Make the first match of every fixture of the open round that has none, while fewer
     than `parallel` fixtures are under way; the final waits for the third-place fixture.
     A game played over its own protocol has its matches made by its server instead, which
     takes the fixtures in this order (`protocol_fixture_claim`)."""
     if is_protocol_played(rules_for(tournament.game)):
         return
-    for fixture in fixtures_due(tournament, fixtures):
+    for fixture in fixtures_due(tournament, fixtures, started):
         match_of_fixture(tournament, fixture, 0, now)
 
 
-def fixtures_due(tournament: Tournament, fixtures: list[Fixture]) -> list[Fixture]:
-    """The open round's fixtures to start now, in order (the third-place one first)."""
-    started = {f.pk for f in fixtures
-               if f.claimed_at is not None or Match.objects.filter(fixture=f).exists()}
+def fixtures_due(tournament: Tournament, fixtures: list[Fixture],
+                 made: set[int] | None = None) -> list[Fixture]:
+    """The open round's fixtures to start now, in order (the third-place one first);
+    `made`: the fixtures that have a match (read here when not given)."""
+    made = _started(tournament) if made is None else made
+    started = {f.pk for f in fixtures if f.claimed_at is not None or f.pk in made}
     running = sum(1 for f in fixtures if f.pk in started and not f.finished)
     third_pending = any(f.stage == Fixture.THIRD and not f.finished for f in fixtures)
     due = []

@@ -1,0 +1,132 @@
+"""The work the system does on its own: python bench/clockload.py [--seconds 60]
+[--matches 30] [--teams 60] [--ticks 200]
+
+(a) Starts `make demo`'s server (its seven live matches: one of each game, a Swiss
+    round of three Kakomimasu matches, CHaser at 0.3 s a step) in a scratch folder,
+    waits 15 s, then reads the CPU time the server's process used over --seconds of
+    wall time. Goal (issue "Work in proportion to what happens"): under 20 % of a core.
+(b) In this process, on a scratch SQLite database: --matches live Kakomimasu matches
+    with 1-second steps and a round robin of --teams teams (half of its fixtures playing
+    a match at a time), then --ticks ticks of the clock as `runclock` runs them (turns,
+    the tournaments' runner, the next wake-up), each timed and its SQL queries counted,
+    the simulated time moving 0.1 s a tick. Goal: tick p99 under 20 ms.
+Prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+from live import free_port, percentile  # noqa: E402
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def demo_cpu(seconds: float) -> None:
+    scratch = tempfile.mkdtemp(prefix="bench-clockload-")
+    port = free_port()
+    env = dict(os.environ, SPECTATOR_VAR_DIR=scratch, LOG_LEVEL="WARNING")
+    env.pop("DATABASE_URL", None)
+    env.pop("REDIS_URL", None)
+    demo = subprocess.Popen([sys.executable, "manage.py", "demo", "--port", str(port)],
+                            cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        for _ in range(120):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2).read()
+                break
+            except OSError:
+                time.sleep(0.5)
+        time.sleep(15)  # every game under way
+        used, began = cpu_seconds(demo.pid), time.monotonic()
+        time.sleep(seconds)
+        share = (cpu_seconds(demo.pid) - used) / (time.monotonic() - began)
+    finally:
+        os.killpg(demo.pid, signal.SIGINT)
+        demo.wait(20)
+    print(f"(a) the demo's server: {share * 100:.1f} % of a core over {seconds:.0f} s "
+          f"(goal: under 20 %)")
+
+
+def ticks(matches: int, teams: int, count: int) -> None:
+    scratch = tempfile.mkdtemp(prefix="bench-clockload-")
+    os.environ["SPECTATOR_VAR_DIR"] = scratch
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spectator.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    from matches.clock import tick_and_wait
+    from matches.tournaments.services import EntrantSpec, Plan, tournament_create
+    from tests.api.conftest import Clock
+
+    call_command("migrate", verbosity=0)
+    clock = Clock(timezone.now())
+    timezone.now = clock.now  # every part reads the held time, as the tests do
+    call_command("creatematch", "--board", "Kakom-1", "--teams", "A", "B", "--turns", "200",
+                 "--strategy-seconds", "1", "--transition-seconds", "0.5", "--start-in", "1",
+                 verbosity=0, stdout=open(os.devnull, "w"))  # noqa: SIM115
+    for index in range(matches - 1):
+        call_command("creatematch", "--board", "Kakom-1", "--teams", f"A{index}", f"B{index}",
+                     "--turns", "200", "--strategy-seconds", "1", "--transition-seconds",
+                     "0.5", "--start-in", "1", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    tournament_create(Plan(name="Bench cup", game="kakomimasu", format="round-robin",
+                           teams=[EntrantSpec(f"T{i}") for i in range(teams)],
+                           start_at=clock.now(), boards=["A-1"], turns=200,
+                           strategy_seconds=1.0, transition_seconds=0.5,
+                           parallel=teams // 4))
+    clock.advance(2)
+    times, queries = [], []
+    tick_and_wait(woken=True)  # the first reading, and the tournament's first matches
+    for _ in range(count):
+        clock.advance(0.1)
+        with CaptureQueriesContext(connection) as captured:
+            began = time.perf_counter()
+            tick_and_wait()
+            times.append((time.perf_counter() - began) * 1000)
+        queries.append(len(captured))
+    print(f"(b) {count} ticks with {matches} live matches and a round robin of {teams} teams "
+          f"({teams // 4} matches of it at once), simulated 0.1 s apart:")
+    print(f"    tick p50 {percentile(times, 0.5):.1f} ms, p99 {percentile(times, 0.99):.1f} ms, "
+          f"max {max(times):.1f} ms (goal: p99 under 20 ms)")
+    print(f"    SQL queries a tick: median {statistics.median(queries):.0f}, "
+          f"max {max(queries)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--matches", type=int, default=30)
+    parser.add_argument("--teams", type=int, default=60)
+    parser.add_argument("--ticks", type=int, default=200)
+    parser.add_argument("--only", choices=["demo", "ticks"])
+    options = parser.parse_args()
+    if options.only != "ticks":
+        demo_cpu(options.seconds)
+    if options.only != "demo":
+        ticks(options.matches, options.teams, options.ticks)
+
+
+if __name__ == "__main__":
+    main()
