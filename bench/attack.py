@@ -419,6 +419,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="the attack's length")
     parser.add_argument("--quiet", type=float, default=20.0, help="the quiet phase's length")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder (logs)")
+    parser.add_argument("--show", action="store_true",
+                        help="print every POST's latency and turn's lateness by its time")
     parser.add_argument("--parts", default=",".join(Attacker.PARTS),
                         help="the attack's parts, separated by commas (default: all of them)")
     options = parser.parse_args()
@@ -487,6 +489,11 @@ def main() -> None:
                       default=float("nan"))
         print(f"{'server memory, peak (MiB)':<34} {peak:8.1f}  goal < 500"
               f"  (its largest process {largest:.1f})")
+    if options.show:
+        for name, samples in (("POST", team.posts), ("lateness", team.lateness)):
+            print(f"{name} by second of the attack:", " ".join(
+                f"{at - quiet_end:+.1f}:{value:.0f}" for at, value in samples
+                if quiet_end - 2 <= at < attack_end))
     grew_quiet = database["quiet"] - database["began"]
     grew_attacked = database["attacked"] - database["quiet"]
     print(f"{'database growth (bytes)':<34} quiet {grew_quiet:,}  attacked {grew_attacked:,}  "

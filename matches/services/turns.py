@@ -173,6 +173,8 @@ def next_wakeup(now: datetime) -> datetime | None:
         "game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
         "clock_ms", "closed",
     ):
+        if match.protocol_played:  # its server plays it step by step: no deadline here
+            continue
         if match.alternating:
             deadline = (match.start_at if now < match.start_at
                         else selectors.move_clock(match, now)["deadline"])

@@ -213,3 +213,24 @@ def test_a_start_moved_in_the_admin_wakes_the_clock(transactional_db, rf, admin_
         form = model_admin.get_form(request, match)(instance=match)
         model_admin.save_model(request, match, form, change=True)
         wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns")
+
+
+@pytest.mark.django_db
+def test_a_game_its_protocol_server_plays_gives_the_clock_no_deadline():
+    """A CHaser game under way has no deadline: its server plays it as the programs
+    answer. (Its start, long past, was the clock's wake-up: it ticked without rest.)"""
+    from django.utils import timezone
+
+    from matches.servers.chaser import map_path, map_read
+    from matches.services import protocol
+    from matches.services.matches import match_create
+    from matches.services.turns import next_wakeup
+
+    record = map_read(map_path("akisato_m01"))
+    board = protocol.map_board("CHaser m01", record["board"], "map file", "chaser")
+    match_create(board=board, team_names=["Cool", "Hot"], agents=1, turns=100,
+                 strategy_seconds=0, transition_seconds=0,
+                 start_at=timezone.now() - timedelta(seconds=30))
+    assert next_wakeup(timezone.now()) is None
+    make_match(start_in=10, strategy=1)  # a timed match's first deadline is still heard
+    assert next_wakeup(timezone.now()) is not None
