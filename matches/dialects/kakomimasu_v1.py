@@ -250,6 +250,7 @@ class Following:
         self.allow_new, self.query, self.wanted = allow_new, query, wanted
         self.judge = is_judge(user)
         self.followed: dict[str, str] = {}  # game id -> its status when last sent
+        self.sent_texts: dict[str, str] = {}  # game id -> the Game last sent in an update
         self.starts: dict[str, float] = {}  # game id -> its start (epoch s), while ready
         self.events_queue: asyncio.Queue = asyncio.Queue(STREAM_HELD)
 
@@ -306,9 +307,11 @@ class Following:
         hub = await Hub.join(group, member)  # before the reading: nothing falls between
         try:
             ids, count = await sync_to_async(self.shown_now)()
-            games = [json.loads(text) for text in await sync_to_async(_games)(ids)]
-            for each in games:
+            texts = await sync_to_async(_games)(ids)
+            games = [json.loads(text) for text in texts]
+            for text, each in zip(texts, games, strict=True):
                 self._sent(each)
+                self.sent_texts[each["id"]] = text
             yield _event_text(json.dumps(
                 {"type": "initial", "q": self.query, "startIndex": self.start,
                  "endIndex": self.end, "games": games, "gamesNum": count},
@@ -368,10 +371,13 @@ class Following:
         texts = await sync_to_async(_games)([game_id])
         if not texts:  # gone, or no longer shown to this viewer
             return self._removed(game_id)
+        if followed and self.sent_texts.get(game_id) == texts[0]:
+            return []  # built late, it showed this already: no update says the same twice
         each = json.loads(texts[0])
         if not self.fits(each["status"]):
             return self._removed(game_id)
         self._sent(each)
+        self.sent_texts[game_id] = texts[0]
         kind = "update" if followed else "add"
         return [_event_text(f'{{"type": "{kind}", "game": {texts[0]}}}')]
 
@@ -383,6 +389,7 @@ class Following:
             self.starts.pop(each["id"], None)
 
     def _removed(self, game_id: str) -> list[str]:
+        self.sent_texts.pop(game_id, None)
         if self.followed.pop(game_id, None) is None:
             return []
         self.starts.pop(game_id, None)

@@ -219,6 +219,29 @@ async def test_without_allow_new_game_the_stream_follows_its_first_games_only(tm
     await events.aclose()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_an_update_that_says_nothing_new_is_not_sent(tmp_path):
+    """List events for a state of a match the stream has sent already (a Game built late
+    shows a later turn, then that turn's own event comes): no update says it again."""
+    from asgiref.sync import sync_to_async
+    from django.contrib.auth.models import AnonymousUser
+    from django.test import RequestFactory
+
+    from matches.live.broadcast import summary_announce
+
+    first, _ = await sync_to_async(kakomimasu_match)(tmp_path, public=True)
+    request = RequestFactory().get("/v1/matches/stream")
+    request.user = AnonymousUser()
+    response, events = stream_events(request)
+    assert (await next_event(events))["type"] == "initial"
+    match = await sync_to_async(Match.objects.get)(pk=first.pk)
+    for _ in range(3):  # the state the initial event showed, announced three times
+        await sync_to_async(summary_announce)(match)
+    await sync_to_async(match_publish_back)(first.pk)
+    assert await next_event(events) == {"type": "remove", "gameId": str(first.pk)}
+    await events.aclose()
+
+
 def match_publish_back(match_id: int) -> None:
     from matches.services.publication import match_publish
 
