@@ -16,13 +16,17 @@ demo: $(STAMP)
 # The whole suite on the embedded default (SQLite, in-memory channel layer), then again
 # on PostgreSQL and Redis (which tests/databases.sh installs and starts) but for the
 # tests whose outcome cannot depend on them (marked one_backend in tests/conftest.py).
+# JOBS processes share the work (pytest-xdist, a test file each at a time; each has its
+# own test database and Redis database: tests/workers.py): `make test JOBS=1` runs one.
+JOBS ?= 2
+PYTEST := $(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	bash tests/databases.sh start
 	trap 'bash tests/databases.sh stop' EXIT; \
-	  echo "== embedded default: SQLite + in-memory channel layer" && $(PY) -m pytest && \
+	  echo "== embedded default: SQLite + in-memory channel layer" && $(PYTEST) && \
 	  echo "== PostgreSQL + Redis" && \
-	  env $$(bash tests/databases.sh env) $(PY) -m pytest -m "not one_backend"
+	  env $$(bash tests/databases.sh env) $(PYTEST) -m "not one_backend"
 
 # The venue layout on this machine: nginx on :8000 in front of N daphne processes
 # (default 2: `make serve N=4`) and a turn clock, against PostgreSQL and Redis (those of

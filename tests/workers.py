@@ -1,0 +1,20 @@
+"""Loaded before Django's settings (`-p tests.workers` in pyproject.toml): each process of
+a parallel run (pytest-xdist's gw0, gw1, …) gets Redis to itself.
+
+pytest-django already gives each worker its own test database (test.sqlite3_gw0, …), and
+both hand out match ids from 1, so two workers would meet in the channel layer's groups
+("match-1") and the cache, and one test's `cache.clear()` would empty the other's. Each
+worker therefore takes Redis database number 1 + its index, and a channel prefix of its
+own (the pub/sub layer ignores the database number). The servers a test starts inherit
+both through the environment."""
+
+import os
+from urllib.parse import urlparse, urlunparse
+
+WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")  # set by pytest-xdist in its workers
+
+if WORKER.startswith("gw") and os.environ.get("REDIS_URL"):
+    index = int(WORKER[2:])
+    shared = urlparse(os.environ["REDIS_URL"])
+    os.environ["REDIS_URL"] = urlunparse(shared._replace(path=f"/{1 + index % 15}"))
+    os.environ["CHANNEL_LAYER_PREFIX"] = f"asgi-{WORKER}"
