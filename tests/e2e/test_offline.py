@@ -45,8 +45,12 @@ def test_no_page_asks_anything_of_another_host(live_server_process, matches_and_
     page.goto(f"{live_server_process}/accounts/login/")
     page.fill("input[name=username]", "ada")
     page.fill("input[name=password]", "pw")
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
+    # Wait for the page the login lands on (the list, with its socket) to settle: a
+    # navigation started before it had would leave its socket's request in flight, and
+    # the next page would never be idle.
+    with page.expect_navigation():
+        page.click("button[type=submit]")
+    page.wait_for_load_state("networkidle")
     for path in (f"/matches/{published}/audit", f"/matches/{live}/audit"):
         answer = page.goto(f"{live_server_process}{path}")
         assert answer.status == 200, path
