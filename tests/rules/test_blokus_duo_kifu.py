@@ -91,8 +91,16 @@ def test_parse_kifu_refuses_a_malformed_line(text, message):
         record_from_kifu(text)
 
 
-def test_kifu_error_is_a_value_error():
-    assert issubclass(KifuError, ValueError)
+def test_a_bad_game_record_is_refused_on_the_judges_import_form_in_one_line():
+    """The form catches the records' errors: a game record's must be one of them."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from matches.forms import RecordImportForm
+
+    form = RecordImportForm({}, {"record": SimpleUploadedFile("game.txt", b"55a0\n55b0\n")})
+    assert form.imported() is None
+    assert form.errors["record"] == [
+        "game.txt: line 2: illegal move 55b0: the piece overlaps a placed square"]
 
 
 def test_export_writes_canonical_codes_and_passes_as_dashes():
