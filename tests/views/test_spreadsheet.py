@@ -19,8 +19,13 @@ def test_a_negative_score_stays_a_number_in_scores_csv(client):
     last.scores = [{key: -value - 1 for key, value in team.items()} for team in last.scores]
     last.save()
     text = client.get(f"/matches/{match.pk}/scores.csv").content.decode()
-    final = next(csv.reader(io.StringIO(text.splitlines()[-1])))
-    assert all(cell.startswith("-") and int(cell) < 0 for cell in final[1:])
+    header, *_, final = csv.reader(io.StringIO(text))
+    parts = list(last.scores[0])
+    assert header == ["turn", *(f"{team}_{part}" for team in "AB" for part in parts)]
+    # every cell there, each a plain negative number (no quote, no apostrophe before it)
+    assert final == [str(last.number), *(str(team[part]) for team in last.scores
+                                         for part in parts)]
+    assert all(int(cell) < 0 for cell in final[1:]) and len(final) == 1 + 2 * len(parts) > 1
 
 
 def test_only_text_is_quoted():
