@@ -188,10 +188,12 @@ def test_the_servers_refusal_is_shown_as_it_says_it(two_matches, live_server_pro
 
 
 @pytest.fixture
-def kakomimasu_match(transactional_db):
+def kakomimasu_match(transactional_db, live_server_process):
+    """Made once the server is up (its start may take seconds on a loaded machine): the
+    test's clicks for turn 1 must fall in that turn's strategy step."""
     from tests.factories import make_match
 
-    return make_match(strategy=8, transition=0.5, start_in=0.5, turns=3, agents=2,
+    return make_match(strategy=10, transition=0.5, start_in=0.5, turns=3, agents=2,
                       public=False)
 
 
