@@ -1,4 +1,4 @@
-"""Boards, matches, teams, every submission a team sent, and resolved turns.
+"""Boards, matches, teams, every request a team sent, and resolved turns.
 
 The counted submissions of a match, turn by turn, are its match-record/1 actions;
 the Turn rows are what the rules made of them (and can always be recomputed).
@@ -105,7 +105,7 @@ class Match(models.Model):
     # (finished), or while it runs if the organiser made it public live.
     published = models.BooleanField(default=False)
     public_live = models.BooleanField(default=False, help_text="Everyone may watch it live.")
-    # The tournament fixture it is played for, if any (matches/tournaments/models.py).
+    # The tournament fixture it is played for, if any (matches/models/tournaments.py).
     fixture = models.ForeignKey("matches.Fixture", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="matches")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -327,10 +327,3 @@ class Turn(models.Model):
     def state(self) -> dict:
         return {"turn": self.number, "cells": self.cells, "agents": self.agents,
                 "outcomes": self.outcomes, "scores": self.scores}
-
-
-from matches.tournaments.models import Entrant, Fixture, Tournament  # noqa: E402  (the app's models)
-
-__all__ = ["Board", "Entrant", "Fixture", "Match", "RequestTally", "Submission", "Team",
-           "Tournament", "Turn",
-           "MAX_ID", "storable_id", "token_hash"]

@@ -1,7 +1,7 @@
 """A contest's tournaments: their teams (entrants, one token each for every match they
 play), and their fixtures (two entrants, one to three matches, a result).
 
-These are models of the `matches` app (matches/models.py imports them): a fixture's
+These are models of the `matches` app, beside the others in `matches/models/`: a fixture's
 matches are ordinary matches that point to it (`Match.fixture`), and each match team
 points to its entrant (`Team.entrant`), whose one token serves them all.
 """

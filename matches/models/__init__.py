@@ -1,0 +1,23 @@
+"""The `matches` app's models, in two parts that import nothing of each other's
+module: the play itself (`play`: boards, matches, teams, the requests teams sent, the
+turns) and the contests around it (`tournaments`: tournaments, their entrants and
+fixtures, which matches and teams point to by name). The rest of the code imports them
+from here; no feature's module is imported by the core's."""
+
+from matches.models.play import (
+    MAX_ID,
+    Board,
+    Match,
+    RequestTally,
+    Submission,
+    Team,
+    Turn,
+    new_token,
+    storable_id,
+    token_hash,
+)
+from matches.models.tournaments import Entrant, Fixture, Tournament
+
+__all__ = ["Board", "Entrant", "Fixture", "Match", "RequestTally", "Submission", "Team",
+           "Tournament", "Turn",
+           "MAX_ID", "new_token", "storable_id", "token_hash"]
