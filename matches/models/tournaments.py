@@ -56,7 +56,7 @@ class Tournament(models.Model):
     def matches_per_fixture(self) -> int:
         """The matches a fixture is played over: one where the game's own match has
         several games (Procon 2020's two), else one a game (the sides swapped)."""
-        return 1 if getattr(rules_for(self.game), "games_per_match", 1) > 1 \
+        return 1 if rules_for(self.game).games_per_match > 1 \
             else self.games_per_fixture
 
     def status(self, now) -> str:

@@ -313,7 +313,7 @@ def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
     title = f"{tournament.name} · round {fixture.round}: {names[0]} vs {names[1]}"
     if number:
         title += f" (match {number + 1})"
-    games = getattr(rules, "games_per_match", 1)
+    games = rules.games_per_match
     created = match_create(
         board=board, team_names=names, team_shorts=[entrants[s].short for s in seeds]
         if all(entrants[s].short for s in seeds) else None,

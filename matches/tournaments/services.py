@@ -81,7 +81,7 @@ def fixture_games(game: str) -> tuple[int, tuple[int, ...]]:
     where the game's rules make one (Procon 2020's two), else separate matches with
     the sides swapped (Blokus Duo's one or two)."""
     rules = rules_for(game)
-    natural = getattr(rules, "games_per_match", 1)
+    natural = rules.games_per_match
     if natural > 1:
         return natural, (natural,)
     return 1, tuple(range(1, MAX_GAMES + 1))

@@ -127,14 +127,14 @@ class Command(BaseCommand):
             title=options["title"] or hints.get("title") or "",
             public_live=options["public"],
             team_shorts=options["short"],
-            match_games=getattr(rules_for(options["game"]), "games_per_match", 1),
+            match_games=rules_for(options["game"]).games_per_match,
         )
 
     def secret_board(self, options):
         """The second game's board and settings, for a game whose match is two games
         (Procon 2020): --secret-board, random by default; None for any other game."""
         rules = rules_for(options["game"])
-        if getattr(rules, "games_per_match", 1) == 1:
+        if rules.games_per_match == 1:
             if options["secret_board"] is not None:
                 raise CommandError(f"--secret-board: a match of {rules.title} is one game",
                                    returncode=2)

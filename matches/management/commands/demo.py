@@ -281,7 +281,7 @@ class Command(BaseCommand):
         """A match of two games (Procon 2020): the second, on a new random field kept
         secret until it starts, five seconds after the first game's last turn."""
         first = Match.objects.get(pk=match_id)
-        if getattr(rules_for(first.game), "games_per_match", 1) == 1:
+        if rules_for(first.game).games_per_match == 1:
             return []
         seed = random.randrange(10**6)
         spec, hints = board_spec_random(first.game, seed)
@@ -324,6 +324,6 @@ class Command(BaseCommand):
             strategy_seconds=strategy, transition_seconds=transition,
             clock_seconds=clock if alternating else None,
             start_at=timezone.now() + timedelta(seconds=5), title=title, public_live=True,
-            match_games=getattr(rules_for(game), "games_per_match", 1),
+            match_games=rules_for(game).games_per_match,
         )
         return created.match.pk, created.tokens
