@@ -112,6 +112,20 @@ def _drawing_extras(match: Match) -> dict[str, Any]:
                                                  selectors.drawing_states(match))
 
 
+def step(turn: int, team: int, command: str | None, result: str, state: dict[str, Any], *,
+         reason: str = "", cells=None) -> dict[str, Any]:
+    """One player's step of a game its protocol server plays (docs/live-protocol.md,
+    `step`): the command, what became of it, the position after; `reason` for a fault,
+    `cells` the cells a look or a search read."""
+    message = {"type": "step", "turn": turn, "team": team, "command": command,
+               "result": result, "state": state}
+    if reason:
+        message["reason"] = reason
+    if cells is not None:
+        message["cells"] = [list(cell) for cell in cells]
+    return message
+
+
 def viewers(count: int) -> dict[str, Any]:
     return {"type": "viewers", "count": count}
 

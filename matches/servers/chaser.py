@@ -43,6 +43,7 @@ from channels.db import database_sync_to_async
 from django import db
 from django.utils import timezone
 
+from matches.live import messages
 from matches.live.broadcast import broadcast_soon, match_group
 from matches.models import Submission
 from matches.rules import chaser
@@ -361,14 +362,11 @@ class ChaserGame:
                  reason: str = "") -> None:
         """The step to the match's sockets: who acted, the command, what it read."""
         self.last_mover = player
-        message = {"type": "step", "turn": turn, "team": player, "command": command,
-                   "result": result, "state": RULES.view(self.state)}
-        if reason:
-            message["reason"] = reason
+        cells = None
         if command and result == "ok" and command[0] in "ls":
-            at = self.state.positions[player]
-            message["cells"] = [list(cell) for cell in chaser.cells_read(command, at)]
-        self.relay(match_group(self.game.match_id), message)
+            cells = chaser.cells_read(command, self.state.positions[player])
+        self.relay(match_group(self.game.match_id), messages.step(
+            turn, player, command, result, RULES.view(self.state), reason=reason, cells=cells))
 
 
 def _db(function: Callable) -> Callable:
