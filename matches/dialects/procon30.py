@@ -34,7 +34,6 @@ from matches.dialects.base import (
 )
 from matches.models import Match
 from matches.rules import rules_for
-from matches.rules.procon2020 import treasures_taken
 from matches.services.submissions import Refusal, Reply
 
 GAME = "procon2020"
@@ -133,7 +132,9 @@ class Procon30:
                         for outcome in outcomes],
         }
         if self.treasures:
-            taken = treasures_taken(board, [row.state() for row in rows])
+            # the game's own word on what a screen draws: the treasures taken so far
+            extras = rules_for(GAME).drawing_extras(board, [row.state() for row in rows])
+            taken = {tuple(cell) for cell in extras["treasures_taken"]}
             shown["treasure"] = [{"x": t["x"] + 1, "y": t["y"] + 1, "point": t["point"],
                                   "status": 1 if (t["x"], t["y"]) in taken else 0}
                                  for t in board["treasures"]]
