@@ -518,8 +518,10 @@ class ChaserServer:
             await self._drain()
 
     async def _drain(self) -> None:
-        """Let the loop send what the games handed over."""
-        while not self.outbox.empty():
+        """Let the loop send what the games handed over, for as long as it relays: once
+        the relay has ended (cancelled with the loop's other tasks, say) nothing empties
+        the outbox, and a game's thread that is still running may go on filling it."""
+        while not self.outbox.empty() and not self.relaying.done():
             await asyncio.sleep(0.01)
 
     def play(self) -> list[GameResult]:

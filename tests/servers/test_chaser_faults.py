@@ -270,3 +270,16 @@ async def test_every_surface_works_on_a_tcp_game(serve):
     assert {row["status_code"] for row in rows} == {200, 202, 400}
     assert shown["result"] == {"winner": 1, "decided_by": "fault"} and shown["status"] == "finished"
     await finished(match_id)
+
+
+async def test_a_match_cancelled_after_its_relay_ended_does_not_wait_for_ever(serve):
+    """The loop's tasks cancelled together (a process stopping, a test's loop closing):
+    the relay has ended, so the match's task must not wait for an outbox that nothing
+    empties any more (it did: a whole test run hung on it)."""
+    server = await serve(BOARD, TURNS)
+    server.relaying.cancel()
+    await asyncio.sleep(0)
+    server.outbox.put_nowait(("a group", {"type": "step"}))  # handed over, never sent
+    server.task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asyncio.wait_for(server.task, 5)
