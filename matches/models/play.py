@@ -116,7 +116,13 @@ class Match(models.Model):
         ordering = ["-start_at", "-id"]
         verbose_name_plural = "matches"
         permissions = [("judge", "Can audit matches, enter actions offline and publish")]
-        indexes = [models.Index(fields=["start_at"])]
+        indexes = [
+            models.Index(fields=["start_at"]),
+            # What the clock reads at every tick (unfinished(), running()): only the
+            # matches not yet over, however long the history of finished ones.
+            models.Index(fields=["start_at"], name="match_unfinished_start",
+                         condition=Q(closed=False, resolved_turns__lt=F("turns"))),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(resolved_turns__lte=F("turns")),
                                    name="resolved_turns_within_turns"),

@@ -139,7 +139,9 @@ def clock_tick(now: datetime | None = None) -> int:
     whose mover's time has run out. Returns how many turns and games this call did."""
     now = now or timezone.now()
     resolved = 0
-    for match in Match.objects.running(now).order_by("pk"):
+    # (sorted here: ordered by id, SQLite would scan every match instead of searching
+    # the index of unfinished ones by start)
+    for match in sorted(Match.objects.running(now), key=lambda match: match.pk):
         if match.alternating:
             if selectors.move_clock(match, now)["deadline"] <= now and time_out(
                     match_id=match.pk, number=match.resolved_turns + 1):
