@@ -24,7 +24,17 @@ ONE_BACKEND_FOLDERS = ("rules", "conformance", "i18n")
 ONE_BACKEND_FILES = ("test_docs.py", "test_pairing.py", "test_standings.py")
 
 
+# Folders whose tests start servers and browsers: collected first, so that the test
+# processes of a parallel run (make test) take these long files early and share the
+# short ones out at the end, instead of one waiting while the other plays a browser file.
+SLOW_FOLDERS = ("e2e", "deploy", "dialects", "servers")
+
+
 def pytest_collection_modifyitems(config, items):
+    def slow_first(item) -> int:  # (sorted stably: each file's tests keep their order)
+        return 0 if Path(item.path).relative_to(ROOT / "tests").parts[0] in SLOW_FOLDERS else 1
+
+    items.sort(key=slow_first)
     for item in items:
         path = Path(item.path).relative_to(ROOT / "tests")
         pure = path.parts[0] in ONE_BACKEND_FOLDERS or path.name in ONE_BACKEND_FILES
