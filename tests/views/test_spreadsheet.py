@@ -20,12 +20,14 @@ def test_a_negative_score_stays_a_number_in_scores_csv(client):
     last.save()
     text = client.get(f"/matches/{match.pk}/scores.csv").content.decode()
     header, *_, final = csv.reader(io.StringIO(text))
-    parts = list(last.scores[0])
-    assert header == ["turn", *(f"{team}_{part}" for team in "AB" for part in parts)]
-    # every cell there, each a plain negative number (no quote, no apostrophe before it)
-    assert final == [str(last.number), *(str(team[part]) for team in last.scores
-                                         for part in parts)]
-    assert all(int(cell) < 0 for cell in final[1:]) and len(final) == 1 + 2 * len(parts) > 1
+    # every cell there (the parts' order is the database's: PostgreSQL's jsonb sorts
+    # keys), each a plain negative number: no quote, no apostrophe before it
+    assert len(final) == len(header) == 1 + 2 * len(last.scores[0]) > 1
+    assert dict(zip(header, final, strict=True)) == {
+        "turn": str(last.number), **{f"{letter}_{part}": str(value)
+                                     for letter, team in zip("AB", last.scores, strict=True)
+                                     for part, value in team.items()}}
+    assert all(int(cell) < 0 for cell in final[1:])
 
 
 def test_only_text_is_quoted():
