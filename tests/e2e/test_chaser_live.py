@@ -30,12 +30,20 @@ def test_the_venue_shows_each_step_of_a_chaser_game(spawn, tmp_path, request):
     countdown = page.locator("[data-countdown]")
     page.wait_for_function("document.querySelector('[data-countdown]').dataset.kind === 'step'",
                            timeout=15_000)
-    seen, reads = set(), 0
-    for _ in range(40):  # 0.3 s a step: about twelve steps
+    # 0.3 s a step. The programs search when their plans say so (the Hunter every third
+    # step unless it is chasing, the Collector every sixth unless an item is beside it),
+    # so a few seconds may pass without one: watch until a read has been seen, up to
+    # twenty seconds (some sixty steps).
+    seen, reads, steps = set(), 0, []
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
         seen.add(countdown.inner_text())
         reads = max(reads, page.locator(".board .trace.read").count())
+        steps = [text for text in seen if STEP.match(text)]
+        if reads and len(steps) >= 3 and {text.split(" · ")[0] for text in steps} == {
+                "Collector", "Hunter"}:
+            break
         page.wait_for_timeout(100)
-    steps = [text for text in seen if STEP.match(text)]
     assert len(steps) >= 3, seen
     assert {text.split(" · ")[0] for text in steps} == {"Collector", "Hunter"}
     # a look or a search reads nine cells (some may be off the map): a step shows one
