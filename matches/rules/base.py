@@ -7,6 +7,7 @@ turn can be resolved (and a whole match recomputed) without a database.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from matches.rules import words
@@ -59,6 +60,25 @@ class GameRules(Protocol):
     def result(self, state: Any) -> dict[str, Any]:
         """The final result of an ended match: {"winner": 0 | 1 | None, "decided_by"}."""
 
+
+@dataclass(frozen=True)
+class Ranking:
+    """How a contest ranks a tournament's table (matches/tournaments/standings.py).
+
+    `order`: the keys compared in turn, the higher first: "score" (the wins, and half a
+    point a draw where `half_draws`), "wins", "draws", "fewer losses", or the name of one
+    of the `tiebreaks`. `tiebreaks`: each tie-break shown beside the score, as its name
+    and what it adds up: "solkoff" (the scores of all a team's opponents), "sb" (the
+    scores of the opponents it beat), or a key of the fixtures' points (e.g. "total").
+    """
+
+    order: tuple[str, ...]
+    tiebreaks: tuple[tuple[str, str], ...] = ()
+    half_draws: bool = False
+
+
+# The Procon contests' way, and the default: wins, then points over all fixtures.
+WINS_THEN_POINTS = Ranking(order=("wins", "points"), tiebreaks=(("points", "total"),))
 
 
 class Presentation:
@@ -202,8 +222,8 @@ class Presentation:
     # "totals" (the games' scores added up: Procon 2020).
     match_by = "wins"
     # How a tournament's table ranks teams (matches/tournaments/standings.py): its
-    # contest's own rules, "procon" (wins, then points) unless the game says otherwise.
-    standings = "procon"
+    # contest's own rules; the Procon way (wins, then points) unless the game says otherwise.
+    ranking = WINS_THEN_POINTS
 
     def match_result(self, finals: Sequence[tuple[Sequence[Mapping[str, int]],
                                                   Mapping[str, Any]]],

@@ -28,7 +28,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matches.rules import words
-from matches.rules.base import TEAM_LETTERS, Outcomes, Presentation, TurnActions, team_named
+from matches.rules.base import (
+    TEAM_LETTERS,
+    Outcomes,
+    Presentation,
+    Ranking,
+    TurnActions,
+    team_named,
+)
 from matches.rules.checks import MAX_TURNS, RecordError, board_size, kind, quoted, whole
 from matches.rules.turns import Alternating
 
@@ -437,7 +444,10 @@ class BlokusDuoRules(Alternating, Presentation):
                               score["remaining"]) % {"count": score["remaining"]}
 
     speaks_lines = True
-    standings = "gpcc"  # a tournament's table (matches/tournaments/standings.py)
+    # a tournament's table by GPCC 2009's rules: a draw scores half a win; then Solkoff,
+    # then SB (Sonneborn-Berger)
+    ranking = Ranking(order=("score", "solkoff", "sb"),
+                      tiebreaks=(("solkoff", "solkoff"), ("sb", "sb")), half_draws=True)
     # GPCC programs print their move as its 4-character code on a line of its own, and
     # read the other's the same way ("----" a pass). A line of four characters is a move
     # (a malformed one is refused as the API refuses it); any other is their own output.

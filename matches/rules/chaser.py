@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from matches.rules import words
-from matches.rules.base import Outcomes, Presentation, TurnActions
+from matches.rules.base import Outcomes, Presentation, Ranking, TurnActions
 from matches.rules.checks import (
     MAX_SIDE,
     MAX_TURNS,
@@ -275,7 +275,9 @@ class ChaserRules(Presentation):
     outcome_keys = ("result", "ready", "reply")
     headline_part = "items"
     sides_swap = True  # a match's games swap who is Cool (docs/chaser-server.md)
-    standings = "chaser"  # a tournament's table (matches/tournaments/standings.py)
+    # a tournament's table: match wins, then games won, then items taken
+    ranking = Ranking(order=("wins", "games", "items"),
+                      tiebreaks=(("games", "games"), ("items", "items")))
     action_keys = ("command",)
     answer_keys = ("result", "reason", "ready", "reply")
     # Why a game ended before the turn limit (decision rules 1-4 and a fault).

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from matches.rules import words
-from matches.rules.base import Outcomes, Presentation, TurnActions
+from matches.rules.base import Outcomes, Presentation, Ranking, TurnActions
 from matches.rules.checks import board_size, points_grid, whole
 from matches.rules.orders import (
     AgentKey,
@@ -83,7 +83,11 @@ class KakomimasuRules(Presentation):
     title = words.gettext_noop("Kakomimasu (Procon 31)")  # said in the page's language where shown
     public_boards = "kakomimasu-boards.json"  # in matches/boards/
     live = True
-    standings = "kakomimasu"  # a tournament's table (matches/tournaments/standings.py)
+    # a tournament's table, as the community ranks it: wins, draws, fewer losses, then
+    # points, wall points and territory points over all fixtures
+    ranking = Ranking(order=("wins", "draws", "fewer losses", "points", "wall", "territory"),
+                      tiebreaks=(("points", "total"), ("wall", "wall"),
+                                 ("territory", "territory")))
     action_keys = ACTION_KEYS
     # One action as the answer API documents it (JSON Schema, for the OpenAPI document).
     action_schema = {"title": "Kakomimasu action", "oneOf": [

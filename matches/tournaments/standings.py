@@ -1,25 +1,20 @@
-"""A tournament's table from its fixtures' results, ranked by each contest's own rules:
-pure functions, no Django.
+"""A tournament's table from its fixtures' results, ranked by its game's contest rules
+(`ranking`, a `matches.rules.base.Ranking`): pure functions, no Django.
 
 A fixture result names its two teams, its winner (or None: a draw) and what each team
-scored over its games (`points`: the headline numbers the tie-breaks use, e.g.
+scored over its games (`points`: the headline numbers the tie-breaks add up, e.g.
 {"total", "wall", "territory"} or {"items", "games"}). A bye counts as a win.
-
-The ways to rank (a game's rules name theirs):
-- `gpcc` (GPCC 2009, Blokus Duo): score = wins + draws / 2; then Solkoff, the sum of
-  all its opponents' scores; then SB, the sum of the scores of the opponents it beat.
-- `kakomimasu` (the community ranking): wins, then draws, then fewer losses, then
-  points, wall points and territory points over all fixtures.
-- `procon`: wins, then total points over all fixtures.
-- `chaser`: match wins, then game wins, then items.
-Teams equal on every key share a rank (1, 2, 2, 4).
+Teams equal on every key of the ranking share a rank (1, 2, 2, 4).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matches.rules.base import Ranking
 
 
 @dataclass(frozen=True)
@@ -50,9 +45,9 @@ class Row:
                 "byes": self.byes, "score": self.score, "tiebreaks": self.tiebreaks}
 
 
-def standings(teams: int, results: Sequence[FixtureResult], scheme: str,
+def standings(teams: int, results: Sequence[FixtureResult], ranking: Ranking,
               byes: Sequence[int] = ()) -> list[Row]:
-    """Every team's row, best first, ranked by `scheme`."""
+    """Every team's row, best first, ranked by `ranking`."""
     rows = [Row(team) for team in range(teams)]
     for result in results:
         for side, team in enumerate(result.teams):
@@ -73,8 +68,15 @@ def standings(teams: int, results: Sequence[FixtureResult], scheme: str,
         rows[team].wins += 1
         rows[team].played += 1  # a round it was in: its wins, draws and losses add up
     for row in rows:
-        row.score = row.wins + row.draws / 2 if scheme == "gpcc" else row.wins
-    key = SCHEMES[scheme](rows)
+        row.score = row.wins + row.draws / 2 if ranking.half_draws else row.wins
+    scores = {row.team: row.score for row in rows}
+    for row in rows:
+        row.tiebreaks = {name: _tiebreak(row, source, scores)
+                         for name, source in ranking.tiebreaks}
+
+    def key(row: Row) -> tuple[float, ...]:
+        return tuple(_value(row, name) for name in ranking.order)
+
     ordered = sorted(rows, key=lambda row: (key(row), -row.team), reverse=True)
     for place, row in enumerate(ordered):
         tied = place and key(row) == key(ordered[place - 1])
@@ -82,32 +84,17 @@ def standings(teams: int, results: Sequence[FixtureResult], scheme: str,
     return ordered
 
 
-def _gpcc(rows: list[Row]):
-    scores = {row.team: row.score for row in rows}
-    for row in rows:
-        row.tiebreaks = {"solkoff": sum(scores[o] for o in row.opponents),
-                         "sb": sum(scores[o] for o in row.beaten)}
-    return lambda row: (row.score, row.tiebreaks["solkoff"], row.tiebreaks["sb"])
+def _tiebreak(row: Row, source: str, scores: dict[int, float]) -> float:
+    if source == "solkoff":  # the scores of every opponent met
+        return sum(scores[other] for other in row.opponents)
+    if source == "sb":  # the scores of the opponents beaten
+        return sum(scores[other] for other in row.beaten)
+    return row.sums.get(source, 0)
 
 
-def _kakomimasu(rows: list[Row]):
-    for row in rows:
-        row.tiebreaks = {"points": row.sums.get("total", 0), "wall": row.sums.get("wall", 0),
-                         "territory": row.sums.get("territory", 0)}
-    return lambda row: (row.wins, row.draws, -row.losses, row.tiebreaks["points"],
-                        row.tiebreaks["wall"], row.tiebreaks["territory"])
-
-
-def _procon(rows: list[Row]):
-    for row in rows:
-        row.tiebreaks = {"points": row.sums.get("total", 0)}
-    return lambda row: (row.wins, row.tiebreaks["points"])
-
-
-def _chaser(rows: list[Row]):
-    for row in rows:
-        row.tiebreaks = {"games": row.sums.get("games", 0), "items": row.sums.get("items", 0)}
-    return lambda row: (row.wins, row.tiebreaks["games"], row.tiebreaks["items"])
-
-
-SCHEMES = {"gpcc": _gpcc, "kakomimasu": _kakomimasu, "procon": _procon, "chaser": _chaser}
+def _value(row: Row, name: str) -> float:
+    if name == "fewer losses":
+        return -row.losses
+    if name in ("score", "wins", "draws"):
+        return getattr(row, name)
+    return row.tiebreaks[name]

@@ -42,7 +42,7 @@ def standings_rows(tournament: Tournament, fixtures: Sequence[Fixture],
     count = tournament.entrants.count() if count is None else count
     results, byes = results_of(fixtures)
     counted_byes = byes if tournament.format == Tournament.SWISS else []
-    rows = standings(count, results, rules_for(tournament.game).standings, counted_byes)
+    rows = standings(count, results, rules_for(tournament.game).ranking, counted_byes)
     reached = knockout_reached(fixtures)
     return by_knockout(rows, reached) if reached else rows
 
