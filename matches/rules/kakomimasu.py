@@ -83,6 +83,8 @@ class KakomimasuRules(Presentation):
     title = words.gettext_noop("Kakomimasu (Procon 31)")  # said in the page's language where shown
     public_boards = "kakomimasu-boards.json"  # in matches/boards/
     live = True
+    demo_boards = ("A-1", "Kakom-1", "island-1", "F-1", "island-3")
+    demo_tournament = True
     standings = "kakomimasu"  # a tournament's table (matches/tournaments/standings.py)
     action_keys = ACTION_KEYS
     # One action as the answer API documents it (JSON Schema, for the OpenAPI document).
