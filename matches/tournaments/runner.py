@@ -43,8 +43,8 @@ from matches.services.matches import Timing, match_make
 from matches.services.submissions import submission_by_bot
 from matches.services.turns import clock_wake, match_ended
 from matches.tournaments import table
+from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, knockout_next, swiss_round
-from matches.tournaments.services import knockout_fixtures, swiss_fixtures
 
 log = logging.getLogger("matches.tournaments")
 START_SECONDS = 5.0  # between a fixture's match being made and its start
