@@ -89,6 +89,10 @@ class Presentation:
     title: str  # the game's name as people know it, for lists and forms
     public_boards: str | None = None  # a file of named public boards in matches/boards/
     live = False  # matches of it can be created and played live (bots, API, screens)
+    # What `manage.py demo` plays of it: its public boards to play first (where shipped),
+    # and whether the demo's tournament of bot teams is of this game (one game's is).
+    demo_boards: tuple[str, ...] = ()
+    demo_tournament = False
     headline_part = "total"  # the score part that is a team's one number on every list
     fewer_leads = False  # fewer of the headline part is better (squares left to place)
     # The keys of an action in the record's order, for the judges' audit (`said`).

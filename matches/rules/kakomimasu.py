@@ -83,6 +83,8 @@ class KakomimasuRules(Presentation):
     title = words.gettext_noop("Kakomimasu (Procon 31)")  # said in the page's language where shown
     public_boards = "kakomimasu-boards.json"  # in matches/boards/
     live = True
+    demo_boards = ("A-1", "Kakom-1", "island-1", "F-1", "island-3")
+    demo_tournament = True
     # a tournament's table, as the community ranks it: wins, draws, fewer losses, then
     # points, wall points and territory points over all fixtures
     ranking = Ranking(order=("wins", "draws", "fewer losses", "points", "wall", "territory"),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from matches.boards.specs import (
     BoardError,
@@ -17,6 +17,14 @@ from matches.models import Board
 from matches.rules import rules_for
 
 
+class ChosenBoard(NamedTuple):
+    """A match's board as `board_choose` gives it: its row and its suggested settings
+    (`agents`, `turns`, a record's `title`, ...), which the match takes unless told."""
+
+    board: Board
+    hints: dict[str, Any]
+
+
 def board_store(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
     """The Board row for a game's board spec: reuse one of that name if it is identical."""
     existing = Board.objects.filter(name=name).first()
@@ -28,7 +36,7 @@ def board_store(name: str, spec: dict[str, Any], source: str, game: str) -> Boar
                                 height=spec["height"], data=spec, source=source)
 
 
-def board_choose(game: str, text: str | None) -> tuple[Board, dict[str, Any]]:
+def board_choose(game: str, text: str | None) -> ChosenBoard:
     """The Board row and its suggested settings (agents, turns, ...) for a board as an
     organiser names it: a public board's name, a file, `random` or `random:SEED`; none
     for a game played on one board only. BoardError, in words for the organiser."""
@@ -37,7 +45,7 @@ def board_choose(game: str, text: str | None) -> tuple[Board, dict[str, Any]]:
         if text is not None:
             raise BoardError(f"{rules_for(game).title} has one board only; leave the board out")
         spec, hints = fixed
-        return board_store(hints["name"], spec, "the rules", game), hints
+        return ChosenBoard(board_store(hints["name"], spec, "the rules", game), hints)
     if text is None:
         raise BoardError("required for this game (a public board's name, a file, or random)")
     try:
@@ -46,15 +54,21 @@ def board_choose(game: str, text: str | None) -> tuple[Board, dict[str, Any]]:
             spec, hints = board_spec_random(game, seed)
             label = f"random {spec['width']}x{spec['height']}"
             label += f" seed {seed}" if seed is not None else ""
-            return board_store(label, spec, "generated", game), hints
+            return ChosenBoard(board_store(label, spec, "generated", game), hints)
         if text in public_boards(game):
             spec, hints = board_spec_public(game, text)
-            return board_store(text, spec, "public boards (MIT)", game), hints
+            return ChosenBoard(board_store(text, spec, "public boards (MIT)", game), hints)
         path = Path(text)
         if not path.exists():
             known = ", ".join(public_boards(game)) or "this game ships none"
             raise BoardError(f"{text}: neither a file, random, nor a public board ({known})")
         spec, hints = board_spec_file(game, path)
-        return board_store(path.stem, spec, f"file {path.name}", game), hints
+        return ChosenBoard(board_store(path.stem, spec, f"file {path.name}", game), hints)
     except ValueError as error:  # a bad seed, a file that is no board
         raise BoardError(str(error)) from None
+
+
+def board_default(game: str) -> ChosenBoard:
+    """The board of a game's match when nobody chose one: the game's only board, else a
+    random one."""
+    return board_choose(game, None if board_spec_fixed(game) is not None else "random")

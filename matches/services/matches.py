@@ -4,24 +4,65 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 
 from matches.live.broadcast import summary_announce
 from matches.models import Board, Match, Team, new_token, token_hash
+from matches.rules import rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
+from matches.rules.turns import is_alternating
+from matches.services.boards import ChosenBoard, board_default
 from matches.services.turns import clock_wake
 
 TEAM_NAME_LIMIT = Team._meta.get_field("name").max_length
 TEAM_SHORT_LIMIT = Team._meta.get_field("short").max_length
+# What a match takes when its board and its organiser say nothing.
+DEFAULT_AGENTS = 6
+DEFAULT_TURNS = 30
 
 
 @dataclass(frozen=True)
 class CreatedMatch:
     match: Match
     tokens: list[str]  # shown once; only their hashes are stored
+
+
+@dataclass(frozen=True)
+class Timing:
+    """How a match's games are paced; None takes the default. A timed game: its turns
+    (the board's own, else DEFAULT_TURNS) and each turn's strategy and transition steps.
+    An alternating game: each team's chess clock for a game (its rules' own); its turns
+    are the rules' limit and it has no steps. A match of several games: the pause
+    between a game's last turn and the next game's start."""
+
+    turns: int | None = None
+    strategy_seconds: float | None = None
+    transition_seconds: float | None = None
+    clock_seconds: float | None = None
+    between_seconds: float | None = None
+
+    def steps(self) -> tuple[float, float]:
+        """A timed turn's strategy and transition steps, in seconds (5 and 1 unless set)."""
+        return (5.0 if self.strategy_seconds is None else self.strategy_seconds,
+                1.0 if self.transition_seconds is None else self.transition_seconds)
+
+    def pause(self) -> timedelta:
+        """Between a game's last turn and the next game's start (30 s unless set)."""
+        seconds = 30.0 if self.between_seconds is None else self.between_seconds
+        return timedelta(seconds=max(seconds, 0.0))
+
+
+@dataclass(frozen=True)
+class MadeMatch:
+    games: list[Match]  # the match's games in order; the first is the match
+    tokens: list[str]  # one a team, for every game; shown once, only hashes are stored
+
+    @property
+    def match(self) -> Match:
+        return self.games[0]
 
 
 def team_names_check(names: Sequence[Any]) -> list[str]:
@@ -60,9 +101,10 @@ def match_create(
     team names or a title that no match may have. An alternating game's match has
     `clock_seconds` of thinking time a team, and no strategy or transition steps.
 
-    The first game of a match of several has `match_games`; a later game played by a
-    protocol server (CHaser's, whose teams swap sides) is made here with `first_game`
-    and its own team names; `next_game_create` makes the games planned ahead."""
+    One game, stored as told: a new match is made by `match_make`, which fills in the
+    defaults and plans its later games. The first game of a match of several has
+    `match_games`; a later game played by a protocol server (CHaser's, whose teams swap
+    sides) is made here with `first_game` and its own team names."""
     names = team_names_check(team_names)
     shorts = team_shorts_check(team_shorts)
     problem = text_problem(title)
@@ -109,3 +151,55 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
         clock_wake()
         transaction.on_commit(lambda: summary_announce(game), robust=True)
     return game
+
+
+def match_make(*, game: str, team_names: Sequence[str], start_at: datetime,
+               boards: Sequence[ChosenBoard] = (), timing: Timing = Timing(),
+               agents: int | None = None, title: str = "", public_live: bool = False,
+               team_shorts: Sequence[str] | None = None) -> MadeMatch:
+    """Make a whole match of `game` between two teams, starting at `start_at`: every
+    game its rules plan ahead (`games_per_match`), each on its board (`boards` in order,
+    as `board_choose` gives them; `board_default` where none is given), each later game
+    secret until its start, `timing.pause()` after the game before has played its last
+    turn. The same two tokens play every game.
+
+    The first board's settings fill in what is not given: the agents, a timed game's
+    turns, the title (a record's own); a later game has its own board's agents. All is
+    stored in one transaction, and the clocks are woken. RecordError (one line) for team
+    names, short codes or a title that no match may have.
+
+    The one way to make a new match: the commands, the demo and the tournaments' runner
+    call it. A game played by its protocol server is not made here: that server makes
+    each game as its programs arrive (`services/protocol.py`)."""
+    rules = rules_for(game)
+    alternating = is_alternating(rules)
+    with transaction.atomic():
+        chosen = list(boards[:rules.games_per_match])
+        chosen += [board_default(game) for _ in range(rules.games_per_match - len(chosen))]
+        board, hints = chosen[0]
+        strategy, transition = timing.steps()
+        created = match_create(
+            board=board, team_names=team_names, team_shorts=team_shorts,
+            agents=agents or hints.get("agents", DEFAULT_AGENTS),
+            turns=(None if alternating else timing.turns) or hints.get("turns")
+            or DEFAULT_TURNS,
+            strategy_seconds=strategy, transition_seconds=transition,
+            clock_seconds=(timing.clock_seconds or rules.default_clock_seconds)
+            if alternating else None,
+            start_at=start_at, title=title or hints.get("title") or "",
+            public_live=public_live, match_games=rules.games_per_match)
+        games = [created.match, *_later_games(created.match, chosen[1:], timing.pause())]
+    return MadeMatch(games, created.tokens)
+
+
+def _later_games(first: Match, boards: Sequence[ChosenBoard], pause: timedelta) -> list[Match]:
+    """The games after `first`, one a board, each `pause` after the last turn of the one
+    before, titled after the first ("Final (game 2)")."""
+    games = [first]
+    for number, (board, hints) in enumerate(boards, start=2):
+        before = games[-1]
+        games.append(next_game_create(
+            first=first, board=board, agents=hints.get("agents", DEFAULT_AGENTS),
+            start_at=before.start_at + before.turns * before.period + pause,
+            title=f"{first.title} (game {number})" if first.title else ""))
+    return games[1:]

@@ -36,15 +36,15 @@ from matches.bots import bots_for
 from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
 from matches.reads import public_state_text
 from matches.rules import rules_for
-from matches.rules.turns import is_alternating, is_protocol_played
+from matches.rules.turns import is_protocol_played
 from matches.selectors import latest_scores, match_games
 from matches.services.boards import board_choose
-from matches.services.matches import match_create, next_game_create
+from matches.services.matches import Timing, match_make
 from matches.services.submissions import submission_by_bot
 from matches.services.turns import clock_wake, match_ended
 from matches.tournaments import table
+from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, knockout_next, swiss_round
-from matches.tournaments.services import knockout_fixtures, swiss_fixtures
 
 log = logging.getLogger("matches.tournaments")
 START_SECONDS = 5.0  # between a fixture's match being made and its start
@@ -299,49 +299,31 @@ def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
                      now: datetime) -> Match:
     """The fixture's match `number` (0 the first): the sides swapped every other match,
     on the tournament's next board, its teams the entrants' own (their tokens serve it)."""
-    rules = rules_for(tournament.game)
     settings = tournament.settings
     seeds = fixture.teams if number % 2 == 0 else fixture.teams[::-1]
     entrants = {e.index: e for e in Entrant.objects.filter(tournament=tournament,
                                                            index__in=seeds)}
     boards = settings.get("boards") or []
     made = Match.objects.filter(fixture__tournament=tournament, first_game=None).count()
-    board, hints = board_choose(tournament.game, boards[made % len(boards)] if boards else (
-        None if _fixed_board(tournament.game) else "random"))
-    alternating = is_alternating(rules)
     names = [entrants[seed].name for seed in seeds]
     title = f"{tournament.name} · round {fixture.round}: {names[0]} vs {names[1]}"
     if number:
         title += f" (match {number + 1})"
-    games = rules.games_per_match
-    created = match_create(
-        board=board, team_names=names, team_shorts=[entrants[s].short for s in seeds]
+    games = match_make(
+        game=tournament.game, team_names=names, team_shorts=[entrants[s].short for s in seeds]
         if all(entrants[s].short for s in seeds) else None,
-        agents=hints.get("agents", 6),
-        turns=hints["turns"] if alternating else settings.get("turns") or hints.get("turns", 30),
-        strategy_seconds=settings.get("strategy_seconds") or 5.0,
-        transition_seconds=settings.get("transition_seconds", 1.0),
-        clock_seconds=settings.get("clock_seconds") if alternating else None,
+        boards=[board_choose(tournament.game, boards[made % len(boards)])] if boards else (),
+        timing=Timing(turns=settings.get("turns"),
+                      strategy_seconds=settings.get("strategy_seconds"),
+                      transition_seconds=settings.get("transition_seconds"),
+                      clock_seconds=settings.get("clock_seconds"),
+                      between_seconds=settings.get("between_seconds", BETWEEN_SECONDS)),
         start_at=now + timedelta(seconds=settings.get("start_seconds", START_SECONDS)),
-        title=title, public_live=tournament.public, match_games=games)
-    match = created.match
-    all_games = [match]
-    for later in range(1, games):
-        board, hints = board_choose(tournament.game, "random")
-        all_games.append(next_game_create(
-            first=match, board=board, agents=hints.get("agents", 6),
-            title=f"{title} (game {later + 1})",
-            start_at=match.start_at + later * (match.turns * match.period + timedelta(
-                seconds=settings.get("between_seconds", BETWEEN_SECONDS)))))
-    Match.objects.filter(pk__in=[g.pk for g in all_games]).update(fixture=fixture)
+        title=title, public_live=tournament.public).games
+    Match.objects.filter(pk__in=[game.pk for game in games]).update(fixture=fixture)
     for index, seed in enumerate(seeds):
-        Team.objects.filter(match__in=all_games, index=index).update(entrant=entrants[seed])
-    return match
-
-
-def _fixed_board(game: str) -> bool:
-    from matches.boards.specs import board_spec_fixed
-    return board_spec_fixed(game) is not None
+        Team.objects.filter(match__in=games, index=index).update(entrant=entrants[seed])
+    return games[0]
 
 
 def fixture_settle(tournament: Tournament, fixture: Fixture, now: datetime) -> None:

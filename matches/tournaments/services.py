@@ -1,5 +1,6 @@
 """Creating a tournament, and what judges do to its fixtures: the organiser's and the
-judges' use cases. The schedule itself runs in `runner.py`.
+judges' use cases. The schedule itself runs in `runner.py`, which these tell when
+something changed (`runner_nudge`); it never imports this module.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating, is_protocol_played
 from matches.services.turns import clock_wake
+from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, round_robin, swiss_round
+from matches.tournaments.runner import runner_nudge
 
 NAME_LIMIT = Entrant._meta.get_field("name").max_length
 SHORT_LIMIT = Entrant._meta.get_field("short").max_length
@@ -181,8 +184,8 @@ def tournament_create(plan: Plan) -> CreatedTournament:
             for index, (team, token) in enumerate(zip(plan.teams, tokens, strict=True))])
         first_rounds_create(tournament, count, groups)
         clock_wake()
-        _runner_nudge()
-        transaction.on_commit(_runner_nudge, robust=True)
+        runner_nudge()
+        transaction.on_commit(runner_nudge, robust=True)
     return CreatedTournament(tournament, tokens)
 
 
@@ -227,31 +230,6 @@ def first_rounds_create(tournament: Tournament, count: int, groups: dict[int, in
         fixture.tournament = tournament
         fixture.planned = games if fixture.team_b is not None else 0
     Fixture.objects.bulk_create(fixtures)
-
-
-def knockout_fixtures(number: int, pairs: Sequence[tuple[int, int | None]],
-                      seeds: Sequence[int], stage: str = Fixture.KNOCKOUT) -> list[Fixture]:
-    """A knockout round's fixtures from pairs of places in `seeds` (None: a bye, won at
-    once)."""
-    now = timezone.now()
-    fixtures = []
-    for slot, (a, b) in enumerate(pairs):
-        fixture = Fixture(round=number, slot=slot, stage=stage, team_a=seeds[a],
-                          team_b=None if b is None else seeds[b])
-        if b is None:
-            fixture.winner, fixture.finished_at, fixture.decided_by = seeds[a], now, "bye"
-        fixtures.append(fixture)
-    return fixtures
-
-
-def swiss_fixtures(number: int, pairs: Sequence[tuple[int, int]],
-                   bye: int | None) -> list[Fixture]:
-    fixtures = [Fixture(round=number, slot=slot, team_a=a, team_b=b)
-                for slot, (a, b) in enumerate(pairs)]
-    if bye is not None:
-        fixtures.append(Fixture(round=number, slot=len(pairs), team_a=bye, winner=bye,
-                                finished_at=timezone.now(), decided_by="bye"))
-    return fixtures
 
 
 # --- the judges' hand ------------------------------------------------------------------
@@ -307,15 +285,9 @@ def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
 def _look_now(tournament_id: int) -> None:
     """A judge changed a fixture: the clocks' runners look at the tournament at once."""
     Tournament.objects.filter(pk=tournament_id).update(next_check_at=timezone.now())
-    _runner_nudge()  # now, and again once this commits (a read before would miss it)
-    transaction.on_commit(_runner_nudge, robust=True)
+    runner_nudge()  # now, and again once this commits (a read before would miss it)
+    transaction.on_commit(runner_nudge, robust=True)
     clock_wake()
-
-
-def _runner_nudge() -> None:
-    from matches.tournaments.runner import runner_nudge  # the runner imports this module
-
-    runner_nudge()
 
 
 def _first_games(fixture: Fixture):

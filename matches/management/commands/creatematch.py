@@ -10,7 +10,6 @@ import json
 from datetime import timedelta
 
 from django.core.management.base import BaseCommand, CommandError
-from django.db import transaction
 from django.utils import timezone
 
 from matches.boards.specs import BoardError
@@ -20,8 +19,8 @@ from matches.rules.turns import is_alternating
 from matches.selectors import epoch_ms
 from matches.services.boards import board_choose
 from matches.services.matches import (
-    match_create,
-    next_game_create,
+    Timing,
+    match_make,
     team_names_check,
     team_shorts_check,
 )
@@ -74,7 +73,7 @@ class Command(BaseCommand):
                                  "teams only, until a judge publishes it)")
 
     def handle(self, *args, **options):
-        clock = self.timing(options)
+        self.timing_check(options)
         try:  # before anything is stored
             team_names_check(options["teams"])
         except RecordError as error:
@@ -83,15 +82,13 @@ class Command(BaseCommand):
             team_shorts_check(options["short"])
         except RecordError as error:
             raise CommandError(f"--short: {error}", returncode=2) from None
-        board, hints = self.board(options["game"], options["board"])
+        board = self.board(options["game"], options["board"])
         secret = self.secret_board(options)  # checked before anything is stored
         try:
-            with transaction.atomic():
-                created = self.create(options, board, hints, clock)
-                games = [created.match, *self.later_games(created.match, secret, options)]
+            made = self.make(options, [board, *secret])
         except RecordError as error:  # the title
             raise CommandError(f"--{error}", returncode=2) from None
-        match, tokens = created.match, created.tokens
+        match, games, tokens = made.match, made.games, made.tokens
         if options["json"]:
             printed = {
                 "id": match.pk, "start_at": epoch_ms(match.start_at),
@@ -114,52 +111,41 @@ class Command(BaseCommand):
         self.stdout.write(f"Watch it at /matches/{match.pk}/; a person plays a team at "
                           f"/matches/{match.pk}/play with the team's token")
 
-    def create(self, options, board, hints, clock):
-        return match_create(
-            board=board,
+    def make(self, options, boards):
+        return match_make(
+            game=options["game"],
             team_names=options["teams"],
-            agents=options["agents"] or hints.get("agents", 6),
-            turns=options["turns"] or hints.get("turns") or 30,
-            strategy_seconds=options["strategy_seconds"],
-            transition_seconds=options["transition_seconds"],
-            clock_seconds=clock,
-            start_at=timezone.now() + timedelta(seconds=options["start_in"]),
-            title=options["title"] or hints.get("title") or "",
-            public_live=options["public"],
             team_shorts=options["short"],
-            match_games=rules_for(options["game"]).games_per_match,
+            boards=boards,
+            timing=Timing(turns=options["turns"],
+                          strategy_seconds=options["strategy_seconds"],
+                          transition_seconds=options["transition_seconds"],
+                          clock_seconds=options["clock"], between_seconds=options["between"]),
+            agents=options["agents"],
+            start_at=timezone.now() + timedelta(seconds=options["start_in"]),
+            title=options["title"],
+            public_live=options["public"],
         )
 
-    def secret_board(self, options):
-        """The second game's board and settings, for a game whose match is two games
-        (Procon 2020): --secret-board, random by default; None for any other game."""
+    def secret_board(self, options) -> list:
+        """The second game's board, for a game whose match is two games (Procon 2020):
+        --secret-board, random by default; none for any other game."""
         rules = rules_for(options["game"])
         if rules.games_per_match == 1:
             if options["secret_board"] is not None:
                 raise CommandError(f"--secret-board: a match of {rules.title} is one game",
                                    returncode=2)
-            return None
+            return []
         try:
-            return self.board(options["game"], options["secret_board"] or "random")
+            return [self.board(options["game"], options["secret_board"] or "random")]
         except CommandError as error:
             raise CommandError(str(error).replace("--board", "--secret-board", 1),
                                returncode=2) from None
 
-    def later_games(self, first, secret, options) -> list:
-        """The second game of a two-game match, on its secret field, after the first
-        game's last turn and the pause."""
-        if secret is None:
-            return []
-        board, hints = secret
-        start = first.start_at + first.turns * first.period + timedelta(
-            seconds=max(options["between"], 0))
-        title = f"{first.title} (game 2)" if first.title else ""
-        return [next_game_create(first=first, board=board, agents=hints.get("agents", 6),
-                                 start_at=start, title=title)]
-
-    def timing(self, options) -> float | None:
-        """An alternating game's clock (its steps refused), or a simultaneous game's
-        steps (its clock refused, the steps' defaults filled in)."""
+    def timing_check(self, options) -> None:
+        """An alternating game's timing is its clock (its steps and turns refused), a
+        simultaneous game's its steps (its clock refused); `match_make` fills in the
+        defaults."""
         rules = rules_for(options["game"])
         if is_alternating(rules):
             for name in ("strategy_seconds", "transition_seconds"):
@@ -171,17 +157,13 @@ class Command(BaseCommand):
             if options["turns"] is not None:
                 raise CommandError(f"--turns: a game of {rules.title} ends when the rules say "
                                    "so, not after a number of turns", returncode=2)
-            return options["clock"] or rules.default_clock_seconds
+            return
         if options["clock"] is not None:
             raise CommandError(f"--clock: {rules.title} is played in timed turns; set them "
                                "with --strategy-seconds and --transition-seconds",
                                returncode=2)
-        options["strategy_seconds"] = options["strategy_seconds"] or 5.0
-        if options["transition_seconds"] is None:
-            options["transition_seconds"] = 1.0
-        if options["transition_seconds"] < 0:
+        if (options["transition_seconds"] or 0) < 0:
             raise CommandError("--transition-seconds: must not be negative", returncode=2)
-        return None
 
     def board(self, game: str, text: str | None):
         try:

@@ -35,27 +35,22 @@ from django.http import Http404
 from django.utils import timezone
 
 from matches import drawing
-from matches.boards.specs import (
-    board_spec_fixed,
-    board_spec_public,
-    board_spec_random,
-    public_boards,
-)
+from matches.boards.specs import board_spec_fixed, public_boards
 from matches.bots import bots_for
 from matches.clock import run_clock
 from matches.models import Match, Tournament
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.turns import is_alternating
 from matches.servers import server_modules
-from matches.services.boards import board_store
-from matches.services.matches import match_create, next_game_create
+from matches.services.boards import board_choose
+from matches.services.matches import Timing, match_make
 from matches.services.publication import match_publish
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 
 log = logging.getLogger("matches.demo")
 STOP_SECONDS = 1.5  # the longest the clock's tick under way is waited for at a stop
-DEMO_BOARDS = ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]  # played first where known
 RANDOM = "random"  # a generated board, for a game that ships none
+BETWEEN_SECONDS = 5.0  # between a game's last turn and the next game of its match
 # The demo tournament's teams (name, short code, affiliation): names in every script.
 DEMO_TEAMS = [("奈良高専", "NARA", "奈良工業高等専門学校"),
               ("Hà Nội", "HN", "Đại học Bách khoa Hà Nội"),
@@ -159,7 +154,9 @@ class Command(BaseCommand):
                no_bots, **options):
         call_command("migrate", verbosity=0, interactive=False)
         self.base = f"http://{host}:{port}"
-        self.settings = (strategy_seconds, transition_seconds, turns, clock)
+        self.timing = Timing(turns=turns, strategy_seconds=strategy_seconds,
+                             transition_seconds=transition_seconds, clock_seconds=clock,
+                             between_seconds=BETWEEN_SECONDS)
         self.stop = threading.Event()
         self.bots = not no_bots
         self.stdout.write(f"Serving at {self.base}/  (Ctrl-C to stop)")
@@ -188,8 +185,10 @@ class Command(BaseCommand):
                                      name=f"demo-{game}", daemon=True).start()
             for server in server_modules():  # the games played over their own protocol
                 loop.create_task(server.demo(self.stop, self.tell))
-            threading.Thread(target=self.tournaments, name="demo-tournaments",
-                             daemon=True).start()
+            for game in LIVE_GAMES:
+                if rules_for(game).demo_tournament and bots_for(game):
+                    threading.Thread(target=self.tournaments, args=(game,),
+                                     name="demo-tournaments", daemon=True).start()
 
     def shutdown(self) -> None:
         """The first Ctrl-C or SIGTERM: everything is told to stop (the bots, the CHaser
@@ -225,17 +224,19 @@ class Command(BaseCommand):
             os._exit(0)
         self.stdout.write("Stopped.")
 
-    def tournaments(self) -> None:
+    def tournaments(self, game: str) -> None:
         """A small Swiss tournament of bot teams, played by the clock's runner; the next
         one when it ends, so that the tournament pages are live all the time."""
         while not self.stop.is_set():
             running = Tournament.objects.filter(finished_at=None, bots=True).first()
             if running is None:
                 created = tournament_create(Plan(
-                    name=f"Demo cup {Tournament.objects.count() + 1}", game="kakomimasu",
+                    name=f"Demo cup {Tournament.objects.count() + 1}", game=game,
                     format=Tournament.SWISS, teams=[EntrantSpec(*team) for team in DEMO_TEAMS],
-                    start_at=timezone.now() + timedelta(seconds=5), boards=DEMO_BOARDS,
-                    turns=12, strategy_seconds=2.0, transition_seconds=0.5, gap_seconds=10,
+                    start_at=timezone.now() + timedelta(seconds=5),
+                    boards=[name for name in self.board_names(game) if name],
+                    turns=None if is_alternating(rules_for(game)) else 12,
+                    strategy_seconds=2.0, transition_seconds=0.5, gap_seconds=10,
                     bots=True, public=True))
                 running = created.tournament
                 self.stdout.write(f"Tournament {running.pk}: {running.name}, Swiss, "
@@ -254,12 +255,11 @@ class Command(BaseCommand):
         while not self.stop.is_set():
             name = next(boards)
             first, first_bot, second, second_bot = next(bots)
-            match_id, tokens = self.create(game, name, [first, second])
-            games = [match_id, *self.later_games(match_id)]
-            self.stdout.write(f"Match {match_id}: {first} vs {second}, {rules_for(game).title}"
+            games, tokens = self.create(game, name, [first, second])
+            self.stdout.write(f"Match {games[0]}: {first} vs {second}, {rules_for(game).title}"
                               f"{f' on {name}' if name else ''}"
                               f"{f', {len(games)} games' if len(games) > 1 else ''} — "
-                              f"{self.base}/matches/{match_id}/")
+                              f"{self.base}/matches/{games[0]}/")
             for game_id in games:  # the same tokens play every game of the match
                 self.play(game, game_id, tokens, [first_bot, second_bot])
 
@@ -277,53 +277,31 @@ class Command(BaseCommand):
             match_publish(match_id=match_id, published=True)
 
     @staticmethod
-    def later_games(match_id: int) -> list[int]:
-        """A match of two games (Procon 2020): the second, on a new random field kept
-        secret until it starts, five seconds after the first game's last turn."""
-        first = Match.objects.get(pk=match_id)
-        if rules_for(first.game).games_per_match == 1:
-            return []
-        seed = random.randrange(10**6)
-        spec, hints = board_spec_random(first.game, seed)
-        label = f"random {spec['width']}x{spec['height']} seed {seed}"
-        second = next_game_create(
-            first=first, board=board_store(label, spec, "generated", first.game),
-            agents=hints["agents"], title=f"{first.title} (game 2)",
-            start_at=first.start_at + first.turns * first.period + timedelta(seconds=5))
-        return [second.pk]
-
-    @staticmethod
     def board_names(game: str) -> list[str | None]:
-        """The public boards the demo plays in turn (the demo's favourites first); one
-        None for a game played on one board only."""
+        """The public boards the demo plays in turn: the game's favourites
+        (`demo_boards`) where shipped, else all of them; one None for a game played on
+        one board only; RANDOM for a game that ships no boards."""
         if board_spec_fixed(game) is not None:
             return [None]
         names = list(public_boards(game))
-        return [name for name in DEMO_BOARDS if name in names] or names or [RANDOM]
+        favourites = [name for name in rules_for(game).demo_boards if name in names]
+        return favourites or names or [RANDOM]
 
     def create(self, game: str, board_name: str | None,
-               teams: list[str]) -> tuple[int, list[str]]:
-        strategy, transition, turns, clock = self.settings
-        fixed = board_spec_fixed(game)
-        if fixed is not None:
-            (spec, hints), label = fixed, fixed[1]["name"]
-            source, title = "the rules", f"Demo: {teams[0]} vs {teams[1]}"
-        elif board_name == RANDOM:  # a game that ships no boards: a new one each match
-            seed = random.randrange(10**6)
-            spec, hints = board_spec_random(game, seed)
-            label = f"random {spec['width']}x{spec['height']} seed {seed}"
-            source, title = "generated", f"Demo: {teams[0]} vs {teams[1]}"
-        else:
-            (spec, hints), label = board_spec_public(game, board_name), board_name
-            source, title = "public boards (MIT)", f"Demo: {teams[0]} vs {teams[1]} on {label}"
-        alternating = is_alternating(rules_for(game))
-        created = match_create(
-            board=board_store(label, spec, source, game), team_names=teams,
-            agents=hints.get("agents", 6),
-            turns=hints["turns"] if alternating else turns or hints.get("turns", 30),
-            strategy_seconds=strategy, transition_seconds=transition,
-            clock_seconds=clock if alternating else None,
-            start_at=timezone.now() + timedelta(seconds=5), title=title, public_live=True,
-            match_games=rules_for(game).games_per_match,
-        )
-        return created.match.pk, created.tokens
+               teams: list[str]) -> tuple[list[int], list[str]]:
+        """A match on the board named (a new random one each match for RANDOM), its
+        later games each on a new random board: its games' ids and the teams' tokens."""
+        first = random_board() if board_name == RANDOM else board_name
+        later = [random_board() for _ in range(rules_for(game).games_per_match - 1)]
+        on = "" if board_name in (None, RANDOM) else f" on {board_name}"
+        made = match_make(
+            game=game, team_names=teams, boards=[board_choose(game, text)
+                                                for text in [first, *later]],
+            timing=self.timing, start_at=timezone.now() + timedelta(seconds=5),
+            title=f"Demo: {teams[0]} vs {teams[1]}{on}", public_live=True)
+        return [match.pk for match in made.games], made.tokens
+
+
+def random_board() -> str:
+    """A new random board, its seed in its name (`board_choose` reads it)."""
+    return f"random:{random.randrange(10**6)}"

@@ -1,0 +1,64 @@
+"""The demo's matches, made as `manage.py demo` makes them (without its server and bots):
+each game's boards in turn, the demo's pace, a new random board for each game that has
+no public one, and the later games of a match five seconds after the game before."""
+
+from datetime import timedelta
+
+import pytest
+
+from matches.boards.specs import board_spec_public
+from matches.management.commands.demo import RANDOM, Command
+from matches.models import Match
+from matches.rules import LIVE_GAMES, rules_for
+from matches.services.matches import Timing
+
+pytestmark = pytest.mark.django_db
+TEAMS = ["Greedy", "Random"]
+
+
+def demo(turns: int | None = None) -> Command:
+    command = Command()
+    command.timing = Timing(turns=turns, strategy_seconds=2.0, transition_seconds=0.5,
+                            clock_seconds=300.0, between_seconds=5.0)
+    return command
+
+
+def made(game: str, board: str | None, turns: int | None = None) -> list[Match]:
+    ids, tokens = demo(turns).create(game, board, TEAMS)
+    assert len(tokens) == 2
+    return [Match.objects.get(pk=pk) for pk in ids]
+
+
+def test_each_game_plays_its_favourite_boards_its_only_board_or_random_ones():
+    names = {game: Command.board_names(game) for game in LIVE_GAMES}
+    assert names["kakomimasu"] == ["A-1", "Kakom-1", "island-1", "F-1", "island-3"]
+    assert names["procon2020"] == [RANDOM] and names["blokus-duo"] == [None]
+
+
+def test_a_match_on_a_public_board_is_named_after_it_and_takes_its_turns():
+    [match] = made("kakomimasu", "A-1")
+    assert (match.title, match.board.name, match.public_live) == (
+        "Demo: Greedy vs Random on A-1", "A-1", True)
+    turns = board_spec_public("kakomimasu", "A-1")[1]["turns"]
+    assert (match.turns, match.strategy_ms, match.transition_ms) == (turns, 2000, 500)
+    assert made("kakomimasu", "Kakom-1", turns=4)[0].turns == 4
+
+
+def test_a_match_of_two_games_has_a_new_random_board_each_five_seconds_apart():
+    first, second = made("procon2020", RANDOM, turns=3)
+    assert first.title == "Demo: Greedy vs Random"
+    assert second.title == "Demo: Greedy vs Random (game 2)" and second.secret_board
+    assert first.board.name.startswith("random ") and " seed " in first.board.name
+    assert " seed " in second.board.name and second.board != first.board
+    assert second.start_at == first.start_at + 3 * first.period + timedelta(seconds=5)
+
+
+def test_an_alternating_game_is_played_on_the_demos_clock():
+    [match] = made("blokus-duo", None, turns=4)
+    assert (match.clock_ms, match.strategy_ms) == (300000, 0)
+    assert match.turns == rules_for("blokus-duo").max_turns  # not the timed games' turns
+    assert match.title == "Demo: Greedy vs Random"
+
+
+def test_one_game_plays_the_demos_tournament():
+    assert [game for game in LIVE_GAMES if rules_for(game).demo_tournament] == ["kakomimasu"]
