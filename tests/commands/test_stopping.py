@@ -61,11 +61,17 @@ def test_the_demo_stops_with_its_bots_clock_and_chaser_server(tmp_path, signum):
 
 
 def test_the_clock_stops_between_ticks(tmp_path):
-    make_match(start_in=1, strategy=0.5, transition=0.2, turns=50)
+    match = make_match(start_in=1, strategy=0.5, transition=0.2, turns=50)
     log_path = tmp_path / "clock.log"
     with open(log_path, "w") as log:
         clock = started("runclock", log=log)
-        time.sleep(3)  # turns being resolved
+        # running (its handlers set: a busy machine may take seconds to start it) and
+        # resolving turns
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (
+                "Clock running" in log_path.read_text() and match.turn_rows.count() >= 2):
+            time.sleep(0.1)
+        assert match.turn_rows.count() >= 2, log_path.read_text()
         ends_on(clock, signal.SIGINT)
     assert clock.returncode == 0 and "Clock stopped." in log_path.read_text()
 
