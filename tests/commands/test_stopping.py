@@ -61,7 +61,7 @@ def test_the_demo_stops_with_its_bots_clock_and_chaser_server(tmp_path, signum):
 
 
 def test_the_clock_stops_between_ticks(tmp_path):
-    match = make_match(start_in=1, strategy=0.5, transition=0.2, turns=50)
+    match, _ = make_match(start_in=1, strategy=0.5, transition=0.2, turns=50)
     log_path = tmp_path / "clock.log"
     with open(log_path, "w") as log:
         clock = started("runclock", log=log)
