@@ -44,9 +44,9 @@ from matches.boards.specs import (
 from matches.bots import bots_for
 from matches.clock import run_clock
 from matches.models import Match, Tournament
+from matches.protocol_servers import server_modules
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.turns import is_alternating
-from matches.servers import server_modules
 from matches.services.boards import board_store
 from matches.services.matches import match_create, next_game_create
 from matches.services.publication import match_publish
