@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from matches.rules.blokus_duo import (  # noqa: E402
+from matches.rules.blokus_duo_board import (  # noqa: E402
     PIECE_LETTERS,
     legal_moves,
     new_state,

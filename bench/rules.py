@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from matches.rules import blokus_duo, rules_for  # noqa: E402
+from matches.rules import blokus_duo_board, rules_for  # noqa: E402
 from matches.rules.files import record_from_bytes  # noqa: E402
 from matches.rules.records import dump_json, parse_record  # noqa: E402
 from matches.rules.timeline import compute_timeline  # noqa: E402
@@ -156,11 +156,11 @@ def blokus_positions() -> None:
 
             def any_move(state=state):
                 state.legal.clear()
-                return blokus_duo.has_legal_move(state, state.mover)
+                return blokus_duo_board.has_legal_move(state, state.mover)
 
             def all_moves(state=state):
                 state.legal.clear()
-                return blokus_duo.legal_moves(state)
+                return blokus_duo_board.legal_moves(state)
 
             anys.append(min(timeit.repeat(any_move, number=2000, repeat=7)) / 2000)
             alls.append(min(timeit.repeat(all_moves, number=200, repeat=7)) / 200)

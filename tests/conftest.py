@@ -27,7 +27,7 @@ ONE_BACKEND_FILES = ("test_docs.py", "test_pairing.py", "test_standings.py")
 # Folders whose tests start servers and browsers: collected first, so that the test
 # processes of a parallel run (make test) take these long files early and share the
 # short ones out at the end, instead of one waiting while the other plays a browser file.
-SLOW_FOLDERS = ("e2e", "deploy", "dialects", "servers")
+SLOW_FOLDERS = ("e2e", "deploy", "dialects", "protocol_servers")
 
 
 def pytest_collection_modifyitems(config, items):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from matches.rules.blokus_duo import (
+from matches.rules.blokus_duo_board import (
     PIECE_SIZES,
     BlokusDuoState,
     legal_moves,

@@ -218,7 +218,7 @@ class Team(models.Model):
     entrant = models.ForeignKey("matches.Entrant", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="teams")
     # The bytes of this team's request bodies kept whole so far in this match (its
-    # storage budget: settings.TEAM_BODY_BUDGET; matches/services/submissions.py).
+    # storage budget: settings.TEAM_BODY_BUDGET; matches/services/submissions/).
     kept_bytes = models.BigIntegerField(default=0)
 
     class Meta:
@@ -287,7 +287,7 @@ class Submission(models.Model):
 class RequestTally(models.Model):
     """The requests of one source in one minute beyond the first few that were stored
     one by one: a stranger's address, or a team over its rate limit. A flood costs
-    this one row a minute, not a row a request (matches/services/submissions.py)."""
+    this one row a minute, not a row a request (matches/services/submissions/)."""
 
     source = models.CharField(max_length=80, help_text="address:<ip> or team:<id>")
     minute = models.DateTimeField()

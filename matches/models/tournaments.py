@@ -111,7 +111,7 @@ class Fixture(models.Model):
     decided_by = models.CharField(max_length=10, blank=True, default="",
                                   help_text="games, bye or judge.")
     # A game played over its own protocol (CHaser): when its server took the fixture to
-    # play it (matches/servers/), so that no other server takes it too.
+    # play it (matches/protocol_servers/), so that no other server takes it too.
     claimed_at = models.DateTimeField(null=True, blank=True)
     note = models.TextField(blank=True, default="")
 

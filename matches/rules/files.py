@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from matches.rules.blokus_duo import BlokusDuoRules, kifu_from_record, record_from_kifu
+from matches.rules.blokus_duo import BlokusDuoRules
+from matches.rules.blokus_duo_kifu import kifu_from_record, record_from_kifu
 from matches.rules.chaser import MapError, parse_map
 from matches.rules.checks import RecordError
 from matches.rules.records import MatchRecord, parse_record

@@ -155,12 +155,12 @@ def test_the_limit_holds_across_server_processes(spawn, tmp_path):
 def test_without_an_answering_redis_the_limit_is_counted_in_this_process(api, clock, settings):
     """A Redis that does not answer (here: nothing listens on its port) costs a warning,
     not the answer API: this process counts the windows."""
-    from matches.services import submissions
+    from matches.services.submissions import limits
 
     settings.REDIS_URL = "redis://127.0.0.1:9/0"
-    submissions._redis.cache_clear()
+    limits._redis.cache_clear()
     try:
         match, tokens = make_match()
         assert burst(api, clock, match, tokens[0], 21, spacing=0.01) == [202] * 20 + [429]
     finally:
-        submissions._redis.cache_clear()
+        limits._redis.cache_clear()

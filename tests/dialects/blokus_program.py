@@ -8,7 +8,7 @@ a malformed code before its first move and an illegal one before its second.
 
 import sys
 
-from matches.rules.blokus_duo import legal_moves, new_state, placement, play
+from matches.rules.blokus_duo_board import legal_moves, new_state, placement, play
 
 
 def main() -> None:

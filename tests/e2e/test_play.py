@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from matches.bots.blokus_duo import greedy_bot, position
-from matches.rules.blokus_duo import legal_moves, placement
+from matches.rules.blokus_duo_board import legal_moves, placement
 from tests.factories import make_alternating_match
 
 pytestmark = pytest.mark.e2e

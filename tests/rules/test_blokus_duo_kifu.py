@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from matches.rules.blokus_duo import (
+from matches.rules.blokus_duo_kifu import (
     KifuError,
     kifu_from_record,
     parse_kifu,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from matches.rules.blokus_duo import (
+from matches.rules.blokus_duo_board import (
     BASE_SHAPES,
     PIECE_SIZES,
     SHAPES,

@@ -8,20 +8,19 @@ from dataclasses import dataclass, field
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from matches.rules.blokus_duo import (
+from matches.rules.blokus_duo import BlokusDuoRules
+from matches.rules.blokus_duo_board import (
     PIECE_LETTERS,
     PIECE_SIZES,
-    BlokusDuoRules,
     canonical_code,
     code_problem,
     has_legal_move,
-    kifu_from_record,
     legal_moves,
     new_state,
     on_board_placements,
     placement,
-    record_from_kifu,
 )
+from matches.rules.blokus_duo_kifu import kifu_from_record, record_from_kifu
 from matches.rules.records import first_difference, parse_record
 from matches.rules.timeline import compute_timeline
 

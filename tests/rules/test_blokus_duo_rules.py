@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from matches.rules.blokus_duo import (
-    BlokusDuoRules,
+from matches.rules.blokus_duo import BlokusDuoRules
+from matches.rules.blokus_duo_board import (
     has_legal_move,
     illegal_reason,
     legal_moves,

@@ -4,7 +4,8 @@ between the cards, the end of a match in words, and each game's own panel parts.
 import pytest
 
 from matches.rules import rules_for
-from matches.rules.blokus_duo import move_words, new_state, placement, play, unplaced_pieces
+from matches.rules.blokus_duo import move_words, unplaced_pieces
+from matches.rules.blokus_duo_board import new_state, placement, play
 
 NAMES = ["Alpha", "Beta"]
 

@@ -221,7 +221,7 @@ def test_a_game_its_protocol_server_plays_gives_the_clock_no_deadline():
     answer. (Its start, long past, was the clock's wake-up: it ticked without rest.)"""
     from django.utils import timezone
 
-    from matches.servers.chaser import map_path, map_read
+    from matches.protocol_servers.chaser.maps import map_path, map_read
     from matches.services import protocol
     from matches.services.matches import match_create
     from matches.services.turns import next_wakeup

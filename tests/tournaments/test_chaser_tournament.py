@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from matches.models import Match, Team
-from matches.servers.chaser import tournament as tournament_server
+from matches.protocol_servers.chaser import tournament as tournament_server
 from matches.tournaments.runner import tournaments_tick
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 from matches.tournaments.table import tournament_data

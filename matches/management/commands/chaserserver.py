@@ -21,20 +21,13 @@ import threading
 from channels.layers import get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.protocol_servers.chaser import tournament
+from matches.protocol_servers.chaser.game import GameResult
+from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
+from matches.protocol_servers.chaser.server import SEAT_WAIT, ChaserServer, Settings
 from matches.rules import chaser
 from matches.rules.checks import MAX_TURNS
 from matches.rules.records import RecordError
-from matches.servers.chaser import (
-    MAPS,
-    SEAT_WAIT,
-    ChaserServer,
-    GameResult,
-    Settings,
-    map_path,
-    map_read,
-    map_settings,
-    tournament,
-)
 from matches.services.matches import team_names_check
 from matches.services.turns import layer_reaches_other_processes
 

@@ -20,9 +20,9 @@ from django.utils import timezone
 from matches.boards.specs import BoardError
 from matches.management.commands.creatematch import positive
 from matches.models import Tournament
+from matches.protocol_servers import server_for
 from matches.rules import rules_for
 from matches.rules.turns import is_protocol_played
-from matches.servers import server_for
 from matches.services.boards import board_choose
 from matches.tournaments.services import (
     TOURNAMENT_GAMES,

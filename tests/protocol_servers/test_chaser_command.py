@@ -13,8 +13,8 @@ from matches.models import Match
 from matches.selectors import game_of_match, latest_scores, match_verify, verdict
 from tests.commands.calls import refusal
 from tests.conftest import ROOT, test_database_url
-from tests.servers.chaser_client import Client, scripted
-from tests.servers.test_chaser_faults import MAP
+from tests.protocol_servers.chaser_client import Client, scripted
+from tests.protocol_servers.test_chaser_faults import MAP
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

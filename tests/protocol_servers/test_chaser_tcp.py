@@ -9,8 +9,8 @@ from channels.db import database_sync_to_async
 
 from matches.models import Match
 from matches.selectors import match_verify, stored_timeline
-from tests.servers.chaser_client import Client, scripted
-from tests.servers.conftest import VECTORS, vector
+from tests.protocol_servers.chaser_client import Client, scripted
+from tests.protocol_servers.conftest import VECTORS, vector
 
 NAMES = sorted(path.name.removesuffix(".record.json")
                for path in VECTORS.glob("*.record.json"))

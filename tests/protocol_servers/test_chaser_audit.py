@@ -10,7 +10,7 @@ from django.test import Client as Browser
 
 from matches.models import Submission
 from matches.services import protocol
-from tests.servers.test_chaser_faults import BOARD, TURNS
+from tests.protocol_servers.test_chaser_faults import BOARD, TURNS
 
 pytestmark = pytest.mark.django_db
 

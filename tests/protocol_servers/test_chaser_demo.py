@@ -8,8 +8,8 @@ import threading
 from channels.db import database_sync_to_async
 
 from matches.models import Match
+from matches.protocol_servers.chaser.loops import DEMO_TEAMS, demo
 from matches.selectors import match_verify
-from matches.servers.chaser import DEMO_TEAMS, demo
 
 
 def published_games() -> list[tuple]:

@@ -1,8 +1,9 @@
 """Protocol servers: the games whose programs speak a protocol of their own instead of
 the answer API (their rules' `turn_kind` is PROTOCOL, matches/rules/turns.py) each have
-a server module here, named after the game, which drives each game step by step and
-stores it through `matches.services.protocol`. Its `demo(stop)` coroutine keeps a match
-of built-in programs going for `make demo`.
+a server package here, named after the game, which drives each game step by step and
+stores it through `matches.services.protocol`. The package offers `board_problem(name)`
+(why a board named by an organiser cannot be played) and a `demo(stop, tell)`
+coroutine that keeps a match of built-in programs going for `make demo`.
 """
 
 from __future__ import annotations

@@ -14,10 +14,10 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from matches.models import Match, Submission
-from matches.servers.chaser import tournament as tournament_server
+from matches.protocol_servers.chaser import tournament as tournament_server
 from tests.commands.calls import refusal
-from tests.servers.chaser_client import Client, scripted
-from tests.servers.test_chaser_faults import BOARD, STEADY, TURNS
+from tests.protocol_servers.chaser_client import Client, scripted
+from tests.protocol_servers.test_chaser_faults import BOARD, STEADY, TURNS
 
 TEAMS = ["Alpha", "Beta"]
 
@@ -50,7 +50,7 @@ def audit_page(match_id: int, *query: str) -> str:
 
 
 def test_a_name_answers_for_its_team_whole_shown_or_short_ignoring_case():
-    from matches.servers.chaser import team_answers_to
+    from matches.protocol_servers.chaser.server import team_answers_to
 
     assert team_answers_to("Alpha", "Alpha") and team_answers_to("ALPH", "Alpha")
     assert team_answers_to("al", "Alpha", "AL") and team_answers_to(" beta ", "Beta")

@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 
+from matches.protocol_servers.chaser.server import ChaserServer, Settings
 from matches.rules import chaser
-from matches.servers.chaser import ChaserServer, Settings
 from matches.services.protocol import map_board
 
 VECTORS = Path(__file__).resolve().parents[1] / "conformance" / "chaser"

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from matches.models import Match, Submission, Team, token_hash
 from matches.selectors import match_verify
-from tests.servers.chaser_client import Client, scripted
-from tests.servers.conftest import map_text_board
+from tests.protocol_servers.chaser_client import Client, scripted
+from tests.protocol_servers.conftest import map_text_board
 
 MAP = "N:tiny\r\nT:6\r\nS:5,3\r\nD:0,0,0,0,0\r\nD:0,3,0,3,0\r\nD:0,0,0,0,0\r\nC:0,1\r\nH:4,1\r\n"
 BOARD, TURNS = map_text_board(MAP)

@@ -1,0 +1,207 @@
+"""CHaser's game driver: one game between two connected programs, each line a program
+sends turned into its step with the pure functions of `matches.rules.chaser`, stored
+(`matches.services.protocol`) before it is answered, and every turn stored once both
+have acted.
+
+The protocol is one exchange at a time, so a game is played in a thread of its own with
+blocking sockets, storing each line on the thread's database connection before it
+answers; the messages for the screens are handed to the server's relay, which the event
+loop sends in order. (An asyncio version that stored through a database thread spent
+most of a turn handing work between the two threads: a 150-turn game took half as long
+again.)
+
+A fault (no `gr` or `#` where due, an unknown command, a line over 1 KiB, bytes that
+are not text, a time-out, a disconnect) loses the game for that side; the other program
+still gets the proper end of game. Nothing a client sends stops the server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from django import db
+from django.utils import timezone
+
+from matches.live import messages
+from matches.live.broadcast import match_group
+from matches.protocol_servers.chaser.connection import Fault, Line, Program
+from matches.rules import chaser
+from matches.services import protocol
+
+if TYPE_CHECKING:
+    from matches.protocol_servers.chaser.server import Refusal, Settings
+
+log = logging.getLogger(__name__)
+
+END_WAIT = 1.0  # seconds the server waits for a `#` after a reply that ends the game
+SIDES = ("cool", "hot")
+RULES = chaser.ChaserRules()
+
+
+class Stopped(Exception):
+    """The server is stopping: the game ends without a result."""
+
+
+@dataclass
+class GameResult:
+    match_id: int
+    winner: int | None  # 0 Cool, 1 Hot, None a draw
+    decided_by: str
+    names: list[str] = field(default_factory=list)  # Cool's, Hot's
+
+    @property
+    def word(self) -> str:
+        return "draw" if self.winner is None else SIDES[self.winner]
+
+
+class ChaserGame:
+    """One game between two connected programs (Cool first), played in a thread of its
+    own: the protocol is one exchange at a time, so the thread reads, stores (on its own
+    database connection, before answering) and answers in order, and hands each message
+    for the sockets to `relay` (thread-safe, in order)."""
+
+    def __init__(self, settings: Settings, programs: tuple[Program, Program],
+                 names: list[str], title: str, relay: Callable[[str, dict], None],
+                 on_start: Callable[[int], None] = lambda match_id: None,
+                 stopping: threading.Event | None = None, *, games: int = 1,
+                 first: int | None = None, refused: tuple[Refusal, ...] = ()) -> None:
+        self.settings, self.programs, self.names, self.title = settings, programs, names, title
+        self.refused = refused  # connections turned away from this game's seats
+        self.games, self.first = games, first  # the match's games; its first's id
+        self.relay, self.on_start = relay, on_start
+        self.stopping = stopping or threading.Event()  # set: the server is going away
+        self.state = chaser.new_state(settings.board.data, settings.turns)
+        self.game: protocol.Game | None = None
+        self.last_mover: int | None = None  # whose step (or fault) came last
+
+    def play(self) -> GameResult | None:
+        """The game's result; None when the server stopped during it."""
+        try:
+            return self._play()
+        except Stopped:
+            return None
+        finally:
+            db.connection.close()  # this thread's own connection
+
+    def _play(self) -> GameResult:
+        s = self.settings
+        self.game = protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
+                                         title=self.title, public_live=s.public,
+                                         games=self.games, first=self.first)
+        self.on_start(self.game.match_id)
+        for refusal in self.refused:
+            refusal.store(self.game.match_id)
+        for player, program in enumerate(self.programs):
+            if program.name_line:
+                self.store(player, None, program.name_line, 200)
+        turn = 0
+        while not chaser.decided(self.state) and turn < s.turns:
+            turn += 1
+            for player in (0, 1):
+                if chaser.decided(self.state):
+                    break
+                self.step(player, turn)
+            self.state = chaser.end_turn(self.state)
+            for group, message in protocol.turn_store(self.game, turn):
+                self.relay(group, message)
+        self.finish(turn)
+        return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
+                          self.names)
+
+    def step(self, player: int, turn: int) -> None:
+        """One player's step: `@`, `gr`, the ready digits, the command, its reply, `#`."""
+        program, s = self.programs[player], self.settings
+        if s.step_delay:
+            time.sleep(s.step_delay)
+        command = None
+        try:
+            program.send("@")
+            self.expect(player, turn, "gr")
+            program.send(chaser.ready_digits(self.state, player))
+            line = program.read(s.timeout)
+            command = line.text
+            self.state, fields = chaser.step(self.state, player, command)
+            if fields["result"] != "ok":
+                self.store(player, turn, line, 400, error="unknown_command",
+                           detail=fields["reason"])
+                protocol.fault_store(self.game, player, turn, line.at, [{"command": command}],
+                                     fields["reason"])
+                self.announce(player, turn, command, "fault", fields["reason"])
+                return
+            self.store(player, turn, line, 202, actions=[{"command": command}])
+            program.send(fields["reply"])
+            self.announce(player, turn, command, "ok")
+            if fields["reply"].startswith("0"):  # the game is over: a late `#` is welcome
+                self.expect_end(player, turn)
+                return
+            self.expect(player, turn, "#")
+        except Fault as fault:
+            if self.stopping.is_set():  # the server closed the connection, not the program
+                raise Stopped from None
+            self.faulted(player, turn, fault, command)
+
+    def expect(self, player: int, turn: int, wanted: str) -> None:
+        line = self.programs[player].read(self.settings.timeout)
+        if line.text != wanted:
+            raise Fault(f"expected_{'gr' if wanted == 'gr' else 'hash'}",
+                        f"expected {wanted!r}, got {line.text[:40]!r}", line.raw)
+        self.store(player, turn, line, 200)
+
+    def expect_end(self, player: int, turn: int) -> None:
+        """After a reply that ends the game: store a `#` if one comes, fault nothing."""
+        with contextlib.suppress(Fault):
+            self.store(player, turn, self.programs[player].read(END_WAIT), 200)
+
+    def faulted(self, player: int, turn: int, fault: Fault, command: str | None) -> None:
+        """Store what came and the server's entry; the game is the other side's."""
+        now = timezone.now()
+        if fault.raw is not None:
+            protocol.line_store(self.game, player, turn, fault.raw, now,
+                                self.programs[player].address, status=400, error=fault.code,
+                                detail=fault.detail)
+        # after a played command the fault is a second entry: the command stands
+        actions = [{"command": command}, {"command": None}] if command else [{"command": None}]
+        protocol.fault_store(self.game, player, turn, now, actions, fault.detail)
+        self.state = chaser.fault(self.state, player)
+        self.announce(player, turn, command, "fault", fault.detail)
+        log.info("CHaser match %s: %s faulted in turn %d: %s", self.game.match_id,
+                 SIDES[player], turn, fault.detail)
+
+    def finish(self, turn: int) -> None:
+        """The end of the game for each program still there: the one that did not make
+        the last step gets `@`, answers `gr` and reads a reply starting with `0`."""
+        for player in (0, 1):
+            program = self.programs[player]
+            if program.gone or self.last_mover == player:
+                continue
+            with contextlib.suppress(Fault):
+                program.send("@")
+                line = program.read(self.settings.timeout)
+                if line.text == "gr":
+                    self.store(player, turn, line, 200)
+                program.send("0" + chaser.ready_digits(self.state, player)[1:])
+                self.expect_end(player, turn)
+
+    def store(self, player: int, turn: int | None, line: Line, status: int, *,
+              actions: list | None = None, error: str = "", detail: str = "") -> None:
+        """Store a line, before the server sends anything more."""
+        protocol.line_store(self.game, player, turn, line.raw, line.at,
+                            self.programs[player].address, status=status, actions=actions,
+                            error=error, detail=detail)
+
+    def announce(self, player: int, turn: int, command: str | None, result: str,
+                 reason: str = "") -> None:
+        """The step to the match's sockets: who acted, the command, what it read."""
+        self.last_mover = player
+        cells = None
+        if command and result == "ok" and command[0] in "ls":
+            cells = chaser.cells_read(command, self.state.positions[player])
+        self.relay(match_group(self.game.match_id), messages.step(
+            turn, player, command, result, RULES.view(self.state), reason=reason, cells=cells))
+

@@ -1,0 +1,75 @@
+"""What a request is and what it is answered: every door to the answer service (the
+API, the lean ASGI path, the dialects, the judges' entry, the bots) builds a `Request`
+and gets a `Reply`; a check that refuses raises or returns a `Refusal`.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+DETAIL_LIMIT = 300  # characters of a refusal's detail
+
+
+@dataclass(frozen=True)
+class Request:
+    """What arrived, as the view saw it."""
+
+    match_id: int
+    authorization: str
+    body: bytes
+    body_size: int
+    content_type: str
+    remote_addr: str | None
+    received_at: datetime
+    entered_by: str = ""  # a judge's user name: an offline entry, not the team's program
+    note: str = ""
+    # A dialect of another server's API (matches/dialects/): its name, and its reader of
+    # a body into the native (actions, turn meant), raising Refusal as parse_submission.
+    dialect: str = ""
+    read: Callable[[str, bytes], tuple[list[dict[str, Any]], int | None]] | None = None
+    output: bool = False  # lines a team's program printed that are no move: kept, not judged
+
+
+@dataclass
+class Reply:
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class Refusal(Exception):
+    def __init__(self, status: int, error: str, detail: str,
+                 headers: dict[str, str] | None = None) -> None:
+        if len(detail) > DETAIL_LIMIT:  # a reason never carries a whole body back
+            detail = detail[:DETAIL_LIMIT - 1] + "…"
+        super().__init__(detail)
+        self.status, self.error, self.detail = status, error, detail
+        self.headers = headers or {}
+
+
+class DryRun(Refusal):
+    """A dialect's "check, do nothing" (Kakomimasu v1's dryRun): raised by its reader with
+    the actions it read; answered 200 `dry_run` where the same request would have been
+    accepted, and refused as that request would have been otherwise. Never played."""
+
+    def __init__(self, actions: list[dict[str, Any]], meant: int | None) -> None:
+        super().__init__(200, "dry_run", "a dry run: the actions are well formed, and not "
+                                         "played")
+        self.actions, self.meant = actions, meant
+
+
+def refusal_reply(refusal: Refusal) -> Reply:
+    return Reply(refusal.status, {"error": refusal.error, "detail": refusal.detail},
+                 refusal.headers)
+
+
+def client_address(remote_addr: str | None) -> str | None:
+    """The client's IP address; None for anything else (a unix socket, say)."""
+    try:
+        return str(ipaddress.ip_address(remote_addr or ""))
+    except ValueError:
+        return None
