@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 from channels.db import database_sync_to_async
 
-from matches.protocol_servers.chaser.server import ChaserServer, Settings
+from matches.protocol_servers.chaser.game import Settings
+from matches.protocol_servers.chaser.server import ChaserServer
 from matches.rules import chaser
 from matches.services.protocol import map_board
 

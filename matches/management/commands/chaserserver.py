@@ -22,9 +22,9 @@ from channels.layers import get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.protocol_servers.chaser import tournament
-from matches.protocol_servers.chaser.game import GameResult
+from matches.protocol_servers.chaser.game import SEAT_WAIT, GameResult, Settings
 from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
-from matches.protocol_servers.chaser.server import SEAT_WAIT, ChaserServer, Settings
+from matches.protocol_servers.chaser.server import ChaserServer
 from matches.rules import chaser
 from matches.rules.checks import MAX_TURNS
 from matches.rules.records import RecordError

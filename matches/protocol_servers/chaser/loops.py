@@ -15,8 +15,9 @@ from channels.db import database_sync_to_async
 from django import db
 from django.utils import timezone
 
+from matches.protocol_servers.chaser.game import SEAT_WAIT
 from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
-from matches.protocol_servers.chaser.server import SEAT_WAIT, ChaserServer
+from matches.protocol_servers.chaser.server import ChaserServer
 from matches.rules import chaser
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from matches.protocol_servers.chaser.server import Settings
+from matches.protocol_servers.chaser.game import Settings
 from matches.rules import chaser
 from matches.services import protocol
 

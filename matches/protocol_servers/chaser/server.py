@@ -14,30 +14,30 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import socket
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from django import db
 from django.utils import timezone
 
 from matches.live.broadcast import broadcast_soon
-from matches.models import Submission
 from matches.protocol_servers.chaser.connection import Fault, Program
-from matches.protocol_servers.chaser.game import SIDES, ChaserGame, GameResult
+from matches.protocol_servers.chaser.game import (
+    SIDES,
+    ChaserGame,
+    GameResult,
+    Refusal,
+    Settings,
+)
 from matches.rules import chaser
-from matches.services import protocol
 
 log = logging.getLogger(__name__)
 
 NAME_WAIT = 10.0  # seconds a program has to send its name after connecting
-SEAT_WAIT = 60.0  # seconds a connected program may wait for its game (0: no limit)
 
 
 def team_answers_to(sent: str, name: str, short: str = "") -> bool:
@@ -47,45 +47,6 @@ def team_answers_to(sent: str, name: str, short: str = "") -> bool:
     forms = {form.strip().casefold() for form in (name, short, chaser.shown_name(name),
                                                   chaser.shown_name(short))}
     return bool(sent.strip()) and sent.strip().casefold() in forms - {""}
-
-
-@dataclass
-class Settings:
-    board: Any  # the Board row
-    turns: int
-    team_names: list[str] | None = None  # None: the names the programs send
-    team_shorts: list[str] | None = None  # the teams' short codes, when they have them
-    timeout: float = 10.0
-    seat_wait: float = SEAT_WAIT  # how long a connection may wait for its game (0: ever)
-    step_delay: float = 0.0
-    public: bool = False
-    title: str = ""
-
-
-@dataclass
-class Refusal:
-    """A connection the server closed before it played: a name that is not its seat's
-    team's (403 `wrong_team`), or a wait for its game that ran out (408
-    `seat_timeout`). Kept until the game it came for (`number`) is made, then stored in
-    that game's submissions (team unknown: the sender is not known to be a team) for
-    the judges' audit; in the match's last game when that game never comes."""
-
-    number: int  # the game it came for
-    side: int
-    raw: bytes  # its name line as received (b"" when none came)
-    at: datetime
-    address: str | None
-    status: int
-    error: str
-    detail: str
-
-    def store(self, match_id: int) -> None:
-        kept = self.raw[:protocol.KEPT_BYTES]
-        Submission.objects.create(
-            match_id=match_id, team=None, turn=None, received_at=self.at,
-            remote_addr=self.address, content_type=protocol.CONTENT_TYPE, body=kept,
-            body_size=len(self.raw), body_sha256=hashlib.sha256(kept).hexdigest(),
-            status_code=self.status, error=self.error, detail=self.detail)
 
 
 class ChaserServer:
