@@ -11,8 +11,8 @@ flood of strangers' posts (docs/architecture.md, "Time apart from reads"). The m
 row lock inside the service still orders submissions against the clock.
 
 The django-ninja operation in `matches.api` is the same endpoint for the OpenAPI
-schema and for any server that is not ASGI; both build the same `Request` and call
-the same service, so they answer alike.
+schema and for any server that is not ASGI; both build their `Request` with
+`Request.arrived`, as the dialects do, and call the same service, so they answer alike.
 """
 
 from __future__ import annotations
@@ -58,16 +58,11 @@ class AnswerEndpoint:
             return await self.application(scope, receive, send)
         received_at = timezone.now()
         body, size = await _read_body(receive)
-        headers = {name.lower(): value for name, value in scope["headers"]}
-        request = Request(
-            match_id=int(found.group(1)),
-            authorization=headers.get(b"authorization", b"").decode("latin-1"),
-            body=body,
-            body_size=max(size, _declared_length(headers)),
-            content_type=headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip(),
-            remote_addr=(scope.get("client") or [None])[0],
-            received_at=received_at,
-        )
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1")
+                   for name, value in scope["headers"]}
+        request = Request.arrived(
+            match_id=int(found.group(1)), headers=headers, body=body, received=size,
+            remote_addr=(scope.get("client") or [None])[0], received_at=received_at)
         known = token_known(request.authorization)
         reply = await receive_in_thread(request, known)
         if reply.status == 429 and not known:
@@ -108,11 +103,6 @@ async def _read_body(receive: Any) -> tuple[bytes, int]:
         size += len(chunk)
         more = message.get("more_body", False)
     return b"".join(kept), size
-
-
-def _declared_length(headers: dict[bytes, bytes]) -> int:
-    declared = headers.get(b"content-length", b"")
-    return int(declared) if declared.isdigit() else 0
 
 
 def _host_allowed(scope: dict) -> bool:

@@ -60,14 +60,11 @@ def submit(request: HttpRequest, match_id: int, token: str, dialect: str,
            read: Reader) -> Reply:
     """A dialect's submission, stored as sent (the body, its content type, the dialect)
     and judged by the answer service after `read` turns it into native actions."""
-    declared = request.META.get("CONTENT_LENGTH") or ""
     body = body_of(request)
-    size = int(declared) if declared.isdigit() else len(body)
-    return submission_receive(Request(
-        match_id=match_id, authorization=f"Bearer {token.strip()}", body=body,
-        body_size=max(size, len(body)), content_type=request.content_type or "",
+    return submission_receive(Request.arrived(
+        match_id=match_id, headers=request.headers, body=body, received=len(body),
         remote_addr=request.META.get("REMOTE_ADDR"), received_at=timezone.now(),
-        dialect=dialect, read=read))
+        authorization=f"Bearer {token.strip()}", dialect=dialect, read=read))
 
 
 def body_of(request: HttpRequest) -> bytes:

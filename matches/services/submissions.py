@@ -39,7 +39,7 @@ import re
 import secrets
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -89,6 +89,22 @@ class Request:
     dialect: str = ""
     read: Callable[[str, bytes], tuple[list[dict[str, Any]], int | None]] | None = None
     output: bool = False  # lines a team's program printed that are no move: kept, not judged
+
+    @classmethod
+    def arrived(cls, *, match_id: int, headers: Mapping[str, str], body: bytes, received: int,
+                remote_addr: str | None, received_at: datetime, **kind: Any) -> Request:
+        """The request as any door read it: its `headers` (a mapping that finds lower-case
+        names), the first MAX_BODY + 1 bytes of its body and how many bytes arrived in all.
+        Its size is the larger of that and its Content-Length, so that a client that claims
+        more than it sends is recorded as it claimed. `kind` sets the other fields (a
+        dialect's `authorization`, found where it carries its token)."""
+        declared = headers.get("content-length", "")
+        fields = {"authorization": headers.get("authorization", ""), **kind}
+        return cls(
+            match_id=match_id, body=body,
+            body_size=max(received, int(declared) if _whole_number(declared) else 0),
+            content_type=headers.get("content-type", "").split(";")[0].strip().lower(),
+            remote_addr=remote_addr, received_at=received_at, **fields)
 
 
 @dataclass
@@ -604,6 +620,10 @@ def _statements() -> tuple[str, str, str, str]:
 INSERTED = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",
             "body_size", "body_sha256", "actions", "status_code", "error", "detail", "counted",
             "entered_by", "note", "dialect")
+
+
+def _whole_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 def _address(remote_addr: str | None) -> str | None:
