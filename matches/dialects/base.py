@@ -56,15 +56,16 @@ def plays_in(team: Team | Entrant | None, match: Match) -> bool:
     return owns(team, match)
 
 
-def submit(request: HttpRequest, match_id: int, token: str, dialect: str,
+def submit(request: HttpRequest, match_id: int, token: str, dialect: str, game: str,
            read: Reader) -> Reply:
     """A dialect's submission, stored as sent (the body, its content type, the dialect)
-    and judged by the answer service after `read` turns it into native actions."""
+    and judged by the answer service after `read` turns it into native actions; the
+    service refuses a match of a game other than the dialect's (`wrong_dialect`)."""
     body = body_of(request)
     return submission_receive(Request.arrived(
         match_id=match_id, headers=request.headers, body=body, received=len(body),
         remote_addr=request.META.get("REMOTE_ADDR"), received_at=timezone.now(),
-        authorization=f"Bearer {token.strip()}", dialect=dialect, read=read))
+        authorization=f"Bearer {token.strip()}", dialect=dialect, game=game, read=read))
 
 
 def body_of(request: HttpRequest) -> bytes:

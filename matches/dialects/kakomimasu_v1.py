@@ -170,7 +170,7 @@ def matches_view(request: HttpRequest) -> HttpResponse:
 def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """PATCH /v1/matches/{id}/actions with the pic: the turn's actions."""
     pic = token(request)
-    reply = submit(request, match_id, pic, NAME, read)
+    reply = submit(request, match_id, pic, NAME, GAME, read)
     if reply.status == 202:
         return answer({"receptionUnixTime": int(timezone.now().timestamp()),
                        "turn": reply.body["turn"]})
@@ -181,7 +181,9 @@ def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
                        "turn": match.strategy_turn(timezone.now()) or 0})
     if reply.status == 401:
         return error(401, reply.body["detail"], UNAUTHORIZED)
-    if reply.status in (403, 404) or problem == "wrong_dialect":
+    if problem == "wrong_dialect":
+        return error(400, "this match is not a Kakomimasu match", NOT_FOUND)
+    if reply.status in (403, 404):
         return error(400, reply.body["detail"], NOT_FOUND)
     if problem == "malformed_json":
         return error(400, reply.body["detail"], SYNTAX)
@@ -191,8 +193,6 @@ def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
     """`{"actions": [{"agentId", "type", "x", "y"}]}` as native actions."""
-    if game_id != GAME:
-        raise Refusal(400, "wrong_dialect", "this match is not a Kakomimasu match")
     rules, native = rules_for(game_id), []
     shape = '{"agentId", "type", "x", "y"}'
     for index, action in enumerate(action_objects(body, shape)):

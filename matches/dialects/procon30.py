@@ -87,13 +87,10 @@ class Procon30:
         listed = []  # whether they came as a list alone (answered in kind)
 
         def read(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
-            if game != GAME:
-                raise Refusal(400, "wrong_dialect", f"match {match_id} is not a Procon 2020 "
-                                                    "match: its own API serves it")
             listed.append(sent_as_list(body))
             return self.read(game, body, first_id, sent)
 
-        reply = submit(request, match_id, token, self.name, read)
+        reply = submit(request, match_id, token, self.name, GAME, read)
         if reply.status == 401:
             return invalid_token()
         if reply.status in (403, 404) or reply.body.get("error") == "wrong_dialect":

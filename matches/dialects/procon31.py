@@ -152,20 +152,20 @@ def action_view(request: HttpRequest, match_id: int) -> HttpResponse:
     listed = []  # whether they came as the list alone (answered in kind)
 
     def read(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
-        if game != GAME:
-            raise Refusal(400, "wrong_dialect", f"match {match_id} is not a Kakomimasu "
-                                                "match: its own API serves it")
         listed.append(sent_as_list(body))
         return actions_read(body, first_id, sent)
 
-    reply = submit(request, match_id, sent_token, NAME, read)
+    reply = submit(request, match_id, sent_token, NAME, GAME, read)
     if reply.status == 202:
         echoed = [{**action, "turn": reply.body["turn"]} for action in sent]
         return answer(echoed if any(listed) else {"actions": echoed}, 202)
     error = reply.body.get("error", "")
     if reply.status == 401:
         return unauthorized()
-    if reply.status in (403, 404) or error == "wrong_dialect":
+    if error == "wrong_dialect":
+        return refused(404, "InvalidMatches", f"match {match_id} is not a Kakomimasu match: "
+                                              "its own API serves it")
+    if reply.status in (403, 404):
         return refused(404, "InvalidMatches", reply.body["detail"])
     if error == "not_running" and match and timezone.now() < match.start_at:
         return too_early(match)

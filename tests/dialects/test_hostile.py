@@ -80,3 +80,28 @@ def test_a_real_token_on_a_huge_id_through_the_native_api(client, tmp_path):
                          content_type="application/json",
                          HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
     assert answer.status_code in (403, 404, 422), answer.status_code
+
+
+def test_a_match_of_another_game_is_refused_in_each_dialects_words(client, clock, tmp_path):
+    """The answer service checks the game a dialect serves; each dialect says so as its
+    own server did, and the request is stored as refused."""
+    procon, procon_tokens = procon_match(tmp_path)
+    kakomimasu, kakomimasu_tokens = kakomimasu_match(tmp_path)
+    clock.time = max(procon.start_at, kakomimasu.start_at) + timedelta(seconds=1)
+    stay = {"actions": [{"agentID": 1, "agentId": 0, "type": "stay"}]}
+    sent = [
+        (f"/procon30/matches/{kakomimasu.pk}/action", {"HTTP_AUTHORIZATION": kakomimasu_tokens[0]},
+         400, {"status": "InvalidMatches"}),
+        (f"/procon2020/matches/{kakomimasu.pk}/action?token={kakomimasu_tokens[1]}", {},
+         400, {"status": "InvalidMatches"}),
+        (f"/procon31/matches/{procon.pk}/action", {"HTTP_X_API_TOKEN": procon_tokens[0]},
+         404, {"status": "InvalidMatches",
+               "detail": f"match {procon.pk} is not a Kakomimasu match: its own API serves it"}),
+        (f"/v1/matches/{procon.pk}/actions", {"HTTP_AUTHORIZATION": procon_tokens[1]},
+         400, {"message": "this match is not a Kakomimasu match", "errorCode": 100}),
+    ]
+    for path, headers, status, said in sent:
+        answer = client.post(path, json.dumps(stay), content_type="application/json", **headers)
+        assert (answer.status_code, answer.json()) == (status, said), path
+    assert [(row.status_code, row.error) for row in Submission.objects.order_by("id")] == [
+        (400, "wrong_dialect")] * 4
