@@ -13,6 +13,9 @@ row lock inside the service still orders submissions against the clock.
 The django-ninja operation in `matches.api` is the same endpoint for the OpenAPI
 schema and for any server that is not ASGI; both build their `Request` with
 `Request.arrived`, as the dialects do, and call the same service, so they answer alike.
+What Django's stack would decide before and after is read from its settings through
+spectator/security.py: a host it would refuse is handed on to it (its own 400), and each
+answer carries the security headers its middleware would add.
 """
 
 from __future__ import annotations

@@ -73,7 +73,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Request:
-    """What arrived, as the view saw it."""
+    """What arrived, as a door saw it (`Request.arrived` builds it from what it read)."""
 
     match_id: int
     authorization: str
