@@ -347,19 +347,10 @@ def _received(request: HttpRequest, match_id: int, response: HttpResponse,
               **kind: Any) -> Status:
     """A team's request, stored and judged by the service, its answer as the service says."""
     received_at = timezone.now()
-    declared = request.META.get("CONTENT_LENGTH") or ""
     body = request.read(MAX_BODY + 1)
-    size = int(declared) if declared.isdigit() else len(body)
-    reply = submission_receive(Request(
-        match_id=match_id,
-        authorization=request.headers.get("Authorization", ""),
-        body=body,
-        body_size=max(size, len(body)),
-        content_type=request.content_type or "",
-        remote_addr=request.META.get("REMOTE_ADDR"),
-        received_at=received_at,
-        **kind,
-    ))
+    reply = submission_receive(Request.arrived(
+        match_id=match_id, headers=request.headers, body=body, received=len(body),
+        remote_addr=request.META.get("REMOTE_ADDR"), received_at=received_at, **kind))
     for name, value in reply.headers.items():
         response[name] = value
     return Status(reply.status, reply.body)

@@ -11,8 +11,11 @@ flood of strangers' posts (docs/architecture.md, "Time apart from reads"). The m
 row lock inside the service still orders submissions against the clock.
 
 The django-ninja operation in `matches.api` is the same endpoint for the OpenAPI
-schema and for any server that is not ASGI; both build the same `Request` and call
-the same service, so they answer alike.
+schema and for any server that is not ASGI; both build their `Request` with
+`Request.arrived`, as the dialects do, and call the same service, so they answer alike.
+What Django's stack would decide before and after is read from its settings through
+spectator/security.py: a host it would refuse is handed on to it (its own 400), and each
+answer carries the security headers its middleware would add.
 """
 
 from __future__ import annotations
@@ -23,14 +26,13 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 from django.db import connection
-from django.http.request import split_domain_port, validate_host
 from django.utils import timezone
 
 from matches.access import token_known
 from matches.services.submissions import MAX_BODY, Reply, Request, submission_receive
 from spectator.admission import tarpit
+from spectator.security import host_allowed, is_secure, security_headers
 
 # One thread for every team's answer in this process: answers are short (a lock, a few
 # statements), and one connection keeps SQLite's writes in one place. Requests whose
@@ -39,11 +41,6 @@ from spectator.admission import tarpit
 ANSWERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="answers")
 STRANGERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="strangers")
 ROUTE = re.compile(r"/api/matches/(\d{1,18})/actions/?")
-SECURITY_HEADERS = [
-    (b"content-type", b"application/json"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"cache-control", b"no-store"),
-]
 
 
 class AnswerEndpoint:
@@ -54,25 +51,22 @@ class AnswerEndpoint:
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         found = ROUTE.fullmatch(scope.get("path", "")) if scope["type"] == "http" else None
-        if found is None or scope["method"] != "POST" or not _host_allowed(scope):
+        if found is None or scope["method"] != "POST":
+            return await self.application(scope, receive, send)
+        headers = {name.decode("latin-1").lower(): value.decode("latin-1")
+                   for name, value in scope["headers"]}
+        if not host_allowed(headers.get("host", "")):  # Django answers it with its 400
             return await self.application(scope, receive, send)
         received_at = timezone.now()
         body, size = await _read_body(receive)
-        headers = {name.lower(): value for name, value in scope["headers"]}
-        request = Request(
-            match_id=int(found.group(1)),
-            authorization=headers.get(b"authorization", b"").decode("latin-1"),
-            body=body,
-            body_size=max(size, _declared_length(headers)),
-            content_type=headers.get(b"content-type", b"").decode("latin-1").split(";")[0].strip(),
-            remote_addr=(scope.get("client") or [None])[0],
-            received_at=received_at,
-        )
+        request = Request.arrived(
+            match_id=int(found.group(1)), headers=headers, body=body, received=size,
+            remote_addr=(scope.get("client") or [None])[0], received_at=received_at)
         known = token_known(request.authorization)
         reply = await receive_in_thread(request, known)
         if reply.status == 429 and not known:
             await tarpit()  # a stranger flooding asks once a second, not at once
-        await _answer(send, reply)
+        await _answer(send, reply, is_secure(scope.get("scheme", "http"), headers))
 
 
 def _receive(request: Request) -> Reply:
@@ -110,24 +104,12 @@ async def _read_body(receive: Any) -> tuple[bytes, int]:
     return b"".join(kept), size
 
 
-def _declared_length(headers: dict[bytes, bytes]) -> int:
-    declared = headers.get(b"content-length", b"")
-    return int(declared) if declared.isdigit() else 0
-
-
-def _host_allowed(scope: dict) -> bool:
-    """ALLOWED_HOSTS, as Django applies it; other hosts get Django's own 400."""
-    host = next((value for name, value in scope["headers"] if name.lower() == b"host"), b"")
-    domain, _ = split_domain_port(host.decode("latin-1"))
-    allowed = settings.ALLOWED_HOSTS
-    if settings.DEBUG and not allowed:
-        allowed = [".localhost", "127.0.0.1", "[::1]"]
-    return bool(domain) and validate_host(domain, allowed)
-
-
-async def _answer(send: Any, reply: Reply) -> None:
+async def _answer(send: Any, reply: Reply, secure: bool) -> None:
+    """The reply in JSON, with the security headers Django's middleware would have added."""
     body = json.dumps(reply.body).encode()
-    headers = [*SECURITY_HEADERS, (b"content-length", str(len(body)).encode()),
-               *((name.lower().encode(), value.encode()) for name, value in reply.headers.items())]
-    await send({"type": "http.response.start", "status": reply.status, "headers": headers})
+    headers = [("content-type", "application/json"), *security_headers(secure),
+               ("cache-control", "no-store"), ("content-length", str(len(body))),
+               *reply.headers.items()]
+    await send({"type": "http.response.start", "status": reply.status,
+                "headers": [(name.lower().encode(), value.encode()) for name, value in headers]})
     await send({"type": "http.response.body", "body": body})

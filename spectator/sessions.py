@@ -31,6 +31,7 @@ from django.http.request import split_domain_port, validate_host
 from matches.access import team_by_authorization
 from matches.models import Team
 from spectator.admission import CLOSE_TOO_MANY, GATES, client_address, tarpit
+from spectator.security import allowed_hosts
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -59,12 +60,6 @@ def _trusted(scheme: str, host: str, port: int) -> bool:
     return False
 
 
-def _allowed_hosts() -> list[str]:
-    if settings.DEBUG and not settings.ALLOWED_HOSTS:  # as Django answers HTTP requests
-        return [".localhost", "127.0.0.1", "[::1]"]
-    return settings.ALLOWED_HOSTS
-
-
 def origin_allowed(origin: str, host: str) -> bool:
     """An Origin is the server's own when its host and port are the Host header's (a host
     of ALLOWED_HOSTS; a Host without a port has the default port of the Origin's scheme),
@@ -76,7 +71,7 @@ def origin_allowed(origin: str, host: str) -> bool:
     if _trusted(scheme, origin_host, origin_port):
         return True
     domain, port = split_domain_port(host)
-    if not domain or not validate_host(domain, _allowed_hosts()):
+    if not domain or not validate_host(domain, allowed_hosts()):
         return False
     return (domain.strip("[]"), int(port or DEFAULT_PORTS[scheme])) == (origin_host, origin_port)
 

@@ -1,6 +1,8 @@
 """What every dialect shares: the team's token found where the dialect carries it, a
-team's matches, a submission handed to the answer service with the dialect's body
-reader, and JSON answers (docs/dialects.md)."""
+team's matches, a submission handed to the answer service with the dialect's game and
+body reader, the agents' IDs across a match, the actions echoed as they were sent, and
+JSON answers (docs/dialects.md). Each dialect says the service's refusals in its own
+words with a table of its own (error -> answer)."""
 
 from __future__ import annotations
 
@@ -23,6 +25,9 @@ from matches.services.submissions import (
 )
 
 Reader = Callable[[str, bytes], tuple[list[dict[str, Any]], int | None]]
+# A refusal of the answer service in a dialect's words, from its reply and the match
+# (None when there is no such match).
+Refused = Callable[[Reply, Match | None], HttpResponse]
 
 
 def answer(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> HttpResponse:
@@ -56,18 +61,16 @@ def plays_in(team: Team | Entrant | None, match: Match) -> bool:
     return owns(team, match)
 
 
-def submit(request: HttpRequest, match_id: int, token: str, dialect: str,
+def submit(request: HttpRequest, match_id: int, token: str, dialect: str, game: str,
            read: Reader) -> Reply:
     """A dialect's submission, stored as sent (the body, its content type, the dialect)
-    and judged by the answer service after `read` turns it into native actions."""
-    declared = request.META.get("CONTENT_LENGTH") or ""
+    and judged by the answer service after `read` turns it into native actions; the
+    service refuses a match of a game other than the dialect's (`wrong_dialect`)."""
     body = body_of(request)
-    size = int(declared) if declared.isdigit() else len(body)
-    return submission_receive(Request(
-        match_id=match_id, authorization=f"Bearer {token.strip()}", body=body,
-        body_size=max(size, len(body)), content_type=request.content_type or "",
+    return submission_receive(Request.arrived(
+        match_id=match_id, headers=request.headers, body=body, received=len(body),
         remote_addr=request.META.get("REMOTE_ADDR"), received_at=timezone.now(),
-        dialect=dialect, read=read))
+        authorization=f"Bearer {token.strip()}", dialect=dialect, game=game, read=read))
 
 
 def body_of(request: HttpRequest) -> bytes:
@@ -101,9 +104,31 @@ def action_objects(body: bytes, shape: str) -> list[dict[str, Any]]:
     return actions
 
 
-def sent_as_list(body: bytes) -> bool:
-    """Whether a body that was read is the list of actions alone (answered in kind)."""
-    return body.lstrip()[:1] == b"["
+class Sent:
+    """The actions as a client sent them (the keys the dialect knows), echoed with the
+    turn they count for when they are accepted, in the shape they came in: the list
+    alone, or `{"actions": [...]}`."""
+
+    def __init__(self) -> None:
+        self.actions: list[dict[str, Any]] = []
+        self.as_list = False
+
+    def came_in(self, body: bytes) -> None:
+        self.as_list = body.lstrip()[:1] == b"["
+
+    def echo(self, turn: int) -> list[dict[str, Any]] | dict[str, Any]:
+        echoed = [{**action, "turn": turn} for action in self.actions]
+        return echoed if self.as_list else {"actions": echoed}
+
+
+def submitted_to(token: str, match_id: int) -> tuple[Match | None, int]:
+    """The match a submission is sent to (None: there is none), and the `agentID` of the
+    token's team's first agent in it, for dialects that number agents across the match
+    (the first team's 1..n, the second's n+1..2n); 1 without a team or a match, whose
+    request the service refuses anyway."""
+    team = team_of(token, match_id)
+    match = Match.objects.filter(pk=match_id).first()
+    return match, team.index * match.agents + 1 if team and match else 1
 
 
 def agent_of(action: dict[str, Any], index: int, first_id: int) -> int:

@@ -68,6 +68,20 @@ def error(status: int, message: str, code: int) -> HttpResponse:
 # here can meet: malformed JSON, no valid credentials (with status 401), no such game,
 # an action refused (out of its step, or not an action list).
 SYNTAX, UNAUTHORIZED, NOT_FOUND, INVALID = 3, 4, 100, 104
+# The answer service's refusals in those words: its error -> the status and errorCode
+# of the answer, whose message is the service's detail unless OWN_WORDS has one; any
+# other error is REFUSED: the actions refused (out of their step, not an action list).
+REFUSALS = {
+    "unauthorized": (401, UNAUTHORIZED),
+    "forbidden": (400, NOT_FOUND),
+    "not_found": (400, NOT_FOUND),
+    "wrong_dialect": (400, NOT_FOUND),
+    "malformed_json": (400, SYNTAX),
+    "too_large": (413, INVALID),
+    "rate_limited": (429, INVALID),
+}
+REFUSED = (400, INVALID)
+OWN_WORDS = {"wrong_dialect": "this match is not a Kakomimasu match"}
 
 
 def game(match: Match, now=None, *, whole_log: bool = True) -> dict[str, Any]:
@@ -170,7 +184,7 @@ def matches_view(request: HttpRequest) -> HttpResponse:
 def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """PATCH /v1/matches/{id}/actions with the pic: the turn's actions."""
     pic = token(request)
-    reply = submit(request, match_id, pic, NAME, read)
+    reply = submit(request, match_id, pic, NAME, GAME, read)
     if reply.status == 202:
         return answer({"receptionUnixTime": int(timezone.now().timestamp()),
                        "turn": reply.body["turn"]})
@@ -179,20 +193,12 @@ def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
         match = Match.objects.get(pk=match_id)
         return answer({"receptionUnixTime": int(timezone.now().timestamp()),
                        "turn": match.strategy_turn(timezone.now()) or 0})
-    if reply.status == 401:
-        return error(401, reply.body["detail"], UNAUTHORIZED)
-    if reply.status in (403, 404) or problem == "wrong_dialect":
-        return error(400, reply.body["detail"], NOT_FOUND)
-    if problem == "malformed_json":
-        return error(400, reply.body["detail"], SYNTAX)
-    return error(reply.status if reply.status in (413, 429) else 400, reply.body["detail"],
-                 INVALID)
+    status, code = REFUSALS.get(problem, REFUSED)
+    return error(status, OWN_WORDS.get(problem, reply.body["detail"]), code)
 
 
 def read(game_id: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
     """`{"actions": [{"agentId", "type", "x", "y"}]}` as native actions."""
-    if game_id != GAME:
-        raise Refusal(400, "wrong_dialect", "this match is not a Kakomimasu match")
     rules, native = rules_for(game_id), []
     shape = '{"agentId", "type", "x", "y"}'
     for index, action in enumerate(action_objects(body, shape)):

@@ -20,6 +20,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors
 from matches.dialects.base import (
+    Refused,
+    Sent,
     action_objects,
     agent_of,
     answer,
@@ -27,8 +29,8 @@ from matches.dialects.base import (
     json_object,
     native_action,
     plays_in,
-    sent_as_list,
     submit,
+    submitted_to,
     team_of,
     teams_matches,
 )
@@ -80,25 +82,17 @@ class Procon30:
         """Every request is stored before its answer, a stranger's too (the service
         keeps those bounded): so the token and the match are judged by the service."""
         token = self.token(request)
-        team = team_of(token, match_id)
-        match = Match.objects.filter(pk=match_id).first()
-        first_id = team.index * match.agents + 1 if team and match else 1  # its first agent
-        sent: list[dict[str, Any]] = []  # the actions as sent, echoed when accepted
-        listed = []  # whether they came as a list alone (answered in kind)
+        match, first_id = submitted_to(token, match_id)
+        sent = Sent()
 
         def read(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
-            if game != GAME:
-                raise Refusal(400, "wrong_dialect", f"match {match_id} is not a Procon 2020 "
-                                                    "match: its own API serves it")
-            listed.append(sent_as_list(body))
-            return self.read(game, body, first_id, sent)
+            sent.came_in(body)
+            return self.read(game, body, first_id, sent.actions)
 
-        reply = submit(request, match_id, token, self.name, read)
-        if reply.status == 401:
-            return invalid_token()
-        if reply.status in (403, 404) or reply.body.get("error") == "wrong_dialect":
-            return invalid_matches()
-        return self.replied(reply, match, sent, any(listed))
+        reply = submit(request, match_id, token, self.name, GAME, read)
+        if reply.status == 202:  # the actions echoed with the turn they count for
+            return answer(sent.echo(reply.body["turn"]), ACCEPTED)
+        return REFUSALS.get(reply.body.get("error", ""), refused)(reply, match)
 
     # --- the shapes -------------------------------------------------------------------
 
@@ -157,27 +151,6 @@ class Procon30:
                          "type": moved["type"]})
         return native, None
 
-    def replied(self, reply: Reply, match: Match, sent: list[dict[str, Any]],
-                listed: bool = False) -> HttpResponse:
-        """The service's answer in the dialect's words: accepted, the actions echoed with
-        the turn they count for."""
-        if reply.status == 202:
-            turn = reply.body["turn"]
-            echoed = [{**action, "turn": turn} for action in sent]
-            return answer(echoed if listed else {"actions": echoed}, ACCEPTED)
-        error = reply.body.get("error")
-        if error == "not_running" and timezone.now() < match.start_at:
-            return too_early(match)
-        if error in ("not_running", "step_over", "wrong_turn"):
-            return answer({"status": "UnacceptableTime",
-                           "startAtUnixTime": int(match.start_at.timestamp())}, 400)
-        if reply.status == 429:
-            return answer({"status": "TooManyRequests", "detail": reply.body["detail"]}, 429,
-                          reply.headers)
-        return answer({"status": "InvalidActions" if reply.status == 400 else "BadRequest",
-                       "detail": reply.body.get("detail", "")}, reply.status)
-
-
 class Vietnam(Procon30):
     """Procon 2020 Vietnam: the Procon 30 shapes plus treasures and obstacles; the token
     also as `?token=` or a `token` field of the posted body."""
@@ -208,6 +181,43 @@ def invalid_matches() -> HttpResponse:
 def too_early(match: Match) -> HttpResponse:
     return answer({"startAtUnixTime": int(match.start_at.timestamp()), "status": "TooEarly"},
                   400)
+
+
+def not_running(reply: Reply, match: Match) -> HttpResponse:
+    """Before the start, too early; after the end, an unacceptable time."""
+    if timezone.now() < match.start_at:
+        return too_early(match)
+    return unacceptable_time(reply, match)
+
+
+def unacceptable_time(reply: Reply, match: Match) -> HttpResponse:
+    return answer({"status": "UnacceptableTime",
+                   "startAtUnixTime": int(match.start_at.timestamp())}, 400)
+
+
+def too_many_requests(reply: Reply, match: Match | None) -> HttpResponse:
+    return answer({"status": "TooManyRequests", "detail": reply.body["detail"]}, 429,
+                  reply.headers)
+
+
+def refused(reply: Reply, match: Match | None) -> HttpResponse:
+    """Any other refusal: the actions (400), or the request (a body over the limit)."""
+    return answer({"status": "InvalidActions" if reply.status == 400 else "BadRequest",
+                   "detail": reply.body.get("detail", "")}, reply.status)
+
+
+# The answer service's refusals in the official servers' words (docs/dialects.md): its
+# error -> the answer; any other error is `refused`.
+REFUSALS: dict[str, Refused] = {
+    "unauthorized": lambda reply, match: invalid_token(),
+    "forbidden": lambda reply, match: invalid_matches(),
+    "not_found": lambda reply, match: invalid_matches(),
+    "wrong_dialect": lambda reply, match: invalid_matches(),
+    "not_running": not_running,
+    "step_over": unacceptable_time,
+    "wrong_turn": unacceptable_time,
+    "rate_limited": too_many_requests,
+}
 
 
 def routes(dialect: Procon30) -> list:

@@ -22,19 +22,21 @@ from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors
 from matches.dialects.base import (
+    Refused,
+    Sent,
     action_objects,
     agent_of,
     answer,
     native_action,
     plays_in,
-    sent_as_list,
     submit,
+    submitted_to,
     team_of,
     teams_matches,
 )
 from matches.models import Match
 from matches.rules import rules_for
-from matches.services.submissions import Refusal
+from matches.services.submissions import Refusal, Reply
 
 GAME = "kakomimasu"
 NAME = "procon31"
@@ -144,36 +146,61 @@ def state(match: Match) -> dict[str, Any]:
 def action_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """Stored before its answer, strangers' too: the service judges token and match."""
     sent_token = token(request)
-    team = team_of(sent_token, match_id)
-    match = Match.objects.filter(pk=match_id).first()
-    first_id = team.index * match.agents + 1 if team and match else 1
-
-    sent: list[dict[str, Any]] = []  # the actions as sent, echoed when accepted
-    listed = []  # whether they came as the list alone (answered in kind)
+    match, first_id = submitted_to(sent_token, match_id)
+    sent = Sent()
 
     def read(game: str, body: bytes) -> tuple[list[dict[str, Any]], int | None]:
-        if game != GAME:
-            raise Refusal(400, "wrong_dialect", f"match {match_id} is not a Kakomimasu "
-                                                "match: its own API serves it")
-        listed.append(sent_as_list(body))
-        return actions_read(body, first_id, sent)
+        sent.came_in(body)
+        return actions_read(body, first_id, sent.actions)
 
-    reply = submit(request, match_id, sent_token, NAME, read)
-    if reply.status == 202:
-        echoed = [{**action, "turn": reply.body["turn"]} for action in sent]
-        return answer(echoed if any(listed) else {"actions": echoed}, 202)
-    error = reply.body.get("error", "")
-    if reply.status == 401:
-        return unauthorized()
-    if reply.status in (403, 404) or error == "wrong_dialect":
-        return refused(404, "InvalidMatches", reply.body["detail"])
-    if error == "not_running" and match and timezone.now() < match.start_at:
+    reply = submit(request, match_id, sent_token, NAME, GAME, read)
+    if reply.status == 202:  # the actions echoed with the turn they count for
+        return answer(sent.echo(reply.body["turn"]), 202)
+    return REFUSALS.get(reply.body.get("error", ""), refused_otherwise)(reply, match)
+
+
+def invalid_matches(reply: Reply, match: Match | None) -> HttpResponse:
+    return refused(404, "InvalidMatches", reply.body["detail"])
+
+
+def not_kakomimasu(reply: Reply, match: Match) -> HttpResponse:
+    return refused(404, "InvalidMatches", f"match {match.pk} is not a Kakomimasu match: "
+                                          "its own API serves it")
+
+
+def not_running(reply: Reply, match: Match) -> HttpResponse:
+    """Before the start, too early; after the end, an unacceptable time."""
+    if timezone.now() < match.start_at:
         return too_early(match)
-    if error in ("not_running", "step_over", "wrong_turn"):
-        return refused(400, "UnacceptableTime", reply.body["detail"])
-    if error in ("malformed_json", "invalid_actions"):  # not the request's format
-        return refused(422, "InvalidFormat", reply.body["detail"])
+    return unacceptable_time(reply, match)
+
+
+def unacceptable_time(reply: Reply, match: Match | None) -> HttpResponse:
+    return refused(400, "UnacceptableTime", reply.body["detail"])
+
+
+def invalid_format(reply: Reply, match: Match | None) -> HttpResponse:
+    """Not JSON, or not an action list: not the request's format."""
+    return refused(422, "InvalidFormat", reply.body["detail"])
+
+
+def refused_otherwise(reply: Reply, match: Match | None) -> HttpResponse:
     return refused(reply.status, "Refused", reply.body["detail"], reply.headers)
+
+
+# The answer service's refusals in Procon 31's words (docs/dialects.md): its error -> the
+# answer; any other error is `refused_otherwise`, with the service's status.
+REFUSALS: dict[str, Refused] = {
+    "unauthorized": lambda reply, match: unauthorized(),
+    "forbidden": invalid_matches,
+    "not_found": invalid_matches,
+    "wrong_dialect": not_kakomimasu,
+    "not_running": not_running,
+    "step_over": unacceptable_time,
+    "wrong_turn": unacceptable_time,
+    "malformed_json": invalid_format,
+    "invalid_actions": invalid_format,
+}
 
 
 def actions_read(body: bytes, first_id: int,

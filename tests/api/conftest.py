@@ -41,8 +41,10 @@ class AsgiClient:
 
     def post(self, path: str, data: bytes | str = b"", content_type: str = "",
              HTTP_AUTHORIZATION: str | None = None, host: str = "testserver",
-             CONTENT_LENGTH: str | None = None, REMOTE_ADDR: str = "127.0.0.1") -> Answer:
-        """As the test client's: no content type sends none; CONTENT_LENGTH may lie."""
+             CONTENT_LENGTH: str | None = None, REMOTE_ADDR: str = "127.0.0.1",
+             secure: bool = False, **meta: str) -> Answer:
+        """As the test client's: no content type sends none; CONTENT_LENGTH may lie;
+        `secure` is https; other headers as HTTP_X_NAME=value."""
         body = data.encode() if isinstance(data, str) else data
         length = str(len(body)) if CONTENT_LENGTH is None else CONTENT_LENGTH
         headers = [(b"host", host.encode()), (b"content-length", length.encode())]
@@ -50,8 +52,11 @@ class AsgiClient:
             headers.append((b"content-type", content_type.encode()))
         if HTTP_AUTHORIZATION is not None:
             headers.append((b"authorization", HTTP_AUTHORIZATION.encode("latin-1")))
+        headers += [(name.removeprefix("HTTP_").replace("_", "-").lower().encode(),
+                     value.encode("latin-1")) for name, value in meta.items()]
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-                 "method": "POST", "scheme": "http", "path": path, "raw_path": path.encode(),
+                 "method": "POST", "scheme": "https" if secure else "http",
+                 "path": path, "raw_path": path.encode(),
                  "query_string": b"", "headers": headers, "client": (REMOTE_ADDR, 50000),
                  "server": ("testserver", 80)}
         return async_to_sync(self._exchange)(scope, body)

@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from django.conf import settings as django_settings
 
 from matches.models import Submission
 from matches.services.submissions import KEPT_HEAD
@@ -208,6 +209,45 @@ def test_other_methods_paths_and_hosts_are_handed_on():
     assert answered.headers["content-type"] == "application/json"
     assert answered.headers["x-content-type-options"] == "nosniff"
     assert Submission.objects.get().status_code == 202
+
+
+SECURITY_HEADERS = ("strict-transport-security", "x-content-type-options", "referrer-policy",
+                    "cross-origin-opener-policy", "x-frame-options")
+WITHOUT_FRAMES = [name for name in django_settings.MIDDLEWARE if "clickjacking" not in name]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("changed", "secure", "forwarded"), [
+    ({}, False, "https"),
+    ({"X_FRAME_OPTIONS": "sameorigin", "SECURE_REFERRER_POLICY": "no-referrer, origin",
+      "SECURE_CROSS_ORIGIN_OPENER_POLICY": None, "SECURE_CONTENT_TYPE_NOSNIFF": False,
+      "SECURE_HSTS_SECONDS": 60, "SECURE_HSTS_PRELOAD": True}, True, "http"),
+    ({"SECURE_HSTS_SECONDS": 60, "SECURE_HSTS_INCLUDE_SUBDOMAINS": True,
+      "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https"),
+      "MIDDLEWARE": WITHOUT_FRAMES}, False, "https"),
+    ({"SECURE_HSTS_SECONDS": 60, "SECURE_REFERRER_POLICY": ["no-referrer", "origin"],
+      "SECURE_PROXY_SSL_HEADER": ("HTTP_X_FORWARDED_PROTO", "https")}, True, "http"),
+])
+def test_the_asgi_door_sends_the_security_headers_djangos_door_sends(client, settings, changed,
+                                                                    secure, forwarded):
+    """Read from the settings Django's middleware reads, whatever they say (HSTS on an
+    https request only, as the scheme or the proxy's header has it)."""
+    from matches.api_asgi import AnswerEndpoint
+    from tests.api.conftest import AsgiClient, refuse
+
+    for name, value in changed.items():
+        setattr(settings, name, value)
+    match, tokens = make_match()
+    sent = {"data": json.dumps(ACTIONS), "content_type": "application/json", "secure": secure,
+            "HTTP_AUTHORIZATION": f"Bearer {tokens[0]}", "HTTP_X_FORWARDED_PROTO": forwarded}
+    route = f"/api/matches/{match.pk}/actions"
+    by_django = client.post(route, **sent)
+    by_asgi = AsgiClient(AnswerEndpoint(refuse)).post(route, **sent)
+    assert (by_django.status_code, by_asgi.status_code) == (202, 202)
+    expected = {name: by_django.headers[name] for name in SECURITY_HEADERS
+                if name in by_django.headers}
+    assert expected and {name: by_asgi.headers[name] for name in SECURITY_HEADERS
+                         if name in by_asgi.headers} == expected
 
 
 @pytest.mark.parametrize(("body", "detail"), [

@@ -80,3 +80,62 @@ def test_a_real_token_on_a_huge_id_through_the_native_api(client, tmp_path):
                          content_type="application/json",
                          HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
     assert answer.status_code in (403, 404, 422), answer.status_code
+
+
+def test_a_match_of_another_game_is_refused_in_each_dialects_words(client, clock, tmp_path):
+    """The answer service checks the game a dialect serves; each dialect says so as its
+    own server did, and the request is stored as refused."""
+    procon, procon_tokens = procon_match(tmp_path)
+    kakomimasu, kakomimasu_tokens = kakomimasu_match(tmp_path)
+    clock.time = max(procon.start_at, kakomimasu.start_at) + timedelta(seconds=1)
+    stay = {"actions": [{"agentID": 1, "agentId": 0, "type": "stay"}]}
+    sent = [
+        (f"/procon30/matches/{kakomimasu.pk}/action", {"HTTP_AUTHORIZATION": kakomimasu_tokens[0]},
+         400, {"status": "InvalidMatches"}),
+        (f"/procon2020/matches/{kakomimasu.pk}/action?token={kakomimasu_tokens[1]}", {},
+         400, {"status": "InvalidMatches"}),
+        (f"/procon31/matches/{procon.pk}/action", {"HTTP_X_API_TOKEN": procon_tokens[0]},
+         404, {"status": "InvalidMatches",
+               "detail": f"match {procon.pk} is not a Kakomimasu match: its own API serves it"}),
+        (f"/v1/matches/{procon.pk}/actions", {"HTTP_AUTHORIZATION": procon_tokens[1]},
+         400, {"message": "this match is not a Kakomimasu match", "errorCode": 100}),
+    ]
+    for path, headers, status, said in sent:
+        answer = client.post(path, json.dumps(stay), content_type="application/json", **headers)
+        assert (answer.status_code, answer.json()) == (status, said), path
+    assert [(row.status_code, row.error) for row in Submission.objects.order_by("id")] == [
+        (400, "wrong_dialect")] * 4
+
+
+def test_the_native_limits_in_each_dialects_words(client, clock, tmp_path):
+    """A body over 64 KiB, one that is not JSON, and the 21st request of a second, as
+    each dialect says them (a table of each dialect's words: these pin its rows)."""
+    procon, procon_tokens = procon_match(tmp_path)
+    kakomimasu, kakomimasu_tokens = kakomimasu_match(tmp_path)
+    clock.time = max(procon.start_at, kakomimasu.start_at) + timedelta(seconds=1)
+    big = b"[" + b" " * 70_000 + b"]"
+    too_large = "the body is 70002 bytes; at most 64 KiB (65536 bytes) are accepted"
+    not_json = ("the body is not valid JSON: Expecting property name enclosed in double "
+                "quotes: line 1 column 2 (char 1)")
+    limited = "21 requests within a second; a token may send 20"
+    doors = [
+        (f"/procon30/matches/{procon.pk}/action", {"HTTP_AUTHORIZATION": procon_tokens[0]},
+         (413, {"status": "BadRequest", "detail": too_large}),
+         (400, {"status": "InvalidActions", "detail": not_json}),
+         (429, {"status": "TooManyRequests", "detail": limited}), "1"),
+        (f"/procon31/matches/{kakomimasu.pk}/action", {"HTTP_X_API_TOKEN": kakomimasu_tokens[0]},
+         (413, {"status": "Refused", "detail": too_large}),
+         (422, {"status": "InvalidFormat", "detail": not_json}),
+         (429, {"status": "Refused", "detail": limited}), "1"),
+        (f"/v1/matches/{kakomimasu.pk}/actions", {"HTTP_AUTHORIZATION": kakomimasu_tokens[1]},
+         (413, {"message": too_large, "errorCode": 104}),
+         (400, {"message": not_json, "errorCode": 3}),
+         (429, {"message": limited, "errorCode": 104}), None),
+    ]
+    for path, headers, over, broken, flooded, retry_after in doors:
+        answers = [client.post(path, body, content_type="application/json", **headers)
+                   for body in [big, b"{nope", *[b"[]"] * 19]]
+        said = [(answer.status_code, answer.json()) for answer in answers]
+        assert (said[0], said[1], said[-1]) == (over, broken, flooded), path
+        assert all(status != 429 for status, _ in said[:-1]), path
+        assert answers[-1].get("Retry-After") == retry_after, path

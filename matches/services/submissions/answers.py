@@ -6,7 +6,7 @@ and gets a `Reply`; a check that refuses raises or returns a `Refusal`.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,7 +16,7 @@ DETAIL_LIMIT = 300  # characters of a refusal's detail
 
 @dataclass(frozen=True)
 class Request:
-    """What arrived, as the view saw it."""
+    """What arrived, as a door saw it (`Request.arrived` builds it from what it read)."""
 
     match_id: int
     authorization: str
@@ -31,7 +31,24 @@ class Request:
     # a body into the native (actions, turn meant), raising Refusal as parse_submission.
     dialect: str = ""
     read: Callable[[str, bytes], tuple[list[dict[str, Any]], int | None]] | None = None
+    game: str = ""  # the one game a dialect serves: a match of another is refused
     output: bool = False  # lines a team's program printed that are no move: kept, not judged
+
+    @classmethod
+    def arrived(cls, *, match_id: int, headers: Mapping[str, str], body: bytes, received: int,
+                remote_addr: str | None, received_at: datetime, **kind: Any) -> Request:
+        """The request as any door read it: its `headers` (a mapping that finds lower-case
+        names), the first MAX_BODY + 1 bytes of its body and how many bytes arrived in all.
+        Its size is the larger of that and its Content-Length, so that a client that claims
+        more than it sends is recorded as it claimed. `kind` sets the other fields (a
+        dialect's `authorization`, found where it carries its token)."""
+        declared = headers.get("content-length", "")
+        fields = {"authorization": headers.get("authorization", ""), **kind}
+        return cls(
+            match_id=match_id, body=body,
+            body_size=max(received, int(declared) if _whole_number(declared) else 0),
+            content_type=headers.get("content-type", "").split(";")[0].strip().lower(),
+            remote_addr=remote_addr, received_at=received_at, **fields)
 
 
 @dataclass
@@ -73,3 +90,7 @@ def client_address(remote_addr: str | None) -> str | None:
         return str(ipaddress.ip_address(remote_addr or ""))
     except ValueError:
         return None
+
+
+def _whole_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()

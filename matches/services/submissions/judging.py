@@ -149,6 +149,10 @@ def _read(request: Request, game: str) -> tuple[list[dict[str, Any]], int | None
     if request.body_size > MAX_BODY:
         raise Refusal(413, "too_large", f"the body is {request.body_size} bytes; at most 64 KiB "
                                         f"({MAX_BODY} bytes) are accepted")
+    if request.game and request.game != game:
+        raise Refusal(400, "wrong_dialect", f"match {request.match_id} is not a "
+                                            f"{rules_for(request.game).title} match: the "
+                                            f"{request.dialect} API serves those only")
     actions, meant = (request.read or parse_submission)(game, request.body)
     if len(actions) > MAX_ACTIONS:  # a dialect's list too
         raise Refusal(400, "invalid_actions", f"actions: at most {MAX_ACTIONS} actions")
