@@ -16,7 +16,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.live_stack]
 
 
 @pytest.fixture
-def second_game(transactional_db):
+def second_game(transactional_db, live_server_process):
+    """Made once the server runs (starting it may take seconds on a busy machine), the
+    second game starting 12 s later: time to open its page before."""
     printed = json.loads(run("creatematch", "--game", "procon2020", "--board", "random:1",
                              "--secret-board", "random:2", "--teams", "Hà Nội", "Huế",
                              "--public", "--start-in", "0", "--json"))
