@@ -5,7 +5,7 @@
 
 import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
-import { gettext, interpolate, language, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, language, ngettext } from "./i18n.js";
 
 const POLL_MS = 700;
 const NEXT_GAME_MS = 8000;
@@ -243,18 +243,10 @@ function offerNextGame(page, data) {
   setTimeout(() => location.assign(link.href), NEXT_GAME_MS);
 }
 
-// The result as the API gives it, in words: who won (on time, if so), or a draw.
+// The result in words, as the server says it (the venue's words), or "finished".
 function resultWords(data) {
-  const winner = data.result?.winner;
-  if (winner == null) {
-    // Translators: a game's result, after "Game over · ": neither team won
-    return data.result ? gettext("a draw")
-      // Translators: a game's result, after "Game over · ", when the page has no result to show
-      : gettext("finished");
-  }
-  const name = data.teams[winner].name;
-  if (data.result.decided_by === "time") return interpolate(gettext("%(name)s wins on time"), { name });
-  return interpolate(gettext("%(name)s wins"), { name });
+  // Translators: a game's result, after "Game over · ", when the page has no result to show
+  return inLanguage(data.verdicts) || data.verdict || gettext("finished");
 }
 
 function myMove(page) {

@@ -7,7 +7,7 @@
 import { actor, createBoard, describeAction, drawLegend, drawState, gameRules, noteArrivals,
          scoreCards } from "./board.js";
 import { drawChart, drawChartLegend, onChartPick } from "./chart.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, ngettext } from "./i18n.js";
 import { MatchStream } from "./live.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
@@ -21,30 +21,6 @@ const RESULT_WORDS = {
   invalid: gettext("invalid"),
   // Translators: an action's result, the tooltip of its mark ⚡: it collided with another action
   conflict: gettext("conflict"),
-};
-// What decided a game (its result's `decided_by`), in "finished — Alpha wins on …": a part
-// of the score, the clocks, or how a CHaser game ended; another is shown as it is.
-const DECIDED_BY = {
-  // Translators: what decided a game ("Alpha wins on total"): the total score
-  total: gettext("total"),
-  // Translators: what decided a game ("Alpha wins on wall"): the wall points
-  wall: gettext("wall"),
-  // Translators: what decided a game ("Alpha wins on tile"): the tile points
-  tile: gettext("tile"),
-  // Translators: what decided a game ("Alpha wins on remaining"): the squares left to place
-  remaining: gettext("remaining"),
-  // Translators: what decided a game ("Alpha wins on items"): the items taken
-  items: gettext("items"),
-  // Translators: what decided a game ("Alpha wins on time"): the other team's time ran out
-  time: gettext("time"),
-  // Translators: what decided a CHaser game ("Hot wins on trapped"): the loser is boxed in
-  trapped: gettext("trapped"),
-  // Translators: what decided a CHaser game ("Hot wins on capture"): a block was put on the loser
-  capture: gettext("capture"),
-  // Translators: what decided a CHaser game ("Hot wins on buried"): the loser walked into a block
-  buried: gettext("buried"),
-  // Translators: what decided a CHaser game ("Hot wins on fault"): the loser broke the protocol
-  fault: gettext("fault"),
 };
 // Turns between ticks on the timeline, the smallest that leaves room.
 const STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
@@ -62,6 +38,7 @@ class Replay {
     this.states = data.states;
     this.status = data.status;
     this.result = data.result;
+    this.verdict = inLanguage(data.verdicts) || data.verdict || null; // the server's words
     this.connection = "connected";
     this.turn = 0;
     this.playing = false;
@@ -313,6 +290,7 @@ class Replay {
   finish(message) {
     this.status = "finished";
     this.result = message.result;
+    this.verdict = inLanguage(message.verdicts) || message.verdict || null;
     this.drawMarks();
     this.drawTeams(this.states[this.turn].scores);
     this.drawStatus();
@@ -562,13 +540,10 @@ class Replay {
     if (this.connection === "reconnecting") return ["reconnecting", gettext("reconnecting…")];
     if (this.status === "finished") {
       // Translators: the replay's status: the match is over
-      if (!this.result) return ["finished", gettext("finished")];
-      const { winner, decided_by: decidedBy } = this.result;
-      if (winner === null) return ["finished", gettext("finished — a draw")];
-      const how = Object.hasOwn(DECIDED_BY, decidedBy) ? DECIDED_BY[decidedBy] : decidedBy;
-      // Translators: the replay's status, e.g. "finished — Alpha wins on total" (%(how)s: what decided it)
-      const words = gettext("finished — %(name)s wins on %(how)s");
-      return ["finished", interpolate(words, { name: this.data.teams[winner].name, how })];
+      if (!this.verdict) return ["finished", gettext("finished")];
+      // Translators: the replay's status, then the result as the server words it, e.g. "finished — Alpha
+      // wins by 34 points"
+      return ["finished", interpolate(gettext("finished — %(verdict)s"), { verdict: this.verdict })];
     }
     // Translators: the replay's status: the match has not started
     if (this.status === "upcoming") return ["upcoming", gettext("not started yet")];

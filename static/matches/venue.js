@@ -256,18 +256,12 @@ export function startVenue(root, matchId) {
     if (!over) return;
     const { winner } = screen.result;
     banner.dataset.winner = winner === null || winner === undefined ? "none" : String(winner);
-    banner.querySelector(".verdict").textContent = screen.verdict || fallbackVerdict();
+    banner.querySelector(".verdict").textContent = screen.verdict || "";
     const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
     // Translators: the final score, e.g. "final 12 – 7 · turn 30"
     banner.querySelector(".final").textContent = interpolate(gettext("final %(score)s · turn %(turn)s"),
                                                              { score: numbers.map(signed).join(" – "),
                                                                turn: screen.state.turn });
-  }
-
-  function fallbackVerdict() {
-    const { winner } = screen.result;
-    return winner === null ? gettext("A draw")
-      : interpolate(gettext("%(name)s wins"), { name: screen.meta.teams[winner].name });
   }
 
   function drawNames() {
