@@ -653,23 +653,9 @@ function actionItem(game, outcome, team) {
     item.append(text("span", outcome.reason, "reason"));  // data, as the rules wrote it
     item.lastChild.setAttribute("translate", "no");
   }
-  if (outcome.reply) item.append(text("span", replyWords(outcome), "reply"));
+  const read = gameRules(game).reply?.(outcome); // what a program read, where the game says
+  if (read) item.append(text("span", read, "reply"));
   return item;
-}
-
-// CHaser's digits as its client read them: the game-on digit, then the 3×3 around (by
-// rows) or, after a search, the nine cells in a line.
-export function replyWords(outcome) {
-  const search = outcome.command?.[0] === "s";
-  // Translators: CHaser: the digits its program read before its command (ready) and after it (reply)
-  return interpolate(gettext("ready %(ready)s → reply %(reply)s"),
-                     { ready: digitGroups(outcome.ready), reply: digitGroups(outcome.reply, search) });
-}
-
-function digitGroups(digits, line = false) {
-  if (typeof digits !== "string" || digits.length !== 10) return String(digits);
-  const cells = line ? [digits.slice(1)] : [digits.slice(1, 4), digits.slice(4, 7), digits.slice(7)];
-  return [digits[0], ...cells].join(" ");
 }
 
 function isTextField(node) {

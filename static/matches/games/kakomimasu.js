@@ -6,7 +6,8 @@
 //   name of each team's one player where there are no numbered agents;
 //   classes(view, state, options) -> (char, x, y) -> the cell's CSS classes;
 //   target(outcome, agents): the cell a failed action aimed at (null: none);
-//   describe(outcome): an action in words; start: turn 0 in words; idle: a team that
+//   describe(outcome): an action in words; optional reply(outcome): what the team's
+//   program read back, in words (null: nothing); start: turn 0 in words; idle: a team that
 //   sent nothing; legend: [classes (or one per team), words, inner mark, its text] for
 //   each mark; optional coordinate(i): a column's or a row's name (default: i);
 //   optional lastTurn(state, previous, board) -> {marks: [{at, kind, team}], moves:
