@@ -13,6 +13,7 @@ import { drawChart } from "./chart.js";
 import { ServerClock, formatCountdown } from "./clock.js";
 import { gettext, inLanguage, interpolate, ngettext } from "./i18n.js";
 import { MatchStream } from "./live.js";
+import { pieceSvg } from "./piece.js";
 
 const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" };
 const NAME_SMALLEST = 0.6; // of the name's own size, before the short code takes its place
@@ -498,21 +499,9 @@ function drawTray(tray, pieces) {
 }
 
 function pieceMark(piece) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  const width = Math.max(...piece.cells.map(([x]) => x)) + 1;
-  const height = Math.max(...piece.cells.map(([, y]) => y)) + 1;
-  svg.setAttribute("viewBox", `-0.1 -0.1 ${width + 0.2} ${height + 0.2}`);
+  const svg = pieceSvg(piece.cells);
   svg.setAttribute("class", "piece");
-  svg.style.setProperty("--pw", width);
-  svg.style.setProperty("--ph", height);
-  for (const [x, y] of piece.cells) {
-    const square = document.createElementNS(ns, "rect");
-    Object.entries({ x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.12 })
-      .forEach(([name, value]) => square.setAttribute(name, value));
-    svg.append(square);
-  }
-  const title = document.createElementNS(ns, "title");
+  const title = document.createElementNS(svg.namespaceURI, "title");
   title.textContent = interpolate(ngettext("piece %(name)s, %(count)s square",
                                            "piece %(name)s, %(count)s squares", piece.size),
                                   { name: piece.name, count: piece.size });
