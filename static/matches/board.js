@@ -6,9 +6,11 @@
 // Also each game's words for an action and for a team's score, shared by the screens.
 
 import { gameFor } from "./games/index.js";
-import { gettext, interpolate, partName } from "./i18n.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 const FAILURE_MARK = { invalid: "✕", conflict: "⚡" };
+// An action's result as every screen marks it (the legend says which is which).
+export const RESULT_MARK = { ok: "✓", ...FAILURE_MARK };
 const SVG = "http://www.w3.org/2000/svg";
 const EDGE = 0.55; // the coordinates' margin, in cells (app.css's --edge)
 
@@ -178,6 +180,13 @@ export function failures(state) {
   return found;
 }
 
+// How many of a turn's actions collided with each other and how many the rules refused.
+export function failureCounts(state) {
+  const failed = failures(state);
+  const conflicts = failed.filter((failure) => failure.result === "conflict").length;
+  return { conflicts, invalid: failed.length - conflicts };
+}
+
 // --- treasures ------------------------------------------------------------
 
 // The first successful move onto a treasure takes it, and only a successful move brings
@@ -212,6 +221,24 @@ export function describeAction(game, outcome) {
   return outcome.type === null ? rules.idle : rules.describe(outcome);
 }
 
+// A turn's failed actions, counted: "2 conflicts", "1 invalid".
+export function conflictWords(count) {
+  // Translators: how many actions of a turn collided with each other, e.g. "2 conflicts"
+  return interpolate(ngettext("%(count)s conflict", "%(count)s conflicts", count), { count });
+}
+
+export function invalidWords(count) {
+  // Translators: how many actions of a turn the rules refused, e.g. "7 invalid"
+  return interpolate(ngettext("%(count)s invalid", "%(count)s invalid", count), { count });
+}
+
+// A part of a game's score as people read it ("wall": 城壁), as the game's module names
+// it (a part it does not name, as the server sent it).
+export function partName(game, part) {
+  const { parts } = gameRules(game);
+  return parts && Object.hasOwn(parts, part) ? parts[part] : part;
+}
+
 // Who acted: the agent's number, or the team's one player (C / H, A / B).
 export function actor(game, team, outcome) {
   const { labels } = gameRules(game);
@@ -234,7 +261,8 @@ export function scoreCards(game, scores, decided) {
   const sum = positive[0] + positive[1];
   const details = scores.map((score, team) => {
     if (rules.details) return rules.details(score, team, parts, headline);
-    return parts.filter((part) => part !== headline).map((part) => `${partName(part)} ${score[part]}`).join(" · ");
+    return parts.filter((part) => part !== headline).map((part) => `${partName(game, part)} ${score[part]}`)
+      .join(" · ");
   });
   return { headline, numbers: scores.map((score) => score[headline]), details, leader,
            share: sum ? positive[0] / sum : 0.5 };

@@ -5,7 +5,7 @@
 
 import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
-import { gettext, inLanguage, interpolate, language, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, language, ngettext, withNodes } from "./i18n.js";
 
 const POLL_MS = 700;
 const NEXT_GAME_MS = 8000;
@@ -98,14 +98,6 @@ function refusalWords(status, body) {
   if (!detail || language === "en") return detail || sentence;
   // Translators: why the server refused a move, then the server's own words (in English)
   return interpolate(gettext("%(reason)s (%(detail)s)"), { reason: sentence, detail });
-}
-
-// A sentence with nodes (a team's name in its colour) where the language puts them.
-function withNodes(sentence, nodes) {
-  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
-    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
-    return name && name in nodes ? nodes[name] : part;
-  });
 }
 
 async function readMatch(matchId, token) {

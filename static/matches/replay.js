@@ -4,16 +4,15 @@
 // match still running opens at its latest turn and grows live: new turns arrive over
 // the match's socket.
 
-import { actor, createBoard, describeAction, drawLegend, drawState, gameRules, noteArrivals,
-         scoreCards } from "./board.js";
+import { RESULT_MARK, actor, conflictWords, createBoard, describeAction, drawLegend, drawState, failureCounts,
+         gameRules, invalidWords, noteArrivals, partName, scoreCards } from "./board.js";
 import { drawChart, drawChartLegend, onChartPick } from "./chart.js";
-import { gettext, inLanguage, interpolate, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, ngettext, withNodes } from "./i18n.js";
 import { MatchStream } from "./live.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
 const URL_EVERY_MS = 200;
 const NOT_TEXT = new Set(["range", "button", "checkbox", "radio", "submit", "reset"]);
-const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" }; // the legend says which is which
 const RESULT_WORDS = {
   // Translators: an action's result, the tooltip of its mark ✓: it was carried out
   ok: gettext("ok"),
@@ -88,7 +87,7 @@ class Replay {
     }).observe(controls);
     this.bindControls();
     drawLegend(this.find("[data-board-legend]"), this.data.game);
-    drawChartLegend(this.find("[data-chart-legend]"), this.parts);
+    drawChartLegend(this.find("[data-chart-legend]"), this.parts, (part) => partName(this.data.game, part));
     this.drawLeadKey();
     this.drawMarks();
     this.moveList = this.find("[data-move-list]");
@@ -563,9 +562,7 @@ export function turnEvent(states, turn, marks, headline = "total") {
   if (turn === 0) return null;
   const difference = (state) => state.scores[0][headline] - state.scores[1][headline];
   const swing = difference(states[turn]) - difference(states[turn - 1]);
-  const results = (states[turn].outcomes || []).flat().map((outcome) => outcome.result);
-  const conflicts = results.filter((result) => result === "conflict").length;
-  const invalid = results.filter((result) => result === "invalid").length;
+  const { conflicts, invalid } = failureCounts(states[turn]);
   return { turn, swing, conflicts, invalid, bigSwing: Math.abs(swing) >= marks.swing,
            manyConflicts: conflicts >= marks.conflicts };
 }
@@ -674,25 +671,6 @@ function text(tag, words, className) {
   node.textContent = words;
   if (className) node.className = className;
   return node;
-}
-
-// A turn's conflicts and invalid actions, counted: "2 conflicts", "1 invalid".
-function conflictWords(count) {
-  // Translators: how many actions of a turn collided with each other
-  return interpolate(ngettext("%(count)s conflict", "%(count)s conflicts", count), { count });
-}
-
-function invalidWords(count) {
-  // Translators: how many actions of a turn the rules refused
-  return interpolate(ngettext("%(count)s invalid", "%(count)s invalid", count), { count });
-}
-
-// A sentence with nodes (the teams' marks) where the language puts them.
-function withNodes(sentence, nodes) {
-  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
-    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
-    return name && name in nodes ? nodes[name] : part;
-  });
 }
 
 function speedName(speed) {

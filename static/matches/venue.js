@@ -7,15 +7,14 @@
 // played in alternating turns on chess clocks (its match has `clock_ms`) shows each
 // team's clock on its card and whose move it is instead of the turn's countdown.
 
-import { actor, createBoard, describeAction, drawLegend, drawState, failures, gameRules, guessArrivals,
-         noteArrivals, scoreCards } from "./board.js";
+import { RESULT_MARK, actor, conflictWords, createBoard, describeAction, drawLegend, drawState, failureCounts,
+         gameRules, guessArrivals, invalidWords, noteArrivals, scoreCards } from "./board.js";
 import { drawChart } from "./chart.js";
 import { ServerClock, formatCountdown } from "./clock.js";
-import { gettext, inLanguage, interpolate, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, ngettext, withNodes } from "./i18n.js";
 import { MatchStream } from "./live.js";
 import { pieceSvg } from "./piece.js";
 
-const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" };
 const NAME_SMALLEST = 0.6; // of the name's own size, before the short code takes its place
 const CLOCK_WARNING_MS = 30000; // a chess clock under this turns the warning colour
 
@@ -228,8 +227,8 @@ export function startVenue(root, matchId) {
     const mover = words(`team-${"ab"[team]}-text mover`, tile && short ? short : name);
     mover.title = name;
     // Translators: whose move it is, e.g. "Alpha to move" (the name is drawn in its team's colour)
-    countdown.replaceChildren(...placed(gettext("%(name)s to move"), { name: mover },
-                                        (text) => words("to-move-words", text)));
+    countdown.replaceChildren(...withNodes(gettext("%(name)s to move"), { name: mover },
+                                           (text) => words("to-move-words", text)));
   }
 
   // The last step, the side's name in its colour: "Hot · sr · search right".
@@ -384,22 +383,11 @@ function drawHeadline(box, game, state) {
     box.replaceChildren(words("quiet", gettext("No turn played yet")));
     return;
   }
-  const failed = failures(state);
-  const conflicts = failed.filter((failure) => failure.result === "conflict").length;
-  const invalid = failed.length - conflicts;
+  const { conflicts, invalid } = failureCounts(state);
   const parts = [];
-  if (conflicts) {
-    const count = interpolate(ngettext("%(count)s conflict", "%(count)s conflicts", conflicts),
-                              { count: conflicts });
-    parts.push(words("conflict", "⚡ " + count));
-  }
-  if (invalid) {
-    // Translators: how many actions of the last turn were invalid, e.g. "7 invalid"
-    const count = interpolate(ngettext("%(count)s invalid", "%(count)s invalid", invalid),
-                              { count: invalid });
-    parts.push(words("invalid", "✕ " + count));
-  }
-  if (!failed.length) parts.push(words("ok", "✓ " + gettext("no failed actions")));
+  if (conflicts) parts.push(words("conflict", `${RESULT_MARK.conflict} ${conflictWords(conflicts)}`));
+  if (invalid) parts.push(words("invalid", `${RESULT_MARK.invalid} ${invalidWords(invalid)}`));
+  if (!conflicts && !invalid) parts.push(words("ok", "✓ " + gettext("no failed actions")));
   box.replaceChildren(...parts);
   box.title = interpolate(gettext("Turn %(turn)s"), { turn: state.turn });
 }
@@ -515,16 +503,6 @@ function pieceMark(piece) {
 function formatClock(ms) {
   const seconds = Math.ceil(Math.max(ms ?? 0, 0) / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-}
-
-// A translated sentence with nodes in the place of its `%(name)s` values (a name in its
-// team's colour), in the order the language puts them; the words between, each as
-// `wrap(text)` makes it.
-function placed(sentence, nodes, wrap) {
-  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
-    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
-    return name && name in nodes ? nodes[name] : wrap(part);
-  });
 }
 
 function words(className, text) {

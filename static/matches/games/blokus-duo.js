@@ -434,6 +434,8 @@ export default {
   start: gettext("the empty board"),
   // Translators: Blokus Duo: the team that did not move this turn (the other team's turn)
   idle: gettext("not its move"),
+  // the parts of its score as people read them (the chart's key, the cards)
+  parts: { remaining: gettext("remaining") },
   // Translators: the board's legend: a Blokus Duo piece placed on the board
   legend: [[["piece-a edge-t edge-r edge-b edge-l", "piece-b edge-t edge-r edge-b edge-l"], gettext("piece")],
            [["piece-a edge-t edge-r edge-b edge-l fresh", "piece-b edge-t edge-r edge-b edge-l fresh"],

@@ -112,6 +112,8 @@ export default {
   start: interpolate(gettext("%(cool)s and %(hot)s on their first cells"), { cool: NAMES[0], hot: NAMES[1] }),
   // Translators: CHaser: a player that sent no command
   idle: gettext("no command"),
+  // the parts of its score as people read them (the chart's key, the cards)
+  parts: { items: gettext("items") },
   // Translators: the board's legend: a CHaser cell with a block on it (no player can enter it)
   legend: [["block", gettext("block")],
            // Translators: the board's legend: a CHaser cell with an item on it (a player takes it)

@@ -120,6 +120,9 @@ export default {
   start: gettext("the agents on their first tiles"),
   // Translators: a team that sent no action in a turn
   idle: gettext("no action"),
+  // the parts of its score as people read them (the chart's key, the cards)
+  parts: { total: gettext("total"), tile: gettext("tile"), area: gettext("area"),
+           treasure: gettext("treasure") },
   // Translators: the board's legend: Procon 2020's cells (a team's tile, its area, a cell of neither)
   legend: [[["tile-a", "tile-b"], gettext("tile")], [["neutral area-a", "neutral area-b"], gettext("area")],
            // Translators: the board's legend: a cell of neither team
