@@ -53,8 +53,8 @@ export function createBoard(root, board, game) {
   return { root, board, game, rules, treasures, cells };
 }
 
-// `options.arrived` (games with treasures): the turn an agent first stepped onto each
-// cell, which is when a treasure there was taken (see noteArrivals); `options.previous`:
+// `options.arrived`: the turn an agent first stepped onto each cell, where the game's
+// cells remember it (see noteArrivals); `options.previous`:
 // the state before, to mark what was just placed.
 export function drawState(view, state, options = {}) {
   const { board, cells } = view;
@@ -187,30 +187,17 @@ export function failureCounts(state) {
   return { conflicts, invalid: failed.length - conflicts };
 }
 
-// --- treasures ------------------------------------------------------------
+// --- what cells remember ----------------------------------------------------------------
 
-// The first successful move onto a treasure takes it, and only a successful move brings
-// an agent where none stood the turn before: note when that first happens on each cell.
-export function noteArrivals(arrived, before, after) {
-  const stood = new Set(standing(before));
-  for (const key of standing(after)) {
-    if (!stood.has(key) && !arrived.has(key)) arrived.set(key, after.turn);
-  }
+// A cell may show what happened on it in an earlier turn (a treasure taken, say): the
+// game's module notes, in `arrived`, the turn an agent first stepped onto each cell, turn
+// by turn, or guesses it for a screen joining late; its `classes` reads it.
+export function noteArrivals(game, arrived, before, after) {
+  gameRules(game).noteArrivals?.(arrived, before, after);
 }
 
-// Joining a match late: a cell with an agent or a tile on it has been stepped onto
-// (a start cell aside); a tile since removed is missed.
-export function guessArrivals(arrived, board, state) {
-  if (state.turn === 0 || !board.treasures) return;
-  const starts = new Set((board.start || []).flat().map(([x, y]) => `${x},${y}`));
-  state.cells.forEach((row, y) => [...row].forEach((char, x) => {
-    if ((char === "A" || char === "B") && !starts.has(`${x},${y}`)) arrived.set(`${x},${y}`, state.turn);
-  }));
-  for (const key of standing(state)) arrived.set(key, state.turn);
-}
-
-function standing(state) {
-  return state.agents.flat().filter(Boolean).map(([x, y]) => `${x},${y}`);
+export function guessArrivals(game, arrived, board, state) {
+  gameRules(game).guessArrivals?.(arrived, board, state);
 }
 
 // --- words ------------------------------------------------------------------------------
@@ -239,7 +226,7 @@ export function partName(game, part) {
   return parts && Object.hasOwn(parts, part) ? parts[part] : part;
 }
 
-// Who acted: the agent's number, or the team's one player (C / H, A / B).
+// Who acted: the agent's number, or the letter of the team's one player.
 export function actor(game, team, outcome) {
   const { labels } = gameRules(game);
   if (labels) return labels[team];

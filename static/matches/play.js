@@ -247,8 +247,8 @@ function show(page, data) {
   }
 }
 
-// A match of several games (Procon 2020: two): when one ends, the next is played with
-// the same token; its page is offered at once and opened after NEXT_GAME_MS.
+// A match of several games: when one ends, the next is played with the same token; its
+// page is offered at once and opened after NEXT_GAME_MS.
 function offerNextGame(page, data) {
   const of = data.game_of_match;
   const next = of && of.game < of.of ? of.ids[of.game] : null;

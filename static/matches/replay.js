@@ -52,9 +52,9 @@ class Replay {
     this.leaders = [];
     this.events = [];
     this.states.forEach((state, turn) => this.noteEvent(turn));
-    this.arrived = new Map(); // Procon 2020: when each treasure was taken
+    this.arrived = new Map(); // what the game's cells remember of earlier turns
     for (let turn = 1; turn < this.states.length; turn += 1) {
-      noteArrivals(this.arrived, this.states[turn - 1], this.states[turn]);
+      noteArrivals(data.game, this.arrived, this.states[turn - 1], this.states[turn]);
     }
     this.view = createBoard(this.find(".board"), data.board, data.game);
   }
@@ -271,7 +271,7 @@ class Replay {
     const { turn, cells, agents, outcomes, scores } = message;
     this.states.push({ turn, cells, agents, outcomes, scores });
     this.noteEvent(turn);
-    noteArrivals(this.arrived, this.states[turn - 1], this.states[turn]);
+    noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
     if (this.status === "upcoming") this.status = "running";
     this.drawMarks();
     this.drawTicks();

@@ -290,7 +290,7 @@ export function startVenue(root, matchId) {
                               panel: inLanguage(message.panels) || message.panel || null,
                               verdict: inLanguage(message.verdicts) || message.verdict || null });
       screen.view = createBoard(find(".board"), message.match.board, message.match.game);
-      guessArrivals(screen.arrived, message.match.board, message.state);
+      guessArrivals(message.match.game, screen.arrived, message.match.board, message.state);
       // The server knows which treasures are gone; a tile alone may not tell.
       for (const [x, y] of message.treasures_taken || []) screen.arrived.set(`${x},${y}`, 0);
       const legend = find("[data-board-legend]");
@@ -309,7 +309,7 @@ export function startVenue(root, matchId) {
       screen.history.push({ turn: message.turn, scores: message.scores });
       screen.lead = message.lead || null; // the new scores say who leads, until a result does
       screen.panel = inLanguage(message.panels) || message.panel || null;
-      noteArrivals(screen.arrived, screen.state, message);
+      noteArrivals(screen.meta.game, screen.arrived, screen.state, message);
       apply(message);
     },
     // A step of a game played step by step (CHaser over TCP): the position after it,

@@ -9,7 +9,7 @@ const ARROWS = { "0,-1": "↑", "1,-1": "↗", "1,0": "→", "1,1": "↘", "0,1"
                  "-1,0": "←", "-1,-1": "↖" };
 
 // `arrived`: the turn an agent first stepped onto each cell, which is when a treasure
-// there was taken (see board.js's noteArrivals).
+// there was taken (see noteArrivals).
 function tileClasses(view, state, { arrived = new Map() }) {
   const areas = ["A", "B"].map((own) => enclosed(state.cells, own));
   return (char, x, y) => {
@@ -47,6 +47,30 @@ function enclosed(cells, own) {
     for (const [dx, dy] of FOUR_WAY) visit(x + dx, y + dy);
   }
   return (x, y) => !reached[y * width + x] && cells[y][x] !== own;
+}
+
+// The first successful move onto a treasure takes it, and only a successful move brings
+// an agent where none stood the turn before: note when that first happens on each cell.
+function noteArrivals(arrived, before, after) {
+  const stood = new Set(standing(before));
+  for (const key of standing(after)) {
+    if (!stood.has(key) && !arrived.has(key)) arrived.set(key, after.turn);
+  }
+}
+
+// Joining a match late: a cell with an agent or a tile on it has been stepped onto
+// (a start cell aside); a tile since removed is missed.
+function guessArrivals(arrived, board, state) {
+  if (state.turn === 0 || !board.treasures) return;
+  const starts = new Set((board.start || []).flat().map(([x, y]) => `${x},${y}`));
+  state.cells.forEach((row, y) => [...row].forEach((char, x) => {
+    if ((char === "A" || char === "B") && !starts.has(`${x},${y}`)) arrived.set(`${x},${y}`, state.turn);
+  }));
+  for (const key of standing(state)) arrived.set(key, state.turn);
+}
+
+function standing(state) {
+  return state.agents.flat().filter(Boolean).map(([x, y]) => `${x},${y}`);
 }
 
 // A failed action moved nobody: its agent is still where it started.
@@ -113,6 +137,8 @@ export default {
   points: true,
   agents: true,
   classes: tileClasses,
+  noteArrivals,
+  guessArrivals,
   target: directedTarget,
   describe: describeDirected,
   lastTurn,
