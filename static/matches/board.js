@@ -25,14 +25,14 @@ export function createBoard(root, board, game) {
   if (board.secret) {
     // A field kept secret until its game starts: nothing of it is sent before then.
     root.append(mark("p", "secret-note", gettext("Secret field — shown when the game starts")));
-    return { root, board: { width: 0, height: 0 }, game, rules, treasures: new Map(), cells: [] };
+    return { root, board: { width: 0, height: 0 }, game, rules, cells: [] };
   }
   root.style.setProperty("--cols", board.width);
   root.style.setProperty("--rows", board.height);
   root.style.setProperty("--w", board.width + EDGE);
   root.style.setProperty("--h", board.height + EDGE);
   root.setAttribute("role", "img");
-  const treasures = new Map((board.treasures || []).map((t) => [`${t.x},${t.y}`, t.point]));
+  const badges = badgesByCell(rules, board);
   const cells = [];
   const named = rules.coordinate || String;
   root.append(mark("span", "coord corner"));
@@ -45,12 +45,21 @@ export function createBoard(root, board, game) {
       cell.dataset.x = x;
       cell.dataset.y = y;
       if (rules.points) cell.append(pointsMark(board.points[y][x]));
-      if (treasures.has(`${x},${y}`)) cell.append(mark("span", "treasure-badge", treasures.get(`${x},${y}`)));
+      for (const { kind, text } of badges.get(`${x},${y}`) || []) cell.append(mark("span", kind, text));
       root.append(cell);
       cells.push(cell);
     }
   }
-  return { root, board, game, rules, treasures, cells };
+  return { root, board, game, rules, cells };
+}
+
+// The badges the game's module puts on cells of its board (`badges`), by cell.
+function badgesByCell(rules, board) {
+  const found = new Map();
+  for (const { at: [x, y], kind, text } of rules.badges ? rules.badges(board) : []) {
+    found.set(`${x},${y}`, [...(found.get(`${x},${y}`) || []), { kind, text }]);
+  }
+  return found;
 }
 
 // `options.arrived`: the turn an agent first stepped onto each cell, where the game's
@@ -191,13 +200,14 @@ export function failureCounts(state) {
 
 // A cell may show what happened on it in an earlier turn (a treasure taken, say): the
 // game's module notes, in `arrived`, the turn an agent first stepped onto each cell, turn
-// by turn, or guesses it for a screen joining late; its `classes` reads it.
+// by turn, or guesses it for a screen joining late (from the latest state and what the
+// server adds for such a screen, `extras`: a snapshot's fields); its `classes` reads it.
 export function noteArrivals(game, arrived, before, after) {
   gameRules(game).noteArrivals?.(arrived, before, after);
 }
 
-export function guessArrivals(game, arrived, board, state) {
-  gameRules(game).guessArrivals?.(arrived, board, state);
+export function guessArrivals(game, arrived, board, state, extras = {}) {
+  gameRules(game).guessArrivals?.(arrived, board, state, extras);
 }
 
 // --- words ------------------------------------------------------------------------------

@@ -290,9 +290,7 @@ export function startVenue(root, matchId) {
                               panel: inLanguage(message.panels) || message.panel || null,
                               verdict: inLanguage(message.verdicts) || message.verdict || null });
       screen.view = createBoard(find(".board"), message.match.board, message.match.game);
-      guessArrivals(message.match.game, screen.arrived, message.match.board, message.state);
-      // The server knows which treasures are gone; a tile alone may not tell.
-      for (const [x, y] of message.treasures_taken || []) screen.arrived.set(`${x},${y}`, 0);
+      guessArrivals(message.match.game, screen.arrived, message.match.board, message.state, message);
       const legend = find("[data-board-legend]");
       if (legend) drawLegend(legend, message.match.game);
       drawNames();

@@ -5,8 +5,10 @@
 //   agents: the actions are per agent (and may conflict); labels / names: the mark and
 //   name of each team's one player where there are no numbered agents;
 //   classes(view, state, options) -> (char, x, y) -> the cell's CSS classes;
+//   optional badges(board) -> [{at, kind, text}]: marks on cells from the board's data;
 //   optional noteArrivals(arrived, before, after) and guessArrivals(arrived, board,
-//   state): what its cells remember of earlier turns, for `classes` (options.arrived);
+//   state, extras): what its cells remember of earlier turns, for `classes`
+//   (options.arrived);
 //   target(outcome, agents): the cell a failed action aimed at (null: none);
 //   describe(outcome): an action in words; optional reply(outcome): what the team's
 //   program read back, in words (null: nothing); start: turn 0 in words; idle: a team that

@@ -12,11 +12,12 @@ const ARROWS = { "0,-1": "↑", "1,-1": "↗", "1,0": "→", "1,1": "↘", "0,1"
 // there was taken (see noteArrivals).
 function tileClasses(view, state, { arrived = new Map() }) {
   const areas = ["A", "B"].map((own) => enclosed(state.cells, own));
+  const treasures = new Set((view.board.treasures || []).map(({ x, y }) => `${x},${y}`));
   return (char, x, y) => {
     const names = [TILES[char] || "neutral"];
     if (char === ".") names.push(...areas.flatMap((inside, team) => (inside(x, y) ? [`area-${"ab"[team]}`] : [])));
     const key = `${x},${y}`;
-    if (view.treasures.has(key) && !(arrived.get(key) <= state.turn)) names.push("treasure");
+    if (treasures.has(key) && !(arrived.get(key) <= state.turn)) names.push("treasure");
     return names.join(" ");
   };
 }
@@ -59,14 +60,22 @@ function noteArrivals(arrived, before, after) {
 }
 
 // Joining a match late: a cell with an agent or a tile on it has been stepped onto
-// (a start cell aside); a tile since removed is missed.
-function guessArrivals(arrived, board, state) {
-  if (state.turn === 0 || !board.treasures) return;
-  const starts = new Set((board.start || []).flat().map(([x, y]) => `${x},${y}`));
-  state.cells.forEach((row, y) => [...row].forEach((char, x) => {
-    if ((char === "A" || char === "B") && !starts.has(`${x},${y}`)) arrived.set(`${x},${y}`, state.turn);
-  }));
-  for (const key of standing(state)) arrived.set(key, state.turn);
+// (a start cell aside); a tile since removed is missed, but the server knows which
+// treasures are gone (`treasures_taken`).
+function guessArrivals(arrived, board, state, { treasures_taken: taken }) {
+  if (state.turn !== 0 && board.treasures) {
+    const starts = new Set((board.start || []).flat().map(([x, y]) => `${x},${y}`));
+    state.cells.forEach((row, y) => [...row].forEach((char, x) => {
+      if ((char === "A" || char === "B") && !starts.has(`${x},${y}`)) arrived.set(`${x},${y}`, state.turn);
+    }));
+    for (const key of standing(state)) arrived.set(key, state.turn);
+  }
+  for (const [x, y] of taken || []) arrived.set(`${x},${y}`, 0);
+}
+
+// Each treasure's value on a badge in its cell.
+function treasureBadges(board) {
+  return (board.treasures || []).map(({ x, y, point }) => ({ at: [x, y], kind: "treasure-badge", text: point }));
 }
 
 function standing(state) {
@@ -137,6 +146,7 @@ export default {
   points: true,
   agents: true,
   classes: tileClasses,
+  badges: treasureBadges,
   noteArrivals,
   guessArrivals,
   target: directedTarget,
