@@ -385,7 +385,7 @@ function drawHeadline(box, game, state) {
   const parts = [];
   if (conflicts) parts.push(words("conflict", `${RESULT_MARK.conflict} ${conflictWords(conflicts)}`));
   if (invalid) parts.push(words("invalid", `${RESULT_MARK.invalid} ${invalidWords(invalid)}`));
-  if (!conflicts && !invalid) parts.push(words("ok", "✓ " + gettext("no failed actions")));
+  if (!conflicts && !invalid) parts.push(words("ok", RESULT_MARK.ok + " " + gettext("no failed actions")));
   box.replaceChildren(...parts);
   box.title = interpolate(gettext("Turn %(turn)s"), { turn: state.turn });
 }
