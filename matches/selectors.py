@@ -429,13 +429,18 @@ def conflict_threshold(match: Match, now: datetime | None = None) -> int:
 def replay_data(match: Match, now: datetime | None = None,
                 states: bool = True) -> dict[str, Any]:
     """The replay page's data: the match, the empty board, then every stored turn
-    (Turn rows only: nothing of a turn still being played), and the mark thresholds
-    (`states=False`: all but the states, which `reads.replay_text` joins itself)."""
+    (Turn rows only: nothing of a turn still being played), the result in words in
+    every language (`verdicts`, as the live protocol's; `verdict` in English) and the
+    mark thresholds (`states=False`: all but the states, which `reads.replay_text`
+    joins itself)."""
     now = now or timezone.now()
+    said = verdicts(match, latest_scores(match)) if match.result is not None else None
     data = {
         **match_meta(match),
         "status": match.status(now),
         "result": match.result,
+        "verdict": said and said["en"],
+        "verdicts": said,
         "marks": {"swing": swing_threshold(match, now),
                   "conflicts": conflict_threshold(match, now)},
     }

@@ -6,9 +6,11 @@
 // Also each game's words for an action and for a team's score, shared by the screens.
 
 import { gameFor } from "./games/index.js";
-import { gettext, interpolate, partName } from "./i18n.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 
 const FAILURE_MARK = { invalid: "✕", conflict: "⚡" };
+// An action's result as every screen marks it (the legend says which is which).
+export const RESULT_MARK = { ok: "✓", ...FAILURE_MARK };
 const SVG = "http://www.w3.org/2000/svg";
 const EDGE = 0.55; // the coordinates' margin, in cells (app.css's --edge)
 
@@ -23,14 +25,14 @@ export function createBoard(root, board, game) {
   if (board.secret) {
     // A field kept secret until its game starts: nothing of it is sent before then.
     root.append(mark("p", "secret-note", gettext("Secret field — shown when the game starts")));
-    return { root, board: { width: 0, height: 0 }, game, rules, treasures: new Map(), cells: [] };
+    return { root, board: { width: 0, height: 0 }, game, rules, cells: [] };
   }
   root.style.setProperty("--cols", board.width);
   root.style.setProperty("--rows", board.height);
   root.style.setProperty("--w", board.width + EDGE);
   root.style.setProperty("--h", board.height + EDGE);
   root.setAttribute("role", "img");
-  const treasures = new Map((board.treasures || []).map((t) => [`${t.x},${t.y}`, t.point]));
+  const badges = badgesByCell(rules, board);
   const cells = [];
   const named = rules.coordinate || String;
   root.append(mark("span", "coord corner"));
@@ -43,16 +45,25 @@ export function createBoard(root, board, game) {
       cell.dataset.x = x;
       cell.dataset.y = y;
       if (rules.points) cell.append(pointsMark(board.points[y][x]));
-      if (treasures.has(`${x},${y}`)) cell.append(mark("span", "treasure-badge", treasures.get(`${x},${y}`)));
+      for (const { kind, text } of badges.get(`${x},${y}`) || []) cell.append(mark("span", kind, text));
       root.append(cell);
       cells.push(cell);
     }
   }
-  return { root, board, game, rules, treasures, cells };
+  return { root, board, game, rules, cells };
 }
 
-// `options.arrived` (games with treasures): the turn an agent first stepped onto each
-// cell, which is when a treasure there was taken (see noteArrivals); `options.previous`:
+// The badges the game's module puts on cells of its board (`badges`), by cell.
+function badgesByCell(rules, board) {
+  const found = new Map();
+  for (const { at: [x, y], kind, text } of rules.badges ? rules.badges(board) : []) {
+    found.set(`${x},${y}`, [...(found.get(`${x},${y}`) || []), { kind, text }]);
+  }
+  return found;
+}
+
+// `options.arrived`: the turn an agent first stepped onto each cell, where the game's
+// cells remember it (see noteArrivals); `options.previous`:
 // the state before, to mark what was just placed.
 export function drawState(view, state, options = {}) {
   const { board, cells } = view;
@@ -178,30 +189,25 @@ export function failures(state) {
   return found;
 }
 
-// --- treasures ------------------------------------------------------------
-
-// The first successful move onto a treasure takes it, and only a successful move brings
-// an agent where none stood the turn before: note when that first happens on each cell.
-export function noteArrivals(arrived, before, after) {
-  const stood = new Set(standing(before));
-  for (const key of standing(after)) {
-    if (!stood.has(key) && !arrived.has(key)) arrived.set(key, after.turn);
-  }
+// How many of a turn's actions collided with each other and how many the rules refused.
+export function failureCounts(state) {
+  const failed = failures(state);
+  const conflicts = failed.filter((failure) => failure.result === "conflict").length;
+  return { conflicts, invalid: failed.length - conflicts };
 }
 
-// Joining a match late: a cell with an agent or a tile on it has been stepped onto
-// (a start cell aside); a tile since removed is missed.
-export function guessArrivals(arrived, board, state) {
-  if (state.turn === 0 || !board.treasures) return;
-  const starts = new Set((board.start || []).flat().map(([x, y]) => `${x},${y}`));
-  state.cells.forEach((row, y) => [...row].forEach((char, x) => {
-    if ((char === "A" || char === "B") && !starts.has(`${x},${y}`)) arrived.set(`${x},${y}`, state.turn);
-  }));
-  for (const key of standing(state)) arrived.set(key, state.turn);
+// --- what cells remember ----------------------------------------------------------------
+
+// A cell may show what happened on it in an earlier turn (a treasure taken, say): the
+// game's module notes, in `arrived`, the turn an agent first stepped onto each cell, turn
+// by turn, or guesses it for a screen joining late (from the latest state and what the
+// server adds for such a screen, `extras`: a snapshot's fields); its `classes` reads it.
+export function noteArrivals(game, arrived, before, after) {
+  gameRules(game).noteArrivals?.(arrived, before, after);
 }
 
-function standing(state) {
-  return state.agents.flat().filter(Boolean).map(([x, y]) => `${x},${y}`);
+export function guessArrivals(game, arrived, board, state, extras = {}) {
+  gameRules(game).guessArrivals?.(arrived, board, state, extras);
 }
 
 // --- words ------------------------------------------------------------------------------
@@ -212,7 +218,25 @@ export function describeAction(game, outcome) {
   return outcome.type === null ? rules.idle : rules.describe(outcome);
 }
 
-// Who acted: the agent's number, or the team's one player (C / H, A / B).
+// A turn's failed actions, counted: "2 conflicts", "1 invalid".
+export function conflictWords(count) {
+  // Translators: how many actions of a turn collided with each other, e.g. "2 conflicts"
+  return interpolate(ngettext("%(count)s conflict", "%(count)s conflicts", count), { count });
+}
+
+export function invalidWords(count) {
+  // Translators: how many actions of a turn the rules refused, e.g. "7 invalid"
+  return interpolate(ngettext("%(count)s invalid", "%(count)s invalid", count), { count });
+}
+
+// A part of a game's score as people read it ("wall": 城壁), as the game's module names
+// it (a part it does not name, as the server sent it).
+export function partName(game, part) {
+  const { parts } = gameRules(game);
+  return parts && Object.hasOwn(parts, part) ? parts[part] : part;
+}
+
+// Who acted: the agent's number, or the letter of the team's one player.
 export function actor(game, team, outcome) {
   const { labels } = gameRules(game);
   if (labels) return labels[team];
@@ -234,7 +258,8 @@ export function scoreCards(game, scores, decided) {
   const sum = positive[0] + positive[1];
   const details = scores.map((score, team) => {
     if (rules.details) return rules.details(score, team, parts, headline);
-    return parts.filter((part) => part !== headline).map((part) => `${partName(part)} ${score[part]}`).join(" · ");
+    return parts.filter((part) => part !== headline).map((part) => `${partName(game, part)} ${score[part]}`)
+      .join(" · ");
   });
   return { headline, numbers: scores.map((score) => score[headline]), details, leader,
            share: sum ? positive[0] / sum : 0.5 };

@@ -3,7 +3,7 @@
 // drawChartLegend keys them); `current` marks a turn; onChartPick turns a click on the
 // chart into a turn.
 
-import { gettext, interpolate, partName } from "./i18n.js";
+import { gettext, interpolate } from "./i18n.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["var(--team-a)", "var(--team-b)"];
@@ -55,8 +55,9 @@ export function drawChart(svg, history, turns, { key = "total", keys = null, cur
   return geometry;
 }
 
-// The key to drawChart's parts: each part's name beside a short line in its pattern.
-export function drawChartLegend(box, parts) {
+// The key to drawChart's parts: each part's name (as `named(part)` says it) beside a
+// short line in its pattern.
+export function drawChartLegend(box, parts, named = String) {
   box.replaceChildren(...parts.map((part, index) => {
     const item = document.createElement("span");
     item.className = "chart-key";
@@ -67,7 +68,7 @@ export function drawChartLegend(box, parts) {
     const line = { x1: 0, x2: 30, y1: 3, y2: 3, "stroke-width": index ? 2 : 3 };
     if (dash) line["stroke-dasharray"] = dash;
     sample.append(element("line", line));
-    item.append(sample, ` ${partName(part)}`);
+    item.append(sample, ` ${named(part)}`);
     return item;
   }));
 }

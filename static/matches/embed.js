@@ -8,8 +8,7 @@ export function showTurn(tile, data) {
   const { match, state } = data;
   const view = createBoard(tile.querySelector(".board"), match.board, match.game);
   const arrived = new Map();
-  guessArrivals(arrived, match.board, state);
-  for (const [x, y] of data.treasures_taken || []) arrived.set(`${x},${y}`, 0);
+  guessArrivals(match.game, arrived, match.board, state, data);
   drawState(view, state, { arrived, previous: data.previous });
   const cards = scoreCards(match.game, state.scores);
   match.teams.forEach((team) => {

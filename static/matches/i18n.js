@@ -23,6 +23,16 @@ export function interpolate(text, values) {
   return text.replace(/%\((\w+)\)s/g, (whole, name) => (name in values ? String(values[name]) : whole));
 }
 
+// A translated sentence as a list of nodes and words: each `%(name)s` that `nodes` names
+// becomes that node (a team's name in its colour, its marks), in the place the language
+// puts it; the words between are given as `wrap` makes them (as they are by default).
+export function withNodes(sentence, nodes, wrap = (text) => text) {
+  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
+    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
+    return name && name in nodes ? nodes[name] : wrap(part);
+  });
+}
+
 // The language of the page (templates/base.html sets <html lang>): "ja", "vi" or "en".
 export const language = document.documentElement.lang || "en";
 
@@ -33,15 +43,4 @@ export function inLanguage(value) {
     return value[language] ?? value.en;
   }
   return value;
-}
-
-// A score part's name as people read it ("wall": 城壁), the server's keys named once here.
-const PARTS = {
-  total: gettext("total"), wall: gettext("wall"), territory: gettext("territory"),
-  tile: gettext("tile"), area: gettext("area"), treasure: gettext("treasure"),
-  items: gettext("items"), remaining: gettext("remaining"),
-};
-
-export function partName(part) {
-  return PARTS[part] ?? part;
 }

@@ -5,11 +5,10 @@
 
 import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
-import { gettext, interpolate, language, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, language, ngettext, withNodes } from "./i18n.js";
 
 const POLL_MS = 700;
 const NEXT_GAME_MS = 8000;
-const SVG = "http://www.w3.org/2000/svg";
 // Why the server refused a move, by the API's error code (docs/api.md, "Errors"), in the
 // page's language; the server's own detail (in English) follows where it adds to it.
 const REFUSALS = {
@@ -101,14 +100,6 @@ function refusalWords(status, body) {
   return interpolate(gettext("%(reason)s (%(detail)s)"), { reason: sentence, detail });
 }
 
-// A sentence with nodes (a team's name in its colour) where the language puts them.
-function withNodes(sentence, nodes) {
-  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
-    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
-    return name && name in nodes ? nodes[name] : part;
-  });
-}
-
 async function readMatch(matchId, token) {
   const response = await fetch(`/api/matches/${matchId}`, {
     headers: { Authorization: `Bearer ${token}` }, cache: "no-store" });
@@ -127,7 +118,6 @@ function start(page, data) {
   page.rules = gameRules(data.game);
   page.play = page.rules.play || null;
   page.view = createBoard(root.querySelector(".board"), data.board, data.game);
-  page.hand = { piece: null, orientation: 0, hover: null };
   const of = data.game_of_match;
   // Translators: the play page's title line, e.g. "Final · game 1 of 2"
   find("title").textContent = of ? interpolate(gettext("%(title)s · game %(game)s of %(games)s"),
@@ -147,11 +137,45 @@ function start(page, data) {
   find("tray").hidden = page.play?.kind !== "pieces";
   find("orders").hidden = page.play?.kind !== "agents";
   find("unplayable").hidden = Boolean(page.play);
-  if (page.play?.kind === "pieces") hookHand(page);
+  if (page.play?.start) page.play.start(servedBy(page));
   if (page.play?.kind === "agents") hookOrders(page);
   show(page, data);
   poll(page);
   setInterval(() => tickClocks(page), 100);
+}
+
+// A game whose module brings its own interface (its `play.start` and `play.show`: the
+// hand and the tray of pieces) is given the page, with what it may ask of it: whether
+// the move is the player's, a refusal shown, actions sent, the match read again.
+function servedBy(page) {
+  return Object.assign(page, {
+    myMove: () => myMove(page),
+    refuse,
+    send: (actions) => sendActions(page, actions),
+    refresh: () => refresh(page),
+  });
+}
+
+// Sends actions for the open turn as a program would: {sent: true}, or {sent: false,
+// reason}: why the server refused them, in words (null: the server was not reached).
+async function sendActions(page, actions) {
+  try {
+    const response = await fetch(`/api/matches/${page.matchId}/actions`, {
+      method: "POST", cache: "no-store",
+      headers: { Authorization: `Bearer ${page.token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ actions, turn: page.data.strategy_turn }),
+    });
+    if (response.status === 202) return { sent: true };
+    const body = await response.json().catch(() => ({}));
+    return { sent: false, reason: refusalWords(response.status, body) };
+  } catch {
+    return { sent: false, reason: null };
+  }
+}
+
+async function refresh(page) {
+  const answer = await readMatch(page.matchId, page.token).catch(() => null);
+  if (answer?.status === 200) show(page, answer.body);
 }
 
 function teamMark(index, text) {
@@ -181,7 +205,8 @@ function show(page, data) {
   const fresh = !before || before.turn !== data.turn || before.status !== data.status;
   if (fresh) {
     drawState(page.view, data.state);
-    if (page.play?.kind === "pieces") preparePosition(page);
+    // the game's own interface, on the new position (false: the player has no legal move)
+    if (page.play?.show) page.stuck = page.play.show(page) === false;
   }
   const { find } = page;
   const mine = myMove(page);
@@ -197,7 +222,7 @@ function show(page, data) {
       ? interpolate(gettext("Turn %(turn)s: send your actions"), { turn: data.strategy_turn })
       : gettext("The turn is being played");
   } else if (mine) {
-    words = page.legal?.length === 0
+    words = page.stuck
       ? gettext("Your move · you have no legal move: the server passes for you") : gettext("Your move");
   } else {
     // Translators: whose move it is when the team's name is unknown
@@ -216,19 +241,14 @@ function show(page, data) {
       turn: last.turn, name: data.teams[moved].name, move: page.rules.describe(last.outcomes[moved][0]) })
     : "";
   tickClocks(page);
-  if (page.play?.kind === "pieces" && fresh) {
-    find("hand").hidden = data.status === "finished";
-    drawTray(page);
-    drawHand(page);
-  }
   if (page.play?.kind === "agents") {
     find("orders").hidden = data.status === "finished";
     showOrders(page, before);
   }
 }
 
-// A match of several games (Procon 2020: two): when one ends, the next is played with
-// the same token; its page is offered at once and opened after NEXT_GAME_MS.
+// A match of several games: when one ends, the next is played with the same token; its
+// page is offered at once and opened after NEXT_GAME_MS.
 function offerNextGame(page, data) {
   const of = data.game_of_match;
   const next = of && of.game < of.of ? of.ids[of.game] : null;
@@ -243,18 +263,10 @@ function offerNextGame(page, data) {
   setTimeout(() => location.assign(link.href), NEXT_GAME_MS);
 }
 
-// The result as the API gives it, in words: who won (on time, if so), or a draw.
+// The result in words, as the server says it (the venue's words), or "finished".
 function resultWords(data) {
-  const winner = data.result?.winner;
-  if (winner == null) {
-    // Translators: a game's result, after "Game over · ": neither team won
-    return data.result ? gettext("a draw")
-      // Translators: a game's result, after "Game over · ", when the page has no result to show
-      : gettext("finished");
-  }
-  const name = data.teams[winner].name;
-  if (data.result.decided_by === "time") return interpolate(gettext("%(name)s wins on time"), { name });
-  return interpolate(gettext("%(name)s wins"), { name });
+  // Translators: a game's result, after "Game over · ", when the page has no result to show
+  return inLanguage(data.verdicts) || data.verdict || gettext("finished");
 }
 
 function myMove(page) {
@@ -280,219 +292,6 @@ function tickClocks(page) {
     cell.classList.toggle("low", shown < 30000);
 
   });
-}
-
-// --- a piece game -----------------------------------------------------------------
-
-function preparePosition(page) {
-  const { play, data, you } = page;
-  const placed = play.placed(data.actions, you);
-  page.left = play.pieces.filter((piece) => !placed.has(piece));
-  page.position = play.view(data.state.cells, you);
-  page.legal = play.legal(page.position, page.left);
-  page.movable = new Set(page.legal.map(([, , piece]) => piece));
-  if (page.hand.piece && placed.has(page.hand.piece)) page.hand.piece = null;
-  // at first, and once the chosen one is placed: the biggest piece that has somewhere to go
-  if (!page.hand.piece) page.hand.piece = page.left.findLast((piece) => page.movable.has(piece)) ?? null;
-}
-
-function hookHand(page) {
-  const { find, view } = page;
-  find("rotate").addEventListener("click", () => turn(page, "turned"));
-  find("flip").addEventListener("click", () => turn(page, "flipped"));
-  document.addEventListener("keydown", (event) => {
-    if (event.target.closest?.("input, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
-    const wanted = { r: "turned", f: "flipped" }[event.key.toLowerCase()];
-    if (wanted) {
-      event.preventDefault();
-      turn(page, wanted);
-    }
-  });
-  view.root.addEventListener("pointermove", (event) => hover(page, event));
-  view.root.addEventListener("pointerleave", () => {
-    page.hand.hover = null;
-    drawHand(page);
-  });
-  // A mouse places with one click on the piece it shows; a finger has no pointer to
-  // show it first, so its first tap on a square shows the piece and a second one places it.
-  view.root.addEventListener("pointerdown", (event) => {
-    page.shownBefore = page.hand.hover;
-    page.touching = event.pointerType === "touch";
-  });
-  view.root.addEventListener("click", (event) => {
-    hover(page, event);
-    const before = page.shownBefore, now = page.hand.hover;
-    if (page.touching && !(before && now && before[0] === now[0] && before[1] === now[1])) return;
-    place(page);
-  });
-}
-
-function turn(page, how) {
-  const hand = page.hand;
-  if (!hand.piece) return;
-  hand.orientation = page.play[how](hand.orientation);
-  drawHand(page);
-  drawTray(page);
-}
-
-function hover(page, event) {
-  const cell = event.target.closest?.(".cell");
-  const at = cell ? [Number(cell.dataset.x), Number(cell.dataset.y)] : null;
-  const old = page.hand.hover;
-  if (at && old && at[0] === old[0] && at[1] === old[1]) return;
-  page.hand.hover = at;
-  drawHand(page);
-}
-
-// The placement the pointer names: the chosen piece with its reference square under the
-// pointer, or, when that is illegal, the legal one of that piece and orientation nearest
-// to it that covers the square under the pointer.
-function aimed(page) {
-  const { hand, play, position } = page;
-  if (!hand.piece || !hand.hover || !position) return null;
-  const [x, y] = hand.hover;
-  const problem = play.problem(position, hand.piece, hand.orientation, x, y);
-  if (!problem) return { x, y, problem };
-  const squares = play.squares(hand.piece, hand.orientation);
-  let best = null;
-  for (const [dx, dy] of squares) {
-    const rx = x - dx, ry = y - dy;
-    if (play.problem(position, hand.piece, hand.orientation, rx, ry)) continue;
-    const distance = Math.abs(dx) + Math.abs(dy);
-    if (!best || distance < best.distance) best = { x: rx, y: ry, problem: "", distance };
-  }
-  return best || { x, y, problem };
-}
-
-function drawHand(page) {
-  const { find, hand, play, view, data } = page;
-  for (const cell of view.root.querySelectorAll("[data-preview]")) delete cell.dataset.preview;
-  drawReach(page);
-  const chosen = find("chosen");
-  drawPiece(chosen, hand.piece ? play.squares(hand.piece, hand.orientation) : []);
-  chosen.dataset.piece = hand.piece || "";
-  chosen.dataset.orientation = hand.orientation;
-  find("rotate").disabled = find("flip").disabled = !hand.piece;
-  const line = find("code-line");
-  const target = aimed(page);
-  const mine = myMove(page);
-  if (!hand.piece) {
-    line.textContent = page.left?.length ? gettext("Choose a piece") : gettext("All your pieces are placed");
-    return;
-  }
-  if (!target) {
-    // Translators: the chosen piece (a letter a … u), then what to do with it
-    line.textContent = interpolate(gettext("Piece %(piece)s · point at the board"), { piece: hand.piece });
-    return;
-  }
-  const code = play.code(target.x, target.y, hand.piece, hand.orientation);
-  for (const [dx, dy] of play.squares(hand.piece, hand.orientation)) {
-    const cell = view.cells[(target.y + dy) * data.board.width + target.x + dx];
-    const x = target.x + dx;
-    if (cell && x >= 0 && x < data.board.width) cell.dataset.preview = target.problem ? "bad" : "ok";
-  }
-  page.aimedCode = target.problem || !mine ? null : code;
-  line.dataset.code = code;
-  line.textContent = target.problem ? `${code} · ${target.problem}`
-    // Translators: a move's code (e.g. 55u0), then what a click on the board does now
-    : interpolate(mine ? gettext("%(code)s · click to place") : gettext("%(code)s · wait for your move"),
-                  { code });
-  line.classList.toggle("bad", Boolean(target.problem));
-}
-
-// The squares where the chosen piece, as it is turned, can go (some legal placement
-// covers them), tinted on the board; drawn again only when the piece or the turn changes.
-function drawReach(page) {
-  const { hand, play, view, data } = page;
-  const wanted = myMove(page) && hand.piece ? `${data.turn}:${hand.piece}:${hand.orientation}` : "";
-  if (page.reachShown === wanted) return;
-  page.reachShown = wanted;
-  for (const cell of view.root.querySelectorAll("[data-reach]")) delete cell.dataset.reach;
-  if (!wanted) return;
-  for (const [x, y, piece, orientation] of page.legal) {
-    if (piece !== hand.piece || orientation !== hand.orientation) continue;
-    for (const [dx, dy] of play.squares(piece, orientation)) {
-      view.cells[(y + dy) * data.board.width + x + dx].dataset.reach = "";
-    }
-  }
-}
-
-async function place(page) {
-  const code = page.aimedCode;
-  if (!code || page.sending) return;
-  page.sending = true;
-  const refusal = page.find("refusal");
-  refusal.hidden = true;
-  page.find("code-line").textContent = interpolate(gettext("%(code)s · sending…"), { code });
-  try {
-    const response = await fetch(`/api/matches/${page.matchId}/actions`, {
-      method: "POST", cache: "no-store",
-      headers: { Authorization: `Bearer ${page.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ actions: [{ move: code }], turn: page.data.strategy_turn }),
-    });
-    if (response.status !== 202) {
-      const body = await response.json().catch(() => ({}));
-      // Translators: a move's code (e.g. 55u0) the server refused, then why
-      const words = gettext("%(code)s refused: %(reason)s");
-      refuse(refusal, interpolate(words, { code, reason: refusalWords(response.status, body) }));
-    }
-  } catch {
-    const words = gettext("%(code)s was not sent: the server could not be reached.");
-    refuse(refusal, interpolate(words, { code }));
-  } finally {
-    page.sending = false;
-  }
-  const answer = await readMatch(page.matchId, page.token).catch(() => null);
-  if (answer?.status === 200) show(page, answer.body);
-  drawHand(page);
-}
-
-function drawTray(page) {
-  const { find, play, hand } = page;
-  const tray = find("tray");
-  tray.replaceChildren();
-  for (const piece of play.pieces) {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.dataset.piece = piece;
-    const gone = !page.left.includes(piece);
-    button.disabled = gone;
-    button.className = `piece-button${piece === hand.piece ? " chosen" : ""}${gone ? " placed" : ""}`
-      + `${!gone && !page.movable.has(piece) ? " stuck" : ""}`;
-    button.setAttribute("aria-pressed", String(piece === hand.piece));
-    // Translators: a piece's tooltip in the tray (its letter, a … u)
-    button.title = interpolate(gone ? gettext("piece %(piece)s: placed") : gettext("piece %(piece)s"),
-                               { piece });
-    const picture = document.createElementNS(SVG, "svg");
-    drawPiece(picture, play.squares(piece, piece === hand.piece ? hand.orientation : 0), false);
-    const letter = document.createElement("span");
-    letter.textContent = piece;
-    button.append(picture, letter);
-    button.addEventListener("click", () => {
-      if (hand.piece !== piece) hand.orientation = 0;
-      hand.piece = piece;
-      drawTray(page);
-      drawHand(page);
-    });
-    tray.append(button);
-  }
-}
-
-// A piece as small squares, centred in a square of five (every piece at one scale), its
-// reference square (the one its code names) marked if asked.
-function drawPiece(svg, squares, reference = true) {
-  svg.replaceChildren();
-  const xs = squares.map(([x]) => x), ys = squares.map(([, y]) => y);
-  const left = Math.min(0, ...xs), top = Math.min(0, ...ys);
-  const width = Math.max(0, ...xs) - left + 1, height = Math.max(0, ...ys) - top + 1;
-  svg.setAttribute("viewBox", `${left - (5 - width) / 2} ${top - (5 - height) / 2} 5 5`);
-  for (const [x, y] of squares) {
-    const square = document.createElementNS(SVG, "rect");
-    Object.entries({ x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.12 })
-      .forEach(([name, value]) => square.setAttribute(name, value));
-    if (reference && x === 0 && y === 0) square.setAttribute("class", "reference");
-    svg.append(square);
-  }
 }
 
 // --- a game of agents acting at once ---------------------------------------------
@@ -646,27 +445,18 @@ async function sendOrders(page) {
   refusal.hidden = true;
   page.sending = true;
   const actions = [...orders.plans.values()];
-  try {
-    const response = await fetch(`/api/matches/${page.matchId}/actions`, {
-      method: "POST", cache: "no-store",
-      headers: { Authorization: `Bearer ${page.token}`, "Content-Type": "application/json" },
-      body: JSON.stringify({ actions, turn: data.strategy_turn }),
-    });
-    const body = await response.json().catch(() => ({}));
-    if (response.status === 202) {
-      orders.sentFor = data.strategy_turn;
-      find("sent").textContent = sentWords(actions.length, data.strategy_turn);
-    } else {
-      const reason = refusalWords(response.status, body);
-      // Translators: the server refused the actions sent, then why
-      refuse(refusal, interpolate(gettext("Refused: %(reason)s"), { reason }));
-    }
-  } catch {
+  const { sent, reason } = await sendActions(page, actions);
+  if (sent) {
+    orders.sentFor = data.strategy_turn;
+    find("sent").textContent = sentWords(actions.length, data.strategy_turn);
+  } else if (reason !== null) {
+    // Translators: the server refused the actions sent, then why
+    refuse(refusal, interpolate(gettext("Refused: %(reason)s"), { reason }));
+  } else {
     refuse(refusal, gettext("Not sent: the server could not be reached."));
-  } finally {
-    page.sending = false;
-    drawOrders(page);
   }
+  page.sending = false;
+  drawOrders(page);
 }
 
 function tickCountdown(page) {

@@ -4,16 +4,15 @@
 // match still running opens at its latest turn and grows live: new turns arrive over
 // the match's socket.
 
-import { actor, createBoard, describeAction, drawLegend, drawState, gameRules, noteArrivals,
-         scoreCards } from "./board.js";
+import { RESULT_MARK, actor, conflictWords, createBoard, describeAction, drawLegend, drawState, failureCounts,
+         gameRules, invalidWords, noteArrivals, partName, scoreCards } from "./board.js";
 import { drawChart, drawChartLegend, onChartPick } from "./chart.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, ngettext, withNodes } from "./i18n.js";
 import { MatchStream } from "./live.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
 const URL_EVERY_MS = 200;
 const NOT_TEXT = new Set(["range", "button", "checkbox", "radio", "submit", "reset"]);
-const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" }; // the legend says which is which
 const RESULT_WORDS = {
   // Translators: an action's result, the tooltip of its mark ✓: it was carried out
   ok: gettext("ok"),
@@ -21,30 +20,6 @@ const RESULT_WORDS = {
   invalid: gettext("invalid"),
   // Translators: an action's result, the tooltip of its mark ⚡: it collided with another action
   conflict: gettext("conflict"),
-};
-// What decided a game (its result's `decided_by`), in "finished — Alpha wins on …": a part
-// of the score, the clocks, or how a CHaser game ended; another is shown as it is.
-const DECIDED_BY = {
-  // Translators: what decided a game ("Alpha wins on total"): the total score
-  total: gettext("total"),
-  // Translators: what decided a game ("Alpha wins on wall"): the wall points
-  wall: gettext("wall"),
-  // Translators: what decided a game ("Alpha wins on tile"): the tile points
-  tile: gettext("tile"),
-  // Translators: what decided a game ("Alpha wins on remaining"): the squares left to place
-  remaining: gettext("remaining"),
-  // Translators: what decided a game ("Alpha wins on items"): the items taken
-  items: gettext("items"),
-  // Translators: what decided a game ("Alpha wins on time"): the other team's time ran out
-  time: gettext("time"),
-  // Translators: what decided a CHaser game ("Hot wins on trapped"): the loser is boxed in
-  trapped: gettext("trapped"),
-  // Translators: what decided a CHaser game ("Hot wins on capture"): a block was put on the loser
-  capture: gettext("capture"),
-  // Translators: what decided a CHaser game ("Hot wins on buried"): the loser walked into a block
-  buried: gettext("buried"),
-  // Translators: what decided a CHaser game ("Hot wins on fault"): the loser broke the protocol
-  fault: gettext("fault"),
 };
 // Turns between ticks on the timeline, the smallest that leaves room.
 const STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
@@ -62,6 +37,7 @@ class Replay {
     this.states = data.states;
     this.status = data.status;
     this.result = data.result;
+    this.verdict = inLanguage(data.verdicts) || data.verdict || null; // the server's words
     this.connection = "connected";
     this.turn = 0;
     this.playing = false;
@@ -76,9 +52,9 @@ class Replay {
     this.leaders = [];
     this.events = [];
     this.states.forEach((state, turn) => this.noteEvent(turn));
-    this.arrived = new Map(); // Procon 2020: when each treasure was taken
+    this.arrived = new Map(); // what the game's cells remember of earlier turns
     for (let turn = 1; turn < this.states.length; turn += 1) {
-      noteArrivals(this.arrived, this.states[turn - 1], this.states[turn]);
+      noteArrivals(data.game, this.arrived, this.states[turn - 1], this.states[turn]);
     }
     this.view = createBoard(this.find(".board"), data.board, data.game);
   }
@@ -111,7 +87,7 @@ class Replay {
     }).observe(controls);
     this.bindControls();
     drawLegend(this.find("[data-board-legend]"), this.data.game);
-    drawChartLegend(this.find("[data-chart-legend]"), this.parts);
+    drawChartLegend(this.find("[data-chart-legend]"), this.parts, (part) => partName(this.data.game, part));
     this.drawLeadKey();
     this.drawMarks();
     this.moveList = this.find("[data-move-list]");
@@ -295,7 +271,7 @@ class Replay {
     const { turn, cells, agents, outcomes, scores } = message;
     this.states.push({ turn, cells, agents, outcomes, scores });
     this.noteEvent(turn);
-    noteArrivals(this.arrived, this.states[turn - 1], this.states[turn]);
+    noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
     if (this.status === "upcoming") this.status = "running";
     this.drawMarks();
     this.drawTicks();
@@ -313,6 +289,7 @@ class Replay {
   finish(message) {
     this.status = "finished";
     this.result = message.result;
+    this.verdict = inLanguage(message.verdicts) || message.verdict || null;
     this.drawMarks();
     this.drawTeams(this.states[this.turn].scores);
     this.drawStatus();
@@ -562,13 +539,10 @@ class Replay {
     if (this.connection === "reconnecting") return ["reconnecting", gettext("reconnecting…")];
     if (this.status === "finished") {
       // Translators: the replay's status: the match is over
-      if (!this.result) return ["finished", gettext("finished")];
-      const { winner, decided_by: decidedBy } = this.result;
-      if (winner === null) return ["finished", gettext("finished — a draw")];
-      const how = Object.hasOwn(DECIDED_BY, decidedBy) ? DECIDED_BY[decidedBy] : decidedBy;
-      // Translators: the replay's status, e.g. "finished — Alpha wins on total" (%(how)s: what decided it)
-      const words = gettext("finished — %(name)s wins on %(how)s");
-      return ["finished", interpolate(words, { name: this.data.teams[winner].name, how })];
+      if (!this.verdict) return ["finished", gettext("finished")];
+      // Translators: the replay's status, then the result as the server words it, e.g. "finished — Alpha
+      // wins by 34 points"
+      return ["finished", interpolate(gettext("finished — %(verdict)s"), { verdict: this.verdict })];
     }
     // Translators: the replay's status: the match has not started
     if (this.status === "upcoming") return ["upcoming", gettext("not started yet")];
@@ -588,9 +562,7 @@ export function turnEvent(states, turn, marks, headline = "total") {
   if (turn === 0) return null;
   const difference = (state) => state.scores[0][headline] - state.scores[1][headline];
   const swing = difference(states[turn]) - difference(states[turn - 1]);
-  const results = (states[turn].outcomes || []).flat().map((outcome) => outcome.result);
-  const conflicts = results.filter((result) => result === "conflict").length;
-  const invalid = results.filter((result) => result === "invalid").length;
+  const { conflicts, invalid } = failureCounts(states[turn]);
   return { turn, swing, conflicts, invalid, bigSwing: Math.abs(swing) >= marks.swing,
            manyConflicts: conflicts >= marks.conflicts };
 }
@@ -678,23 +650,9 @@ function actionItem(game, outcome, team) {
     item.append(text("span", outcome.reason, "reason"));  // data, as the rules wrote it
     item.lastChild.setAttribute("translate", "no");
   }
-  if (outcome.reply) item.append(text("span", replyWords(outcome), "reply"));
+  const read = gameRules(game).reply?.(outcome); // what a program read, where the game says
+  if (read) item.append(text("span", read, "reply"));
   return item;
-}
-
-// CHaser's digits as its client read them: the game-on digit, then the 3×3 around (by
-// rows) or, after a search, the nine cells in a line.
-export function replyWords(outcome) {
-  const search = outcome.command?.[0] === "s";
-  // Translators: CHaser: the digits its program read before its command (ready) and after it (reply)
-  return interpolate(gettext("ready %(ready)s → reply %(reply)s"),
-                     { ready: digitGroups(outcome.ready), reply: digitGroups(outcome.reply, search) });
-}
-
-function digitGroups(digits, line = false) {
-  if (typeof digits !== "string" || digits.length !== 10) return String(digits);
-  const cells = line ? [digits.slice(1)] : [digits.slice(1, 4), digits.slice(4, 7), digits.slice(7)];
-  return [digits[0], ...cells].join(" ");
 }
 
 function isTextField(node) {
@@ -713,25 +671,6 @@ function text(tag, words, className) {
   node.textContent = words;
   if (className) node.className = className;
   return node;
-}
-
-// A turn's conflicts and invalid actions, counted: "2 conflicts", "1 invalid".
-function conflictWords(count) {
-  // Translators: how many actions of a turn collided with each other
-  return interpolate(ngettext("%(count)s conflict", "%(count)s conflicts", count), { count });
-}
-
-function invalidWords(count) {
-  // Translators: how many actions of a turn the rules refused
-  return interpolate(ngettext("%(count)s invalid", "%(count)s invalid", count), { count });
-}
-
-// A sentence with nodes (the teams' marks) where the language puts them.
-function withNodes(sentence, nodes) {
-  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
-    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
-    return name && name in nodes ? nodes[name] : part;
-  });
 }
 
 function speedName(speed) {

@@ -7,14 +7,14 @@
 // played in alternating turns on chess clocks (its match has `clock_ms`) shows each
 // team's clock on its card and whose move it is instead of the turn's countdown.
 
-import { actor, createBoard, describeAction, drawLegend, drawState, failures, gameRules, guessArrivals,
-         noteArrivals, scoreCards } from "./board.js";
+import { RESULT_MARK, actor, conflictWords, createBoard, describeAction, drawLegend, drawState, failureCounts,
+         gameRules, guessArrivals, invalidWords, noteArrivals, scoreCards } from "./board.js";
 import { drawChart } from "./chart.js";
 import { ServerClock, formatCountdown } from "./clock.js";
-import { gettext, inLanguage, interpolate, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, ngettext, withNodes } from "./i18n.js";
 import { MatchStream } from "./live.js";
+import { pieceSvg } from "./piece.js";
 
-const RESULT_MARK = { ok: "✓", invalid: "✕", conflict: "⚡" };
 const NAME_SMALLEST = 0.6; // of the name's own size, before the short code takes its place
 const CLOCK_WARNING_MS = 30000; // a chess clock under this turns the warning colour
 
@@ -227,8 +227,8 @@ export function startVenue(root, matchId) {
     const mover = words(`team-${"ab"[team]}-text mover`, tile && short ? short : name);
     mover.title = name;
     // Translators: whose move it is, e.g. "Alpha to move" (the name is drawn in its team's colour)
-    countdown.replaceChildren(...placed(gettext("%(name)s to move"), { name: mover },
-                                        (text) => words("to-move-words", text)));
+    countdown.replaceChildren(...withNodes(gettext("%(name)s to move"), { name: mover },
+                                           (text) => words("to-move-words", text)));
   }
 
   // The last step, the side's name in its colour: "Hot · sr · search right".
@@ -256,18 +256,12 @@ export function startVenue(root, matchId) {
     if (!over) return;
     const { winner } = screen.result;
     banner.dataset.winner = winner === null || winner === undefined ? "none" : String(winner);
-    banner.querySelector(".verdict").textContent = screen.verdict || fallbackVerdict();
+    banner.querySelector(".verdict").textContent = screen.verdict || "";
     const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
     // Translators: the final score, e.g. "final 12 – 7 · turn 30"
     banner.querySelector(".final").textContent = interpolate(gettext("final %(score)s · turn %(turn)s"),
                                                              { score: numbers.map(signed).join(" – "),
                                                                turn: screen.state.turn });
-  }
-
-  function fallbackVerdict() {
-    const { winner } = screen.result;
-    return winner === null ? gettext("A draw")
-      : interpolate(gettext("%(name)s wins"), { name: screen.meta.teams[winner].name });
   }
 
   function drawNames() {
@@ -296,9 +290,7 @@ export function startVenue(root, matchId) {
                               panel: inLanguage(message.panels) || message.panel || null,
                               verdict: inLanguage(message.verdicts) || message.verdict || null });
       screen.view = createBoard(find(".board"), message.match.board, message.match.game);
-      guessArrivals(screen.arrived, message.match.board, message.state);
-      // The server knows which treasures are gone; a tile alone may not tell.
-      for (const [x, y] of message.treasures_taken || []) screen.arrived.set(`${x},${y}`, 0);
+      guessArrivals(message.match.game, screen.arrived, message.match.board, message.state, message);
       const legend = find("[data-board-legend]");
       if (legend) drawLegend(legend, message.match.game);
       drawNames();
@@ -315,7 +307,7 @@ export function startVenue(root, matchId) {
       screen.history.push({ turn: message.turn, scores: message.scores });
       screen.lead = message.lead || null; // the new scores say who leads, until a result does
       screen.panel = inLanguage(message.panels) || message.panel || null;
-      noteArrivals(screen.arrived, screen.state, message);
+      noteArrivals(screen.meta.game, screen.arrived, screen.state, message);
       apply(message);
     },
     // A step of a game played step by step (CHaser over TCP): the position after it,
@@ -389,22 +381,11 @@ function drawHeadline(box, game, state) {
     box.replaceChildren(words("quiet", gettext("No turn played yet")));
     return;
   }
-  const failed = failures(state);
-  const conflicts = failed.filter((failure) => failure.result === "conflict").length;
-  const invalid = failed.length - conflicts;
+  const { conflicts, invalid } = failureCounts(state);
   const parts = [];
-  if (conflicts) {
-    const count = interpolate(ngettext("%(count)s conflict", "%(count)s conflicts", conflicts),
-                              { count: conflicts });
-    parts.push(words("conflict", "⚡ " + count));
-  }
-  if (invalid) {
-    // Translators: how many actions of the last turn were invalid, e.g. "7 invalid"
-    const count = interpolate(ngettext("%(count)s invalid", "%(count)s invalid", invalid),
-                              { count: invalid });
-    parts.push(words("invalid", "✕ " + count));
-  }
-  if (!failed.length) parts.push(words("ok", "✓ " + gettext("no failed actions")));
+  if (conflicts) parts.push(words("conflict", `${RESULT_MARK.conflict} ${conflictWords(conflicts)}`));
+  if (invalid) parts.push(words("invalid", `${RESULT_MARK.invalid} ${invalidWords(invalid)}`));
+  if (!conflicts && !invalid) parts.push(words("ok", RESULT_MARK.ok + " " + gettext("no failed actions")));
   box.replaceChildren(...parts);
   box.title = interpolate(gettext("Turn %(turn)s"), { turn: state.turn });
 }
@@ -504,21 +485,9 @@ function drawTray(tray, pieces) {
 }
 
 function pieceMark(piece) {
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  const width = Math.max(...piece.cells.map(([x]) => x)) + 1;
-  const height = Math.max(...piece.cells.map(([, y]) => y)) + 1;
-  svg.setAttribute("viewBox", `-0.1 -0.1 ${width + 0.2} ${height + 0.2}`);
+  const svg = pieceSvg(piece.cells);
   svg.setAttribute("class", "piece");
-  svg.style.setProperty("--pw", width);
-  svg.style.setProperty("--ph", height);
-  for (const [x, y] of piece.cells) {
-    const square = document.createElementNS(ns, "rect");
-    Object.entries({ x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.12 })
-      .forEach(([name, value]) => square.setAttribute(name, value));
-    svg.append(square);
-  }
-  const title = document.createElementNS(ns, "title");
+  const title = document.createElementNS(svg.namespaceURI, "title");
   title.textContent = interpolate(ngettext("piece %(name)s, %(count)s square",
                                            "piece %(name)s, %(count)s squares", piece.size),
                                   { name: piece.name, count: piece.size });
@@ -532,16 +501,6 @@ function pieceMark(piece) {
 function formatClock(ms) {
   const seconds = Math.ceil(Math.max(ms ?? 0, 0) / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}`;
-}
-
-// A translated sentence with nodes in the place of its `%(name)s` values (a name in its
-// team's colour), in the order the language puts them; the words between, each as
-// `wrap(text)` makes it.
-function placed(sentence, nodes, wrap) {
-  return sentence.split(/(%\(\w+\)s)/).filter(Boolean).map((part) => {
-    const name = /^%\((\w+)\)s$/.exec(part)?.[1];
-    return name && name in nodes ? nodes[name] : wrap(part);
-  });
 }
 
 function words(className, text) {

@@ -139,10 +139,12 @@ def test_a_person_plays_a_whole_blokus_duo_game_against_the_bot(private_match,
               if o["result"] == "ok" and o["move"] != "----"]
     assert shown["status"] == "finished" and len(played) >= 8 and mine == len(played)
     assert "f" in presses and "r" in presses
+    # the result in the server's words, as the venue shows it ("Alpha wins by 3 squares")
+    words = shown["verdicts"]["en"]
     winner = shown["result"]["winner"]
-    words = "a draw" if winner is None else f"{shown['teams'][winner]['name']} wins"
-    page.wait_for_function("document.querySelector('[data-to-move]').textContent"
-                           f" === 'Game over · {words}'")
+    assert words.startswith("A draw" if winner is None else shown["teams"][winner]["name"])
+    page.wait_for_function("([words]) => document.querySelector('[data-to-move]').textContent"
+                           " === `Game over · ${words}`", arg=[words])
     assert page.locator("[data-hand]").is_hidden()
     page.close()
 

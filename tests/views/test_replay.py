@@ -47,6 +47,7 @@ def test_the_page_embeds_every_resolved_turn_and_nothing_pending(client,
     assert data["states"][1:] == rows
     assert '"remove"' not in page  # turn 3's submission is nobody's business yet
     assert data["status"] == "running" and data["result"] is None
+    assert data["verdict"] is None and data["verdicts"] is None  # no words before the end
 
 
 def test_turn_zero_is_the_empty_start_position(client, two_turns_and_a_pending_one):
@@ -77,6 +78,21 @@ def test_a_finished_match_replays_with_its_result(client):
     data = embedded(client.get(f"/matches/{match.pk}/replay").content.decode())
     assert data["status"] == "finished" and data["result"]["decided_by"] == "draw"
     assert len(data["states"]) == 2
+    # the result in words, as the venue's `end` says it, in every language
+    assert data["verdict"] == "A draw: 0 points each"
+    assert data["verdicts"]["en"] == data["verdict"]
+    assert set(data["verdicts"]) == {"ja", "vi", "en"} and data["verdicts"]["ja"] != data["verdict"]
+
+
+def test_a_finished_match_has_the_verdict_of_its_scores(client):
+    match, tokens = make_match(turns=1)
+    submit(match, tokens[0], [put(0, 1, 1)], 1)
+    turn_resolve(match_id=match.pk, number=1)
+    data = embedded(client.get(f"/matches/{match.pk}/replay").content.decode())
+    assert data["result"]["winner"] == 0
+    assert data["verdict"] == selectors.verdict(Match.objects.get(pk=match.pk),
+                                                selectors.latest_scores(match))
+    assert data["verdict"].startswith("Alpha wins by ")
 
 
 def test_the_venue_screen_links_to_the_replay(client):

@@ -2,6 +2,7 @@
 // a turn; fewer squares left to place is better.
 
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { drawPiece, pieceSvg } from "../piece.js";
 
 const START = [[4, 4], [9, 9]]; // 55 and AA: the squares the first pieces cover
 const CODE_DIGITS = "123456789ABCDE"; // a code's column and row
@@ -226,6 +227,202 @@ export function legalPlacements(view, pieces) {
   return found;
 }
 
+// --- the hand (the play page) ------------------------------------------------------------
+// The page (play.js) gives `page`: its `find`, the board's `view`, the API's answer
+// `data`, the team it plays (`you`), `myMove()`, `refuse(box, words)`, `send(actions)`
+// and `refresh()`. The hand keeps its own state in `page.hand`.
+
+// Once: the hand's buttons, keys and the pointer on the board.
+function startHand(page) {
+  const { find, view } = page;
+  page.hand = { piece: null, orientation: 0, hover: null, left: [], legal: [], movable: new Set() };
+  find("rotate").addEventListener("click", () => turnHand(page, turnedOrientation));
+  find("flip").addEventListener("click", () => turnHand(page, flippedOrientation));
+  document.addEventListener("keydown", (event) => {
+    if (event.target.closest?.("input, textarea") || event.ctrlKey || event.metaKey || event.altKey) return;
+    const wanted = { r: turnedOrientation, f: flippedOrientation }[event.key.toLowerCase()];
+    if (wanted) {
+      event.preventDefault();
+      turnHand(page, wanted);
+    }
+  });
+  view.root.addEventListener("pointermove", (event) => hover(page, event));
+  view.root.addEventListener("pointerleave", () => {
+    page.hand.hover = null;
+    drawHand(page);
+  });
+  // A mouse places with one click on the piece it shows; a finger has no pointer to
+  // show it first, so its first tap on a square shows the piece and a second one places it.
+  view.root.addEventListener("pointerdown", (event) => {
+    page.hand.shownBefore = page.hand.hover;
+    page.hand.touching = event.pointerType === "touch";
+  });
+  view.root.addEventListener("click", (event) => {
+    hover(page, event);
+    const before = page.hand.shownBefore, now = page.hand.hover;
+    if (page.hand.touching && !(before && now && before[0] === now[0] && before[1] === now[1])) return;
+    place(page);
+  });
+}
+
+// A new position: the pieces left, where they can go, the tray and the hand. Returns
+// whether the team has a legal move (else the server passes for it).
+function showHand(page) {
+  const { data, you, hand } = page;
+  const placed = placedPieces(data.actions, you);
+  hand.left = PIECE_LETTERS.split("").filter((piece) => !placed.has(piece));
+  hand.position = playerView(data.state.cells, you);
+  hand.legal = legalPlacements(hand.position, hand.left);
+  hand.movable = new Set(hand.legal.map(([, , piece]) => piece));
+  if (hand.piece && placed.has(hand.piece)) hand.piece = null;
+  // at first, and once the chosen one is placed: the biggest piece that has somewhere to go
+  if (!hand.piece) hand.piece = hand.left.findLast((piece) => hand.movable.has(piece)) ?? null;
+  page.find("hand").hidden = data.status === "finished";
+  drawTray(page);
+  drawHand(page);
+  return hand.legal.length > 0;
+}
+
+function turnHand(page, how) {
+  const hand = page.hand;
+  if (!hand.piece) return;
+  hand.orientation = how(hand.orientation);
+  drawHand(page);
+  drawTray(page);
+}
+
+function hover(page, event) {
+  const cell = event.target.closest?.(".cell");
+  const at = cell ? [Number(cell.dataset.x), Number(cell.dataset.y)] : null;
+  const old = page.hand.hover;
+  if (at && old && at[0] === old[0] && at[1] === old[1]) return;
+  page.hand.hover = at;
+  drawHand(page);
+}
+
+// The placement the pointer names: the chosen piece with its reference square under the
+// pointer, or, when that is illegal, the legal one of that piece and orientation nearest
+// to it that covers the square under the pointer.
+function aimed(hand) {
+  const { piece, orientation, position } = hand;
+  if (!piece || !hand.hover || !position) return null;
+  const [x, y] = hand.hover;
+  const problem = placementProblem(position, piece, orientation, x, y);
+  if (!problem) return { x, y, problem };
+  let best = null;
+  for (const [dx, dy] of pieceSquares(piece, orientation)) {
+    const rx = x - dx, ry = y - dy;
+    if (placementProblem(position, piece, orientation, rx, ry)) continue;
+    const distance = Math.abs(dx) + Math.abs(dy);
+    if (!best || distance < best.distance) best = { x: rx, y: ry, problem: "", distance };
+  }
+  return best || { x, y, problem };
+}
+
+function drawHand(page) {
+  const { find, hand, view, data } = page;
+  for (const cell of view.root.querySelectorAll("[data-preview]")) delete cell.dataset.preview;
+  drawReach(page);
+  const chosen = find("chosen");
+  drawPiece(chosen, hand.piece ? pieceSquares(hand.piece, hand.orientation) : [], { frame: 5, reference: true });
+  chosen.dataset.piece = hand.piece || "";
+  chosen.dataset.orientation = hand.orientation;
+  find("rotate").disabled = find("flip").disabled = !hand.piece;
+  const line = find("code-line");
+  const target = aimed(hand);
+  const mine = page.myMove();
+  if (!hand.piece) {
+    line.textContent = hand.left.length ? gettext("Choose a piece") : gettext("All your pieces are placed");
+    return;
+  }
+  if (!target) {
+    // Translators: the chosen piece (a letter a … u), then what to do with it
+    line.textContent = interpolate(gettext("Piece %(piece)s · point at the board"), { piece: hand.piece });
+    return;
+  }
+  const code = moveCode(target.x, target.y, hand.piece, hand.orientation);
+  for (const [dx, dy] of pieceSquares(hand.piece, hand.orientation)) {
+    const cell = view.cells[(target.y + dy) * data.board.width + target.x + dx];
+    const x = target.x + dx;
+    if (cell && x >= 0 && x < data.board.width) cell.dataset.preview = target.problem ? "bad" : "ok";
+  }
+  hand.aimedCode = target.problem || !mine ? null : code;
+  line.dataset.code = code;
+  line.textContent = target.problem ? `${code} · ${target.problem}`
+    // Translators: a move's code (e.g. 55u0), then what a click on the board does now
+    : interpolate(mine ? gettext("%(code)s · click to place") : gettext("%(code)s · wait for your move"),
+                  { code });
+  line.classList.toggle("bad", Boolean(target.problem));
+}
+
+// The squares where the chosen piece, as it is turned, can go (some legal placement
+// covers them), tinted on the board; drawn again only when the piece or the turn changes.
+function drawReach(page) {
+  const { hand, view, data } = page;
+  const wanted = page.myMove() && hand.piece ? `${data.turn}:${hand.piece}:${hand.orientation}` : "";
+  if (hand.reachShown === wanted) return;
+  hand.reachShown = wanted;
+  for (const cell of view.root.querySelectorAll("[data-reach]")) delete cell.dataset.reach;
+  if (!wanted) return;
+  for (const [x, y, piece, orientation] of hand.legal) {
+    if (piece !== hand.piece || orientation !== hand.orientation) continue;
+    for (const [dx, dy] of pieceSquares(piece, orientation)) {
+      view.cells[(y + dy) * data.board.width + x + dx].dataset.reach = "";
+    }
+  }
+}
+
+async function place(page) {
+  const { hand } = page;
+  const code = hand.aimedCode;
+  if (!code || hand.sending) return;
+  hand.sending = true;
+  const refusal = page.find("refusal");
+  refusal.hidden = true;
+  page.find("code-line").textContent = interpolate(gettext("%(code)s · sending…"), { code });
+  const { sent, reason } = await page.send([{ move: code }]);
+  hand.sending = false;
+  if (!sent && reason !== null) {
+    // Translators: a move's code (e.g. 55u0) the server refused, then why
+    page.refuse(refusal, interpolate(gettext("%(code)s refused: %(reason)s"), { code, reason }));
+  } else if (!sent) {
+    page.refuse(refusal, interpolate(gettext("%(code)s was not sent: the server could not be reached."),
+                                     { code }));
+  }
+  await page.refresh();
+  drawHand(page);
+}
+
+function drawTray(page) {
+  const { find, hand } = page;
+  const tray = find("tray");
+  tray.replaceChildren();
+  for (const piece of PIECE_LETTERS) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.piece = piece;
+    const gone = !hand.left.includes(piece);
+    button.disabled = gone;
+    button.className = `piece-button${piece === hand.piece ? " chosen" : ""}${gone ? " placed" : ""}`
+      + `${!gone && !hand.movable.has(piece) ? " stuck" : ""}`;
+    button.setAttribute("aria-pressed", String(piece === hand.piece));
+    // Translators: a piece's tooltip in the tray (its letter, a … u)
+    button.title = interpolate(gone ? gettext("piece %(piece)s: placed") : gettext("piece %(piece)s"),
+                               { piece });
+    const picture = pieceSvg(pieceSquares(piece, piece === hand.piece ? hand.orientation : 0), { frame: 5 });
+    const letter = document.createElement("span");
+    letter.textContent = piece;
+    button.append(picture, letter);
+    button.addEventListener("click", () => {
+      if (hand.piece !== piece) hand.orientation = 0;
+      hand.piece = piece;
+      drawTray(page);
+      drawHand(page);
+    });
+    tray.append(button);
+  }
+}
+
 export default {
   game: "blokus-duo",
   labels: ["A", "B"],
@@ -237,6 +434,8 @@ export default {
   start: gettext("the empty board"),
   // Translators: Blokus Duo: the team that did not move this turn (the other team's turn)
   idle: gettext("not its move"),
+  // the parts of its score as people read them (the chart's key, the cards)
+  parts: { remaining: gettext("remaining") },
   // Translators: the board's legend: a Blokus Duo piece placed on the board
   legend: [[["piece-a edge-t edge-r edge-b edge-l", "piece-b edge-t edge-r edge-b edge-l"], gettext("piece")],
            [["piece-a edge-t edge-r edge-b edge-l fresh", "piece-b edge-t edge-r edge-b edge-l fresh"],
@@ -247,9 +446,8 @@ export default {
   strength: (remaining) => ALL_SQUARES - remaining,
   // Translators: Blokus Duo: what a team's number is (fewer squares left is better)
   details: () => gettext("squares left to place · fewer wins"),
-  // the play page: a piece at a time, chosen, turned and flipped, placed by its code
-  play: { kind: "pieces", pieces: PIECE_LETTERS.split(""), squares: pieceSquares,
-          turned: turnedOrientation, flipped: flippedOrientation, code: moveCode,
-          placed: placedPieces, view: playerView, problem: placementProblem,
-          legal: legalPlacements },
+  // the play page: a piece at a time, chosen, turned and flipped, placed by its code, in
+  // the page's hand and tray (start, show); what a position allows (view, legal, problem)
+  play: { kind: "pieces", start: startHand, show: showHand, squares: pieceSquares,
+          view: playerView, problem: placementProblem, legal: legalPlacements },
 };

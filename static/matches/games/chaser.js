@@ -82,6 +82,23 @@ function commandWords(command) {
   return words ? `${command} · ${words}` : JSON.stringify(command);
 }
 
+// The digits its program read, as a CHaser client reads them: the game-on digit, then
+// the 3×3 around (by rows) or, after a search, the nine cells in a line. Null for an
+// outcome with no reply (a step that was not played).
+function replyWords(outcome) {
+  if (!outcome.reply) return null;
+  const search = outcome.command?.[0] === "s";
+  // Translators: CHaser: the digits its program read before its command (ready) and after it (reply)
+  return interpolate(gettext("ready %(ready)s → reply %(reply)s"),
+                     { ready: digitGroups(outcome.ready), reply: digitGroups(outcome.reply, search) });
+}
+
+function digitGroups(digits, line = false) {
+  if (typeof digits !== "string" || digits.length !== 10) return String(digits);
+  const cells = line ? [digits.slice(1)] : [digits.slice(1, 4), digits.slice(4, 7), digits.slice(7)];
+  return [digits[0], ...cells].join(" ");
+}
+
 export default {
   game: "chaser",
   labels: ["C", "H"],
@@ -89,11 +106,14 @@ export default {
   classes: chaserClasses,
   target: null, // a command fails on no cell
   describe: (outcome) => commandWords(outcome.command),
+  reply: replyWords,
   lastTurn,
   // Translators: CHaser's turn 0: the two players (Cool and Hot) on their start cells
   start: interpolate(gettext("%(cool)s and %(hot)s on their first cells"), { cool: NAMES[0], hot: NAMES[1] }),
   // Translators: CHaser: a player that sent no command
   idle: gettext("no command"),
+  // the parts of its score as people read them (the chart's key, the cards)
+  parts: { items: gettext("items") },
   // Translators: the board's legend: a CHaser cell with a block on it (no player can enter it)
   legend: [["block", gettext("block")],
            // Translators: the board's legend: a CHaser cell with an item on it (a player takes it)

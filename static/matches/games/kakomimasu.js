@@ -5,10 +5,16 @@
 //   agents: the actions are per agent (and may conflict); labels / names: the mark and
 //   name of each team's one player where there are no numbered agents;
 //   classes(view, state, options) -> (char, x, y) -> the cell's CSS classes;
+//   optional badges(board) -> [{at, kind, text}]: marks on cells from the board's data;
+//   optional noteArrivals(arrived, before, after) and guessArrivals(arrived, board,
+//   state, extras): what its cells remember of earlier turns, for `classes`
+//   (options.arrived);
 //   target(outcome, agents): the cell a failed action aimed at (null: none);
-//   describe(outcome): an action in words; start: turn 0 in words; idle: a team that
+//   describe(outcome): an action in words; optional reply(outcome): what the team's
+//   program read back, in words (null: nothing); start: turn 0 in words; idle: a team that
 //   sent nothing; legend: [classes (or one per team), words, inner mark, its text] for
-//   each mark; optional coordinate(i): a column's or a row's name (default: i);
+//   each mark; parts: its score's parts in words, by the server's keys; optional
+//   coordinate(i): a column's or a row's name (default: i);
 //   optional lastTurn(state, previous, board) -> {marks: [{at, kind, team}], moves:
 //   [{from, to, team}]}: the cells the turn acted on ("acted") or read ("read") and
 //   the agents' moves (`previous`, the state before, may be null: a screen joining late);
@@ -97,6 +103,8 @@ export default {
   start: gettext("the empty board"),
   // Translators: a team that sent no action in a turn
   idle: gettext("no action"),
+  // the parts of its score as people read them (the chart's key, the cards)
+  parts: { total: gettext("total"), wall: gettext("wall"), territory: gettext("territory") },
   // Translators: the board's legend: Kakomimasu's cells (a team's wall, its territory, a cell of neither)
   legend: [[["wall-a", "wall-b"], gettext("wall")], [["land-a", "land-b"], gettext("territory")],
            // Translators: the board's legend: a cell of neither team

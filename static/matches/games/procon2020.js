@@ -9,14 +9,15 @@ const ARROWS = { "0,-1": "↑", "1,-1": "↗", "1,0": "→", "1,1": "↘", "0,1"
                  "-1,0": "←", "-1,-1": "↖" };
 
 // `arrived`: the turn an agent first stepped onto each cell, which is when a treasure
-// there was taken (see board.js's noteArrivals).
+// there was taken (see noteArrivals).
 function tileClasses(view, state, { arrived = new Map() }) {
   const areas = ["A", "B"].map((own) => enclosed(state.cells, own));
+  const treasures = new Set((view.board.treasures || []).map(({ x, y }) => `${x},${y}`));
   return (char, x, y) => {
     const names = [TILES[char] || "neutral"];
     if (char === ".") names.push(...areas.flatMap((inside, team) => (inside(x, y) ? [`area-${"ab"[team]}`] : [])));
     const key = `${x},${y}`;
-    if (view.treasures.has(key) && !(arrived.get(key) <= state.turn)) names.push("treasure");
+    if (treasures.has(key) && !(arrived.get(key) <= state.turn)) names.push("treasure");
     return names.join(" ");
   };
 }
@@ -47,6 +48,38 @@ function enclosed(cells, own) {
     for (const [dx, dy] of FOUR_WAY) visit(x + dx, y + dy);
   }
   return (x, y) => !reached[y * width + x] && cells[y][x] !== own;
+}
+
+// The first successful move onto a treasure takes it, and only a successful move brings
+// an agent where none stood the turn before: note when that first happens on each cell.
+function noteArrivals(arrived, before, after) {
+  const stood = new Set(standing(before));
+  for (const key of standing(after)) {
+    if (!stood.has(key) && !arrived.has(key)) arrived.set(key, after.turn);
+  }
+}
+
+// Joining a match late: a cell with an agent or a tile on it has been stepped onto
+// (a start cell aside); a tile since removed is missed, but the server knows which
+// treasures are gone (`treasures_taken`).
+function guessArrivals(arrived, board, state, { treasures_taken: taken }) {
+  if (state.turn !== 0 && board.treasures) {
+    const starts = new Set((board.start || []).flat().map(([x, y]) => `${x},${y}`));
+    state.cells.forEach((row, y) => [...row].forEach((char, x) => {
+      if ((char === "A" || char === "B") && !starts.has(`${x},${y}`)) arrived.set(`${x},${y}`, state.turn);
+    }));
+    for (const key of standing(state)) arrived.set(key, state.turn);
+  }
+  for (const [x, y] of taken || []) arrived.set(`${x},${y}`, 0);
+}
+
+// Each treasure's value on a badge in its cell.
+function treasureBadges(board) {
+  return (board.treasures || []).map(({ x, y, point }) => ({ at: [x, y], kind: "treasure-badge", text: point }));
+}
+
+function standing(state) {
+  return state.agents.flat().filter(Boolean).map(([x, y]) => `${x},${y}`);
 }
 
 // A failed action moved nobody: its agent is still where it started.
@@ -113,6 +146,9 @@ export default {
   points: true,
   agents: true,
   classes: tileClasses,
+  badges: treasureBadges,
+  noteArrivals,
+  guessArrivals,
   target: directedTarget,
   describe: describeDirected,
   lastTurn,
@@ -120,6 +156,9 @@ export default {
   start: gettext("the agents on their first tiles"),
   // Translators: a team that sent no action in a turn
   idle: gettext("no action"),
+  // the parts of its score as people read them (the chart's key, the cards)
+  parts: { total: gettext("total"), tile: gettext("tile"), area: gettext("area"),
+           treasure: gettext("treasure") },
   // Translators: the board's legend: Procon 2020's cells (a team's tile, its area, a cell of neither)
   legend: [[["tile-a", "tile-b"], gettext("tile")], [["neutral area-a", "neutral area-b"], gettext("area")],
            // Translators: the board's legend: a cell of neither team
