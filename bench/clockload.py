@@ -77,7 +77,7 @@ def ticks(matches: int, teams: int, count: int) -> None:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
-    from matches.clock import tick_and_wait
+    from matches.services.clock import tick_and_wait
     from matches.tournaments.services import EntrantSpec, Plan, tournament_create
     from tests.api.conftest import Clock
 

@@ -11,7 +11,7 @@ from django.urls import path
 
 from matches.forms import RecordImportForm
 from matches.models import Board, Match, Submission, Team, Turn
-from matches.services.turns import clock_wake
+from matches.services.clock import clock_wake
 
 
 @admin.register(Board)

@@ -15,7 +15,7 @@ from matches.rules import rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating
 from matches.services.boards import ChosenBoard, board_default
-from matches.services.turns import clock_wake
+from matches.services.clock import clock_wake
 
 TEAM_NAME_LIMIT = Team._meta.get_field("name").max_length
 TEAM_SHORT_LIMIT = Team._meta.get_field("short").max_length

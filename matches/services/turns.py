@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.db import connection, transaction
+from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
@@ -132,87 +129,3 @@ def time_out(*, match_id: int, number: int) -> bool:
             transaction.on_commit(lambda: end_announce(match), robust=True)
             transaction.on_commit(lambda: match_ended.send(time_out, match=match), robust=True)
     return bool(ended)
-
-
-def clock_tick(now: datetime | None = None) -> int:
-    """Resolve every due turn of every match, in order, and end the alternating games
-    whose mover's time has run out. Returns how many turns and games this call did."""
-    now = now or timezone.now()
-    resolved = 0
-    # (sorted here: ordered by id, SQLite would scan every match instead of searching
-    # the index of unfinished ones by start)
-    for match in sorted(Match.objects.running(now), key=lambda match: match.pk):
-        if match.alternating:
-            if selectors.move_clock(match, now)["deadline"] <= now and time_out(
-                    match_id=match.pk, number=match.resolved_turns + 1):
-                resolved += 1
-            continue
-        for number in match.due_turns(now):
-            if turn_resolve(match_id=match.pk, number=number) is None:
-                break  # another clock has this match's turn; it carries on in order
-            resolved += 1
-    if resolved:
-        wal_checkpoint()
-    return resolved
-
-
-def wal_checkpoint() -> None:
-    """On SQLite, fold the write-ahead log back into the database now, in the clock's
-    connection, right after a transition: the settings raise the automatic
-    checkpoint's threshold so that it never lands on a team's submission instead.
-    PASSIVE: it never waits for, nor blocks, a reader or a writer. (SQLite refuses
-    it inside a transaction, and a caller's transaction is left to its own commit.)"""
-    if connection.vendor == "sqlite" and not connection.in_atomic_block:
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
-
-
-def next_wakeup(now: datetime) -> datetime | None:
-    """The earliest deadline still to come among unfinished matches (an alternating
-    game's: its start, then when the mover's time runs out)."""
-    soonest = None
-    for match in Match.objects.unfinished().only(
-        "game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
-        "clock_ms", "closed",
-    ):
-        if match.protocol_played:  # its server plays it step by step: no deadline here
-            continue
-        if match.alternating:
-            deadline = (match.start_at if now < match.start_at
-                        else selectors.move_clock(match, now)["deadline"])
-        else:
-            deadline = match.deadline(match.resolved_turns + 1)
-        if soonest is None or deadline < soonest:
-            soonest = deadline
-    return soonest
-
-
-# How the clocks hear that a match's schedule changed (matches.clock sleeps until then):
-CLOCK_CHANNEL = "matches_clock"  # PostgreSQL's LISTEN/NOTIFY channel
-CLOCK_GROUP = "clock"  # the channel-layer group, on other databases
-IN_PROCESS_CLOCKS: set[Callable[[], None]] = set()  # thread-safe wake-ups of this process's
-
-
-def clock_wake() -> None:
-    """Wake every clock once the caller's transaction commits: call it in the
-    transaction that creates a match or moves its deadlines. PostgreSQL delivers a
-    NOTIFY at commit (and drops it on rollback); other databases use the channel layer."""
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(f"NOTIFY {CLOCK_CHANNEL}")
-    else:
-        transaction.on_commit(_clocks_wake, robust=True)
-
-
-def _clocks_wake() -> None:
-    for wake in list(IN_PROCESS_CLOCKS):
-        wake()
-    layer = get_channel_layer()
-    if layer_reaches_other_processes(layer):
-        async_to_sync(layer.group_send)(CLOCK_GROUP, {"type": "clock.wake"})
-
-
-def layer_reaches_other_processes(layer) -> bool:
-    """False for none and for the in-memory layer, whose one process's clocks are woken
-    directly (its queues are not safe to fill from another thread's event loop)."""
-    return layer is not None and not isinstance(layer, InMemoryChannelLayer)

@@ -1,4 +1,5 @@
-"""The schedule of every tournament, run by the turn clock (`tournaments_tick`).
+"""The schedule of every tournament, run on the turn clock's beat (`tournaments_tick`,
+after every tick: the `clock_ticked` signal).
 
 A tournament is looked at when something happened: its start came, one of its matches
 ended (the `match_ended` signal), a judge acted, a round's opening time came
@@ -39,9 +40,10 @@ from matches.rules import rules_for
 from matches.rules.turns import is_protocol_played
 from matches.selectors import latest_scores, match_games
 from matches.services.boards import board_choose
+from matches.services.clock import clock_ticked, clock_wake
 from matches.services.matches import Timing, match_make
 from matches.services.submissions import submission_by_bot
-from matches.services.turns import clock_wake, match_ended
+from matches.services.turns import match_ended
 from matches.tournaments import table
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, knockout_next, swiss_round
@@ -115,6 +117,17 @@ def seconds_to_next_check(now: datetime) -> float | None:
     if schedule.next_at is None:
         return None
     return max(0.0, (schedule.next_at - now).total_seconds())
+
+
+@receiver(clock_ticked)
+def _clock_ticked(sender, now: datetime, woken: bool, **kwargs) -> float | None:
+    """After every tick of a clock: the tournaments' due work; how soon the runner needs
+    the clock again (BOT_TICK while bots play, else when a tournament's time comes)."""
+    bots_playing = tournaments_tick(now, woken)
+    seconds = seconds_to_next_check(now)
+    if bots_playing:
+        return BOT_TICK if seconds is None else min(BOT_TICK, seconds)
+    return seconds
 
 
 @receiver(match_ended)

@@ -20,7 +20,7 @@ from matches.models import Entrant, Fixture, Match, Tournament, new_token, token
 from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating, is_protocol_played
-from matches.services.turns import clock_wake
+from matches.services.clock import clock_wake
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, round_robin, swiss_round
 from matches.tournaments.runner import runner_nudge

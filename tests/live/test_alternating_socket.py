@@ -9,8 +9,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
+from matches.services.clock import clock_tick
 from matches.services.submissions import Request, submission_receive
-from matches.services.turns import clock_tick
 from tests.factories import make_alternating_match
 from tests.live.clients import browser_socket
 

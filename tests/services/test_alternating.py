@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from matches.models import Match, Submission, Turn
 from matches.selectors import match_verify, move_clock, public_state
+from matches.services.clock import clock_tick, next_wakeup
 from matches.services.submissions import Request, submission_receive
-from matches.services.turns import clock_tick, next_wakeup
 from tests.factories import make_alternating_match
 
 pytestmark = pytest.mark.django_db

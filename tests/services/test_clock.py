@@ -10,7 +10,7 @@ from matches.models import Match, Turn
 from matches.rules.timeline import compute_timeline
 from matches.selectors import match_record
 from matches.services import turns
-from matches.services.turns import clock_tick
+from matches.services.clock import clock_tick
 from tests.factories import make_match
 
 
@@ -132,7 +132,7 @@ def clock_in_this_process():
     import asyncio
     import threading
 
-    from matches.clock import run_clock
+    from matches.services.clock import run_clock
 
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()
@@ -176,8 +176,12 @@ def test_the_channel_layer_wakes_the_clocks_of_other_processes():
 
     from channels.layers import get_channel_layer
 
-    from matches.clock import Alarm, _listen_layer
-    from matches.services.turns import _clocks_wake, layer_reaches_other_processes
+    from matches.services.clock import (
+        Alarm,
+        _clocks_wake,
+        _listen_layer,
+        layer_reaches_other_processes,
+    )
 
     if not layer_reaches_other_processes(get_channel_layer()):
         pytest.skip("the in-memory layer reaches this process only: its clocks are woken "
@@ -223,8 +227,8 @@ def test_a_game_its_protocol_server_plays_gives_the_clock_no_deadline():
 
     from matches.protocol_servers.chaser.maps import map_path, map_read
     from matches.services import protocol
+    from matches.services.clock import next_wakeup
     from matches.services.matches import match_create
-    from matches.services.turns import next_wakeup
 
     record = map_read(map_path("akisato_m01"))
     board = protocol.map_board("CHaser m01", record["board"], "map file", "chaser")

@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from matches.models import Match
-from matches.services.turns import clock_tick, next_wakeup
+from matches.services.clock import clock_tick, next_wakeup
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db

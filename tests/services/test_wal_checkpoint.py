@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 
 from matches.models import Submission
-from matches.services.turns import clock_tick
+from matches.services.clock import clock_tick
 from tests.factories import make_match
 
 pytestmark = pytest.mark.skipif(connection.vendor != "sqlite",

@@ -4,7 +4,7 @@ import pytest
 from django.utils import timezone
 
 from matches.models import Fixture
-from matches.services.turns import clock_tick
+from matches.services.clock import clock_tick
 from matches.tournaments.runner import tournaments_tick
 from tests.api.conftest import Clock
 

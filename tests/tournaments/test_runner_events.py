@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from matches.models import Fixture, Match, Tournament
-from matches.services.turns import clock_tick
-from matches.tournaments.runner import tournaments_tick
+from matches.services.clock import clock_tick, tick_and_wait
+from matches.tournaments.runner import BOT_TICK, tournaments_tick
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 
 pytestmark = pytest.mark.django_db(transaction=True)  # a match's end is heard at its commit
@@ -57,3 +57,15 @@ def test_with_nothing_to_do_a_tick_asks_the_database_nothing(clock,
     clock.advance(10)  # its start has come: it is looked at, and its matches made
     tournaments_tick(clock.now())
     assert Match.objects.filter(fixture__round=1).count() == 2
+
+
+def test_the_clock_sleeps_no_longer_than_the_runner_asks(clock):
+    assert tick_and_wait(idle_seconds=60, woken=True) == 60  # nothing scheduled anywhere
+    tournament = cup(clock, start_at=clock.now() + timedelta(seconds=20))
+    # its start is when the runner must look next: the clock wakes for it
+    assert tick_and_wait(idle_seconds=60, woken=True) == pytest.approx(20, abs=0.01)
+    Tournament.objects.filter(pk=tournament.pk).update(bots=True)
+    clock.advance(20)
+    tick_and_wait(idle_seconds=60, woken=True)  # opens round 1: the bots' matches
+    assert Match.objects.filter(fixture__tournament=tournament).exists()
+    assert tick_and_wait(idle_seconds=60) == BOT_TICK  # the bots move within a BOT_TICK

@@ -28,8 +28,8 @@ from matches.protocol_servers.chaser.server import ChaserServer
 from matches.rules import chaser
 from matches.rules.checks import MAX_TURNS
 from matches.rules.records import RecordError
+from matches.services.clock import layer_reaches_other_processes
 from matches.services.matches import team_names_check
-from matches.services.turns import layer_reaches_other_processes
 
 
 def ports(text: str) -> tuple[int, int]:

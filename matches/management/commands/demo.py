@@ -37,12 +37,12 @@ from django.utils import timezone
 from matches import drawing
 from matches.boards.specs import board_spec_fixed, public_boards
 from matches.bots import bots_for
-from matches.clock import run_clock
 from matches.models import Match, Tournament
 from matches.protocol_servers import server_modules
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.turns import is_alternating
 from matches.services.boards import board_choose
+from matches.services.clock import run_clock
 from matches.services.matches import Timing, match_make
 from matches.services.publication import match_publish
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create

@@ -1,5 +1,5 @@
 """python manage.py runclock: resolve every due turn, for as long as it runs
-(the loop is `matches.clock`).
+(the loop is `matches.services.clock`).
 
 SIGTERM or SIGINT (Ctrl-C) stops it after the tick under way, with exit status 0.
 `-v 2` logs every tick and how long the clock then sleeps.
@@ -13,7 +13,7 @@ import signal
 
 from django.core.management.base import BaseCommand
 
-from matches.clock import IDLE_SECONDS, run_clock
+from matches.services.clock import IDLE_SECONDS, run_clock
 
 
 class Command(BaseCommand):

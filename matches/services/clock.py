@@ -1,0 +1,253 @@
+"""The turn clock, in one place: its tick (resolve every due turn), when it must wake
+next, how it is woken, and the loop that runs it.
+
+An asyncio loop around one `clock_tick()`, run by `manage.py runclock` and, in the
+embedded demo, on the server's own event loop. Several clocks may run against one
+database: each turn is claimed by exactly one of them (services/turns.py).
+
+Between ticks the clock sleeps until the next deadline it knows of. A new match (or a
+changed schedule) wakes it early (`clock_wake`): PostgreSQL's LISTEN/NOTIFY, else the
+channel layer across processes and a direct wake-up within this one. It never sleeps
+longer than `idle_seconds`, so a missed notification only makes a turn that late,
+never lost. What else runs on the clock's beat (a tournament's runner) listens to
+`clock_ticked` and answers how soon it needs the clock again, so that the clock never
+names the features that use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+
+import psycopg
+from asgiref.sync import async_to_sync, sync_to_async
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.db import close_old_connections, connection, connections, transaction
+from django.dispatch import Signal
+from django.utils import timezone
+
+from matches import selectors
+from matches.models import Match
+from matches.services.turns import time_out, turn_resolve
+
+# Sent after every tick with `now` and `woken` (the clock was told something changed,
+# maybe in another process); each receiver does what is due and returns how many
+# seconds it can wait for the next (None: no time of its own).
+clock_ticked = Signal()
+
+log = logging.getLogger("matches.clock")  # (the name operators' log settings know)
+IDLE_SECONDS = 5.0  # the longest sleep: how late a turn is when a notification is lost
+RETRY_SECONDS = 1.0  # after a failed tick, or a lost listening connection
+REJOIN_SECONDS = 3600.0
+
+def clock_tick(now: datetime | None = None) -> int:
+    """Resolve every due turn of every match, in order, and end the alternating games
+    whose mover's time has run out. Returns how many turns and games this call did."""
+    now = now or timezone.now()
+    resolved = 0
+    # (sorted here: ordered by id, SQLite would scan every match instead of searching
+    # the index of unfinished ones by start)
+    for match in sorted(Match.objects.running(now), key=lambda match: match.pk):
+        if match.alternating:
+            if selectors.move_clock(match, now)["deadline"] <= now and time_out(
+                    match_id=match.pk, number=match.resolved_turns + 1):
+                resolved += 1
+            continue
+        for number in match.due_turns(now):
+            if turn_resolve(match_id=match.pk, number=number) is None:
+                break  # another clock has this match's turn; it carries on in order
+            resolved += 1
+    if resolved:
+        wal_checkpoint()
+    return resolved
+
+
+def wal_checkpoint() -> None:
+    """On SQLite, fold the write-ahead log back into the database now, in the clock's
+    connection, right after a transition: the settings raise the automatic
+    checkpoint's threshold so that it never lands on a team's submission instead.
+    PASSIVE: it never waits for, nor blocks, a reader or a writer. (SQLite refuses
+    it inside a transaction, and a caller's transaction is left to its own commit.)"""
+    if connection.vendor == "sqlite" and not connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+
+
+def next_wakeup(now: datetime) -> datetime | None:
+    """The earliest deadline still to come among unfinished matches (an alternating
+    game's: its start, then when the mover's time runs out)."""
+    soonest = None
+    for match in Match.objects.unfinished().only(
+        "game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
+        "clock_ms", "closed",
+    ):
+        if match.protocol_played:  # its server plays it step by step: no deadline here
+            continue
+        if match.alternating:
+            deadline = (match.start_at if now < match.start_at
+                        else selectors.move_clock(match, now)["deadline"])
+        else:
+            deadline = match.deadline(match.resolved_turns + 1)
+        if soonest is None or deadline < soonest:
+            soonest = deadline
+    return soonest
+
+
+# How the clocks hear that a match's schedule changed (the loop below sleeps until then):
+CLOCK_CHANNEL = "matches_clock"  # PostgreSQL's LISTEN/NOTIFY channel
+CLOCK_GROUP = "clock"  # the channel-layer group, on other databases
+IN_PROCESS_CLOCKS: set[Callable[[], None]] = set()  # thread-safe wake-ups of this process's
+
+
+def clock_wake() -> None:
+    """Wake every clock once the caller's transaction commits: call it in the
+    transaction that creates a match or moves its deadlines. PostgreSQL delivers a
+    NOTIFY at commit (and drops it on rollback); other databases use the channel layer."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"NOTIFY {CLOCK_CHANNEL}")
+    else:
+        transaction.on_commit(_clocks_wake, robust=True)
+
+
+def _clocks_wake() -> None:
+    for wake in list(IN_PROCESS_CLOCKS):
+        wake()
+    layer = get_channel_layer()
+    if layer_reaches_other_processes(layer):
+        async_to_sync(layer.group_send)(CLOCK_GROUP, {"type": "clock.wake"})
+
+
+def layer_reaches_other_processes(layer) -> bool:
+    """False for none and for the in-memory layer, whose one process's clocks are woken
+    directly (its queues are not safe to fill from another thread's event loop)."""
+    return layer is not None and not isinstance(layer, InMemoryChannelLayer)
+
+
+def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> float:
+    """One step: resolve what is due, then let the clock's listeners do theirs; return
+    how long to sleep before the next. `woken`: the clock was told something changed."""
+    close_old_connections()
+    resolved = clock_tick()
+    if resolved:
+        log.info("resolved %d turn(s)", resolved)
+    now = timezone.now()
+    asked = [seconds for _, seconds in clock_ticked.send(sender=None, now=now, woken=woken)
+             if seconds is not None]
+    wakeup = next_wakeup(now)
+    delay = idle_seconds if wakeup is None else (wakeup - now).total_seconds()
+    delay = min(idle_seconds, max(delay, 0.0), *asked)
+    log.debug("tick: next in %.3f s", delay)
+    return delay
+
+
+class Alarm:
+    """What ends a clock's sleep: its stop, a notification, or the time."""
+
+    def __init__(self, stop: asyncio.Event) -> None:
+        self.stop = stop
+        self.rung = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> None:
+        waits = [asyncio.ensure_future(self.rung.wait()), asyncio.ensure_future(self.stop.wait())]
+        try:
+            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+
+
+async def run_clock(stop: asyncio.Event | None = None, *,
+                    idle_seconds: float = IDLE_SECONDS) -> None:
+    """Tick until `stop` is set; a tick under way when it is set is finished first."""
+    stop = stop or asyncio.Event()
+    # One thread of its own: one database connection, and HTTP views are never
+    # queued behind a tick in the same process (the embedded demo).
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock")
+    step = sync_to_async(tick_and_wait, thread_sensitive=False, executor=executor)
+    try:
+        async with clock_alarm(stop) as alarm:
+            while not stop.is_set():
+                woken = alarm.rung.is_set()
+                alarm.rung.clear()  # a notification during the tick rings again after it
+                try:
+                    delay = await step(idle_seconds, woken)
+                except Exception:  # a database hiccup must not stop the match clock
+                    log.exception("clock tick failed; retrying")
+                    delay = RETRY_SECONDS
+                await alarm.sleep(delay)
+    finally:  # the tick thread's database connection closes with the clock
+        executor.submit(connections.close_all)
+        executor.shutdown(wait=False)
+
+
+@contextlib.asynccontextmanager
+async def clock_alarm(stop: asyncio.Event) -> AsyncIterator[Alarm]:
+    """An alarm rung by whatever tells this database's clocks about changed schedules."""
+    alarm = Alarm(stop)
+    loop = asyncio.get_running_loop()
+    listeners = []
+    if connection.vendor == "postgresql":
+        listeners.append(asyncio.create_task(_listen_postgres(alarm)))
+    else:
+        if layer_reaches_other_processes(get_channel_layer()):
+            listeners.append(asyncio.create_task(_listen_layer(alarm)))
+    wake = _threadsafe(loop, alarm)
+    IN_PROCESS_CLOCKS.add(wake)
+    try:
+        yield alarm
+    finally:
+        IN_PROCESS_CLOCKS.discard(wake)
+        for listener in listeners:
+            listener.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await listener
+
+
+def _threadsafe(loop: asyncio.AbstractEventLoop, alarm: Alarm):
+    def wake() -> None:
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to wake
+            loop.call_soon_threadsafe(alarm.rung.set)
+    return wake
+
+
+async def _listen_postgres(alarm: Alarm) -> None:
+    """LISTEN on a connection of its own; connect again whenever it is lost."""
+    params = connection.get_connection_params()
+    for django_only in ("cursor_factory", "context"):  # Django's own (synchronous) classes
+        params.pop(django_only, None)
+    while True:
+        try:
+            conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)
+            async with conn:
+                await conn.execute(f"LISTEN {CLOCK_CHANNEL}")
+                alarm.rung.set()  # whatever changed before it listened
+                async for _ in conn.notifies():
+                    alarm.rung.set()
+        except (psycopg.Error, OSError) as error:
+            log.warning("listening for new matches failed (%r); retrying", error)
+            await asyncio.sleep(RETRY_SECONDS)
+
+
+async def _listen_layer(alarm: Alarm) -> None:
+    """Receive on a channel of the layer's `clock` group. It joins again every hour (a
+    layer forgets a group's members after a day) and after any failure (a restarted
+    Redis forgets its groups)."""
+    layer = get_channel_layer()
+    channel = await layer.new_channel()
+    while True:
+        try:
+            await layer.group_add(CLOCK_GROUP, channel)
+            alarm.rung.set()  # whatever changed before it listened
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(REJOIN_SECONDS):
+                    while True:
+                        await layer.receive(channel)
+                        alarm.rung.set()
+        except Exception as error:  # the layer's server is away; the safety wake-up holds
+            log.warning("listening for new matches failed (%r); retrying", error)
+            await asyncio.sleep(RETRY_SECONDS)
