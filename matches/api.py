@@ -16,6 +16,7 @@ from ninja.errors import ValidationError
 
 from matches import reads, selectors
 from matches.access import can_view, is_judge, side_in, team_by_authorization, visible_matches
+from matches.admission import TooBusy, too_busy_response, visitor_gate
 from matches.models import Match, Team
 from matches.rules import LIVE_GAMES, rules_for
 from matches.services.submissions import (
@@ -27,7 +28,6 @@ from matches.services.submissions import (
     submission_receive,
 )
 from matches.tournaments.api import router as tournaments_router
-from spectator.admission import TooBusy, too_busy_response, visitor_gate
 
 
 class JsonErrorsAPI(NinjaAPI):

@@ -14,7 +14,7 @@ The django-ninja operation in `matches.api` is the same endpoint for the OpenAPI
 schema and for any server that is not ASGI; both build their `Request` with
 `Request.arrived`, as the dialects do, and call the same service, so they answer alike.
 What Django's stack would decide before and after is read from its settings through
-spectator/security.py: a host it would refuse is handed on to it (its own 400), and each
+matches/security.py: a host it would refuse is handed on to it (its own 400), and each
 answer carries the security headers its middleware would add.
 """
 
@@ -30,9 +30,9 @@ from django.db import connection
 from django.utils import timezone
 
 from matches.access import token_known
+from matches.admission import tarpit
+from matches.security import host_allowed, is_secure, security_headers
 from matches.services.submissions import MAX_BODY, Reply, Request, submission_receive
-from spectator.admission import tarpit
-from spectator.security import host_allowed, is_secure, security_headers
 
 # One thread for every team's answer in this process: answers are short (a lock, a few
 # statements), and one connection keeps SQLite's writes in one place. Requests whose

@@ -13,5 +13,5 @@ class MatchesConfig(AppConfig):
 
         words.use(gettext, ngettext)
         # What follows a match's end: a tournament's runner listens (its receivers).
+        import matches.admission  # noqa: F401  (its check of the trusted networks)
         import matches.tournaments.runner  # noqa: F401
-        import spectator.admission  # noqa: F401  (its check of the trusted networks)

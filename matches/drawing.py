@@ -4,7 +4,7 @@ Drawing a large board takes a second or more of pure Python; in a server's own p
 it would hold the interpreter's lock against the turn clock and the teams' answers.
 So `draw` hands the drawing (`picture.board_png`, pure) to one worker process, started
 on the first picture and kept: the server's threads only wait for its bytes. One worker
-draws one picture at a time; the heavy reads' gate (spectator/admission.py) bounds how
+draws one picture at a time; the heavy reads' gate (matches/admission.py) bounds how
 many requests wait for it, and `picture.DRAWN` keeps what it drew.
 """
 

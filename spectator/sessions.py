@@ -29,9 +29,9 @@ from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 
 from matches.access import team_by_authorization
+from matches.admission import CLOSE_TOO_MANY, GATES, client_address, tarpit
 from matches.models import Team
-from spectator.admission import CLOSE_TOO_MANY, GATES, client_address, tarpit
-from spectator.security import allowed_hosts
+from matches.security import allowed_hosts
 
 DEFAULT_PORTS = {"http": 80, "https": 443}
 

@@ -93,7 +93,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "spectator.admission.TooBusyMiddleware",  # a read over its gate's caps: 429
+    "matches.admission.TooBusyMiddleware",  # a read over its gate's caps: 429
 ]
 
 ROOT_URLCONF = "spectator.urls"

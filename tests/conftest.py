@@ -53,7 +53,7 @@ def _test_hosts(settings):
 def _no_tarpit(monkeypatch):
     """Refusals are sent at once in the tests' own process (a server's holds each for a
     second: bench/attack.py shows why)."""
-    from spectator import admission
+    from matches import admission
 
     monkeypatch.setattr(admission, "TARPIT_SECONDS", 0.0)
 
@@ -66,10 +66,10 @@ def _fresh_process_state():
 
     from matches import selectors
     from matches.access import teams_forget
+    from matches.admission import gates_reset
     from matches.caches import caches_reset
     from matches.services import turns
     from matches.tournaments.runner import schedule_reset
-    from spectator.admission import gates_reset
 
     teams_forget()
     caches_reset()

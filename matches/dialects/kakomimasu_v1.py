@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import selectors
 from matches.access import can_view, is_judge, visible_matches
+from matches.admission import visitor_gate
 from matches.caches import Kept
 from matches.dialects.base import (
     action_objects,
@@ -41,7 +42,6 @@ from matches.live.hub import Hub
 from matches.models import Board, Match
 from matches.rules import rules_for
 from matches.services.submissions import DryRun, Refusal, json_read
-from spectator.admission import visitor_gate
 
 GAME = "kakomimasu"
 NAME = "kakomimasu-v1"

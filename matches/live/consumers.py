@@ -18,12 +18,12 @@ from django.utils import timezone
 
 from matches import selectors
 from matches.access import can_view, can_view_private, is_judge, visible_matches
+from matches.admission import BYTES, client_address
 from matches.live import messages
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
 from matches.live.hub import Hub
 from matches.live.viewers import viewers_change
 from matches.models import Match
-from spectator.admission import BYTES, client_address
 
 
 def _since(scope, turns: int) -> tuple[int | None, str | None]:

@@ -170,8 +170,8 @@ def test_refused_requests_are_filed_under_the_match_they_were_sent_to(api):
 
 
 def test_the_served_application_answers_the_route_itself_and_hands_on_the_rest():
+    from matches.admission import Admission
     from matches.api_asgi import AnswerEndpoint
-    from spectator.admission import Admission
     from spectator.asgi import application
 
     http = application.application_mapping["http"]

@@ -1,7 +1,8 @@
 """Full-page screenshots of every page, for looking at the screens (not a test).
 
     .venv/bin/python -m tests.e2e.screenshots OUT_DIR [--pages front venue wall ...]
-        [--sizes 1920x1080 1280x800 390x844] [--themes dark light] [--keep]
+        [--sizes 1920x1080 1280x800 390x844] [--themes dark light] [--languages en ja vi]
+        [--keep]
 
 Starts the whole system (`manage.py demo --no-bots`, which serves the pages and runs the
 clock) on a free port with its own SQLite database in a fresh folder (SPECTATOR_VAR_DIR;
@@ -14,8 +15,10 @@ then stores:
 - one published match of every game, imported from `tests/conformance/<game>/`;
 - a judge (`judge` / `screenshots`) to open the audit pages.
 
-It waits for the live matches to play some turns and writes OUT_DIR/<page>-<size>-<theme>.png
-for each page: front, published, login, venue and replay of each match, the walls
+It waits for the live matches to play some turns and writes
+OUT_DIR/<page>-<size>-<theme>[-<language>].png (the language where more than one is
+asked for: the browser's own, as a visitor's) for each page: front, published, login,
+venue, replay and play (as a visitor: the form's hints) of each match, the walls
 `/screens/?matches=…` of 1 to 6 matches, audit (as the judge), tv, embed and apidocs
 (pages that answer 404, such as one not built yet, are skipped and named). Pages that
 update live are given a few seconds first. Chromium is Debian's /usr/bin/chromium.
@@ -41,8 +44,8 @@ from matches.bots import bots_for
 from tests.e2e.conftest import BROWSER_ARGS, CHROMIUM, free_port, wait_for_port
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGES = ["front", "published", "login", "venue", "replay", "wall", "tv", "embed", "audit",
-         "apidocs"]
+PAGES = ["front", "published", "login", "venue", "replay", "play", "wall", "tv", "embed",
+         "audit", "apidocs"]
 SIZES = ["1920x1080", "1280x800", "390x844"]
 THEMES = ["dark", "light"]
 JUDGE = ("judge", "screenshots")
@@ -134,8 +137,9 @@ def urls(pages: list[str], matches: dict[str, list[int]]) -> list[tuple[str, str
             path = {"front": "/", "published": "/matches/", "login": "/accounts/login/",
                     "tv": "/tv/", "apidocs": "/api/docs"}[page]
             out.append((page, path, 3.0 if page in ("front", "tv") else 0.5))
-        elif page in ("venue", "replay", "embed", "audit"):
-            tail = {"venue": "/", "replay": "/replay", "embed": "/embed", "audit": "/audit"}
+        elif page in ("venue", "replay", "play", "embed", "audit"):
+            tail = {"venue": "/", "replay": "/replay", "play": "/play", "embed": "/embed",
+                    "audit": "/audit"}
             for match in every:
                 out.append((f"{page}-{match}", f"/matches/{match}{tail[page]}",
                             2.5 if page in ("venue", "embed") else 1.0))
@@ -150,42 +154,43 @@ def urls(pages: list[str], matches: dict[str, list[int]]) -> list[tuple[str, str
     return out
 
 
-def shoot(base: str, out: Path, pages, sizes: list[str], themes: list[str]) -> list[str]:
+def shoot(base: str, out: Path, pages, sizes: list[str], themes: list[str],
+          languages: list[str]) -> list[str]:
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     skipped: list[str] = []
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        for theme in themes:
-            for size in sizes:
-                width, height = (int(n) for n in size.split("x"))
-                context = browser.new_context(viewport={"width": width, "height": height},
-                                              device_scale_factor=1)
-                page = context.new_page()
-                if any(name.startswith("audit") for name, _, _ in pages):
-                    page.goto(f"{base}/accounts/login/")
-                    page.fill("input[name=username]", JUDGE[0])
-                    page.fill("input[name=password]", JUDGE[1])
-                    page.click("button[type=submit]")
-                    page.wait_for_load_state()
-                for name, path, settle in pages:
-                    if name == "login":  # as a visitor sees it
-                        page.context.clear_cookies()
-                    file = f"{name}-{size}-{theme}.png"
-                    try:
-                        answer = page.goto(f"{base}{path}{'&' if '?' in path else '?'}"
-                                           f"theme={theme}")
-                        if answer is None or answer.status == 404:
-                            skipped.append(f"{name} ({path}: 404)")
-                            continue
-                        page.wait_for_timeout(settle * 1000)
-                        page.screenshot(path=str(out / file), full_page=True, timeout=120_000)
-                    except PlaywrightError as error:  # a huge page, say: the others still
-                        skipped.append(f"{file} ({path}: {str(error).splitlines()[0]})")
+        for theme, size, language in [(t, s, lang) for t in themes for s in sizes
+                                      for lang in languages]:
+            width, height = (int(n) for n in size.split("x"))
+            context = browser.new_context(viewport={"width": width, "height": height},
+                                          device_scale_factor=1, locale=language)
+            page = context.new_page()
+            if any(name.startswith("audit") for name, _, _ in pages):
+                page.goto(f"{base}/accounts/login/")
+                page.fill("input[name=username]", JUDGE[0])
+                page.fill("input[name=password]", JUDGE[1])
+                page.click("button[type=submit]")
+                page.wait_for_load_state()
+            for name, path, settle in pages:
+                if name == "login":  # as a visitor sees it
+                    page.context.clear_cookies()
+                file = f"{name}-{size}-{theme}{f'-{language}' if len(languages) > 1 else ''}.png"
+                try:
+                    answer = page.goto(f"{base}{path}{'&' if '?' in path else '?'}"
+                                       f"theme={theme}")
+                    if answer is None or answer.status == 404:
+                        skipped.append(f"{name} ({path}: 404)")
                         continue
-                    print(file, flush=True)
-                context.close()
+                    page.wait_for_timeout(settle * 1000)
+                    page.screenshot(path=str(out / file), full_page=True, timeout=120_000)
+                except PlaywrightError as error:  # a huge page, say: the others still
+                    skipped.append(f"{file} ({path}: {str(error).splitlines()[0]})")
+                    continue
+                print(file, flush=True)
+            context.close()
         browser.close()
     return skipped
 
@@ -196,6 +201,7 @@ def main() -> None:
     parser.add_argument("--pages", nargs="+", default=PAGES, choices=PAGES)
     parser.add_argument("--sizes", nargs="+", default=SIZES)
     parser.add_argument("--themes", nargs="+", default=THEMES, choices=THEMES)
+    parser.add_argument("--languages", nargs="+", default=["en"], choices=["en", "ja", "vi"])
     parser.add_argument("--keep", action="store_true",
                         help="leave the server running afterwards (Ctrl-C stops it)")
     options = parser.parse_args()
@@ -220,7 +226,8 @@ def main() -> None:
         wait_for_turns(base, matches["live"][0], matches["token"], LIVE_TURNS)
         # The login page last: it logs the judge out of the audit pages before it.
         order = sorted(options.pages, key=lambda p: p == "login")
-        skipped = shoot(base, options.out, urls(order, matches), options.sizes, options.themes)
+        skipped = shoot(base, options.out, urls(order, matches), options.sizes, options.themes,
+                        options.languages)
         for line in skipped:  # pages not built yet (404), or that failed
             print(f"skipped {line}")
         if options.keep:

@@ -1,4 +1,4 @@
-"""The gates of what visitors open and fetch (spectator/admission.py): counts per address
+"""The gates of what visitors open and fetch (matches/admission.py): counts per address
 and in all, trusted networks, the byte budget and the tarpit, refused in a few bytes."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from spectator import admission
-from spectator.admission import GATES, Admission, ByteBudget, Caps, Gate, gates_reset
+from matches import admission
+from matches.admission import GATES, Admission, ByteBudget, Caps, Gate, gates_reset
 
 
 @pytest.fixture(autouse=True)
