@@ -127,7 +127,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "timeout": 20,
         "transaction_mode": "IMMEDIATE",
         # Readers never wait for the writer, and a commit does not wait for the disk.
-        # The clock checkpoints the log after each transition (services.turns); the
+        # The clock checkpoints the log after each transition (services.transition); the
         # automatic checkpoint, which would stall whichever commit crosses its
         # threshold (a team's submission), is only a backstop at 16,384 pages.
         "init_command": ("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "

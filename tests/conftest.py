@@ -68,18 +68,18 @@ def _fresh_process_state():
     from matches.access import teams_forget
     from matches.admission import gates_reset
     from matches.caches import caches_reset
-    from matches.services import turns
+    from matches.services import transition
     from matches.tournaments.runner import schedule_reset
 
     teams_forget()
     caches_reset()
     schedule_reset()
     gates_reset()
-    turns._STATES.clear()
+    transition._STATES.clear()
     selectors._TIME_USED.clear()
     cache.clear()
     yield
-    turns._STATES.clear()
+    transition._STATES.clear()
     selectors._TIME_USED.clear()
 
 

@@ -3,7 +3,7 @@ next, how it is woken, and the loop that runs it.
 
 An asyncio loop around one `clock_tick()`, run by `manage.py runclock` and, in the
 embedded demo, on the server's own event loop. Several clocks may run against one
-database: each turn is claimed by exactly one of them (services/turns.py).
+database: each turn is claimed by exactly one of them (services/transition.py).
 
 Between ticks the clock sleeps until the next deadline it knows of. A new match (or a
 changed schedule) wakes it early (`clock_wake`): PostgreSQL's LISTEN/NOTIFY, else the
@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from matches import selectors
 from matches.models import Match
-from matches.services.turns import time_out, turn_resolve
+from matches.services.transition import time_out, turn_resolve
 
 # Sent after every tick with `now` and `woken` (the clock was told something changed,
 # maybe in another process); each receiver does what is due and returns how many

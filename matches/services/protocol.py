@@ -27,7 +27,7 @@ from matches.live.broadcast import held
 from matches.models import Board, Match, Submission, Team
 from matches.services.boards import board_store
 from matches.services.matches import match_create
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 
 KEPT_BYTES = 1024  # a line is at most 1 KiB; anything longer is a fault, its start kept
 CONTENT_TYPE = "text/plain; tcp"

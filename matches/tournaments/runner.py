@@ -43,7 +43,7 @@ from matches.services.boards import board_choose
 from matches.services.clock import clock_ticked, clock_wake
 from matches.services.matches import Timing, match_make
 from matches.services.submissions import submission_by_bot
-from matches.services.turns import match_ended
+from matches.services.transition import match_ended
 from matches.tournaments import table
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, knockout_next, swiss_round

@@ -34,7 +34,7 @@ from matches.api_asgi import ROUTE, AnswerEndpoint
 from matches.models import Match, RequestTally, Submission
 from matches.selectors import match_verify
 from matches.services.submissions import STORED_A_MINUTE, parse_actions
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.api.conftest import AsgiClient, refuse
 from tests.factories import make_match, put
 

@@ -23,7 +23,7 @@ from matches.services.submissions import (
     submission_enter,
     submission_receive,
 )
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.api.test_submissions import ACTIONS, assert_error, post
 from tests.factories import make_match, put
 

@@ -5,7 +5,7 @@ import json
 import pytest
 
 from matches.models import Match
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, put
 
 pytestmark = pytest.mark.django_db

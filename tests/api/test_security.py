@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from matches.caches import caches_reset
 from matches.models import Match, Submission, Team
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.api.test_submissions import ACTIONS, assert_error, post
 from tests.factories import make_match, move, put
 

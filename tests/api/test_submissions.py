@@ -7,7 +7,7 @@ from django.conf import settings as django_settings
 
 from matches.models import Submission
 from matches.services.submissions import KEPT_HEAD
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, move, put
 
 ACTIONS = {"actions": [put(0, 1, 1), put(1, 4, 3)]}

@@ -4,7 +4,7 @@ submission of its that will count; and the optional `turn` of a submission."""
 import pytest
 
 from matches.models import Match, Submission
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.api.test_submissions import ACTIONS, assert_error, post
 from tests.factories import make_match, put
 

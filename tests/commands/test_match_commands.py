@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 
 from matches.models import Board, Match, Submission, Team
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.commands.calls import VECTORS, refusal, run
 from tests.factories import make_match, put, record_json, submit
 

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from matches.models import Match, Submission
 from matches.selectors import match_verify, public_state
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.commands.calls import run
 from tests.dialects.kakomimasu_client import KakomimasuClient
 

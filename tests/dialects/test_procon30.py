@@ -12,7 +12,7 @@ import pytest
 from matches.models import Match, Submission
 from matches.rules.procon2020 import random_field
 from matches.selectors import match_verify, public_state
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.commands.calls import run
 from tests.dialects.procon_client import ProconClient
 

@@ -11,7 +11,7 @@ import pytest
 
 from matches.models import Submission
 from matches.selectors import match_verify, public_state
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.dialects.test_kakomimasu_v1 import kakomimasu_match
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ server's verdict in Vietnamese."""
 import pytest
 
 from matches.models import Match
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, move, put, submit
 from tests.i18n.test_pages import WORD, english_words
 

@@ -11,7 +11,7 @@ from django.test import Client
 
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match
 
 pytestmark = pytest.mark.e2e

@@ -9,7 +9,7 @@ import pytest
 from django.utils import timezone
 
 from matches.models import Match
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, move, put, submit
 
 pytestmark = pytest.mark.e2e

@@ -10,7 +10,7 @@ from matches.live import broadcast as broadcast_module
 from matches.live import hub as hub_module
 from matches.live.broadcast import match_group, relay_event
 from matches.live.hub import Hub
-from matches.services import turns
+from matches.services import transition
 from tests.factories import make_match
 from tests.live.clients import browser_socket
 
@@ -228,7 +228,7 @@ async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_o
     from django.db import connections
 
     match, _ = await sync_to_async(make_match)(turns=3)
-    resolve = sync_to_async(turns.turn_resolve)
+    resolve = sync_to_async(transition.turn_resolve)
     socket = browser_socket(f"/ws/matches/{match.pk}/")
     assert (await socket.connect())[0]
 
@@ -257,7 +257,7 @@ async def test_an_end_whose_last_turn_was_lost_comes_after_that_turn_all_the_sam
     from django.db import connections
 
     match, _ = await sync_to_async(make_match)(turns=2)
-    resolve = sync_to_async(turns.turn_resolve)
+    resolve = sync_to_async(transition.turn_resolve)
     socket = browser_socket(f"/ws/matches/{match.pk}/")
     assert (await socket.connect())[0]
     assert await versioned(socket) == ("snapshot", 0)

@@ -7,7 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from matches.services.submissions import Request, submission_receive
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, put
 from tests.live.clients import browser_socket, first_answer
 
@@ -197,15 +197,15 @@ async def test_turns_resolved_while_the_opening_is_sent_follow_it_in_order(monke
 
 
 async def test_a_lost_turn_is_filled_from_the_stored_turns(monkeypatch):
-    from matches.services import turns
+    from matches.services import transition
 
     match, _ = await sync_to_async(make_match)()
     socket = await connect(f"/ws/matches/{match.pk}/")
     await receive_type(socket, "snapshot")
-    announce = turns.turn_announce
-    monkeypatch.setattr(turns, "turn_announce", lambda match, row: None)
+    announce = transition.turn_announce
+    monkeypatch.setattr(transition, "turn_announce", lambda match, row: None)
     await resolve(match_id=match.pk, number=1)  # stored, but its event is lost
-    monkeypatch.setattr(turns, "turn_announce", announce)
+    monkeypatch.setattr(transition, "turn_announce", announce)
     await resolve(match_id=match.pk, number=2)
     first, second = await receive_type(socket, "turn"), await receive_type(socket, "turn")
     assert (first["turn"], second["turn"]) == (1, 2)

@@ -7,7 +7,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from matches.services.publication import match_publish
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match
 from tests.live.clients import browser_socket, first_answer
 

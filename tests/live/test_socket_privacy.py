@@ -7,7 +7,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match
 from tests.live.clients import browser_socket, first_answer
 

@@ -13,7 +13,7 @@ from matches.rules.timeline import compute_timeline
 from matches.selectors import match_export, match_verify, stored_timeline
 from matches.services.archive import match_import
 from matches.services.clock import clock_tick
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, move, put, record_json, submit
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from matches.models import Match, Turn
 from matches.rules.timeline import compute_timeline
 from matches.selectors import match_record
-from matches.services import turns
+from matches.services import transition
 from matches.services.clock import clock_tick
 from tests.factories import make_match
 
@@ -43,7 +43,7 @@ def test_missed_deadlines_are_resolved_in_order_and_match_the_replay():
 def test_a_restarted_clock_picks_up_where_the_stored_turns_end():
     match, _ = make_match(strategy=2, transition=1, start_in=0, turns=6)
     clock_tick(now=match.start_at + timedelta(seconds=2))
-    turns._STATES.clear()  # a new process remembers nothing
+    transition._STATES.clear()  # a new process remembers nothing
     assert clock_tick(now=match.start_at + timedelta(seconds=60)) == 5
     match.refresh_from_db()
     assert match.resolved_turns == 6 and match.result is not None
@@ -54,8 +54,8 @@ def test_a_restarted_clock_picks_up_where_the_stored_turns_end():
 @pytest.mark.django_db
 def test_a_turn_claimed_by_another_clock_is_not_resolved_again():
     match, _ = make_match(strategy=2, transition=1, start_in=0)
-    assert turns.turn_resolve(match_id=match.pk, number=1) is not None
-    assert turns.turn_resolve(match_id=match.pk, number=1) is None
+    assert transition.turn_resolve(match_id=match.pk, number=1) is not None
+    assert transition.turn_resolve(match_id=match.pk, number=1) is None
     assert Turn.objects.filter(match=match).count() == 1
 
 

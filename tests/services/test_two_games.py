@@ -15,7 +15,7 @@ from matches.models import Match, Team
 from matches.rules.procon2020 import random_field
 from matches.selectors import match_verify, public_state
 from matches.services.submissions import Request, submission_receive
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.commands.calls import refusal, run
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ import pytest
 from django.contrib.auth.models import Permission, User
 
 from matches.models import Match, Submission, Turn
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, put
 
 pytestmark = pytest.mark.django_db

@@ -91,7 +91,7 @@ def refused_and_counted():
                         (tokens[1], "{oops"), (tokens[1], {"actions": [put(0, 3, 2)]})]:
         team.post(api, data=body if isinstance(body, str) else json.dumps(body),
                   content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
-    from matches.services.turns import turn_resolve
+    from matches.services.transition import turn_resolve
 
     turn_resolve(match_id=match.pk, number=1)
     Match.objects.filter(pk=match.pk).update(start_at=match.start_at - match.period)

@@ -12,7 +12,7 @@ from matches.picture import layout
 from matches.rules import rules_for
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, put, submit
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from django.core.management import call_command
 
 from matches.models import Match
 from matches.services.publication import match_publish
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.contrib.auth.models import Permission, User
 
 from matches import selectors
 from matches.models import Match, Submission
-from matches.services.turns import turn_resolve
+from matches.services.transition import turn_resolve
 from tests.factories import make_match, move, put, remove, submit
 
 pytestmark = pytest.mark.django_db

@@ -14,7 +14,7 @@ from matches.models import Match, Team, storable_id
 from matches.rules import rules_for
 from matches.rules.base import team_named
 from matches.selectors import epoch_ms, move_clock
-from matches.services import turns
+from matches.services import transition
 from matches.services.submissions import limits, sql, storage
 from matches.services.submissions.answers import (
     DryRun,
@@ -124,13 +124,14 @@ def _move(request: Request, match: Match, team: Team, turn: int,
     if clock["remaining_ms"][team.index] <= 0:
         return storage.store(request, match, team, actions, Refusal(
             409, "time_over", "the team's thinking time has run out: the game is lost on time"))
-    played_on = turns.state_before(Match.objects.select_related("board").get(pk=match.pk), turn)
+    played_on = transition.state_before(
+        Match.objects.select_related("board").get(pk=match.pk), turn)
     reason = rules.move_refusal(played_on, team.index, actions)
     if reason:
         return storage.store(request, match, team, actions, Refusal(400, "illegal_move", reason))
     stored = rules.move_as_stored(actions)
     storage.create(request, match, team, turn, stored, 202)
-    turns.move_resolve(match_id=match.pk, number=turn, now=request.received_at)
+    transition.move_resolve(match_id=match.pk, number=turn, now=request.received_at)
     return Reply(202, {"turn": turn, "received_at": epoch_ms(request.received_at),
                        "actions": len(stored)})
 
