@@ -60,27 +60,15 @@ def _no_tarpit(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
-    """No rules states, teams or viewer counts carried over from another test (ids are
-    used again after a rolled-back test)."""
+    """Each test starts as a new process would: no kept values, counts or schedule of
+    another test's (matches/caches.py keys its values so that none could mislead it;
+    the counts and the schedule would)."""
     from django.core.cache import cache
 
-    from matches import selectors
-    from matches.access import teams_forget
     from matches.caches import caches_reset
-    from matches.services import turns
-    from matches.tournaments.runner import schedule_reset
-    from spectator.admission import gates_reset
 
-    teams_forget()
     caches_reset()
-    schedule_reset()
-    gates_reset()
-    turns._STATES.clear()
-    selectors._TIME_USED.clear()
     cache.clear()
-    yield
-    turns._STATES.clear()
-    selectors._TIME_USED.clear()
 
 
 def test_database_url() -> str:
