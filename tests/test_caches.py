@@ -3,7 +3,6 @@ test's rolled-back match (or a deleted one) gives its id to the next match made,
 nothing is reset in between here (matches/caches.py: keys by identity)."""
 
 import pytest
-from django.core.management.color import no_style
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -29,15 +28,31 @@ class RolledBack(Exception):
 def made_twice(first, second):
     """What `second()` makes, after what `first()` made (and read) was rolled back; the
     ids the rolled-back rows had are given again, on PostgreSQL too."""
+    sequences = postgresql_sequences()
     with pytest.raises(RolledBack), transaction.atomic():
         gone = first()
         raise RolledBack
-    with connection.cursor() as cursor:  # (SQLite's sequences roll back by themselves)
-        for sql in connection.ops.sequence_reset_sql(no_style(), [Board, Match, Team]):
-            cursor.execute(sql)
+    with connection.cursor() as cursor:
+        for name, value, called in sequences:
+            cursor.execute("SELECT setval(%s, %s, %s)", [name, value, called])
     made = second()
     assert made.pk == gone.pk
     return made
+
+
+def postgresql_sequences() -> list[tuple[str, int, bool]]:
+    """Where PostgreSQL's id sequences of the rows made here stand (SQLite's roll back
+    with the transaction)."""
+    if connection.vendor != "postgresql":
+        return []
+    found = []
+    with connection.cursor() as cursor:
+        for model in (Board, Match, Team):
+            cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [model._meta.db_table])
+            name = cursor.fetchone()[0]
+            cursor.execute(f"SELECT last_value, is_called FROM {name}")
+            found.append((name, *cursor.fetchone()))
+    return found
 
 
 def test_a_match_made_again_under_the_same_id_and_start_is_read_as_itself(client):
