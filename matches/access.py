@@ -77,7 +77,7 @@ def team_by_authorization(header: str, match_id: int | None = None) -> Team | En
         team = _team_of_digest(digest)
     except Team.DoesNotExist:
         return _entrant_team(digest, match_id)
-    KNOWN.put(digest, True)
+    KNOWN.get(digest, lambda: True)
     if match_id is not None and match_id != team.match_id and storable_id(match_id):
         try:
             return _team_in_later_game(team, match_id)
@@ -98,7 +98,7 @@ def _entrant_team(digest: str, match_id: int | None) -> Team | Entrant | None:
         entrant = ENTRANTS.get(digest, lambda: Entrant.objects.get(token_hash=digest))
     except Entrant.DoesNotExist:
         return None
-    KNOWN.put(digest, True)
+    KNOWN.get(digest, lambda: True)
     if match_id is not None and storable_id(match_id):
         try:
             return _team_of_entrant(entrant, match_id)
