@@ -10,14 +10,27 @@ after its end until a judge unpublishes it.
 
 from __future__ import annotations
 
-import functools
-
 from django.db.models import Q, QuerySet
 
+from matches.caches import Kept
 from matches.models import Entrant, Match, Team, storable_id, token_hash
 
 JUDGE_PERMISSION = "matches.judge"
 TEAMS_CACHED = 4096  # tokens whose team a process keeps: two per match, thousands of matches
+
+# The teams this process has read, by their token's digest (with a match's id where the
+# token plays several): a token is random and given once, so its digest never names
+# another team, even where a rolled-back test's ids come back. Its team's token, match and
+# index never change, and a team is read on every request. A token found nowhere is not
+# kept (its team or match may be made later: CHaser's games as they start).
+TEAMS = Kept("teams by token", entries=TEAMS_CACHED)
+LATER_GAMES = Kept("teams by token in later games", entries=TEAMS_CACHED)
+ENTRANTS = Kept("tournament teams by token", entries=TEAMS_CACHED)
+ENTRANT_TEAMS = Kept("tournament teams' teams by token", entries=TEAMS_CACHED)
+# The digests of the tokens this process has found a team (or tournament team) for: the
+# answer endpoint tells a team's answer from a stranger's by it without a query, before
+# either reaches a thread (matches/api_asgi.py).
+KNOWN = Kept("known tokens", entries=2 * TEAMS_CACHED)
 
 
 def is_judge(user) -> bool:
@@ -64,47 +77,41 @@ def team_by_authorization(header: str, match_id: int | None = None) -> Team | En
         team = _team_of_digest(digest)
     except Team.DoesNotExist:
         return _entrant_team(digest, match_id)
-    _known(digest)
+    KNOWN.get(digest, lambda: True)
     if match_id is not None and match_id != team.match_id and storable_id(match_id):
         try:
-            return _team_in_later_game(team.pk, team.match_id, team.index, match_id)
+            return _team_in_later_game(team, match_id)
         except Team.DoesNotExist:
             return team  # no later game of its match: the service refuses it as a stranger
     return team
 
 
-@functools.lru_cache(maxsize=TEAMS_CACHED)
-def _team_in_later_game(team_pk: int, first_game: int, index: int, match_id: int) -> Team:
-    """The team of the same side in a later game of the team's match, kept (a game's
-    teams never change). Team.DoesNotExist if `match_id` is no such game: not kept, as
-    the game may be made later (CHaser's are made as they start)."""
-    return Team.objects.get(match_id=match_id, match__first_game_id=first_game, index=index)
+def _team_in_later_game(team: Team, match_id: int) -> Team:
+    """The team of the same side in a later game of the team's match (a game's teams
+    never change); Team.DoesNotExist if `match_id` is no such game."""
+    return LATER_GAMES.get((team.token_hash, match_id), lambda: Team.objects.get(
+        match_id=match_id, match__first_game_id=team.match_id, index=team.index))
 
 
 def _entrant_team(digest: str, match_id: int | None) -> Team | Entrant | None:
     try:
-        entrant = _entrant_of_digest(digest)
+        entrant = ENTRANTS.get(digest, lambda: Entrant.objects.get(token_hash=digest))
     except Entrant.DoesNotExist:
         return None
-    _known(digest)
+    KNOWN.get(digest, lambda: True)
     if match_id is not None and storable_id(match_id):
         try:
-            return _team_of_entrant(entrant.pk, match_id)
+            return _team_of_entrant(entrant, match_id)
         except Team.DoesNotExist:
             pass
     return entrant
 
 
-@functools.lru_cache(maxsize=TEAMS_CACHED)
-def _entrant_of_digest(digest: str) -> Entrant:
-    return Entrant.objects.get(token_hash=digest)
-
-
-@functools.lru_cache(maxsize=TEAMS_CACHED)
-def _team_of_entrant(entrant_pk: int, match_id: int) -> Team:
-    """The entrant's team in a match (any game of it), kept; Team.DoesNotExist (not
-    kept: its next fixture's match may be made later) when it does not play it."""
-    return Team.objects.get(match_id=match_id, entrant_id=entrant_pk)
+def _team_of_entrant(entrant: Entrant, match_id: int) -> Team:
+    """The entrant's team in a match (any game of it); Team.DoesNotExist when it does
+    not play it (its next fixture's match may be made later)."""
+    return ENTRANT_TEAMS.get((entrant.token_hash, match_id), lambda: Team.objects.get(
+        match_id=match_id, entrant_id=entrant.pk))
 
 
 def owns(team: Team | Entrant | None, match: Match) -> bool:
@@ -118,7 +125,7 @@ def side_in(team: Team | Entrant | None, match: Match) -> int | None:
     """The index (0 or 1) of the token's team in this match, if it plays in it."""
     if isinstance(team, Entrant):
         try:
-            return _team_of_entrant(team.pk, match.pk).index
+            return _team_of_entrant(team, match.pk).index
         except Team.DoesNotExist:
             return None
     return team.index if owns(team, match) else None
@@ -126,15 +133,8 @@ def side_in(team: Team | Entrant | None, match: Match) -> int | None:
 
 def teams_forget() -> None:
     """Drop the teams this process keeps (a match has gone): the next requests read them."""
-    for kept in (_team_of_digest, _team_in_later_game, _entrant_of_digest, _team_of_entrant):
-        kept.cache_clear()
-    _KNOWN.clear()
-
-
-# The digests of the tokens this process has found a team (or tournament team) for: the
-# answer endpoint tells a team's answer from a stranger's by it without a query, before
-# either reaches a thread (matches/api_asgi.py).
-_KNOWN: set[str] = set()
+    for kept in (TEAMS, LATER_GAMES, ENTRANTS, ENTRANT_TEAMS, KNOWN):
+        kept.reset()
 
 
 def token_known(header: str) -> bool:
@@ -142,21 +142,13 @@ def token_known(header: str) -> bool:
     already found a team for (False: unknown, or not yet seen here)."""
     scheme, _, token = header.partition(" ")
     return scheme.lower() == "bearer" and bool(token.strip()) and \
-        token_hash(token.strip()) in _KNOWN
+        KNOWN.peek(token_hash(token.strip())) is not None
 
 
-def _known(digest: str) -> None:
-    if len(_KNOWN) >= 2 * TEAMS_CACHED:
-        _KNOWN.clear()
-    _KNOWN.add(digest)
-
-
-@functools.lru_cache(maxsize=TEAMS_CACHED)
 def _team_of_digest(digest: str) -> Team:
-    """The team of a token's SHA-256, kept per process: a team's token, match and index never
-    change, and this runs on every request. Unknown tokens raise, so they are not kept.
-    A plain get: `first()` would order by the teams' default ordering (a join)."""
-    return Team.objects.get(token_hash=digest)
+    """The team of a token's SHA-256. A plain get: `first()` would order by the teams'
+    default ordering (a join)."""
+    return TEAMS.get(digest, lambda: Team.objects.get(token_hash=digest))
 
 
 def can_view(user, match: Match, team: Team | None = None) -> bool:

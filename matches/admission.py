@@ -40,6 +40,8 @@ from typing import Any
 from django.core import checks
 from django.utils.deprecation import MiddlewareMixin
 
+from matches.caches import resettable
+
 RETRY_AFTER = 1  # seconds a refused client is asked to wait
 CLOSE_TOO_MANY = 4429  # a websocket over its caps: docs/live-protocol.md
 
@@ -195,6 +197,7 @@ GATES = {
 }
 
 
+@resettable
 def gates_reset() -> None:
     """Forget every count (tests)."""
     for gate in GATES.values():

@@ -1,9 +1,17 @@
 """The process's caches of things built once and read many times, in one registry.
 
 Each cache is a `Kept`: values by key, at most `entries` of them and `limit` bytes of
-text, the least recently used going first. Keys carry what makes a value stale (a
-match's id *and* its start, its turn, its visibility), so an entry is never served
-for something that changed; `caches_reset()` forgets them all (tests).
+text, the least recently used going first. Keys carry what makes a value stale (its
+turn, its visibility, its result) and what names the match for good: `identity(match)`,
+its id *and* the moment its row was made. An id comes back (a test's rolled-back
+match on SQLite, a match deleted and another made) but never with the same creation
+time, so a kept value is never served for another match, whatever ran before in this
+process. Tokens are keys of their own: random and given once, a token's digest never
+names another team.
+
+`caches_reset()` forgets every kept value and every other piece of process state
+registered with `@resettable` (a runner's schedule, the admission counts): the one call
+a test makes to start as a new process would.
 """
 
 from __future__ import annotations
@@ -11,9 +19,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from datetime import datetime
 from typing import Any
 
 _REGISTRY: list[Kept] = []
+_RESETS: list[Callable[[], None]] = []
 
 
 class Kept:
@@ -69,7 +79,21 @@ def _size(value: Any) -> int:
     return 0
 
 
+def identity(match: Any) -> tuple[int, datetime]:
+    """What names a match (any row with `created_at`) for good, as a key's first part."""
+    return match.pk, match.created_at
+
+
+def resettable(reset: Callable[[], None]) -> Callable[[], None]:
+    """Register `reset` (a decorator) to be called by `caches_reset()`: process state that
+    is not a `Kept` but would mislead a test after another's rolled-back rows."""
+    _RESETS.append(reset)
+    return reset
+
+
 def caches_reset() -> None:
-    """Forget every kept value of this process."""
+    """Forget every kept value and registered state of this process (tests)."""
     for kept in _REGISTRY:
         kept.reset()
+    for reset in _RESETS:
+        reset()

@@ -18,17 +18,17 @@ from typing import Any
 from django.utils import timezone
 
 from matches import selectors
-from matches.caches import Kept
+from matches.caches import Kept, identity
 from matches.models import Match, Turn
 
 TURN_TEXTS = Kept("turn texts", entries=500_000, limit=192 << 20)
 WHOLE_TEXTS = Kept("whole reads", entries=256, limit=96 << 20)
 
 
-def _identity(match: Match) -> tuple[int, float]:
-    """A match's id and its start: an id used again (a test's rolled-back match) never
-    finds the texts of another match."""
-    return match.pk, match.start_at.timestamp()
+def _identity(match: Match) -> tuple:
+    """A match's identity (matches/caches.py: an id used again never finds the texts of
+    another match) and its start."""
+    return *identity(match), match.start_at.timestamp()
 
 
 def _dumps(data: Any) -> str:

@@ -7,7 +7,6 @@ exception, `own_submission`, answers a team about its own.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -17,7 +16,7 @@ from django.conf import settings
 from django.utils import timezone, translation
 from django.utils.translation import gettext_noop
 
-from matches.caches import Kept
+from matches.caches import Kept, identity
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.rules.base import match_wins
@@ -115,19 +114,18 @@ def move_clock(match: Match, now: datetime, upto: int | None = None) -> dict[str
             "deadline": deadline}
 
 
-# Each team's thinking time used up to a turn, per (match, turn): stored turns never
-# change, and every message of a move asks for it several times.
-_TIME_USED: OrderedDict[tuple[int, int], tuple[tuple[float, float], datetime]] = OrderedDict()
-_TIME_USED_KEPT = 1024
+# Each team's thinking time used up to a turn, per (match's identity, its start, turn):
+# stored turns never change, and every message of a move asks for it several times.
+TIME_USED = Kept("thinking time used", entries=1024)
 
 
 def _time_used(match: Match, upto: int) -> tuple[tuple[float, float], datetime]:
     """The ms each team's moves of turns 1..upto took, and when turn `upto` was resolved
     (the start for 0): a turn's time runs from the previous one's resolution."""
-    key = (match.pk, upto)
-    if key in _TIME_USED:
-        _TIME_USED.move_to_end(key)
-        return _TIME_USED[key]
+    key = (identity(match), match.start_at, upto)
+    kept = TIME_USED.peek(key)
+    if kept is not None:
+        return kept
     rules = rules_for(match.game)
     used, last, stored = [0.0, 0.0], match.start_at, 0
     for number, resolved_at in match.turn_rows.filter(number__lte=upto).order_by(
@@ -135,9 +133,7 @@ def _time_used(match: Match, upto: int) -> tuple[tuple[float, float], datetime]:
         used[rules.mover(number)] += (resolved_at - last).total_seconds() * 1000
         last, stored = resolved_at, number
     if stored == upto:  # every turn up to it is stored, for good
-        _TIME_USED[key] = ((used[0], used[1]), last)
-        while len(_TIME_USED) > _TIME_USED_KEPT:
-            _TIME_USED.popitem(last=False)
+        TIME_USED.put(key, ((used[0], used[1]), last))
     return (used[0], used[1]), last
 
 
@@ -228,8 +224,8 @@ def timing(match: Match, now: datetime,
     }
 
 
-# A finished match's verdict in every language, per (match, its last turn, its result):
-# every snapshot and summary of it carries them.
+# A finished match's verdict in every language, per (match's identity, its last turn,
+# its result): every snapshot and summary of it carries them.
 _VERDICTS = Kept("verdicts", entries=1024)
 
 
@@ -238,7 +234,7 @@ def _verdicts_now(match: Match, scores: list[dict[str, int]]) -> dict[str, Any]:
     end)."""
     if match.result is None:
         return {"verdict": None, "verdicts": None}
-    key = (match.pk, match.start_at, match.resolved_turns, repr(match.result), repr(scores))
+    key = (identity(match), match.resolved_turns, repr(match.result), repr(scores))
     said = _VERDICTS.get(key, lambda: verdicts(match, scores))
     language = translation.get_language() or settings.LANGUAGE_CODE
     return {"verdict": said.get(language[:2]) or verdict(match, scores), "verdicts": said}

@@ -60,27 +60,15 @@ def _no_tarpit(monkeypatch):
 
 @pytest.fixture(autouse=True)
 def _fresh_process_state():
-    """No rules states, teams or viewer counts carried over from another test (ids are
-    used again after a rolled-back test)."""
+    """Each test starts as a new process would: no kept values, counts or schedule of
+    another test's (matches/caches.py keys its values so that none could mislead it;
+    the counts and the schedule would)."""
     from django.core.cache import cache
 
-    from matches import selectors
-    from matches.access import teams_forget
-    from matches.admission import gates_reset
     from matches.caches import caches_reset
-    from matches.services import transition
-    from matches.tournaments.runner import schedule_reset
 
-    teams_forget()
     caches_reset()
-    schedule_reset()
-    gates_reset()
-    transition._STATES.clear()
-    selectors._TIME_USED.clear()
     cache.clear()
-    yield
-    transition._STATES.clear()
-    selectors._TIME_USED.clear()
 
 
 def test_database_url() -> str:
@@ -97,21 +85,15 @@ def test_database_url() -> str:
 test_database_url.__test__ = False  # a helper, not a test
 
 
-@pytest.fixture
-def spawn(transactional_db):
-    """Start manage.py commands as real processes on the test database; stop them after."""
-    started = []
+def manage_start(*args, log_to=None, **more_env) -> subprocess.Popen:
+    """A manage.py command as a process of its own on the test database."""
+    env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1", **more_env)
+    output = open(log_to, "w") if log_to else subprocess.DEVNULL  # noqa: SIM115
+    return subprocess.Popen([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
+                            stdout=output, stderr=subprocess.STDOUT)
 
-    def start(*args, log_to=None, **more_env):
-        env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1",
-                   **more_env)
-        output = open(log_to, "w") if log_to else subprocess.DEVNULL  # noqa: SIM115
-        process = subprocess.Popen([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                                   stdout=output, stderr=subprocess.STDOUT)
-        started.append(process)
-        return process
 
-    yield start
+def processes_stop(started: list[subprocess.Popen]) -> None:
     for process in started:
         if process.poll() is None:
             process.terminate()
@@ -120,6 +102,19 @@ def spawn(transactional_db):
             process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
+
+
+@pytest.fixture
+def spawn(transactional_db):
+    """Start manage.py commands as real processes on the test database; stop them after."""
+    started = []
+
+    def start(*args, log_to=None, **more_env):
+        started.append(manage_start(*args, log_to=log_to, **more_env))
+        return started[-1]
+
+    yield start
+    processes_stop(started)
 
 
 def free_port() -> int:
@@ -155,6 +150,23 @@ def live_server_process(spawn, tmp_path):
     spawn("demo", "--no-bots", "--port", str(port), log_to=tmp_path / "server.log")
     wait_for_port(port)
     return f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="module")
+def module_server_process(django_db_setup, tmp_path_factory):
+    """As live_server_process, one for all the tests of a module: each test still makes
+    its own rows (transactional_db: committed, so the server reads them, and flushed
+    after it). Nothing the server keeps can mislead the next test: its caches key
+    every value by the match's identity (matches/caches.py), and a flushed id is not
+    given again."""
+    port = free_port()
+    server = manage_start("demo", "--no-bots", "--port", str(port),
+                          log_to=tmp_path_factory.mktemp("server") / "server.log")
+    try:
+        wait_for_port(port)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        processes_stop([server])
 
 
 @pytest.fixture

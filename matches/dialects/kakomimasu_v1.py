@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from matches import selectors
 from matches.access import can_view, is_judge, visible_matches
 from matches.admission import visitor_gate
-from matches.caches import Kept
+from matches.caches import Kept, identity
 from matches.dialects.base import (
     action_objects,
     answer,
@@ -433,8 +433,8 @@ def _index(text: str | None, name: str) -> int | None:
     return int(text)
 
 
-# Each Game as the stream sends it, by (match, its start, turn, status), shared by every
-# stream: a turn costs one reading of the match, however many streams follow it.
+# Each Game as the stream sends it, by (match's identity, its start, turn, status), shared
+# by every stream: a turn costs one reading of the match, however many streams follow it.
 STREAM_GAME_TEXTS = Kept("v1 stream Games", entries=256, limit=32 << 20)
 
 
@@ -448,7 +448,7 @@ def _games(ids: list[str]) -> list[str]:
         match = by_id.get(game_id)
         if match is None:
             continue
-        key = (match.pk, match.start_at, match.resolved_turns, _status(match, now))
+        key = (identity(match), match.start_at, match.resolved_turns, _status(match, now))
         texts.append(STREAM_GAME_TEXTS.get(key, lambda match=match: json.dumps(
             game(match, now, whole_log=False), ensure_ascii=False)))
     return texts

@@ -14,7 +14,7 @@ from typing import Any
 from django.utils import timezone, translation
 
 from matches import selectors
-from matches.caches import Kept
+from matches.caches import Kept, identity
 from matches.models import Match, Turn
 from matches.rules import rules_for
 
@@ -69,7 +69,7 @@ _SNAPSHOTS = Kept("snapshots", entries=256, limit=128 << 20)
 
 
 def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
-    key = (match.pk, match.start_at, match.resolved_turns, match.board_hidden(now))
+    key = (identity(match), match.start_at, match.resolved_turns, match.board_hidden(now))
 
     def build() -> tuple[dict[str, Any], str]:
         state = selectors.latest_view(match)

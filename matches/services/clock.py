@@ -83,7 +83,7 @@ def next_wakeup(now: datetime) -> datetime | None:
     soonest = None
     for match in Match.objects.unfinished().only(
         "game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
-        "clock_ms", "closed",
+        "clock_ms", "closed", "created_at",  # (the clock's kept times are by identity)
     ):
         if match.protocol_played:  # its server plays it step by step: no deadline here
             continue

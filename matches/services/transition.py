@@ -8,7 +8,6 @@ it; the rest see zero rows updated and move on.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from datetime import datetime
 from typing import Any
 
@@ -17,6 +16,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from matches import selectors
+from matches.caches import Kept, identity
 from matches.live.broadcast import end_announce, turn_announce
 from matches.models import Match, Submission, Turn
 from matches.rules import rules_for
@@ -29,21 +29,14 @@ log = logging.getLogger(__name__)
 # this core never names the features that do.
 match_ended = Signal()
 
-# The latest rules state of recently resolved matches in this process, so that a
-# turn is resolved from the previous state instead of replaying the whole record.
-_STATES: OrderedDict[int, tuple[int, Any]] = OrderedDict()
-_STATES_KEPT = 64
-
-
-def _remember(match_id: int, turn: int, state: Any) -> None:
-    _STATES[match_id] = (turn, state)
-    _STATES.move_to_end(match_id)
-    while len(_STATES) > _STATES_KEPT:
-        _STATES.popitem(last=False)
+# The latest (turn, rules state) of recently resolved matches in this process, by the
+# match's identity, so that a turn is resolved from the previous state instead of
+# replaying the whole record.
+STATES = Kept("rules states", entries=64)
 
 
 def _state_before(match: Match, turn: int) -> Any:
-    cached = _STATES.get(match.pk)
+    cached = STATES.peek(identity(match))
     if cached and cached[0] == turn - 1:
         return cached[1]
     *_, (state, _) = states(selectors.match_record(match, upto=turn - 1))
@@ -86,7 +79,7 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> 
             transaction.on_commit(lambda: match_ended.send(turn_resolve, match=match),
                                   robust=True)
         transaction.on_commit(lambda: turn_announce(match, row), robust=True)
-    _remember(match_id, number, state)
+    STATES.put(identity(match), (number, state))
     return row
 
 

@@ -34,6 +34,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from matches.bots import bots_for
+from matches.caches import resettable
 from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
 from matches.reads import public_state_text
 from matches.rules import rules_for
@@ -71,6 +72,7 @@ class Schedule:
 schedule = Schedule()
 
 
+@resettable
 def schedule_reset() -> None:
     """Forget what this process's runner knows (tests: a rolled-back database)."""
     global schedule

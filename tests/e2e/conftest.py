@@ -1,3 +1,4 @@
+import asyncio
 import json
 from pathlib import Path
 
@@ -10,15 +11,43 @@ BROWSER_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networkin
                 "--disable-component-update", "--no-first-run"]
 
 
-@pytest.fixture
-def browser():
+@pytest.fixture(scope="session")
+def _chromium():
+    """One Chromium for the whole run of a test process, and Playwright's event loop.
+
+    Playwright marks its loop as this thread's running loop between its calls, and
+    Django then refuses database calls, as asyncio refuses another loop: the loop is
+    marked only while a test holds the browser (`browser`), as when each test
+    launched its own."""
     from playwright.sync_api import sync_playwright
 
     assert Path(CHROMIUM).exists(), "Chromium is missing: `make test` installs Debian's chromium"
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=BROWSER_ARGS)
-        yield chromium
+        loop = asyncio.get_running_loop()
+        asyncio._set_running_loop(None)
+        yield chromium, loop
+        asyncio._set_running_loop(loop)
         chromium.close()
+
+
+@pytest.fixture
+def browser(_chromium):
+    """The run's Chromium; every context (and page) a test opens is closed after it."""
+    chromium, loop = _chromium
+    asyncio._set_running_loop(loop)
+    try:
+        yield chromium
+        for context in chromium.contexts:
+            context.close()
+    finally:
+        asyncio._set_running_loop(None)
+
+
+@pytest.fixture
+def live_server_process(module_server_process, transactional_db):
+    """The module's server (tests/conftest.py), reading the rows this test commits."""
+    return module_server_process
 
 
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"

@@ -43,7 +43,7 @@ def test_missed_deadlines_are_resolved_in_order_and_match_the_replay():
 def test_a_restarted_clock_picks_up_where_the_stored_turns_end():
     match, _ = make_match(strategy=2, transition=1, start_in=0, turns=6)
     clock_tick(now=match.start_at + timedelta(seconds=2))
-    transition._STATES.clear()  # a new process remembers nothing
+    transition.STATES.reset()  # a new process remembers nothing
     assert clock_tick(now=match.start_at + timedelta(seconds=60)) == 5
     match.refresh_from_db()
     assert match.resolved_turns == 6 and match.result is not None
