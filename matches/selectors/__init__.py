@@ -1,0 +1,58 @@
+"""Read queries shared by the API, the pages and the websocket consumers, one module a
+concern: records.py (a match's record, board, states and lists), clocks.py (deadlines
+and chess clocks), verdicts.py (results in words, in every language), moments.py (a
+match at a moment: meta, timing, public state, summary, a team's own submission) and
+audit.py (export, verification, the replay's data). Its public names are handed on
+here, so that a reader asks `selectors` and not where each lives.
+
+Nothing here ever reads a submission of a turn that is not resolved yet: the public
+views are built from Turn rows and counted submissions only. The one exception,
+`own_submission`, answers a team about its own.
+"""
+
+from matches.selectors.audit import (  # noqa: F401
+    SWING_AT_LEAST,
+    Verdict,
+    conflict_threshold,
+    match_export,
+    match_verify,
+    replay_data,
+    stored_timeline,
+    swing_threshold,
+)
+from matches.selectors.clocks import (  # noqa: F401
+    TIME_USED,
+    move_clock,
+    move_clock_fields,
+    next_deadline,
+)
+from matches.selectors.moments import (  # noqa: F401
+    game_of_match,
+    match_meta,
+    match_summary,
+    own_submission,
+    public_state,
+    timing,
+)
+from matches.selectors.records import (  # noqa: F401
+    SECRET_BOARD,
+    board_shown,
+    drawing_states,
+    epoch_ms,
+    games_in_order,
+    initial_view,
+    latest_scores,
+    latest_view,
+    match_games,
+    match_record,
+    recent_matches,
+    score_history,
+    veiled_view,
+)
+from matches.selectors.verdicts import (  # noqa: F401
+    every_language,
+    final_result,
+    verdict,
+    verdicts,
+    verdicts_now,
+)

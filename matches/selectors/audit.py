@@ -1,0 +1,109 @@
+"""Records and stored timelines for export, the judges' verification by recompute, and
+the replay's data with the thresholds of its marks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from matches.models import Match
+from matches.rules.records import first_difference
+from matches.rules.timeline import compute_timeline
+from matches.selectors.moments import match_meta
+from matches.selectors.records import initial_view, latest_scores, match_record, veiled_view
+from matches.selectors.verdicts import final_result, verdicts
+
+
+@dataclass(frozen=True)
+class Verdict:
+    verified: bool
+    turns: int
+    detail: str  # "" when verified, else where the stored turns first differ
+
+    def __str__(self) -> str:
+        if self.verified:
+            return f"verified: {self.turns} stored turns equal the replay of the record"
+        return f"differs: {self.detail}"
+
+
+def match_export(match: Match) -> dict[str, Any]:
+    return match_record(match).to_json()
+
+
+def stored_timeline(match: Match) -> dict[str, Any]:
+    """The timeline/1 as stored: the empty board, then every Turn row."""
+    states = [initial_view(match)]
+    for row in match.turn_rows.order_by("number"):
+        states.append(row.state() | {"outcomes": row.outcomes})
+    timeline = {"format": "timeline/1", "game": match.game, "states": states}
+    if match.result is not None:
+        timeline["result"] = match.result
+    return timeline
+
+
+def match_verify(match: Match) -> Verdict:
+    stored = stored_timeline(match)
+    replayed = compute_timeline(match_record(match))
+    if match.board_hidden(timezone.now()):  # its empty board is stored veiled: so the replay's
+        replayed["states"][0] = veiled_view(replayed["states"][0])
+    if not match.over:
+        replayed.pop("result", None)  # a running match has no result yet
+    elif (match.result or {}).get("decided_by") == "time" and "result" not in replayed:
+        replayed["result"] = match.result  # lost on time: the clocks decided, not a move
+    elif "result" in replayed:  # a game of several: the match's result, from every game
+        replayed["result"] = final_result(match, replayed["states"][-1]["scores"],
+                                          replayed["result"])
+    difference = first_difference(replayed, stored)
+    detail = f"{difference} (expected: the replay; computed: the stored turns)"
+    return Verdict(difference is None, len(stored["states"]) - 1, detail if difference else "")
+
+
+# The replay marks a turn on its timeline when the score difference (A − B) moves by
+# at least this much, or by three quarters of what one team's agents would gain by
+# each walling a cell of the board's mean |point| value, whichever is more.
+SWING_AT_LEAST = 10
+
+
+def swing_threshold(match: Match, now: datetime | None = None) -> int:
+    """The change of the score difference in one turn that counts as a big swing (while
+    a board is secret, nothing derived from its points or agents: the least)."""
+    if match.board_hidden(now or timezone.now()):
+        return SWING_AT_LEAST
+    values = [abs(value) for row in match.board.data.get("points", []) for value in row]
+    mean = sum(values) / len(values) if values else 0
+    return max(SWING_AT_LEAST, round(0.75 * match.agents * mean))
+
+
+def conflict_threshold(match: Match, now: datetime | None = None) -> int:
+    """Conflicts in one turn (both teams) that count as many: one team's agent count
+    (2 while a secret board's is unknown)."""
+    if match.board_hidden(now or timezone.now()):
+        return 2
+    return max(2, match.agents)
+
+
+def replay_data(match: Match, now: datetime | None = None,
+                states: bool = True) -> dict[str, Any]:
+    """The replay page's data: the match, the empty board, then every stored turn
+    (Turn rows only: nothing of a turn still being played), the result in words in
+    every language (`verdicts`, as the live protocol's; `verdict` in English) and the
+    mark thresholds (`states=False`: all but the states, which `reads.replay_text`
+    joins itself)."""
+    now = now or timezone.now()
+    said = verdicts(match, latest_scores(match)) if match.result is not None else None
+    data = {
+        **match_meta(match),
+        "status": match.status(now),
+        "result": match.result,
+        "verdict": said and said["en"],
+        "verdicts": said,
+        "marks": {"swing": swing_threshold(match, now),
+                  "conflicts": conflict_threshold(match, now)},
+    }
+    if states:
+        rows = match.turn_rows.order_by("number")
+        data["states"] = [initial_view(match)] + [row.state() for row in rows]
+    return data

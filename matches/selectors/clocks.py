@@ -1,0 +1,79 @@
+"""Deadlines and an alternating game's chess clocks: when the open strategy step ends,
+and each team's thinking time left (kept per turn: stored turns never change)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from matches.caches import Kept, identity
+from matches.models import Match
+from matches.rules import rules_for
+
+
+def next_deadline(match: Match, now: datetime) -> datetime | None:
+    """The deadline of the strategy step now open, or of the next one to open (an
+    alternating game's: when the mover's thinking time runs out)."""
+    if match.over:
+        return None
+    if match.alternating:
+        return move_clock(match, now)["deadline"]
+    turn = match.next_turn_to_open(now)
+    return match.deadline(turn) if turn <= match.turns else None
+
+
+def move_clock(match: Match, now: datetime, upto: int | None = None) -> dict[str, Any] | None:
+    """An alternating game's chess clocks at `now` (None for a simultaneous game), or
+    as they stood when turn `upto` was resolved: `to_move`, the team whose move it is
+    (None once over); `remaining_ms`, each team's thinking time left; `deadline`, when
+    the mover's runs out. The time from one turn's resolution (or the start) to the next
+    is charged to that turn's mover."""
+    if not match.alternating:
+        return None
+    rules = rules_for(match.game)
+    latest = upto is None or upto >= match.resolved_turns
+    upto = match.resolved_turns if upto is None else upto
+    used, last = _time_used(match, upto)
+    remaining = [match.clock_ms - spent for spent in used]
+    to_move = None if latest and match.over else rules.mover(upto + 1)
+    deadline = None
+    if to_move is not None:
+        deadline = last + timedelta(milliseconds=remaining[to_move])
+        if latest and now > last:
+            remaining[to_move] -= (now - last).total_seconds() * 1000
+    elif (match.result or {}).get("decided_by") == "time":
+        remaining[1 - match.result["winner"]] = 0
+    return {"to_move": to_move, "remaining_ms": [max(0, round(left)) for left in remaining],
+            "deadline": deadline}
+
+
+# Each team's thinking time used up to a turn, per (match's identity, its start, turn):
+# stored turns never change, and every message of a move asks for it several times.
+TIME_USED = Kept("thinking time used", entries=1024)
+
+
+def _time_used(match: Match, upto: int) -> tuple[tuple[float, float], datetime]:
+    """The ms each team's moves of turns 1..upto took, and when turn `upto` was resolved
+    (the start for 0): a turn's time runs from the previous one's resolution."""
+    key = (identity(match), match.start_at, upto)
+    kept = TIME_USED.peek(key)
+    if kept is not None:
+        return kept
+    rules = rules_for(match.game)
+    used, last, stored = [0.0, 0.0], match.start_at, 0
+    for number, resolved_at in match.turn_rows.filter(number__lte=upto).order_by(
+            "number").values_list("number", "resolved_at"):
+        used[rules.mover(number)] += (resolved_at - last).total_seconds() * 1000
+        last, stored = resolved_at, number
+    if stored == upto:  # every turn up to it is stored, for good
+        TIME_USED.put(key, ((used[0], used[1]), last))
+    return (used[0], used[1]), last
+
+
+def move_clock_fields(match: Match, now: datetime, upto: int | None = None) -> dict[str, Any]:
+    """`to_move` and `clocks` (each team's thinking time left, ms) of an alternating
+    game's moment (or after turn `upto`); both null for a simultaneous game."""
+    clock = move_clock(match, now, upto)
+    if clock is None:
+        return {"to_move": None, "clocks": None}
+    return {"to_move": clock["to_move"], "clocks": clock["remaining_ms"]}

@@ -1,0 +1,73 @@
+"""A finished match's result in words, in every language the site speaks (a game's
+and, where it decides one, its match's), and a game's result once its match is decided."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+
+from matches.caches import Kept, identity
+from matches.models import Match
+from matches.rules import rules_for
+from matches.selectors.records import games_in_order, match_games
+
+# A finished match's verdict in every language, per (match's identity, its last turn,
+# its result): every snapshot and summary of it carries them.
+_VERDICTS = Kept("verdicts", entries=1024)
+
+
+def verdicts_now(match: Match, scores: list[dict[str, int]]) -> dict[str, Any]:
+    """`verdict` in the active language and `verdicts` in every one (None before the
+    end)."""
+    if match.result is None:
+        return {"verdict": None, "verdicts": None}
+    key = (identity(match), match.resolved_turns, repr(match.result), repr(scores))
+    said = _VERDICTS.get(key, lambda: verdicts(match, scores))
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return {"verdict": said.get(language[:2]) or verdict(match, scores), "verdicts": said}
+
+
+def final_result(match: Match, scores: list[dict[str, int]],
+                 game_result: dict[str, Any]) -> dict[str, Any]:
+    """A game's result as its rules decide it, and, when this game decides a match of
+    several, what the match's result adds (the rules' `match_result`: Procon 2020's
+    totals summed in place of the game's winner; a best of three's `match`)."""
+    first = match.first_game or match
+    if first.match_games == 1:
+        return game_result
+    rules = rules_for(match.game)
+    games = match_games(first)
+    this = games.index(match)
+    finals = games_in_order(games[:this], this, rules) + [(scores, game_result)]
+    return {**game_result, **rules.match_result(finals, first.match_games)}
+
+
+def every_language(build: Callable[[], Any]) -> dict[str, Any]:
+    """What `build` says in each of the site's languages ({"ja", "vi", "en"}): the words a
+    message carries to every viewer of a match, each screen showing its own language."""
+    said = {}
+    for code, _ in settings.LANGUAGES:
+        with translation.override(code):
+            said[code] = build()
+    return said
+
+
+def verdicts(match: Match, scores: list[dict[str, int]]) -> dict[str, str] | None:
+    """`verdict` in every language; None before the end."""
+    if match.result is None:
+        return None
+    return every_language(lambda: verdict(match, scores))
+
+
+def verdict(match: Match, scores: list[dict[str, int]]) -> str | None:
+    """The end of a match in plain words ("Alpha wins by 34 points"); None before it."""
+    if match.result is None:
+        return None
+    names = [team.name for team in match.teams.all()]
+    rules = rules_for(match.game)
+    words = rules.verdict(match.result, scores, names)
+    of_match = rules.match_verdict(match.result, names)
+    return f"{words} · {of_match}" if of_match else words
