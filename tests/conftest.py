@@ -144,12 +144,10 @@ def untrusted_server_process(spawn, tmp_path):
 
 
 @pytest.fixture
-def live_server_process(spawn, tmp_path):
-    """The whole system in one process (pages, API, sockets, clock) on the test database."""
-    port = free_port()
-    spawn("demo", "--no-bots", "--port", str(port), log_to=tmp_path / "server.log")
-    wait_for_port(port)
-    return f"http://127.0.0.1:{port}"
+def live_server_process(module_server_process, transactional_db):
+    """The whole system in one process (pages, API, sockets, clock) on the test database:
+    the module's (below), reading the rows this test commits."""
+    return module_server_process
 
 
 @pytest.fixture(scope="module")

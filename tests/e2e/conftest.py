@@ -44,12 +44,6 @@ def browser(_chromium):
         asyncio._set_running_loop(None)
 
 
-@pytest.fixture
-def live_server_process(module_server_process, transactional_db):
-    """The module's server (tests/conftest.py), reading the rows this test commits."""
-    return module_server_process
-
-
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 
 
