@@ -26,7 +26,8 @@ def test_the_documented_client_plays_a_whole_match(spawn, tmp_path):
     spawn("runserver", "--noreload", f"127.0.0.1:{port}", log_to=tmp_path / "server.log")
     wait_for_port(port)  # a slow start must not cost the first turn
     # (4 s: the clock and both clients start first, however loaded the machine)
-    match, tokens = make_match(start_in=4, strategy=2, transition=0.5, turns=3, agents=2)
+    # (3 s a strategy step: each client reads, decides and sends in it on a busy machine)
+    match, tokens = make_match(start_in=4, strategy=3, transition=0.5, turns=3, agents=2)
     spawn("runclock", log_to=tmp_path / "clock.log")
     players = [subprocess.Popen([sys.executable, str(client), f"http://127.0.0.1:{port}",
                                  str(match.pk), token], stdout=subprocess.PIPE, text=True)

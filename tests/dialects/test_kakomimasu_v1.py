@@ -137,7 +137,9 @@ def test_the_event_stream_follows_a_match_from_the_servers_own_events(live_serve
 
     first, _ = kakomimasu_match(tmp_path, public=True)
     kakomimasu_match(tmp_path)  # private: never in a stranger's stream
-    start = timezone.now() + timedelta(seconds=2)
+    # (6 s: on SQLite a server process hears of a match made by another within its
+    # clock's longest sleep, 5 s; an earlier start would be resolved late, turns at once)
+    start = timezone.now() + timedelta(seconds=6)
     Match.objects.filter(pk=first.pk).update(start_at=start, strategy_ms=600, transition_ms=200)
     with urllib.request.urlopen(f"{live_server_process}/v1/matches/stream", timeout=20) as stream:
         assert stream.headers["Content-Type"].startswith("text/event-stream")

@@ -23,9 +23,9 @@ def server(live_server_process):
     return live_server_process
 
 
-def blokus_match(clock: int) -> tuple[int, list[str]]:
+def blokus_match(clock: int, start_in: int = 1) -> tuple[int, list[str]]:
     made = json.loads(run("creatematch", "--game", "blokus-duo", "--teams", "Program", "Bot",
-                          "--clock", str(clock), "--start-in", "1", "--json"))
+                          "--clock", str(clock), "--start-in", str(start_in), "--json"))
     return made["id"], [team["token"] for team in made["teams"]]
 
 
@@ -74,7 +74,9 @@ def test_a_program_that_speaks_codes_plays_a_whole_game(server, spawn, tmp_path)
 
 
 def test_a_program_that_quits_loses_on_time_with_the_reason_kept(server, spawn, tmp_path):
-    match_id, tokens = blokus_match(clock=10)  # time to quit before its time runs out
+    # time to quit before its time runs out, the clock running only once the relay and
+    # its program are up (starting them took most of ten seconds on a busy machine)
+    match_id, tokens = blokus_match(clock=10, start_in=6)
     stop = bot(server, match_id, tokens[1])
     relay = spawn("playprogram", "--match", str(match_id), "--token", tokens[0], "--server",
                   server, "--", *PROGRAM, "first", "--quit-after", "2",

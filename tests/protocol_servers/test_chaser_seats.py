@@ -141,8 +141,12 @@ async def test_a_free_server_seats_whoever_comes_first(serve):
                                           hot.play(scripted(STEADY))), 15)
     (result,) = await asyncio.wait_for(server.task, 10)
     assert result.names == ["Ann", "Yak"] and first.replies
-    ((*_, body, status, error, _),) = await refusals(result.match_id)
-    assert (bytes(body), status, error) == (b"Zed\r\n", 408, "seat_timeout")
+    kept = [(bytes(body), status, error) for *_, body, status, error, _ in
+            await refusals(result.match_id)]
+    assert kept[0] == (b"Zed\r\n", 408, "seat_timeout")
+    # Cal, behind Ann, waits for a game this match never plays: when the game outlasts
+    # its wait (a busy machine), it is refused the same way; nothing else is kept
+    assert kept[1:] in ([], [(b"Cal\r\n", 408, "seat_timeout")])
     second.writer.close()
 
 
