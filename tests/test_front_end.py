@@ -1,6 +1,6 @@
-"""The screens' shared modules (static/matches/*.js) know no game: what a game draws,
-words or plays is in its own module (static/matches/games/<game>.js), which they ask
-through the registry (games/index.js)."""
+"""The screens' shared modules (static/matches/*.js and the parts in its sub-folders)
+know no game: what a game draws, words or plays is in its own module
+(static/matches/games/<game>.js), which they ask through the registry (games/index.js)."""
 
 import re
 from pathlib import Path
@@ -10,7 +10,7 @@ import pytest
 from matches.rules import GAME_CHOICES
 
 STATIC = Path(__file__).resolve().parents[1] / "static" / "matches"
-SHARED = sorted(STATIC.glob("*.js"))
+SHARED = sorted(path for path in STATIC.rglob("*.js") if path.parent.name != "games")
 # Each game's id and the first word of its name, and words only one game uses.
 GAME_WORDS = sorted({word for game, title in GAME_CHOICES for word in (game, title.split()[0])}
                     | {"treasure", "territory", "Cool", "Hot"})
@@ -22,14 +22,16 @@ def code_of(path: Path) -> str:
 
 
 def test_the_shared_modules_are_found():
-    assert {"board.js", "play.js", "replay.js", "venue.js"} <= {path.name for path in SHARED}
+    names = {str(path.relative_to(STATIC)) for path in SHARED}
+    assert {"board.js", "play.js", "replay.js", "venue.js", "venue/cards.js"} <= names
 
 
-@pytest.mark.parametrize("path", SHARED, ids=lambda path: path.name)
+@pytest.mark.parametrize("path", SHARED, ids=lambda path: str(path.relative_to(STATIC)))
 def test_a_shared_module_names_no_game(path):
     code = code_of(path)
     named = [word for word in GAME_WORDS if re.search(rf"\b{re.escape(word)}\b", code, re.I)]
-    assert named == [], f"{path.name} names {named}: that belongs in static/matches/games/"
+    module = path.relative_to(STATIC)
+    assert named == [], f"{module} names {named}: that belongs in static/matches/games/"
 
 
 def test_a_game_module_is_where_its_words_are():

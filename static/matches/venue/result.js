@@ -1,0 +1,47 @@
+// The venue's words on the match as a whole: the title line (which game of a
+// several-game match, and how the match stands) and the result card at the end.
+
+import { scoreCards } from "../board.js";
+import { gettext, interpolate } from "../i18n.js";
+import { signed } from "./words.js";
+
+export function drawTitle(root, match) {
+  const title = root.querySelector("[data-title]");
+  if (title) title.textContent = match.title + gameOfMatch(match.game_of_match, match.teams);
+}
+
+export function drawResult(root, screen) {
+  const banner = root.querySelector("[data-result]");
+  if (!banner) return;
+  const over = screen.status === "finished" && screen.result && screen.meta && screen.state;
+  banner.hidden = !over;
+  if (!over) return;
+  const { winner } = screen.result;
+  banner.dataset.winner = winner === null || winner === undefined ? "none" : String(winner);
+  banner.querySelector(".verdict").textContent = screen.verdict || "";
+  const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
+  // Translators: the final score, e.g. "final 12 – 7 · turn 30"
+  banner.querySelector(".final").textContent = interpolate(gettext("final %(score)s · turn %(turn)s"),
+                                                           { score: numbers.map(signed).join(" – "),
+                                                             turn: screen.state.turn });
+}
+
+// Which game of a several-game match this is, and how the match stands: the games
+// won so far in a match of wins (" · game 2 of 3 (Alpha 1 – 0 Beta)"), the
+// earlier games' scores in a match of totals (" · game 2 of 2 (game 1: 253 – 74)");
+// "" for a one-game match.
+function gameOfMatch(games, teams) {
+  if (!games) return "";
+  // Translators: which game of a several-game match this is, e.g. "game 2 of 3"
+  const which = " · " + interpolate(gettext("game %(game)s of %(games)s"),
+                                    { game: games.game, games: games.of });
+  if (games.by === "wins") {
+    const [a, b] = games.wins;
+    return a + b ? `${which} (${teams[0].name} ${a} – ${b} ${teams[1].name})` : which;
+  }
+  if (games.game === 1) return which;
+  const earlier = games.headlines.slice(0, games.game - 1)
+    .map(([a, b], index) => interpolate(gettext("game %(game)s: %(score)s"),
+                                        { game: index + 1, score: `${signed(a)} – ${signed(b)}` }));
+  return `${which} (${earlier.join(", ")})`;
+}

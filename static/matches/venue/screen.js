@@ -1,0 +1,60 @@
+// What the venue knows of its match, read from the socket's messages: the parts draw
+// from it and never read a message themselves.
+
+import { inLanguage } from "../i18n.js";
+import { clockLeft } from "./chess-clocks.js";
+
+export function newScreen() {
+  return { meta: null, view: null, history: [], deadline: null, status: "connecting",
+           result: null, connection: "connecting", state: null, arrived: new Map(),
+           lead: null, panel: null, verdict: null,
+           // alternating games: each team's time left at `clocksAt`, and the mover
+           clocks: null, clocksAt: null, toMove: null };
+}
+
+export function readSnapshot(screen, message) {
+  readClocks(screen, message);
+  // The state before the latest (when the server sends it) lets a late screen draw
+  // the last turn's moves at once.
+  Object.assign(screen, { meta: message.match, history: message.history,
+                          state: message.previous ?? null,
+                          deadline: message.deadline, status: message.status, result: message.result,
+                          lead: message.lead || null,
+                          panel: inLanguage(message.panels) || message.panel || null,
+                          verdict: inLanguage(message.verdicts) || message.verdict || null });
+}
+
+export function readTurn(screen, message) {
+  readClocks(screen, message);
+  screen.deadline = message.deadline;
+  screen.status = message.turn >= screen.meta.turns ? "finished" : "running";
+  screen.history.push({ turn: message.turn, scores: message.scores });
+  screen.lead = message.lead || null; // the new scores say who leads, until a result does
+  screen.panel = inLanguage(message.panels) || message.panel || null;
+}
+
+// A step of a game played step by step: the position after it, with that one step's
+// outcome as the team's only one.
+export function stepState(message) {
+  const outcomes = [[], []];
+  outcomes[message.team] = [{ command: message.command, result: message.result }];
+  return { ...message.state, outcomes };
+}
+
+export function readEnd(screen, message, clock) {
+  // the clocks stop where they stand (the loser's at 0 when the time decided)
+  if (screen.clocks && screen.meta) {
+    screen.clocks = [0, 1].map((team) => clockLeft(screen, clock, team));
+    screen.clocksAt = clock.now();
+  }
+  Object.assign(screen, { result: message.result, status: "finished", deadline: null, toMove: null,
+                          lead: message.lead || { team: message.result?.winner ?? null,
+                                                  share: screen.lead?.share ?? 0.5 },
+                          verdict: inLanguage(message.verdicts) || message.verdict || null });
+}
+
+function readClocks(screen, message) {
+  screen.clocks = message.clocks ?? null;
+  screen.clocksAt = message.server_time ?? null;
+  screen.toMove = message.to_move ?? null;
+}

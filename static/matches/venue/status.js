@@ -1,0 +1,48 @@
+// The venue's status line and start card: the match's phase (connecting, upcoming,
+// live, finished, reconnecting) on the page and its badge, the time to the start, and
+// how many watch.
+
+import { formatCountdown } from "../clock.js";
+import { gettext, interpolate, ngettext } from "../i18n.js";
+
+export function phase(screen, clock) {
+  if (screen.connection === "reconnecting") return "reconnecting";
+  if (screen.status === "finished" && screen.result) return "finished";
+  if (!screen.meta) return "connecting";
+  return clock.now() < screen.meta.start_at ? "upcoming" : "live";
+}
+
+// The phase shown (while reconnecting, the one before it), the badge and the start
+// card; what the countdown needs to say the rest.
+export function drawPhase(root, screen, clock) {
+  const now = phase(screen, clock);
+  const shown = now === "reconnecting" ? screen.phase || "live" : now;
+  root.dataset.phase = shown;
+  screen.phase = shown;
+  const badge = root.querySelector("[data-status]");
+  badge.textContent = {
+    reconnecting: gettext("reconnecting…"),
+    connecting: gettext("connecting…"),
+    // Translators: the status badge of a match that has not started yet
+    upcoming: gettext("upcoming"),
+    // Translators: the status badge of a match being played now
+    live: gettext("live"),
+    // Translators: the status badge of a match that is over
+    finished: gettext("finished"),
+  }[now];
+  badge.dataset.kind = now;
+  const startsIn = screen.meta ? formatCountdown(screen.meta.start_at - clock.now()) : "";
+  const start = root.querySelector("[data-start]");
+  if (start) {
+    start.hidden = shown !== "upcoming";
+    start.querySelector("[data-starts-in]").textContent = startsIn;
+  }
+  return { now, startsIn, startCard: Boolean(start) };
+}
+
+export function drawViewers(root, count) {
+  const viewers = root.querySelector("[data-viewers]");
+  // Translators: how many people watch the match now
+  const watching = ngettext("%(count)s watching", "%(count)s watching", count);
+  if (viewers) viewers.textContent = interpolate(watching, { count });
+}
