@@ -18,8 +18,9 @@ demo: $(STAMP)
 # tests whose outcome cannot depend on them (marked one_backend in tests/conftest.py).
 # JOBS processes share the work (pytest-xdist, a test file each at a time; each has its
 # own test database and Redis database: tests/workers.py): `make test JOBS=1` runs one.
+# Each pass ends with its 25 slowest tests, where the time goes.
 JOBS ?= 2
-PYTEST := $(PY) -m pytest $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
+PYTEST := $(PY) -m pytest --durations=25 $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	bash tests/databases.sh start
