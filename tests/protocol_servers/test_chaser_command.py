@@ -6,6 +6,7 @@ import asyncio
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -30,7 +31,10 @@ def free_ports() -> tuple[int, int]:
 
 
 async def connected(port: int, name: bytes) -> Client:
-    for _ in range(100):
+    """Connected as soon as the server listens: a process starting on a busy machine
+    took more than 5 s before it did (Django's start, the test database's checks)."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
         try:
             return await Client.connect(port, name)
         except ConnectionRefusedError:
