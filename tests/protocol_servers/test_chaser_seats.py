@@ -209,3 +209,30 @@ def test_a_tournament_seats_each_game_s_teams_by_name_or_short_code():
         [(b"Obihiro\r\n", "wrong_team")], [(b"KSR\r\n", "wrong_team")], []]
     assert all(Submission.objects.filter(match=game, status_code=202).exists()
                for game in games)  # every game was played by the teams' programs
+
+
+async def test_a_program_that_names_itself_as_the_server_stops_is_closed_at_once(serve):
+    """A connection accepted just before the server stops (a tournament's program
+    coming for a game the match no longer needs) sends its name after: it is closed
+    then, not held for its whole seat wait by a server that has gone."""
+    server = await serve(BOARD, TURNS, team_names=TEAMS, seat_wait=60)
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.ports[0])
+    await asyncio.sleep(0.2)  # accepted: its thread is reading the name
+    server.stop()
+    writer.write(b"Alpha\r\n")
+    await writer.drain()
+    assert await asyncio.wait_for(reader.read(), 5) == b""
+    writer.close()
+
+
+async def test_a_stopped_server_listens_no_more(serve):
+    """Once stopped, its ports refuse connections at once (so that the next fixture's
+    server can take them), and no thread is left waiting on them."""
+    server = await serve(BOARD, TURNS, team_names=TEAMS)
+    ports = server.ports
+    server.stop()
+    for port in ports:
+        with pytest.raises(ConnectionRefusedError):
+            await asyncio.open_connection("127.0.0.1", port)
+    await asyncio.sleep(0.2)
+    assert not [t for t in threading.enumerate() if t.name.endswith(tuple(map(str, ports)))]

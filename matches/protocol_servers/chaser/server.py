@@ -129,6 +129,9 @@ class ChaserServer:
             program.close()
             return
         with self.seats:
+            if self.stopping.is_set():  # it came as the server closed (stop() has
+                program.close()         # already let the waiting ones go): it goes too
+                return
             number = self.seating
             problem = self._seat_problem(number, side, program)
             if problem:
@@ -281,6 +284,10 @@ class ChaserServer:
         """Stop listening and end a game in progress (its programs are disconnected)."""
         self.stopping.set()
         for listener in self.listeners:
+            with contextlib.suppress(OSError):
+                # closing alone would leave the port listening until the thread blocked
+                # in accept() took one more connection (Linux): shutdown wakes it now
+                listener.shutdown(socket.SHUT_RDWR)
             with contextlib.suppress(OSError):
                 listener.close()
         for program in self.playing or ():
