@@ -1,4 +1,5 @@
 import asyncio
+import contextlib
 import json
 from pathlib import Path
 
@@ -31,7 +32,7 @@ async def worker_connection_closed(transactional_db):
 
 
 @pytest.fixture
-def serve(transactional_db, worker_connection_closed):
+async def serve(transactional_db, worker_connection_closed):
     """`await serve(map_name_or_text, games=1, **settings)`: a started ChaserServer on
     free loopback ports, its match running as a task (`server.task`)."""
     started = []
@@ -46,8 +47,11 @@ def serve(transactional_db, worker_connection_closed):
         return server
 
     yield start
-    for server in started:
-        server.stop()  # a game still on ends: its thread lets go of the database
+    for server in started:  # a game still on ends: its thread lets go of the database
+        await server.close()
+        server.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(server.task, 10)  # done before the test's loop closes
 
 
 def map_text_board(text: str) -> tuple[dict, int]:

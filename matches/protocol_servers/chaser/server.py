@@ -194,11 +194,15 @@ class ChaserServer:
         finally:
             await self._drain()
 
-    async def _drain(self) -> None:
-        """Let the loop send what the games handed over, for as long as it relays: once
-        the relay has ended (cancelled with the loop's other tasks, say) nothing empties
-        the outbox, and a game's thread that is still running may go on filling it."""
-        while not self.outbox.empty() and not self.relaying.done():
+    async def _drain(self, within: float = 5.0) -> None:
+        """Let the loop send what the games handed over, for as long as it relays and at
+        most `within` seconds: once the relay has ended (cancelled with the loop's other
+        tasks, say) nothing empties the outbox, a game's thread that is still running may
+        go on filling it, and a channel layer that no longer answers must not hold the
+        server's end."""
+        deadline = time.monotonic() + within
+        while not self.outbox.empty() and not self.relaying.done() and \
+                time.monotonic() < deadline:
             await asyncio.sleep(0.01)
 
     def play(self) -> list[GameResult]:
