@@ -1,6 +1,7 @@
 // The front page: running, upcoming and recent matches, kept current by /ws/matches/.
 
 import { ServerClock, formatCountdown } from "./clock.js";
+import { setText } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
 
 const clock = new ServerClock();
@@ -115,12 +116,12 @@ setInterval(() => {
     const left = deadline - clock.now();
     // past the deadline the turn is being resolved: no frozen "0.0 s" until its summary
     if (row.dataset.mover) {
-      countdown.textContent = row.dataset.status === "running"
-        ? interpolate(gettext("%(name)s to move"), { name: row.dataset.mover }) : "";
+      setText(countdown, row.dataset.status === "running"
+        ? interpolate(gettext("%(name)s to move"), { name: row.dataset.mover }) : "");
       continue;
     }
-    countdown.textContent = row.dataset.status === "finished" || !deadline ? ""
+    setText(countdown, row.dataset.status === "finished" || !deadline ? ""
       : left > 0 ? interpolate(gettext("next turn in %(time)s"), { time: formatCountdown(left) })
-        : gettext("resolving the turn…");
+        : gettext("resolving the turn…"));
   }
 }, 250);

@@ -5,6 +5,7 @@
 
 import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
+import { setClass, setHidden, setText } from "./dom.js";
 import { gettext, inLanguage, interpolate, language, ngettext, withNodes } from "./i18n.js";
 
 const POLL_MS = 700;
@@ -277,7 +278,7 @@ function myMove(page) {
 function tickClocks(page) {
   const data = page.data;
   if (!data?.clocks) {
-    page.find("clocks").hidden = true;
+    setHidden(page.find("clocks"), true);
     if (page.play?.kind === "agents") tickCountdown(page);
     return;
   }
@@ -287,10 +288,9 @@ function tickClocks(page) {
     const shown = running ? left - elapsed : left;
     const cell = page.find(`clock="${index}"`);
     const text = formatCountdown(shown);
-    if (cell.textContent !== text) cell.textContent = text;
-    cell.closest(".clock-row").classList.toggle("running", running);
-    cell.classList.toggle("low", shown < 30000);
-
+    setText(cell, text);
+    setClass(cell.closest(".clock-row"), "running", running);
+    setClass(cell, "low", shown < 30000);
   });
 }
 
@@ -472,5 +472,5 @@ function tickCountdown(page) {
     const time = formatCountdown(data.deadline - data.strategy_ms - page.clock.now());
     text = interpolate(gettext("Next turn in %(time)s"), { time });
   } else text = "";
-  if (box.textContent !== text) box.textContent = text;
+  setText(box, text);
 }

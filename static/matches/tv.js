@@ -7,6 +7,7 @@
 // tournament's current round only.
 
 import { ServerClock, formatCountdown } from "./clock.js";
+import { setText } from "./dom.js";
 import { fitBoard } from "./fit.js";
 import { gettext, inLanguage, interpolate } from "./i18n.js";
 import { startVenue } from "./venue.js";
@@ -135,11 +136,11 @@ setInterval(() => {
   const next = tv.next;
   const countdown = idleBox.querySelector("[data-idle-countdown]");
   const startsIn = next ? formatCountdown(Math.max(0, next.start_at - clock.now())) : "";
-  countdown.textContent = !idleBox.hidden && next && next.status === "upcoming"
-    ? interpolate(gettext("starts in %(time)s"), { time: startsIn }) : "";
+  setText(countdown, !idleBox.hidden && next && next.status === "upcoming"
+    ? interpolate(gettext("starts in %(time)s"), { time: startsIn }) : "");
   const after = resultBox.querySelector("[data-next]");
-  after.textContent = !next ? "" : next.status === "running"
-    ? interpolate(gettext("Next: %(title)s"), { title: next.title }) : nextAt(next);
+  setText(after, !next ? "" : next.status === "running"
+    ? interpolate(gettext("Next: %(title)s"), { title: next.title }) : nextAt(next));
 }, 250);
 
 tick();

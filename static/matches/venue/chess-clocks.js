@@ -2,6 +2,7 @@
 // each team's time left on its card, the mover's running down between the server's
 // readings.
 
+import { setClass, setData, setHidden, setText } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 
 const CLOCK_WARNING_MS = 30000; // a chess clock under this turns the warning colour
@@ -26,7 +27,7 @@ export function drawChessClocks(root, screen, clock) {
   for (const team of [0, 1]) {
     const node = root.querySelector(`[data-team="${team}"] [data-chess-clock]`);
     if (!node) continue;
-    node.hidden = !shown;
+    setHidden(node, !shown);
     if (!shown) continue;
     const left = timeUp === team ? 0 : clockLeft(screen, clock, team);
     const text = formatClock(left);
@@ -37,15 +38,15 @@ export function drawChessClocks(root, screen, clock) {
     }
     const running = team === screen.toMove && screen.status !== "finished";
     const low = left < CLOCK_WARNING_MS && screen.status !== "finished";
-    node.dataset.state = timeUp === team ? "out" : low ? "low" : "ok";
-    node.classList.toggle("running", running);
+    setData(node, "state", timeUp === team ? "out" : low ? "low" : "ok");
+    setClass(node, "running", running);
     const card = root.querySelector(`[data-team="${team}"]`);
-    card.classList.toggle("has-clock", true);
-    card.classList.toggle("out-of-time", timeUp === team);
+    setClass(card, "has-clock", true);
+    setClass(card, "out-of-time", timeUp === team);
     const chip = card.querySelector(".to-move-chip");
     if (chip && timeUp === team) {
-      chip.hidden = false;
-      chip.textContent = gettext("out of time");
+      setHidden(chip, false);
+      setText(chip, gettext("out of time"));
     }
   }
 }

@@ -2,6 +2,7 @@
 // several-game match, and how the match stands) and the result card at the end.
 
 import { scoreCards } from "../board.js";
+import { setData, setHidden, setText } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 import { signed } from "./words.js";
 
@@ -14,16 +15,16 @@ export function drawResult(root, screen) {
   const banner = root.querySelector("[data-result]");
   if (!banner) return;
   const over = screen.status === "finished" && screen.result && screen.meta && screen.state;
-  banner.hidden = !over;
+  setHidden(banner, !over);
   if (!over) return;
   const { winner } = screen.result;
-  banner.dataset.winner = winner === null || winner === undefined ? "none" : String(winner);
-  banner.querySelector(".verdict").textContent = screen.verdict || "";
+  setData(banner, "winner", winner === null || winner === undefined ? "none" : String(winner));
+  setText(banner.querySelector(".verdict"), screen.verdict || "");
   const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
   // Translators: the final score, e.g. "final 12 – 7 · turn 30"
-  banner.querySelector(".final").textContent = interpolate(gettext("final %(score)s · turn %(turn)s"),
-                                                           { score: numbers.map(signed).join(" – "),
-                                                             turn: screen.state.turn });
+  setText(banner.querySelector(".final"), interpolate(gettext("final %(score)s · turn %(turn)s"),
+                                                     { score: numbers.map(signed).join(" – "),
+                                                       turn: screen.state.turn }));
 }
 
 // Which game of a several-game match this is, and how the match stands: the games

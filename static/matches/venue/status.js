@@ -3,6 +3,7 @@
 // how many watch.
 
 import { formatCountdown } from "../clock.js";
+import { setData, setHidden, setText } from "../dom.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 
 export function phase(screen, clock) {
@@ -17,10 +18,10 @@ export function phase(screen, clock) {
 export function drawPhase(root, screen, clock) {
   const now = phase(screen, clock);
   const shown = now === "reconnecting" ? screen.phase || "live" : now;
-  root.dataset.phase = shown;
+  setData(root, "phase", shown);
   screen.phase = shown;
   const badge = root.querySelector("[data-status]");
-  badge.textContent = {
+  setText(badge, {
     reconnecting: gettext("reconnecting…"),
     connecting: gettext("connecting…"),
     // Translators: the status badge of a match that has not started yet
@@ -29,13 +30,13 @@ export function drawPhase(root, screen, clock) {
     live: gettext("live"),
     // Translators: the status badge of a match that is over
     finished: gettext("finished"),
-  }[now];
-  badge.dataset.kind = now;
+  }[now]);
+  setData(badge, "kind", now);
   const startsIn = screen.meta ? formatCountdown(screen.meta.start_at - clock.now()) : "";
   const start = root.querySelector("[data-start]");
   if (start) {
-    start.hidden = shown !== "upcoming";
-    start.querySelector("[data-starts-in]").textContent = startsIn;
+    setHidden(start, shown !== "upcoming");
+    setText(start.querySelector("[data-starts-in]"), startsIn);
   }
   return { now, startsIn, startCard: Boolean(start) };
 }

@@ -3,6 +3,7 @@
 
 import { gameRules } from "../board.js";
 import { formatCountdown } from "../clock.js";
+import { setData, setText } from "../dom.js";
 import { gettext, interpolate, withNodes } from "../i18n.js";
 import { alternating } from "./chess-clocks.js";
 import { words } from "./words.js";
@@ -37,10 +38,10 @@ export function drawCountdown(root, screen, clock, { now, startsIn, startCard })
     // Translators: the time left until the next turn is resolved, e.g. "next in 2.4 s"
     text = interpolate(gettext("next in %(time)s"), { time });
   }
-  if (countdown.textContent !== text) countdown.textContent = text;
-  delete countdown.dataset.mover;
-  delete countdown.dataset.step;
-  countdown.dataset.kind = now;
+  setText(countdown, text);
+  setData(countdown, "mover", null);
+  setData(countdown, "step", null);
+  setData(countdown, "kind", now);
 }
 
 // Where the teams take turns on chess clocks, no countdown of the turn: whose move it
@@ -48,7 +49,7 @@ export function drawCountdown(root, screen, clock, { now, startsIn, startCard })
 function drawMover(countdown, screen, now) {
   const team = now === "live" ? screen.toMove : null;
   const key = team === null || team === undefined ? "" : String(team);
-  countdown.dataset.kind = team === null || team === undefined ? now : "to-move";
+  setData(countdown, "kind", team === null || team === undefined ? now : "to-move");
   if (countdown.dataset.mover === key) return;
   countdown.dataset.mover = key;
   if (!key) {
@@ -67,7 +68,7 @@ function drawMover(countdown, screen, now) {
 // The last step, the side's name in its colour: "Hot · sr · search right".
 function drawStep(countdown, screen, step) {
   const key = `${step.turn}-${step.team}`;
-  countdown.dataset.kind = "step";
+  setData(countdown, "kind", "step");
   if (countdown.dataset.step === key) return;
   countdown.dataset.step = key;
   const { name, short } = screen.meta.teams[step.team];
