@@ -21,7 +21,7 @@ UNTRUSTED = {"SPECTATOR_TRUSTED_NETWORKS": ""}
 # Pure rules and documents, and the browser tests of what pages draw; the browser tests
 # of the live path are marked `live_stack` and run on both.
 ONE_BACKEND_FOLDERS = ("rules", "conformance", "i18n")
-ONE_BACKEND_FILES = ("test_docs.py", "test_pairing.py", "test_standings.py")
+ONE_BACKEND_FILES = ("test_docs.py", "test_pairing.py", "test_standings.py", "test_startup.py")
 
 
 # Folders whose tests start servers and browsers: collected first, so that the test

@@ -23,7 +23,6 @@ from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
-import psycopg
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import close_old_connections, connection, connections, transaction
@@ -217,6 +216,8 @@ def _threadsafe(loop: asyncio.AbstractEventLoop, alarm: Alarm):
 
 async def _listen_postgres(alarm: Alarm) -> None:
     """LISTEN on a connection of its own; connect again whenever it is lost."""
+    import psycopg  # here: a process on SQLite never loads it
+
     params = connection.get_connection_params()
     for django_only in ("cursor_factory", "context"):  # Django's own (synchronous) classes
         params.pop(django_only, None)

@@ -16,7 +16,6 @@ from collections import deque
 from datetime import datetime, timedelta
 from typing import Any
 
-import redis
 from django.conf import settings
 
 from matches.models import Team
@@ -68,9 +67,11 @@ def _window_count(key: str, now: datetime) -> int:
     from this process's windows."""
     client = _redis()
     if client is not None:
+        from redis import RedisError
+
         try:
             return _redis_window(client, f"{WINDOWS}{key}", now.timestamp())
-        except redis.RedisError:  # Redis down: this process still counts
+        except RedisError:  # Redis down: this process still counts
             logger.warning("rate windows: Redis did not answer; counting in this process")
     return windows.count(key, now.timestamp())
 
@@ -134,5 +135,10 @@ def rate_windows_reset() -> None:
 
 @functools.cache
 def _redis() -> Any:
-    """This process's Redis client for the rate windows, if Redis is configured."""
-    return redis.Redis.from_url(settings.REDIS_URL) if settings.REDIS_URL else None
+    """This process's Redis client for the rate windows, if Redis is configured (the
+    client library is loaded only then)."""
+    if not settings.REDIS_URL:
+        return None
+    import redis
+
+    return redis.Redis.from_url(settings.REDIS_URL)
