@@ -18,9 +18,12 @@ demo: $(STAMP)
 # tests whose outcome cannot depend on them (marked one_backend in tests/conftest.py).
 # JOBS processes share the work (pytest-xdist, a test file each at a time; each has its
 # own test database and Redis database: tests/workers.py): `make test JOBS=1` runs one.
+# Files are handed out in the order tests/conftest.py gives them, the long ones first
+# (xdist would otherwise hand out the files of most tests first, and leave a process
+# alone at the end with a browser file).
 # Each pass ends with its 25 slowest tests, where the time goes.
 JOBS ?= 2
-PYTEST := $(PY) -m pytest --durations=25 $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile)
+PYTEST := $(PY) -m pytest --durations=25 $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	bash tests/databases.sh start

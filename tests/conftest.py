@@ -24,15 +24,20 @@ ONE_BACKEND_FOLDERS = ("rules", "conformance", "i18n")
 ONE_BACKEND_FILES = ("test_docs.py", "test_pairing.py", "test_standings.py", "test_startup.py")
 
 
-# Folders whose tests start servers and browsers: collected first, so that the test
-# processes of a parallel run (make test) take these long files early and share the
-# short ones out at the end, instead of one waiting while the other plays a browser file.
+# Folders whose tests start servers and browsers, and the longest other files (each
+# over half a minute): collected first, so that the test processes of a parallel run
+# (make test hands the files out in this order) take these long files early and share
+# the short ones out at the end, instead of one waiting while the other plays a browser
+# file.
 SLOW_FOLDERS = ("e2e", "deploy", "dialects", "protocol_servers")
+SLOW_FILES = ("services/test_clock.py", "spectator/test_settings.py", "api/test_fuzz.py",
+              "api/test_client_example.py", "tournaments/test_runs.py")
 
 
 def pytest_collection_modifyitems(config, items):
     def slow_first(item) -> int:  # (sorted stably: each file's tests keep their order)
-        return 0 if Path(item.path).relative_to(ROOT / "tests").parts[0] in SLOW_FOLDERS else 1
+        path = Path(item.path).relative_to(ROOT / "tests")
+        return 0 if path.parts[0] in SLOW_FOLDERS or path.as_posix() in SLOW_FILES else 1
 
     items.sort(key=slow_first)
     for item in items:

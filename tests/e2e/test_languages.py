@@ -55,7 +55,7 @@ def left_in_english(page, vocabulary) -> list[str]:
 
 def test_the_scripts_pages_are_in_japanese(finished, live_server_process, browser):
     vocabulary = english_words()
-    problems = []
+    problems, opened = [], []
     for path, ready in ((f"/matches/{finished.pk}/", ".board .cell"),
                         (f"/matches/{finished.pk}/replay", ".board .cell"),
                         ("/", ".match-row"), (f"/matches/{finished.pk}/play", "form")):
@@ -63,11 +63,13 @@ def test_the_scripts_pages_are_in_japanese(finished, live_server_process, browse
             page = browser.new_page(viewport={"width": size[0], "height": size[1]})
             page.goto(f"{live_server_process}{path}?lang=ja")
             page.wait_for_selector(ready)
-            page.wait_for_timeout(1500)  # the socket's snapshot, the result, the lists
-            assert page.evaluate("document.documentElement.lang") == "ja"
-            problems += [f"{path} {size[0]}: {text!r}"
-                         for text in left_in_english(page, vocabulary)]
-            page.close()
+            opened.append((f"{path} {size[0]}", page))
+    # every page open together for 1.5 s more: the socket's snapshot, the result, the lists
+    opened[-1][1].wait_for_timeout(1500)
+    for name, page in opened:
+        assert page.evaluate("document.documentElement.lang") == "ja"
+        problems += [f"{name}: {text!r}" for text in left_in_english(page, vocabulary)]
+        page.close()
     assert not problems, "left in English:\n" + "\n".join(problems)
 
 

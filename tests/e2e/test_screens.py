@@ -100,9 +100,9 @@ def test_walls_of_one_to_six_matches_fit_the_screen(live_server_process, six_mat
 
 @pytest.fixture
 def two_rounds(transactional_db):
-    """A short public match on now (about 7 s), and the next one 24 s from now."""
+    """A short public match on now (about 7 s), and the next one 16 s from now."""
     first = make_match(start_in=0, strategy=1.0, transition=0.2, turns=6)[0]
-    second = make_match(start_in=24, strategy=1.0, transition=0.2, turns=60,
+    second = make_match(start_in=16, strategy=1.0, transition=0.2, turns=60,
                         teams=("Hot", "Cool"))[0]
     return first.pk, second.pk
 
