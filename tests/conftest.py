@@ -69,11 +69,13 @@ def _fresh_process_state():
     another test's (matches/caches.py keys its values so that none could mislead it;
     the counts and the schedule would)."""
     from django.core.cache import cache
+    from django.utils import translation
 
     from matches.caches import caches_reset
 
     caches_reset()
     cache.clear()
+    translation.deactivate()  # a request of an earlier test (?lang=vi) left its language on
 
 
 def test_database_url() -> str:
