@@ -122,6 +122,12 @@ class Clock:
     def advance(self, seconds: float) -> None:
         self.time += timedelta(seconds=seconds)
 
+    def to_next_minute(self) -> None:
+        """To a second past the next whole minute: a test that counts what is stored of
+        a source's minute (STORED_A_MINUTE) then sends all of it within one minute, as it
+        would not if it began at :57 (seen once)."""
+        self.time = self.time.replace(second=1, microsecond=0) + timedelta(minutes=1)
+
 
 @pytest.fixture
 def clock(monkeypatch):

@@ -238,6 +238,7 @@ def test_a_flood_of_mixed_requests_is_answered_and_stored_in_bounded_rows(api, c
     strangers' requests, the first few of the minute are stored one by one and the rest
     counted in one row per source."""
     match, tokens = make_match()
+    clock.to_next_minute()
     senders = [tokens[0], tokens[1], "stranger"]
     bodies = [VALID, b"{", b"x" * 70_000, b'{"actions": [1]}']
     answers = []
