@@ -45,8 +45,13 @@ def stored_timeline(match: Match) -> dict[str, Any]:
 
 
 def match_verify(match: Match) -> Verdict:
+    """Replay the counted submissions and compare with the stored turns. A running match
+    goes on while it is read: the match is read afresh (a caller's copy may be turns
+    old), and the replay goes as far as the stored turns that were read, not as far as
+    the match has got by the time its submissions are."""
+    match = Match.objects.select_related("board").get(pk=match.pk)
     stored = stored_timeline(match)
-    replayed = compute_timeline(match_record(match))
+    replayed = compute_timeline(match_record(match, upto=len(stored["states"]) - 1))
     if match.board_hidden(timezone.now()):  # its empty board is stored veiled: so the replay's
         replayed["states"][0] = veiled_view(replayed["states"][0])
     if not match.over:
