@@ -24,11 +24,21 @@ def vector(name: str) -> tuple[dict, dict]:
 async def worker_connection_closed(transactional_db):
     """The tests' database calls from the loop run on asgiref's worker thread, whose
     connection outlives a call (CONN_MAX_AGE): close it after the test (before the test
-    database is emptied), or PostgreSQL refuses to drop the database at the end."""
+    database is emptied), or PostgreSQL refuses to drop the database at the end.
+
+    The channel layer's Redis connections of the test's loop are closed too, before the
+    loop ends: once, under load, the loop's end waited forever on a task that did not
+    end when cancelled, with every thread idle (so waiting on a socket); closing them
+    ends whatever still waits on one."""
     yield
+    from channels.layers import get_channel_layer
     from django.db import connections
 
     await database_sync_to_async(connections.close_all)()
+    layer = get_channel_layer()
+    if hasattr(layer, "close_pools"):
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(layer.close_pools(), 5)
 
 
 @pytest.fixture
