@@ -62,3 +62,33 @@ def test_an_alternating_game_is_played_on_the_demos_clock():
 
 def test_one_game_plays_the_demos_tournament():
     assert [game for game in LIVE_GAMES if rules_for(game).demo_tournament] == ["kakomimasu"]
+
+
+def test_a_bot_reads_an_error_that_is_not_json_as_nothing_and_plays_on():
+    """A proxy's page or a cut answer (a 502 in HTML, an empty 401) is no state to read:
+    the bot's call gives {} instead of ending its thread with a JSONDecodeError."""
+    import http.server
+    import threading
+
+    from matches.management.commands.demo import BotPlayer
+
+    class Proxy(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802 (http.server's name)
+            body = b"<html>502 Bad Gateway</html>" if "html" in self.path else b""
+            self.send_response(502 if body else 401)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Proxy)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        player = BotPlayer(base, 1, 0, "token", "kakomimasu", "greedy")
+        assert player.call("GET", "/html") == {}
+        assert player.call("GET", "") == {}  # an empty body reads as {} as before
+    finally:
+        server.shutdown()

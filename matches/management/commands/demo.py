@@ -90,7 +90,10 @@ class BotPlayer:
             with urllib.request.urlopen(request, timeout=5) as response:
                 return json.loads(response.read())
         except urllib.error.HTTPError as error:
-            return json.loads(error.read() or b"{}")
+            try:
+                return json.loads(error.read() or b"{}")
+            except ValueError:  # not JSON (a proxy's page, a cut answer): nothing to read
+                return {}
 
     def play(self, stop: threading.Event) -> None:
         played = None
