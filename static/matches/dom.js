@@ -20,6 +20,5 @@ export function setHidden(node, hidden) {
   if (node.hidden !== hidden) node.hidden = hidden;
 }
 
-export function setClass(node, name, on) {
-  if (node.classList.contains(name) !== on) node.classList.toggle(name, on);
-}
+// (A class needs no helper: classList.toggle(name, on) changes nothing when it already
+// is as asked.)

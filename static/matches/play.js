@@ -5,7 +5,7 @@
 
 import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
-import { setClass, setHidden, setText } from "./dom.js";
+import { setHidden, setText } from "./dom.js";
 import { gettext, inLanguage, interpolate, language, ngettext, withNodes } from "./i18n.js";
 
 const POLL_MS = 700;
@@ -289,8 +289,8 @@ function tickClocks(page) {
     const cell = page.find(`clock="${index}"`);
     const text = formatCountdown(shown);
     setText(cell, text);
-    setClass(cell.closest(".clock-row"), "running", running);
-    setClass(cell, "low", shown < 30000);
+    cell.closest(".clock-row").classList.toggle("running", running);
+    cell.classList.toggle("low", shown < 30000);
   });
 }
 

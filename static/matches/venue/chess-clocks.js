@@ -2,7 +2,7 @@
 // each team's time left on its card, the mover's running down between the server's
 // readings.
 
-import { setClass, setData, setHidden, setText } from "../dom.js";
+import { setData, setHidden, setText } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 
 const CLOCK_WARNING_MS = 30000; // a chess clock under this turns the warning colour
@@ -39,10 +39,10 @@ export function drawChessClocks(root, screen, clock) {
     const running = team === screen.toMove && screen.status !== "finished";
     const low = left < CLOCK_WARNING_MS && screen.status !== "finished";
     setData(node, "state", timeUp === team ? "out" : low ? "low" : "ok");
-    setClass(node, "running", running);
+    node.classList.toggle("running", running);
     const card = root.querySelector(`[data-team="${team}"]`);
-    setClass(card, "has-clock", true);
-    setClass(card, "out-of-time", timeUp === team);
+    card.classList.toggle("has-clock", true);
+    card.classList.toggle("out-of-time", timeUp === team);
     const chip = card.querySelector(".to-move-chip");
     if (chip && timeUp === team) {
       setHidden(chip, false);
