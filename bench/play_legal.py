@@ -31,7 +31,7 @@ from matches.rules.blokus_duo_board import (  # noqa: E402
     play,
 )
 
-CHROMIUM = "/usr/bin/chromium"
+CHROMIUM = "/usr/bin/chromium-headless-shell"  # as the browser tests' (make test installs it)
 TIMING = """async ([positions, repeat]) => {
   const { default: rules } = await import("/matches/games/blokus-duo.js");
   const { view, legal, problem } = rules.play;

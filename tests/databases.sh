@@ -23,7 +23,7 @@ install_missing() {
   local need=()
   [ -n "$(pg_bin)" ] || need+=(postgresql)
   command -v redis-server >/dev/null || need+=(redis-server)
-  command -v chromium >/dev/null || need+=(chromium)
+  command -v chromium-headless-shell >/dev/null || need+=(chromium-headless-shell)  # the browser tests
   command -v msgfmt >/dev/null && command -v xgettext >/dev/null || need+=(gettext)  # the catalogues' tests
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
   # (not `fc-list | grep -q`: grep leaving early fails the pipe under pipefail)

@@ -21,7 +21,8 @@ asked for: the browser's own, as a visitor's) for each page: front, published, l
 venue, replay and play (as a visitor: the form's hints) of each match, the walls
 `/screens/?matches=…` of 1 to 6 matches, audit (as the judge), tv, embed and apidocs
 (pages that answer 404, such as one not built yet, are skipped and named). Pages that
-update live are given a few seconds first. Chromium is Debian's /usr/bin/chromium.
+update live are given a few seconds first. Chromium is Debian's headless build
+(/usr/bin/chromium-headless-shell).
 """
 
 from __future__ import annotations
