@@ -4,7 +4,8 @@ Times `django.setup()` in fresh processes on the embedded default (no DATABASE_U
 REDIS_URL), as every command, server and clock process (and each one the test suite
 starts) pays it, and prints the CPU seconds of each run (user + system) and which heavy
 client libraries were loaded (none on the embedded default since they are loaded
-where they are used; with them at start it was over a second more).
+where they are used; with them at start it was over a second more, and daphne's app,
+which brings Twisted, another half second: only `runserver` loads it now).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAM = ("import sys, django; django.setup(); "
            "print(' '.join(sorted({n.split('.')[0] for n in sys.modules} "
-           "& {'scipy', 'psycopg', 'redis', 'channels_redis'})) or '-')")
+           "& {'scipy', 'psycopg', 'redis', 'channels_redis', 'twisted'})) or '-')")
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
+import sys
 import tempfile
 from pathlib import Path
 
@@ -72,7 +73,6 @@ if not HTTPS:
                                "security.W016"]
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -83,6 +83,11 @@ INSTALLED_APPS = [
     "ninja",  # its static files: Swagger UI for /api/docs, served here, never from a CDN
     "matches",
 ]
+# daphne's app gives `manage.py runserver` its ASGI server (websockets too). Loading it
+# imports Twisted and its TLS, half a second of CPU at every process's start, so only
+# that command loads it: the servers (`daphne`, the demo) import daphne themselves.
+if sys.argv[1:2] == ["runserver"]:
+    INSTALLED_APPS.insert(0, "daphne")
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -1,13 +1,15 @@
 """A process starts with what it needs: on the embedded default (SQLite, the in-memory
 layer) Django's setup loads neither PostgreSQL's nor Redis's client, nor scipy (only a
-Procon 2020 field's score needs it). Every command, server and clock process pays its
-imports at start; the test suite starts a hundred of them."""
+Procon 2020 field's score needs it), nor Twisted (daphne's app, which only `runserver`
+loads). Every command, server and clock process pays its imports at start; the test
+suite starts a hundred of them."""
 
 import os
 import subprocess
 import sys
+import urllib.request
 
-from tests.conftest import ROOT
+from tests.conftest import ROOT, free_port, wait_for_port
 
 PROGRAM = """
 import os, sys
@@ -22,7 +24,17 @@ def test_the_embedded_default_loads_no_client_it_does_not_use():
            if key not in ("DATABASE_URL", "REDIS_URL")}
     env["DJANGO_SETTINGS_MODULE"] = "spectator.settings"
     done = subprocess.run([sys.executable, "-c", PROGRAM, "psycopg", "redis", "channels_redis",
-                           "scipy"], cwd=ROOT, env=env, capture_output=True, text=True,
+                           "scipy", "twisted"], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == []
+
+
+def test_runserver_still_serves_through_daphne(spawn, tmp_path):
+    """`manage.py runserver` (docs/api.md's example) is daphne's ASGI server, websockets
+    and all, not Django's WSGI one."""
+    port = free_port()
+    spawn("runserver", "--noreload", f"127.0.0.1:{port}", log_to=tmp_path / "server.log")
+    wait_for_port(port)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=20) as answer:
+        assert answer.headers["Server"] == "daphne"
