@@ -13,11 +13,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 demo: $(STAMP)
 	$(PY) manage.py demo
 
-# The whole suite on the embedded default (SQLite, in-memory channel layer), then again
-# on PostgreSQL and Redis (which tests/databases.sh installs and starts) but for the
-# tests whose outcome cannot depend on them (marked one_backend in tests/conftest.py).
-# JOBS processes share the work (pytest-xdist, a test file each at a time; each has its
-# own test database and Redis database: tests/workers.py): `make test JOBS=1` runs one.
+# The whole suite on the embedded default (SQLite, in-memory channel layer) and, side
+# by side with it, again on PostgreSQL and Redis (which tests/databases.sh installs and
+# starts) but for the tests whose outcome cannot depend on them (marked one_backend in
+# tests/conftest.py); the API's fuzzing runs once, on PostgreSQL (tests/passes.sh: the
+# second pass's output follows the first's). JOBS processes share each pass's work
+# (pytest-xdist, a test file each at a time; each has its own test database and Redis
+# database: tests/workers.py): `make test JOBS=1` runs one a pass.
 # Files are handed out in the order tests/conftest.py gives them, the long ones first
 # (xdist would otherwise hand out the files of most tests first, and leave a process
 # alone at the end with a browser file).
@@ -26,11 +28,7 @@ JOBS ?= 2
 PYTEST := $(PY) -m pytest --durations=25 $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	bash tests/databases.sh start
-	trap 'bash tests/databases.sh stop' EXIT; \
-	  echo "== embedded default: SQLite + in-memory channel layer" && $(PYTEST) && \
-	  echo "== PostgreSQL + Redis" && \
-	  env $$(bash tests/databases.sh env) $(PYTEST) -m "not one_backend"
+	bash tests/passes.sh $(PYTEST)
 
 # The venue layout on this machine: nginx on :8000 in front of N daphne processes
 # (default 2: `make serve N=4`) and a turn clock, against PostgreSQL and Redis (those of
@@ -66,7 +64,7 @@ $(STAMP): pyproject.toml
 	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q python3-venv && \
 	  $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet --no-compile -e '.[test]'
 	@touch $(STAMP)
 
 clean:
