@@ -13,22 +13,29 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 demo: $(STAMP)
 	$(PY) manage.py demo
 
-# The whole suite on the embedded default (SQLite, in-memory channel layer) and, side
-# by side with it, again on PostgreSQL and Redis (which tests/databases.sh installs and
-# starts) but for the tests whose outcome cannot depend on them (marked one_backend in
-# tests/conftest.py); the API's fuzzing runs once, on PostgreSQL (tests/passes.sh: the
-# second pass's output follows the first's). JOBS processes share each pass's work
-# (pytest-xdist, a test file each at a time; each has its own test database and Redis
-# database: tests/workers.py): `make test JOBS=1` runs one a pass.
+# The whole suite on the embedded default (SQLite, in-memory channel layer), then again
+# on PostgreSQL and Redis (which tests/databases.sh installs and starts) but for the
+# tests whose outcome cannot depend on them (marked one_backend in tests/conftest.py);
+# the API's fuzzing runs once, on PostgreSQL (marked once_on_postgres).
+# JOBS processes share the work (pytest-xdist, a test file each at a time; each has its
+# own test database and Redis database: tests/workers.py): `make test JOBS=1` runs one.
 # Files are handed out in the order tests/conftest.py gives them, the long ones first
 # (xdist would otherwise hand out the files of most tests first, and leave a process
 # alone at the end with a browser file).
 # Each pass ends with its 25 slowest tests, where the time goes.
+# (The two passes side by side took 551-612 s here instead of 722, but with four test
+# processes on two cores a fresh clone's servers took over 30 s to start: one after the
+# other they are.)
 JOBS ?= 2
 PYTEST := $(PY) -m pytest --durations=25 $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	bash tests/passes.sh $(PYTEST)
+	bash tests/databases.sh start
+	trap 'bash tests/databases.sh stop' EXIT; \
+	  echo "== embedded default: SQLite + in-memory channel layer" && \
+	  $(PYTEST) -m "not once_on_postgres" && \
+	  echo "== PostgreSQL + Redis" && \
+	  env $$(bash tests/databases.sh env) $(PYTEST) -m "not one_backend"
 
 # The venue layout on this machine: nginx on :8000 in front of N daphne processes
 # (default 2: `make serve N=4`) and a turn clock, against PostgreSQL and Redis (those of
@@ -64,7 +71,7 @@ $(STAMP): pyproject.toml
 	  $(SUDO) apt-get update -q && $(SUDO) apt-get install -y -q python3-venv && \
 	  $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet --no-compile -e '.[test]'
+	$(PY) -m pip install --quiet -e '.[test]'
 	@touch $(STAMP)
 
 clean:
