@@ -23,9 +23,9 @@ demo: $(STAMP)
 # (xdist would otherwise hand out the files of most tests first, and leave a process
 # alone at the end with a browser file).
 # Each pass ends with its 25 slowest tests, where the time goes.
-# (The two passes side by side took 551-612 s here instead of 722, but with four test
-# processes on two cores a fresh clone's servers took over 30 s to start: one after the
-# other they are.)
+# (Side by side, the two passes took 551-612 s here instead of 722; but in a fresh
+# clone four test processes on two cores left servers over 30 s to start, and tests
+# failed: so one after the other.)
 JOBS ?= 2
 PYTEST := $(PY) -m pytest --durations=25 $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 test: $(STAMP)
