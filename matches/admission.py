@@ -309,8 +309,9 @@ class Admission:
             sent += len(message.get("body", b""))
             await send(message)
 
-        try:
-            await self.application(scope, receive, counted if name == "heavy" else send)
+        try:  # (the scope says which gate it passed: a view gates no read twice)
+            await self.application(dict(scope, admitted=name), receive,
+                                   counted if name == "heavy" else send)
         finally:
             ticket.release()
             BYTES.charge(address, sent)
@@ -331,14 +332,17 @@ class Charge:
 
 
 @contextlib.contextmanager
-def visitor_gate(name: str, address: str | None, exempt: bool = False) -> Iterator[Charge]:
-    """Hold a place at gate `name` for the block (TooBusy over its caps); `exempt` (the
-    match's own team reading its state) passes freely. The block sets the `size` of
-    what it sends on the charge it is given."""
+def visitor_gate(name: str, request: Any, exempt: bool = False) -> Iterator[Charge]:
+    """Hold a place at gate `name` for the request's block (TooBusy over its caps);
+    `exempt` (the match's own team reading its state) passes freely, and so does a
+    request that holds a place at that gate already (`Admission` took it: a visitor's
+    read of a match's state; with one place an address, a second would refuse every
+    such read). The block sets the `size` of what it sends on the charge it is given."""
     charge = Charge()
-    if exempt:
+    if exempt or getattr(request, "scope", {}).get("admitted") == name:
         yield charge
         return
+    address = request.META.get("REMOTE_ADDR")
     ticket = GATES[name].enter(address)
     if ticket is None:
         raise TooBusy(name)

@@ -235,7 +235,7 @@ def get_match(request: HttpRequest, match_id: int):
     # A visitor's read holds a place at the heavy reads' gate, before any work is done
     # for it, and what it is sent is charged to its address; a team's token and a judge
     # pass freely. What changes only with a turn is built once (matches/reads.py).
-    with visitor_gate("heavy", request.META.get("REMOTE_ADDR"),
+    with visitor_gate("heavy", request,
                       exempt=team is not None or is_judge(request.user)) as charge:
         match = _visible(request, match_id)
         if match is None:

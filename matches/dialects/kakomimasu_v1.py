@@ -162,7 +162,7 @@ def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """GET /v1/matches/{id}: the Game, to whoever may see the match."""
     team = team_of(token(request), match_id)
     # a visitor's read passes the heavy reads' gate first; a team's token reads freely
-    with visitor_gate("heavy", request.META.get("REMOTE_ADDR"),
+    with visitor_gate("heavy", request,
                       exempt=team is not None or is_judge(request.user)) as charge:
         match = Match.objects.select_related("board").filter(pk=match_id, game=GAME).first()
         if match is None or not can_view(request.user, match, team):

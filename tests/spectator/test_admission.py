@@ -75,8 +75,12 @@ async def call(app, path: str, address: str, held: asyncio.Event, **extra) -> tu
     async def send(message):
         sent.append(message)
 
-    async def receive():
-        return {"type": "http.request", "body": b""}
+    requests = [{"type": "http.request", "body": b""}]
+
+    async def receive():  # the request, then no disconnect
+        if requests:
+            return requests.pop()
+        await asyncio.Event().wait()
 
     scope = {"type": "http", "method": "GET", "path": path, "headers": [],
              "client": (address, 4000), "held": held, "query_string": b"", **extra}
@@ -144,3 +148,28 @@ def test_trusted_networks_that_cannot_be_read_are_said_at_start(monkeypatch):
     monkeypatch.setenv("SPECTATOR_TRUSTED_NETWORKS", "10.0.0.0/8")
     gates_reset()
     assert admission.trusted_networks_check() == []
+
+
+@pytest.mark.django_db(transaction=True)  # (the views read the database in a thread)
+async def test_a_visitors_read_of_a_match_state_takes_one_place_not_two(monkeypatch):
+    """Found in the demo, where loopback is no trusted network: the middleware gave a
+    visitor's read of a match's state the address's one place at the heavy gate, then
+    the view asked for a second and refused it, every time."""
+    from asgiref.sync import sync_to_async
+    from django.core.asgi import get_asgi_application
+
+    from matches.api_asgi import AnswerEndpoint
+    from tests.factories import make_match
+
+    monkeypatch.setattr(admission, "BYTES", ByteBudget(burst=10 ** 6, rate=0))
+    match, _ = await sync_to_async(make_match)()
+    app, held = Admission(AnswerEndpoint(get_asgi_application())), asyncio.Event()
+    headers = [(b"host", b"127.0.0.1")]
+    for _ in range(2):
+        status, answer = await call(app, f"/api/matches/{match.pk}", "192.0.2.1", held,
+                                    headers=headers, server=("127.0.0.1", 80))
+        assert status == 200, answer["body"]
+        assert json.loads(answer["body"])["id"] == match.pk
+    assert GATES["heavy"].total == 0
+    left, _ = admission.BYTES.left["192.0.2.1"]  # what it was sent, charged once a read
+    assert admission.BYTES.burst - left == 2 * len(answer["body"])
