@@ -92,3 +92,54 @@ def test_a_bot_reads_an_error_that_is_not_json_as_nothing_and_plays_on():
         assert player.call("GET", "") == {}  # an empty body reads as {} as before
     finally:
         server.shutdown()
+
+
+def test_a_bot_whose_teams_take_turns_waits_for_the_news_of_the_others_move(settings):
+    """The demo's bots read an alternating game when the live messages say it is their
+    move (or it ended), not every moment: here on the in-memory channel layer the demo
+    serves on, the messages sent on its event loop as the server sends them."""
+    import asyncio
+    import concurrent.futures
+    import threading
+    import time
+
+    from channels.layers import get_channel_layer
+
+    from matches.live.broadcast import broadcast_soon, match_group
+    from matches.management.commands.demo import BotPlayer, News
+
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    loop = asyncio.new_event_loop()
+    threading.Thread(target=loop.run_forever, daemon=True).start()
+
+    def send(message: dict) -> None:
+        asyncio.run_coroutine_threadsafe(broadcast_soon(match_group(7), message), loop).result(5)
+
+    news = News(loop, 7)
+    player = BotPlayer("http://127.0.0.1:9", 7, 1, "token", "blokus-duo", "greedy", news)
+    try:
+        layer = get_channel_layer()
+        for _ in range(100):  # until the listener has joined the match's group
+            if layer.groups.get(match_group(7)):
+                break
+            time.sleep(0.02)
+        returned = threading.Event()
+        stop = threading.Event()
+        waiting = threading.Thread(target=lambda: (player.await_my_move(stop, 4),
+                                                   returned.set()), daemon=True)
+        waiting.start()
+        send({"type": "turn", "match": 7, "turn": 4, "to_move": 0})  # its own move heard
+        send({"type": "viewers", "count": 3})
+        assert not returned.wait(1.2)  # still the other's move
+        send({"type": "turn", "match": 7, "turn": 5, "to_move": 1})  # the other moved
+        assert returned.wait(1.0)
+        returned.clear()
+        waiting = threading.Thread(target=lambda: (player.await_my_move(stop, 6),
+                                                   returned.set()), daemon=True)
+        waiting.start()
+        send({"type": "end", "match": 7, "turn": 6})
+        assert returned.wait(1.0)
+    finally:
+        news.close()
+        concurrent.futures.wait([news.listening], timeout=5)  # (it left the group)
+        loop.call_soon_threadsafe(loop.stop)

@@ -25,6 +25,7 @@ import urllib.error
 import urllib.request
 from datetime import timedelta
 
+from channels.layers import get_channel_layer
 from channels.routing import get_default_application
 from daphne.server import Server
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
@@ -37,6 +38,7 @@ from django.utils import timezone
 from matches import drawing
 from matches.boards.specs import board_spec_fixed, public_boards
 from matches.bots import bots_for
+from matches.live.broadcast import match_group
 from matches.models import Match, Tournament
 from matches.protocol_servers import server_modules
 from matches.rules import LIVE_GAMES, rules_for
@@ -70,14 +72,55 @@ class StaticFiles(ASGIStaticFilesHandler):
             raise Http404("no such file") from error
 
 
+class News:
+    """A match's live messages, heard on the server's event loop as its sockets hear them
+    (its channel-layer group): a bot's thread waits here for the next turn instead of
+    reading the match again and again."""
+
+    KINDS = ("turn", "end")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, match_id: int) -> None:
+        self.heard = threading.Event()
+        self.latest: dict = {}
+        self.listening = asyncio.run_coroutine_threadsafe(self._listen(match_id), loop)
+
+    async def _listen(self, match_id: int) -> None:
+        layer = get_channel_layer()
+        group, channel = match_group(match_id), await layer.new_channel()
+        await layer.group_add(group, channel)
+        try:
+            while True:
+                event = await layer.receive(channel)
+                if event.get("type") == "relay" and event.get("kind") in self.KINDS:
+                    self.latest = json.loads(event["text"])
+                    self.heard.set()
+        finally:
+            await layer.group_discard(group, channel)
+
+    def wait(self, seconds: float) -> dict | None:
+        """The latest turn or end heard within `seconds` (None: nothing new)."""
+        heard = self.heard.wait(seconds)
+        self.heard.clear()
+        return self.latest if heard else None
+
+    def close(self) -> None:
+        self.listening.cancel()  # (thread-safe: the task is cancelled on its loop)
+
+
 class BotPlayer:
-    """Plays one team of one match through the answer API, as a team's program would."""
+    """Plays one team of one match through the answer API, as a team's program would: it
+    reads the match when its move is due, never in between. In a timed game that is
+    when the next strategy step opens (its deadline says when); where the teams take
+    turns, when the live messages (`news`) say that the other team has moved."""
+
+    BACKSTOP_SECONDS = 5.0  # the longest it waits for news before reading the match
 
     def __init__(self, base: str, match_id: int, team: int, token: str, game: str,
-                 bot: str, pace: float = 1.0) -> None:
+                 bot: str, news: News | None = None, pace: float = 1.0) -> None:
         self.base, self.match_id, self.team, self.token = base, match_id, team, token
         self.decide = bots_for(game)[bot]
         self.rng = random.Random(f"{match_id}-{team}")
+        self.news = news
         self.pace = pace  # seconds an alternating game's bot waits before it moves
 
     def call(self, method: str, path: str, body: dict | None = None) -> dict:
@@ -101,7 +144,7 @@ class BotPlayer:
             try:
                 state = self.call("GET", "")
             except OSError:
-                time.sleep(0.5)
+                stop.wait(0.5)
                 continue
             if state.get("status") == "finished":
                 return
@@ -116,14 +159,28 @@ class BotPlayer:
                 except OSError:  # the server is stopping, or was busy: the next turn
                     continue
                 played = turn
-            stop.wait(self.pause(state, played))
+            if state.get("to_move") is not None and self.news is not None:
+                self.await_my_move(stop, played)
+            else:
+                stop.wait(self.pause(state, played))
+
+    def await_my_move(self, stop: threading.Event, played: int | None) -> None:
+        """Until the news says it is this team's move (or the game ended), or for
+        BACKSTOP_SECONDS at most (news lost, or this team's move was refused)."""
+        waited = 0.0
+        while not stop.is_set() and waited < self.BACKSTOP_SECONDS:
+            news = self.news.wait(0.5)  # (the stop is looked at twice a second)
+            waited += 0.5
+            if news and (news["type"] == "end" or news.get("to_move") == self.team
+                         and news.get("turn") != played):
+                return
 
     @staticmethod
     def pause(state: dict, played: int | None) -> float:
         """How long to wait before reading the match again: in a timed game, until the
         next strategy step opens (its deadline, less the step; after its move, the open
         step's deadline and the transition), as a team's program would; in an alternating
-        game, a moment (the other team moves when it likes)."""
+        game without news, a moment (the other team moves when it likes)."""
         if state.get("to_move") is not None or not state.get("deadline"):
             return 0.2
         now = state["server_time"] / 1000
@@ -175,7 +232,7 @@ class Command(BaseCommand):
         self.finish()
 
     def ready(self) -> None:
-        loop = asyncio.get_event_loop()
+        self.loop = loop = asyncio.get_event_loop()
         self.clock_stop = asyncio.Event()
         self.clock = loop.create_task(run_clock(self.clock_stop))
         self.stopping = False
@@ -268,7 +325,8 @@ class Command(BaseCommand):
 
     def play(self, game: str, match_id: int, tokens: list[str], bots: list[str]) -> None:
         """The bots play one game to its end; then it is published."""
-        players = [BotPlayer(self.base, match_id, team, tokens[team], game, bot)
+        news = [News(self.loop, match_id) for _ in bots]
+        players = [BotPlayer(self.base, match_id, team, tokens[team], game, bot, news[team])
                    for team, bot in enumerate(bots)]
         threads = [threading.Thread(target=p.play, args=(self.stop,), daemon=True)
                    for p in players]
@@ -276,6 +334,8 @@ class Command(BaseCommand):
             thread.start()
         for thread in threads:
             thread.join()
+        for each in news:
+            each.close()
         if Match.objects.get(pk=match_id).over:
             match_publish(match_id=match_id, published=True)
 
