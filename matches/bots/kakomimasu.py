@@ -57,10 +57,11 @@ def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[di
 def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
     """Each agent walks the ring around the most valuable centre near it."""
     view = View(public, team)
+    centres = _centres(view)
     claimed: set[tuple[int, int]] = set()
     actions = []
     for agent, position in enumerate(view.agents):
-        centre = _best_centre(view, position, claimed, rng)
+        centre = _best_centre(centres, position, claimed, rng)
         if centre is None:
             continue
         claimed.update((centre[0] + dx, centre[1] + dy) for dx, dy in RING + [(0, 0)])
@@ -82,19 +83,27 @@ def _centre_value(view: View, x: int, y: int) -> float | None:
     return 3 * abs(view.points[y][x]) + 4 * built + 0.3 * new_walls
 
 
-def _best_centre(view, position, claimed, rng):
-    best, best_score = None, None
+def _centres(view: View) -> list[tuple[int, int, float]]:
+    """Every centre a ring could enclose, with its value, in the board's reading order:
+    worked out once a turn, for all the team's agents."""
+    centres = []
     for y in range(1, view.height - 1):
         for x in range(1, view.width - 1):
-            if (x, y) in claimed:
-                continue
             value = _centre_value(view, x, y)
-            if value is None:
-                continue
-            distance = 0 if position is None else max(abs(x - position[0]), abs(y - position[1]))
-            score = value - 4 * max(distance - 1, 0) + rng.random() * 0.01
-            if best_score is None or score > best_score:
-                best, best_score = (x, y), score
+            if value is not None:
+                centres.append((x, y, value))
+    return centres
+
+
+def _best_centre(centres, position, claimed, rng):
+    best, best_score = None, None
+    for x, y, value in centres:
+        if (x, y) in claimed:
+            continue
+        distance = 0 if position is None else max(abs(x - position[0]), abs(y - position[1]))
+        score = value - 4 * max(distance - 1, 0) + rng.random() * 0.01
+        if best_score is None or score > best_score:
+            best, best_score = (x, y), score
     return best
 
 

@@ -81,7 +81,7 @@ class News:
 
     def __init__(self, loop: asyncio.AbstractEventLoop, match_id: int) -> None:
         self.heard = threading.Event()
-        self.latest: dict = {}
+        self.latest = "{}"  # the latest turn's or end's text (read only by a bot that wakes)
         self.listening = asyncio.run_coroutine_threadsafe(self._listen(match_id), loop)
 
     async def _listen(self, match_id: int) -> None:
@@ -92,7 +92,7 @@ class News:
             while True:
                 event = await layer.receive(channel)
                 if event.get("type") == "relay" and event.get("kind") in self.KINDS:
-                    self.latest = json.loads(event["text"])
+                    self.latest = event["text"]
                     self.heard.set()
         finally:
             await layer.group_discard(group, channel)
@@ -101,7 +101,7 @@ class News:
         """The latest turn or end heard within `seconds` (None: nothing new)."""
         heard = self.heard.wait(seconds)
         self.heard.clear()
-        return self.latest if heard else None
+        return json.loads(self.latest) if heard else None
 
     def close(self) -> None:
         self.listening.cancel()  # (thread-safe: the task is cancelled on its loop)
