@@ -3,10 +3,14 @@
 import gc
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spectator.settings")
-django_asgi = get_asgi_application()
+django.setup(set_prefix=False)  # (as django.core.asgi.get_asgi_application does)
+
+from spectator.handler import OneHopASGIHandler  # noqa: E402
+
+django_asgi = OneHopASGIHandler()
 
 # Imported after Django is set up: the routes load models.
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -156,14 +156,14 @@ async def test_a_visitors_read_of_a_match_state_takes_one_place_not_two(monkeypa
     visitor's read of a match's state the address's one place at the heavy gate, then
     the view asked for a second and refused it, every time."""
     from asgiref.sync import sync_to_async
-    from django.core.asgi import get_asgi_application
 
     from matches.api_asgi import AnswerEndpoint
+    from spectator.handler import OneHopASGIHandler
     from tests.factories import make_match
 
     monkeypatch.setattr(admission, "BYTES", ByteBudget(burst=10 ** 6, rate=0))
     match, _ = await sync_to_async(make_match)()
-    app, held = Admission(AnswerEndpoint(get_asgi_application())), asyncio.Event()
+    app, held = Admission(AnswerEndpoint(OneHopASGIHandler())), asyncio.Event()
     headers = [(b"host", b"127.0.0.1")]
     for _ in range(2):
         status, answer = await call(app, f"/api/matches/{match.pk}", "192.0.2.1", held,
