@@ -61,17 +61,45 @@ def broadcast(group: str, message: dict[str, Any]) -> None:
     if kept is not None:
         kept.append((group, message))
         return
-    layer = get_channel_layer()
-    if layer is None:
+    _send([(group, message)])
+
+
+@contextlib.contextmanager
+def together() -> Iterator[None]:
+    """The broadcasts made in this thread inside the block are sent at its end, in
+    order, in one hop to the layer's event loop instead of one hop each (an outer
+    `held` keeps them instead). Those made before an error in the block are sent too."""
+    if getattr(_local, "held", None) is not None:
+        yield
         return
-    event = relay_event(message)
-    for attempt in (1, 2):  # once more: a connection left over from before a restart of
-        try:                # the layer's server fails its first send, the next one opens anew
-            async_to_sync(layer.group_send)(group, event)
-            return
-        except Exception as error:
-            log.warning("broadcast of %s to %s failed (attempt %d): %r", message["type"],
-                        group, attempt, error)
+    _local.held = kept = []
+    try:
+        yield
+    finally:
+        _local.held = None
+        _send(kept)
+
+
+def _send(pairs: list[tuple[str, dict[str, Any]]]) -> None:
+    layer = get_channel_layer()
+    if layer is None or not pairs:
+        return
+    events = [(group, relay_event(message)) for group, message in pairs]
+
+    async def send_all() -> None:
+        for group, event in events:
+            for attempt in (1, 2):  # once more: a connection left over from before a
+                try:                # restart of the layer's server fails its first send,
+                    await layer.group_send(group, event)  # the next one opens anew
+                    break
+                except Exception as error:
+                    log.warning("broadcast of %s to %s failed (attempt %d): %r",
+                                event["kind"], group, attempt, error)
+
+    try:
+        async_to_sync(send_all)()
+    except Exception as error:  # (no event loop to hop to: the process is stopping)
+        log.warning("broadcast of %d event(s) failed: %r", len(events), error)
 
 
 async def broadcast_soon(group: str, message: dict[str, Any]) -> None:
@@ -89,37 +117,41 @@ def turn_announce(match: Match, row: Turn) -> None:
     """After a transition commits: the turn (and the end) to the match's sockets, the
     viewer count when it changed, and the match's new line to the lists."""
     now = timezone.now()
-    broadcast(match_group(match.pk), messages.turn(match, row, now))
-    if match.over:
-        broadcast(match_group(match.pk), messages.end(match))
-    count = viewers_news(match.pk)
-    if count is not None:
-        broadcast(match_group(match.pk), messages.viewers(count))
-    summary_announce(match, now, row.scores)
+    with together():
+        broadcast(match_group(match.pk), messages.turn(match, row, now))
+        if match.over:
+            broadcast(match_group(match.pk), messages.end(match))
+        count = viewers_news(match.pk)
+        if count is not None:
+            broadcast(match_group(match.pk), messages.viewers(count))
+        summary_announce(match, now, row.scores)
 
 
 def end_announce(match: Match) -> None:
     """A game that ended without a turn (a player's time ran out): the end to the
     match's sockets, its line to the lists."""
-    broadcast(match_group(match.pk), messages.end(match))
-    summary_announce(match)
+    with together():
+        broadcast(match_group(match.pk), messages.end(match))
+        summary_announce(match)
 
 
 def summary_announce(match: Match, now=None, scores=None) -> None:
     """A match's line to the judges' list, and to everyone's while it is public (with
     the scores of the turn just stored, when there is one)."""
     summary = messages.summary(match, now or timezone.now(), scores)
-    broadcast(JUDGES_LIST_GROUP, summary)
-    if match.published or match.public_live:  # a live one's last summary ends its run
-        broadcast(LIST_GROUP, summary)
+    with together():
+        broadcast(JUDGES_LIST_GROUP, summary)
+        if match.published or match.public_live:  # a live one's last summary ends its run
+            broadcast(LIST_GROUP, summary)
 
 
 def visibility_announce(match: Match, was_public: bool) -> None:
     """After a judge published or took back a match: its new line to the lists; when a
     public match turned private, everyone's list drops it and the sockets of viewers who
     may no longer watch it close."""
-    summary_announce(match)
-    if was_public and not (match.published or match.public_live):
-        gone = messages.withdrawn(match)
-        broadcast(LIST_GROUP, gone)
-        broadcast(match_group(match.pk), gone)
+    with together():
+        summary_announce(match)
+        if was_public and not (match.published or match.public_live):
+            gone = messages.withdrawn(match)
+            broadcast(LIST_GROUP, gone)
+            broadcast(match_group(match.pk), gone)
