@@ -80,6 +80,7 @@ def ticks(matches: int, teams: int, count: int) -> None:
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
+    from matches.models import Turn
     from matches.services.clock import tick_and_wait
     from matches.tournaments.services import EntrantSpec, Plan, tournament_create
     from tests.api.conftest import Clock
@@ -100,9 +101,10 @@ def ticks(matches: int, teams: int, count: int) -> None:
                            strategy_seconds=1.0, transition_seconds=0.5,
                            parallel=teams // 4))
     clock.advance(2)
-    times, queries = [], []
+    times, queries, resolved = [], [], []
 
     def tick(first: bool = False) -> None:
+        before = Turn.objects.count()
         with CaptureQueriesContext(connection) as captured:
             began = time.perf_counter()
             tick_and_wait(woken=first)
@@ -110,6 +112,7 @@ def ticks(matches: int, teams: int, count: int) -> None:
         if not first:
             times.append(elapsed)
             queries.append(len(captured))
+            resolved.append(Turn.objects.count() - before)
 
     async def run() -> None:  # as `runclock` runs its ticks: a thread of their own beside
         step = sync_to_async(tick, thread_sensitive=False,  # the event loop the
@@ -126,6 +129,19 @@ def ticks(matches: int, teams: int, count: int) -> None:
           f"max {max(times):.1f} ms (goal: p99 under 20 ms)")
     print(f"    SQL queries a tick: median {statistics.median(queries):.0f}, "
           f"max {max(queries)}")
+    idle = [(ms, count) for ms, count, turns in zip(times, queries, resolved, strict=True)
+            if not turns]
+    busy = [(ms, turns) for ms, turns in zip(times, resolved, strict=True) if turns]
+    if idle:
+        print(f"    {len(idle)} ticks with no turn due: p50 "
+              f"{percentile([ms for ms, _ in idle], 0.5):.1f} ms, p99 "
+              f"{percentile([ms for ms, _ in idle], 0.99):.1f} ms, queries median "
+              f"{statistics.median([count for _, count in idle]):.0f}")
+    if busy:
+        each = [ms / turns for ms, turns in busy]
+        print(f"    {len(busy)} ticks resolving {sum(t for _, t in busy)} turns "
+              f"(up to {max(t for _, t in busy)} at once): {statistics.median(each):.1f} ms "
+              f"a turn (median over those ticks)")
 
 
 def main() -> None:
