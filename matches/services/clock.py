@@ -43,14 +43,28 @@ IDLE_SECONDS = 5.0  # the longest sleep: how late a turn is when a notification 
 RETRY_SECONDS = 1.0  # after a failed tick, or a lost listening connection
 REJOIN_SECONDS = 3600.0
 
-def clock_tick(now: datetime | None = None) -> int:
+# What the clock reads of each unfinished match: enough for its deadlines (`created_at`:
+# its identity, by which the thinking time used is kept). The turns themselves read the
+# whole match again, in their transaction.
+CLOCK_FIELDS = ("game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
+                "clock_ms", "closed", "created_at")
+
+
+def unfinished_matches() -> list[Match]:
+    """Every unfinished match, by id, in one query through the index of unfinished
+    matches (sorted here: ordered by id, SQLite would scan every match instead)."""
+    return sorted(Match.objects.unfinished().only(*CLOCK_FIELDS), key=lambda match: match.pk)
+
+
+def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) -> int:
     """Resolve every due turn of every match, in order, and end the alternating games
-    whose mover's time has run out. Returns how many turns and games this call did."""
+    whose mover's time has run out (`matches`: the unfinished ones, read here when not
+    given). Returns how many turns and games this call did."""
     now = now or timezone.now()
     resolved = 0
-    # (sorted here: ordered by id, SQLite would scan every match instead of searching
-    # the index of unfinished ones by start)
-    for match in sorted(Match.objects.running(now), key=lambda match: match.pk):
+    for match in unfinished_matches() if matches is None else matches:
+        if match.start_at > now:
+            continue
         if match.alternating:
             if selectors.move_clock(match, now)["deadline"] <= now and time_out(
                     match_id=match.pk, number=match.resolved_turns + 1):
@@ -76,14 +90,12 @@ def wal_checkpoint() -> None:
             cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
 
-def next_wakeup(now: datetime) -> datetime | None:
+def next_wakeup(now: datetime, matches: list[Match] | None = None) -> datetime | None:
     """The earliest deadline still to come among unfinished matches (an alternating
-    game's: its start, then when the mover's time runs out)."""
+    game's: its start, then when the mover's time runs out); `matches`: as read by the
+    tick, when it changed none of them."""
     soonest = None
-    for match in Match.objects.unfinished().only(
-        "game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
-        "clock_ms", "closed", "created_at",  # (the clock's kept times are by identity)
-    ):
+    for match in unfinished_matches() if matches is None else matches:
         if match.protocol_played:  # its server plays it step by step: no deadline here
             continue
         if match.alternating:
@@ -131,13 +143,14 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> fl
     """One step: resolve what is due, then let the clock's listeners do theirs; return
     how long to sleep before the next. `woken`: the clock was told something changed."""
     close_old_connections()
-    resolved = clock_tick()
+    matches = unfinished_matches()  # the tick's one read when nothing is due
+    resolved = clock_tick(matches=matches)
     if resolved:
         log.info("resolved %d turn(s)", resolved)
     now = timezone.now()
     asked = [seconds for _, seconds in clock_ticked.send(sender=None, now=now, woken=woken)
              if seconds is not None]
-    wakeup = next_wakeup(now)
+    wakeup = next_wakeup(now, None if resolved else matches)
     delay = idle_seconds if wakeup is None else (wakeup - now).total_seconds()
     delay = min(idle_seconds, max(delay, 0.0), *asked)
     log.debug("tick: next in %.3f s", delay)

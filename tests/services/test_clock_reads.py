@@ -32,3 +32,17 @@ def test_each_tick_searches_the_index_of_unfinished_matches():
             plans.append(" ".join(row[-1] for row in cursor.fetchall()))
     assert len(plans) == 2
     assert all("USING INDEX match_unfinished_start" in plan for plan in plans), plans
+
+
+@pytest.mark.django_db(transaction=True)  # (a tick closes a connection left unusable)
+def test_a_tick_with_nothing_due_reads_the_database_once():
+    from matches.services.clock import tick_and_wait
+
+    make_match(start_in=-1, strategy=3600)  # under way, its step open for an hour
+    make_match(start_in=10, strategy=5)  # to come: its first deadline in 15 s
+    make_match(start_in=60, strategy=5)
+    tick_and_wait(woken=True)  # (the tournaments' runner reads its schedule once)
+    with CaptureQueriesContext(connection) as read:
+        delay = tick_and_wait(idle_seconds=60)
+    assert len(read.captured_queries) == 1, [q["sql"] for q in read.captured_queries]
+    assert 14 < delay <= 15  # the next deadline, known from that one read
