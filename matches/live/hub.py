@@ -42,6 +42,17 @@ REJOIN_SECONDS = 3600
 RETRY_SECONDS = 1.0
 
 
+def stop_if_cancelled() -> None:
+    """Raise CancelledError when this task has been asked to stop. A retry loop calls it
+    on a failure: a cancellation that reached the layer's client in the middle of a read
+    can come out as another error (redis-py's ConnectionError), and retrying then would
+    keep the task alive for good, and whoever waits for it (a hub's last member leaving,
+    an event loop closing) wait for ever."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 class Member(Protocol):
     async def deliver(self, event: dict[str, Any]) -> None: ...
 
@@ -110,6 +121,7 @@ class Hub:
                 try:
                     event = await self.layer.receive(self.channel)
                 except Exception as error:  # the layer's server restarting, say
+                    stop_if_cancelled()
                     log.warning("hub %s: channel layer receive failed: %r; retrying",
                                 self.group, error)
                     self._layer_lost()
@@ -137,6 +149,7 @@ class Hub:
                     await self.layer.group_add(self.group, self.channel)
                     break
                 except Exception as error:
+                    stop_if_cancelled()
                     log.warning("hub %s: could not join the group again: %r; retrying",
                                 self.group, error)
                     await asyncio.sleep(RETRY_SECONDS)

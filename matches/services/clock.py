@@ -30,6 +30,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from matches import selectors
+from matches.live.hub import stop_if_cancelled
 from matches.models import Match
 from matches.services.transition import time_out, turn_resolve
 
@@ -243,6 +244,7 @@ async def _listen_postgres(alarm: Alarm) -> None:
                 async for _ in conn.notifies():
                     alarm.rung.set()
         except (psycopg.Error, OSError) as error:
+            stop_if_cancelled()
             log.warning("listening for new matches failed (%r); retrying", error)
             await asyncio.sleep(RETRY_SECONDS)
 
@@ -263,5 +265,6 @@ async def _listen_layer(alarm: Alarm) -> None:
                         await layer.receive(channel)
                         alarm.rung.set()
         except Exception as error:  # the layer's server is away; the safety wake-up holds
+            stop_if_cancelled()
             log.warning("listening for new matches failed (%r); retrying", error)
             await asyncio.sleep(RETRY_SECONDS)

@@ -272,3 +272,34 @@ async def test_an_end_whose_last_turn_was_lost_comes_after_that_turn_all_the_sam
     assert await nothing_versioned(socket)
     await socket.disconnect()
     await sync_to_async(connections.close_all)()
+
+
+class CancelledAsConnectionError:
+    """A channel layer (the in-memory one's, but for its receive) whose client turns a
+    cancellation in the middle of a read into a ConnectionError, as redis-py's does when
+    channels-redis's receive is cancelled during its BZPOPMIN."""
+
+    def __new__(cls, **kwargs):
+        from channels.layers import InMemoryChannelLayer
+
+        class Layer(InMemoryChannelLayer):
+            async def receive(self, channel):
+                try:
+                    return await super().receive(channel)
+                except asyncio.CancelledError:
+                    raise ConnectionError("Connection closed by server.") from None
+
+        return Layer(**kwargs)
+
+
+async def test_a_hub_told_to_stop_stops_even_when_its_layer_reports_another_error(settings):
+    """Found as a PostgreSQL pass that hung 300 s when its test's event loop closed: the
+    hub took the cancellation, turned into a ConnectionError by the layer's client, for
+    a failure of the layer, and tried again for good."""
+    settings.CHANNEL_LAYERS = {"default": {
+        "BACKEND": "tests.live.test_hub.CancelledAsConnectionError"}}
+    member = Recorder()
+    hub = await Hub.join("match.9", member)
+    await asyncio.sleep(0.05)  # (its receive under way)
+    await asyncio.wait_for(hub.leave(member), 3)  # the last member out: the hub ends
+    assert hub.task.done()
