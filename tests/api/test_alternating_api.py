@@ -47,3 +47,31 @@ def test_a_programs_own_output_is_kept_and_never_a_move(db, client):
         (200, "program output: 2 lines", False), (400, "the output is not UTF-8", False)]
     assert bytes(kept[0].body) == b"I think 55u0 is best\nscore: 12\n"
     assert client.get(f"/api/matches/{match.pk}").json()["turn"] == 0  # no move was made
+
+
+def test_a_refusal_quotes_an_excerpt_of_a_huge_move_never_the_whole_of_it(api):
+    """A Blokus Duo move of 60,000 characters: its refusal's detail, sent and stored,
+    quotes at most DETAIL_LIMIT characters of it; of the refused body its size and head
+    are kept (docs/api.md, "Limits and what is kept")."""
+    from matches.models import Submission
+    from matches.services.submissions.answers import DETAIL_LIMIT
+
+    match, tokens = make_alternating_match(clock=120)
+    huge = "55u0" + "x" * 60_000
+    answer = post(api, match.pk, {"actions": [{"move": huge}]}, tokens[0])
+    assert answer.status_code == 400
+    detail = answer.json()["detail"]
+    assert 0 < len(detail) <= DETAIL_LIMIT
+    stored = Submission.objects.get(match=match)
+    assert (stored.status_code, stored.error) == (400, answer.json()["error"])
+    assert stored.detail == detail
+    assert stored.body_size > 60_000 and len(bytes(stored.body)) <= 256
+
+
+def test_no_refusal_carries_more_than_an_excerpt():
+    """The last guard, whatever a reader or the rules put in a reason."""
+    from matches.services.submissions.answers import DETAIL_LIMIT, Refusal
+
+    refusal = Refusal(400, "invalid_actions", "z" * 5000)
+    assert len(refusal.detail) == DETAIL_LIMIT and refusal.detail.endswith("…")
+    assert Refusal(400, "invalid_actions", "short").detail == "short"
