@@ -71,3 +71,24 @@ async def test_a_public_match_socket_reconnecting_after_the_end_hears_the_rest_a
     await sync_to_async(match_publish)(match_id=match.pk, published=False)
     again = browser_socket(f"/ws/matches/{match.pk}/?since=1")
     assert await first_answer(again) == ("closed", 4404)
+
+
+async def test_a_client_far_behind_gets_a_snapshot_and_one_near_gets_the_turns():
+    """?since=0 on a long match costs one message, not one a turn: past CATCH_UP_TURNS
+    behind, the catch-up is a snapshot of the latest turn."""
+    from matches.live.consumers import CATCH_UP_TURNS
+
+    played = CATCH_UP_TURNS + 5
+    match, _ = await sync_to_async(make_match)(turns=played + 5)
+    for number in range(1, played + 1):
+        await resolve(match_id=match.pk, number=number)
+    far = browser_socket(f"/ws/matches/{match.pk}/?since=0")
+    answer, message = await first_answer(far)
+    assert answer == "message" and (message["type"], message["turn"]) == ("snapshot", played)
+    assert [kind for kind, _ in await heard(far)] == ["viewers"]  # no turn one by one
+    await far.disconnect()
+    near = browser_socket(f"/ws/matches/{match.pk}/?since={played - CATCH_UP_TURNS}")
+    await near.connect()
+    caught_up = [turn for kind, turn in await heard(near) if kind == "turn"]
+    assert caught_up == list(range(played - CATCH_UP_TURNS + 1, played + 1))
+    await near.disconnect()
