@@ -71,3 +71,23 @@ def test_scores_per_turn_as_csv(client):
 def test_scores_of_an_unpublished_match_are_a_404(client):
     match = imported("kakomimasu/enclosure_ring", published=False)
     assert client.get(f"/matches/{match.pk}/scores.csv").status_code == 404
+
+
+@pytest.mark.parametrize("kind", ["timeline", "record"])
+def test_a_download_is_built_once_and_a_client_that_has_it_gets_a_304(client, kind):
+    """A published match never changes: its record and timeline are built once and kept,
+    and carry an ETag; a client sending it back gets 304 with no body."""
+    from matches.reads import WHOLE_TEXTS
+
+    match = imported("chaser/capture_by_put")
+    url = f"/api/matches/{match.pk}/{kind}"
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"].startswith('"')
+    built = WHOLE_TEXTS.built
+    again = client.get(url)
+    assert again.content == first.content and again["ETag"] == first["ETag"]
+    assert WHOLE_TEXTS.built == built  # served from what was kept
+    cached = client.get(url, HTTP_IF_NONE_MATCH=f'W/{first["ETag"]}, "other"')
+    assert cached.status_code == 304 and cached.content == b""
+    assert cached["ETag"] == first["ETag"]
+    assert client.get(url, HTTP_IF_NONE_MATCH='"other"').status_code == 200
