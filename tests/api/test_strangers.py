@@ -91,7 +91,7 @@ def test_a_team_keeps_the_whole_body_of_what_was_taken_and_the_head_of_the_rest(
     assert limited.body_size == len(refused)
 
 
-def test_a_teams_bodies_past_its_budget_keep_their_heads(api, clock, settings):
+def test_a_teams_bodies_past_its_budget_keep_their_heads(api, clock, settings, client):
     """Past the team's storage budget in a match, even a taken request keeps only its
     size, hash and head; the other team's budget is its own; the audit says so."""
     settings.TEAM_BODY_BUDGET = 3 * 20_000
@@ -106,6 +106,26 @@ def test_a_teams_bodies_past_its_budget_keep_their_heads(api, clock, settings):
     assert post(api, match.pk, body, tokens[1], raw=True).status_code == 202
     assert len(bytes(Submission.objects.latest("id").body)) == len(body)
     assert Submission.objects.filter(counted=False, status_code=202).count() == 6
+    judge = User.objects.create_user("judy")
+    judge.user_permissions.add(Permission.objects.get(codename="judge"))
+    client.force_login(judge)
+    audit = client.get(f"/matches/{match.pk}/audit").content.decode()
+    assert audit.count("over the team&#x27;s storage budget for this match") == 3
+
+
+def test_a_programs_output_counts_against_the_same_budget(api, clock, settings, client):
+    settings.TEAM_BODY_BUDGET = 3 * 20_000
+    match, tokens = make_match()
+    body = json.dumps({"actions": ACTIONS["actions"], "note": "n" * 20_000}).encode()
+    for _ in range(2):
+        assert post(api, match.pk, body, tokens[0], raw=True).status_code == 202
+        clock.advance(0.1)
+    said = ("thinking...\n" * 2_000).encode()  # 24,000 bytes: past what is left
+    answer = client.post(f"/api/matches/{match.pk}/output", said, content_type="text/plain",
+                         HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    assert answer.status_code == 200
+    output = Submission.objects.latest("id")
+    assert output.body_size == len(said) and len(bytes(output.body)) == KEPT_HEAD
 
 
 def test_an_address_is_limited_for_strangers_only_and_answered_again_after_a_second(api, clock):
