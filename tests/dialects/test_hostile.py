@@ -139,3 +139,34 @@ def test_the_native_limits_in_each_dialects_words(client, clock, tmp_path):
         assert (said[0], said[1], said[-1]) == (over, broken, flooded), path
         assert all(status != 429 for status, _ in said[:-1]), path
         assert answers[-1].get("Retry-After") == retry_after, path
+
+
+def test_a_strangers_flood_on_every_dialect_costs_a_few_rows_a_minute(client, clock, tmp_path):
+    """60 posts of 64 KiB without a team's token to each dialect's answer route within a
+    minute: all answered; a few stored with their head only, the rest counted in one
+    row per source and minute, as on the native API (docs/api.md, "Limits and what is
+    kept")."""
+    from matches.models import RequestTally
+    from matches.services.submissions import KEPT_HEAD, STORED_A_MINUTE
+
+    procon, _ = procon_match(tmp_path)
+    kakomimasu, _ = kakomimasu_match(tmp_path)
+    clock.time = (max(procon.start_at, kakomimasu.start_at) + timedelta(minutes=1)).replace(
+        second=1, microsecond=0)  # (every request of a route within one minute)
+    big = json.dumps({"actions": [], "note": "x" * 65_000}).encode()
+    routes = [(f"/procon30/matches/{procon.pk}/action", "post"),
+              (f"/procon2020/matches/{procon.pk}/action", "post"),
+              (f"/procon31/matches/{kakomimasu.pk}/action", "post"),
+              (f"/v1/matches/{kakomimasu.pk}/actions", "patch")]
+    for number, (path, method) in enumerate(routes):
+        before = Submission.objects.count()
+        codes = {getattr(client, method)(path, big, content_type="application/json",
+                                         HTTP_AUTHORIZATION="not-a-token",
+                                         REMOTE_ADDR=f"192.0.2.{number + 1}").status_code
+                 for _ in range(60)}
+        assert codes and all(400 <= code < 500 for code in codes), (path, codes)
+        rows = Submission.objects.order_by("id")[before:]
+        assert len(rows) == STORED_A_MINUTE, path
+        assert all(len(bytes(row.body)) <= KEPT_HEAD for row in rows), path
+        tally = RequestTally.objects.get(source=f"address:192.0.2.{number + 1}")
+        assert tally.count == 60 and tally.body_bytes == 60 * len(big), path
