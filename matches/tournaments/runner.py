@@ -15,9 +15,7 @@ In between, a tick asks the database nothing about tournaments: the runner keeps
 earliest `next_check_at` in memory, and reads again when it comes or when the clock is
 woken (another process's match ended, a judge acted: `clock_wake`).
 With `bots`, the built-in bots also play every running match of it: each team's move as
-soon as its turn is open, through the answer service (stored as `dialect` "bot"). The
-runner looks at those matches when a strategy step opens (the clock wakes for it), and
-every BOT_TICK only while a game whose teams take turns is under way.
+soon as its turn is open, through the answer service (stored as `dialect` "bot").
 """
 
 from __future__ import annotations
@@ -55,7 +53,7 @@ log = logging.getLogger("matches.tournaments")
 START_SECONDS = 5.0  # between a fixture's match being made and its start
 BETWEEN_SECONDS = 10.0  # between the two games of a match of two (Procon 2020)
 MAX_REPLAYS = 3  # a knockout fixture drawn this often more waits for a judge
-BOT_TICK = 0.25  # how often bots look again while their teams take turns
+BOT_TICK = 0.25  # how often a clock with bots to move looks again
 
 
 BACKSTOP_SECONDS = 60.0  # a tournament under way is looked at this often all the same
@@ -68,7 +66,6 @@ class Schedule:
     stale = True
     next_at: datetime | None = None
     bots: set[int] = set()  # running matches of bot tournaments, read with the schedule
-    bots_at: datetime | None = None  # when those need their bots next
     answered: dict[int, int] = {}  # a bot match -> the turn its bots have answered
 
 
@@ -89,10 +86,10 @@ def runner_nudge() -> None:
     schedule.stale = True
 
 
-def tournaments_tick(now: datetime, woken: bool = False) -> datetime | None:
-    """Move on the tournaments whose time has come, and let the bots of their running
-    matches play; when the bots need the clock next (None: no bot match). `woken`: the
-    clock was told something changed (maybe in another process)."""
+def tournaments_tick(now: datetime, woken: bool = False) -> bool:
+    """Move on the tournaments whose time has come; True while bots have matches to play
+    (the clock then looks again within BOT_TICK). `woken`: the clock was told something
+    changed (maybe in another process)."""
     if woken or schedule.stale or (schedule.next_at is not None and schedule.next_at <= now):
         schedule.stale = False
         for tournament_id in Tournament.objects.filter(
@@ -108,31 +105,13 @@ def tournaments_tick(now: datetime, woken: bool = False) -> datetime | None:
         schedule.bots = set(Match.objects.unfinished().filter(
             fixture__tournament__bots=True, start_at__lte=now + timedelta(
                 seconds=BACKSTOP_SECONDS)).values_list("pk", flat=True))
-        schedule.bots_at = now
-    if not schedule.bots or schedule.bots_at is None or schedule.bots_at > now:
-        return schedule.bots_at if schedule.bots else None
-    looks = []
-    playing = set()
-    for match in Match.objects.unfinished().filter(pk__in=schedule.bots):
-        playing.add(match.pk)
-        if match.start_at <= now:
-            bots_move(match, now)
-        looks.append(bots_next_look(match, now))
-    schedule.bots = playing
-    schedule.bots_at = min(looks, default=None)
-    return schedule.bots_at
-
-
-def bots_next_look(match: Match, now: datetime) -> datetime:
-    """When a bot match needs its bots again: its start; the next strategy step's opening
-    once this one is answered; a moment later while it is not (its previous turn not yet
-    resolved) or while its teams take turns (the other may move at any time)."""
-    if now < match.start_at:
-        return match.start_at
-    turn = match.strategy_turn(now)
-    if match.moves_one_by_one or (turn is not None and schedule.answered.get(match.pk) != turn):
-        return now + timedelta(seconds=BOT_TICK)
-    return match.opens_at(match.next_turn_to_open(now) if turn is None else turn + 1)
+    if not schedule.bots:
+        return False
+    busy = False
+    for match in Match.objects.running(now).filter(pk__in=schedule.bots):
+        busy = True
+        bots_move(match, now)
+    return busy or bool(schedule.bots)  # a bot match about to start: its first move
 
 
 def seconds_to_next_check(now: datetime) -> float | None:
@@ -145,12 +124,11 @@ def seconds_to_next_check(now: datetime) -> float | None:
 @receiver(clock_ticked)
 def _clock_ticked(sender, now: datetime, woken: bool, **kwargs) -> float | None:
     """After every tick of a clock: the tournaments' due work; how soon the runner needs
-    the clock again (when a bot match's next step opens, a tournament's time comes)."""
-    bots_at = tournaments_tick(now, woken)
+    the clock again (BOT_TICK while bots play, else when a tournament's time comes)."""
+    bots_playing = tournaments_tick(now, woken)
     seconds = seconds_to_next_check(now)
-    if bots_at is not None:
-        bots = max(0.0, (bots_at - now).total_seconds())
-        return bots if seconds is None else min(bots, seconds)
+    if bots_playing:
+        return BOT_TICK if seconds is None else min(BOT_TICK, seconds)
     return seconds
 
 
