@@ -72,11 +72,11 @@ def together() -> Iterator[None]:
     if getattr(_local, "held", None) is not None:
         yield
         return
-    _local.held = kept = []
+    kept: list[tuple[str, dict[str, Any]]] = []
     try:
-        yield
+        with held() as kept:
+            yield
     finally:
-        _local.held = None
         _send(kept)
 
 

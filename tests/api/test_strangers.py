@@ -91,15 +91,22 @@ def test_a_team_keeps_the_whole_body_of_what_was_taken_and_the_head_of_the_rest(
     assert limited.body_size == len(refused)
 
 
-def test_a_teams_bodies_past_its_budget_keep_their_heads(api, clock, settings, client):
-    """Past the team's storage budget in a match, even a taken request keeps only its
-    size, hash and head; the other team's budget is its own; the audit says so."""
+def budget_spent(api, clock, settings, posts: int):
+    """A match whose team 0 has posted `posts` taken bodies of about 20,000 bytes, with a
+    storage budget of 3 × 20,000 (two fit whole, not three)."""
     settings.TEAM_BODY_BUDGET = 3 * 20_000
     match, tokens = make_match()
     body = json.dumps({"actions": ACTIONS["actions"], "note": "n" * 20_000}).encode()
-    for _ in range(5):
+    for _ in range(posts):
         assert post(api, match.pk, body, tokens[0], raw=True).status_code == 202
         clock.advance(0.1)
+    return match, tokens, body
+
+
+def test_a_teams_bodies_past_its_budget_keep_their_heads(api, clock, settings, client):
+    """Past the team's storage budget in a match, even a taken request keeps only its
+    size, hash and head; the other team's budget is its own; the audit says so."""
+    match, tokens, body = budget_spent(api, clock, settings, posts=5)
     kept = [len(bytes(row.body)) for row in Submission.objects.order_by("id")]
     assert kept == [len(body)] * 2 + [KEPT_HEAD] * 3  # 3 × 20,000 does not fit a third
     assert all(row.body_size == len(body) for row in Submission.objects.all())
@@ -114,12 +121,7 @@ def test_a_teams_bodies_past_its_budget_keep_their_heads(api, clock, settings, c
 
 
 def test_a_programs_output_counts_against_the_same_budget(api, clock, settings, client):
-    settings.TEAM_BODY_BUDGET = 3 * 20_000
-    match, tokens = make_match()
-    body = json.dumps({"actions": ACTIONS["actions"], "note": "n" * 20_000}).encode()
-    for _ in range(2):
-        assert post(api, match.pk, body, tokens[0], raw=True).status_code == 202
-        clock.advance(0.1)
+    match, tokens, _ = budget_spent(api, clock, settings, posts=2)
     said = ("thinking...\n" * 2_000).encode()  # 24,000 bytes: past what is left
     answer = client.post(f"/api/matches/{match.pk}/output", said, content_type="text/plain",
                          HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
