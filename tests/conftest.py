@@ -18,10 +18,15 @@ UNTRUSTED = {"SPECTATOR_TRUSTED_NETWORKS": ""}
 
 # Tests whose outcome cannot depend on the database or the channel layer: `make test`
 # runs them on the embedded default only, not again on PostgreSQL and Redis (CI time).
-# Pure rules and documents, and the browser tests of what pages draw; the browser tests
-# of the live path are marked `live_stack` and run on both.
+# Pure rules and documents, the settings a fresh process reads, the replay command (a
+# record in, a timeline out), and the browser tests of what pages do with what the
+# server sends. The browser tests of the live path itself are marked `live_stack` and
+# run on both: the venue screen following turns, the list's socket, a CHaser game
+# step by step (and tests/deploy/ drives pages through Redis restarts and two servers).
 ONE_BACKEND_FOLDERS = ("rules", "conformance", "i18n")
-ONE_BACKEND_FILES = ("test_docs.py", "test_pairing.py", "test_standings.py", "test_startup.py")
+ONE_BACKEND_FILES = ("test_docs.py", "tournaments/test_pairing.py",
+                     "tournaments/test_standings.py", "spectator/test_startup.py",
+                     "spectator/test_settings.py", "commands/test_replay.py")
 
 
 # Folders whose tests start servers and browsers, and the longest other files (each
@@ -42,7 +47,7 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=slow_first)
     for item in items:
         path = Path(item.path).relative_to(ROOT / "tests")
-        pure = path.parts[0] in ONE_BACKEND_FOLDERS or path.name in ONE_BACKEND_FILES
+        pure = path.parts[0] in ONE_BACKEND_FOLDERS or path.as_posix() in ONE_BACKEND_FILES
         drawn = item.get_closest_marker("e2e") and not item.get_closest_marker("live_stack")
         if pure or drawn:
             item.add_marker(pytest.mark.one_backend)

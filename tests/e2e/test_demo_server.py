@@ -6,15 +6,12 @@ import urllib.request
 
 import pytest
 
-from tests.e2e.conftest import free_port, wait_for_port
 
-
-@pytest.fixture
-def demo(spawn, tmp_path):
-    port = free_port()
-    spawn("demo", "--no-bots", "--port", str(port), log_to=tmp_path / "server.log")
-    wait_for_port(port)
-    return port
+@pytest.fixture(scope="module")
+def demo(module_server_process) -> int:
+    """The port of the module's `demo --no-bots` server (tests/conftest.py): nothing here
+    writes, so the seven tests share one."""
+    return int(module_server_process.rsplit(":", 1)[1])
 
 
 def raw_get(port: int, path: str) -> tuple[int, bytes]:

@@ -89,7 +89,6 @@ def two_matches(transactional_db):
     return make_alternating_match(), make_alternating_match()
 
 
-@pytest.mark.live_stack
 def test_a_person_plays_a_whole_blokus_duo_game_against_the_bot(private_match,
                                                                   live_server_process, browser):
     base = live_server_process

@@ -180,7 +180,6 @@ def test_at_16x_a_short_match_plays_through_quickly_and_at_a_quarter_it_does_not
     assert "¼×" in slow.inner_text("[data-events]")
 
 
-@pytest.mark.live_stack
 def test_a_running_match_grows_live_and_offers_the_live_screen(running, open_replay):
     page = open_replay(running)
     opened = timezone.now()

@@ -107,7 +107,6 @@ def two_rounds(transactional_db):
     return first.pk, second.pk
 
 
-@pytest.mark.live_stack
 def test_the_tv_follows_the_live_match_and_moves_on_by_itself(live_server_process, two_rounds,
                                                              browser):
     first, second = two_rounds

@@ -12,7 +12,7 @@ from django.utils import timezone
 from matches.models import Match
 from tests.commands.calls import run
 
-pytestmark = [pytest.mark.e2e, pytest.mark.live_stack]
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture

@@ -14,6 +14,10 @@ from tests.protocol_servers.conftest import VECTORS, vector
 
 NAMES = sorted(path.name.removesuffix(".record.json")
                for path in VECTORS.glob("*.record.json"))
+# On PostgreSQL and Redis (make test's second pass) the first few vectors: what the
+# database does with a game's lines is the same for every vector; the protocol's
+# digits, which each vector checks, cannot depend on it.
+ON_BOTH = 3
 
 
 def commands_of(record: dict, player: int) -> list[str]:
@@ -21,7 +25,9 @@ def commands_of(record: dict, player: int) -> list[str]:
     return [turn[player][0]["command"] for turn in record["actions"] if turn[player]]
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=[pytest.mark.one_backend] if index >= ON_BOTH else [])
+    for index, name in enumerate(NAMES)])
 async def test_every_vector_played_over_tcp_gives_its_timeline(serve, name):
     record, timeline = vector(name)
     server = await serve(record["board"], record["turns"])
