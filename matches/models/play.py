@@ -222,7 +222,7 @@ class Team(models.Model):
     kept_bytes = models.BigIntegerField(default=0)
 
     class Meta:
-        ordering = ["match", "index"]
+        ordering = ["match_id", "index"]
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="one_team_per_side"),
         ]
@@ -322,7 +322,7 @@ class Turn(models.Model):
     resolved_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["match", "number"]
+        ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="one_row_per_turn"),
         ]

@@ -80,7 +80,7 @@ class Entrant(models.Model):
                            help_text="The built-in bot that plays it, if any.")
 
     class Meta:
-        ordering = ["tournament", "index"]
+        ordering = ["tournament_id", "index"]
         constraints = [models.UniqueConstraint(fields=["tournament", "index"],
                                                name="one_entrant_per_seed")]
 
@@ -116,7 +116,7 @@ class Fixture(models.Model):
     note = models.TextField(blank=True, default="")
 
     class Meta:
-        ordering = ["tournament", "round", "slot"]
+        ordering = ["tournament_id", "round", "slot"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "round", "slot"],
                                     name="one_fixture_per_slot"),

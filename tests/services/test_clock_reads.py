@@ -2,6 +2,8 @@
 its work follows the matches under way, not the history of finished ones (issue "Work
 in proportion to what happens")."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -46,3 +48,17 @@ def test_a_tick_with_nothing_due_reads_the_database_once():
         delay = tick_and_wait(idle_seconds=60)
     assert len(read.captured_queries) == 1, [q["sql"] for q in read.captured_queries]
     assert 14 < delay <= 15  # the next deadline, known from that one read
+
+
+def test_a_turn_reads_its_match_s_rows_without_joining_the_match():
+    """The teams and turns of one match are read at every turn (its message, the lists'
+    line): ordered within their match by its id, not by the match's own order, which
+    would join and sort the matches table each time."""
+    match, _ = make_match(start_in=-1, strategy=1, transition=1, turns=3)
+    clock_tick(match.deadline(1) + timedelta(seconds=1))
+    with CaptureQueriesContext(connection) as read:
+        assert [team.index for team in match.teams.all()] == [0, 1]
+        assert [turn.number for turn in match.turn_rows.all()] == [1]
+    assert len(read) == 2
+    assert all('"matches_match"' not in query["sql"] for query in read.captured_queries), \
+        read.captured_queries
