@@ -34,14 +34,30 @@ export function drawCountdown(root, screen, clock, { now, startsIn, startCard })
     drawStep(countdown, screen, screen.step);
     return;
   } else if (now === "live" && screen.deadline !== null) {
-    const time = formatCountdown(screen.deadline - clock.now());
-    // Translators: the time left until the next turn is resolved, e.g. "next in 2.4 s"
-    text = interpolate(gettext("next in %(time)s"), { time });
+    drawNextIn(countdown, formatCountdown(screen.deadline - clock.now()));
+    return;
   }
   setText(countdown, text);
   setData(countdown, "mover", null);
   setData(countdown, "step", null);
   setData(countdown, "kind", now);
+}
+
+// "next in 2.4 s": the words small and muted, the time in one piece after them or,
+// where the line is short, under them (never split: it is the number the hall reads).
+// Each tick writes the time alone.
+function drawNextIn(countdown, time) {
+  let shown = countdown.querySelector(":scope > .time");
+  if (!shown) {
+    shown = words("time", "");
+    // Translators: the time left until the next turn is resolved, e.g. "next in 2.4 s"
+    countdown.replaceChildren(...withNodes(gettext("next in %(time)s"), { time: shown },
+                                           (text) => words("next-words", text)));
+  }
+  setText(shown, time);
+  setData(countdown, "mover", null);
+  setData(countdown, "step", null);
+  setData(countdown, "kind", "live");
 }
 
 // Where the teams take turns on chess clocks, no countdown of the turn: whose move it
