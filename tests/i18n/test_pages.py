@@ -177,3 +177,17 @@ def test_a_verdict_is_sent_in_every_language(contest):
     with translation.override("en"):
         assert said["en"] == selectors.verdict(match, selectors.latest_scores(match))
     assert said["ja"] != said["en"] and said["vi"] != said["en"]
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "vi"])
+def test_no_two_columns_of_the_standings_share_a_head(contest, language):
+    """The standings' own score and a game's points as a tie-break are two columns: in
+    no language may they read the same ("điểm" twice, once)."""
+    import re
+
+    tournament = contest["tournament"].pk
+    page = Client().get(f"/tournaments/{tournament}/?lang={language}").content.decode()
+    heads = re.search(r"<thead><tr>(.*?)</tr></thead>", page, re.S).group(1)
+    words = [re.sub(r"<[^>]+>", "", cell).strip().lower()
+             for cell in re.findall(r"<th[^>]*>(.*?)</th>", heads, re.S)]
+    assert len(words) >= 8 and len(set(words)) == len(words), words
