@@ -130,7 +130,7 @@ class Presentation:
 
     def score_words(self, score: Mapping[str, int]) -> str:
         """The rest of a team's score in words, e.g. "wall 12 · territory 30"."""
-        rest = [f"{words.part(part)} {value}" for part, value in score.items()
+        rest = [f"{words.part(part)} {words.number(value)}" for part, value in score.items()
                 if part != self.headline_part]
         return " · ".join(rest) or words.part(self.headline_part)
 
@@ -173,7 +173,8 @@ class Presentation:
 
     def amount(self, value: int) -> str:
         """A number of the headline's unit: "34 points" (each game its own unit)."""
-        return words.ngettext("%(count)s point", "%(count)s points", value) % {"count": value}
+        return words.ngettext("%(count)s point", "%(count)s points", value) % {
+            "count": words.number(value)}
 
     def unit_words(self) -> str:
         """The headline's unit where the lists write it under two numbers."""

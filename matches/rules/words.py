@@ -35,6 +35,12 @@ PARTS = {"total": gettext_noop("total"), "wall": gettext_noop("wall"),
          "games": gettext_noop("games"), "points": gettext_noop("points")}
 
 
+def number(value: int) -> str:
+    """A whole number as every screen writes it: with a real minus sign (−3), never a
+    hyphen (static/matches/venue/words.js's `signed` is its twin)."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
 def part(name: str) -> str:
     """A score part's name in the language of the moment ("wall": 城壁)."""
     return gettext(PARTS[name]) if name in PARTS else name

@@ -9,6 +9,8 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
+from matches.rules import words
+
 register = template.Library()
 
 # After these a long body may wrap: never inside a number, a word or a string's letters.
@@ -25,6 +27,4 @@ def json_breaks(text: str) -> SafeString:
 @register.filter
 def minus(value: object) -> str:
     """A whole number with a real minus sign (−3), as the screens write it."""
-    if isinstance(value, int) and value < 0:
-        return f"\u2212{-value}"
-    return str(value)
+    return words.number(value) if isinstance(value, int) else str(value)

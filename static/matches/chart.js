@@ -4,6 +4,7 @@
 // chart into a turn.
 
 import { gettext, interpolate } from "./i18n.js";
+import { signed } from "./venue/words.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const COLOURS = ["var(--team-a)", "var(--team-b)"];
@@ -32,7 +33,7 @@ export function drawChart(svg, history, turns, { key = "total", keys = null, cur
   const y = (value) => height - pad.bottom - ((value - low) / (high - low)) * (height - pad.top - pad.bottom);
   svg.append(element("line", { x1: pad.left, x2: width - pad.right, y1: y(0), y2: y(0), class: "axis" }));
   for (const value of [low, high]) {
-    svg.append(element("text", { x: pad.left - 6, y: y(value) + 5, class: "tick", "text-anchor": "end" }, value));
+    svg.append(element("text", { x: pad.left - 6, y: y(value) + 5, class: "tick", "text-anchor": "end" }, signed(value)));
   }
   const last = interpolate(gettext("turn %(turn)s"), { turn: turns });
   svg.append(element("text", { x: width - pad.right, y: height - 4, class: "tick", "text-anchor": "end" }, last));

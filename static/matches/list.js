@@ -3,14 +3,13 @@
 import { ServerClock, formatCountdown } from "./clock.js";
 import { setText } from "./dom.js";
 import { gettext, interpolate, ngettext } from "./i18n.js";
+import { signed } from "./venue/words.js";
 
 const clock = new ServerClock();
 const rows = new Map();
 // Each game's name and the unit of its one number, as its rules say (the page's JSON).
 const games = JSON.parse(document.querySelector("#games").textContent);
 
-// A score as the screens write it: a real minus sign.
-const signed = (value) => (value < 0 ? `\u2212${-value}` : String(value));
 
 function label(match) {
   if (match.status === "finished") {

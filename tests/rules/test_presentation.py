@@ -50,6 +50,16 @@ def test_the_rest_of_a_score_in_words():
     assert rules_for("chaser").score_words({"items": 2}) == "items"
 
 
+def test_a_negative_number_is_written_with_a_real_minus_sign():
+    kakomimasu = rules_for("kakomimasu")
+    assert kakomimasu.score_words(
+        {"wall": -12, "territory": 4, "total": -8}) == "wall \u221212 · territory 4"
+    assert kakomimasu.amount(-8) == "\u22128 points"
+    assert kakomimasu.verdict({"winner": None, "decided_by": "draw"},
+                              [{"wall": -3, "territory": 0, "total": -3}] * 2,
+                              ["A", "B"]) == "A draw: \u22123 points each"
+
+
 @pytest.mark.parametrize("game, outcome, words", [
     ("kakomimasu", {"y": 4, "result": "ok", "x": 3, "type": "put", "agent": 0},
      "agent 0 type put x 3 y 4"),

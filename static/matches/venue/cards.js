@@ -4,6 +4,7 @@
 import { scoreCards } from "../board.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { pieceSvg } from "../piece.js";
+import { signed } from "./words.js";
 
 const NAME_SMALLEST = 0.6; // of the name's own size, before the short code takes its place
 
@@ -112,8 +113,9 @@ function pieceMark(piece) {
   return svg;
 }
 
-function setNumber(node, value) {
-  if (node.textContent === String(value)) return;
+function setNumber(node, number) {
+  const value = signed(number);
+  if (node.textContent === value) return;
   node.textContent = value;
   node.classList.remove("bump");
   void node.offsetWidth; // restart the highlight

@@ -7,6 +7,8 @@ export function words(className, text) {
   return node;
 }
 
+// A whole number as every screen writes it: a real minus sign (−3), never a hyphen
+// (matches/rules/words.py's `number` is its twin).
 export function signed(value) {
   return value < 0 ? `−${-value}` : String(value);
 }
