@@ -36,7 +36,9 @@ ONE_BACKEND_FILES = ("test_docs.py", "tournaments/test_pairing.py",
 # file.
 SLOW_FOLDERS = ("e2e", "deploy", "dialects", "protocol_servers")
 SLOW_FILES = ("services/test_clock.py", "spectator/test_settings.py", "api/test_fuzz.py",
-              "api/test_client_example.py", "tournaments/test_runs.py")
+              "api/test_client_example.py", "tournaments/test_runs.py",
+              "rules/test_procon2020_properties.py", "rules/test_blokus_duo_properties.py",
+              "rules/test_kakomimasu_properties.py")
 
 
 def pytest_collection_modifyitems(config, items):
