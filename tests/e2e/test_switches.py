@@ -69,6 +69,11 @@ def test_on_documents_and_the_replay_they_cover_nothing(live_server_process, pla
         page.goto(f"{live_server_process}{address}?lang=ja")
         page.wait_for_load_state("networkidle")
         page.mouse.move(size[0] // 2, size[1] // 2)
+        # the replay's match column, where it must scroll, says so in the page's language
+        cue = page.evaluate("""() => { const info = document.querySelector('.replay .info');
+          return info && info.dataset.more === 'below'
+            && getComputedStyle(info, '::after').content; }""")
+        assert not cue or ("スクロール" in cue and "more" not in cue), cue
         page.evaluate("() => document.querySelector('.switches').scrollIntoView()")
         assert page.evaluate(SHOWN), address
         assert page.evaluate(COVERED) == [], (address, size)

@@ -13,8 +13,7 @@ export function watchOverflow(box) {
     const below = count((row) => row.getBoundingClientRect().bottom > bottom + 2);
     const above = count((row) => row.getBoundingClientRect().top < top - 2);
     box.dataset.more = [above ? "above" : "", below ? "below" : ""].join(" ").trim();
-    if (!cue) return;
-    cue.hidden = !(above || below);
+    if (cue) cue.hidden = !(above || below);
     const more = !below ? ""
       // Translators: a scrolling list's cue: how many of its rows are out of sight below
       : interpolate(ngettext("▼ %(count)s more below", "▼ %(count)s more below", below), { count: below });
@@ -22,7 +21,10 @@ export function watchOverflow(box) {
       // Translators: a scrolling list's cue: how many of its rows are out of sight above
       : interpolate(ngettext("▲ %(count)s above", "▲ %(count)s above", above), { count: above });
     // Translators: a cue under a list that scrolls: scroll it to see the rest
-    cue.textContent = [more, gone, gettext("scroll")].filter(Boolean).join(" · ");
+    const words = [more, gone, gettext("scroll")].filter(Boolean).join(" · ");
+    // (a box without a cue of its own, the replay's match column, shows it at its foot)
+    if (cue) cue.textContent = words;
+    else box.dataset.moreWords = words;
   };
   box.addEventListener("scroll", update, { passive: true });
   new ResizeObserver(update).observe(box);
