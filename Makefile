@@ -12,7 +12,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # asks it not to (PYTHONDONTWRITEBYTECODE, as on this one): otherwise each of the
 # hundreds of processes the suite starts compiles Django, the project and pytest's
 # rewritten tests again (a server's start 1.8 s instead of 1.5 s; collecting the tests
-# 14 s instead of 7 s in each test process).
+# 14 s instead of 7 s in each test process). The install compiles nothing: what is
+# imported is compiled once, on first use.
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: demo test lint bench install clean serve messages
@@ -82,9 +83,6 @@ $(STAMP): pyproject.toml
 	  $(PYTHON) -m venv $(VENV); }
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet --no-compile -e '.[test]'
-	@# the packages compiled at once on every core (pip compiles one file after another:
-	@# 31 s here; left to their first use, the suite's first processes compile them each)
-	$(PY) -m compileall -q -j 0 $(VENV)/lib >/dev/null
 	@touch $(STAMP)
 
 clean:
