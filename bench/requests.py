@@ -25,24 +25,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-async def call(app, path: str) -> int:
-    sent, requests = [], [{"type": "http.request", "body": b""}]
-
-    async def receive():  # the request, then no disconnect
-        if requests:
-            return requests.pop()
-        await asyncio.Event().wait()
-
-    async def send(message):
-        sent.append(message)
-
-    await app({"type": "http", "method": "GET", "path": path, "query_string": b"",
-               "headers": [(b"host", b"127.0.0.1")], "client": ("127.0.0.1", 4000),
-               "server": ("127.0.0.1", 80), "scheme": "http", "http_version": "1.1",
-               "asgi": {"version": "3.0"}}, receive, send)
-    return sent[0]["status"]
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=200)
@@ -60,6 +42,7 @@ def main() -> None:
 
     from matches.models import Match
     from spectator.asgi import application, django_asgi
+    from tests.asgi import asgi_get
 
     logging.getLogger("django.request").setLevel(logging.ERROR)  # (the 404s, each logged)
 
@@ -75,10 +58,10 @@ def main() -> None:
                           ("our handler alone", django_asgi),
                           ("Django's own ASGIHandler", ASGIHandler())):
             for path in paths:
-                status = await call(app, path)
+                status, _, _ = await asgi_get(app, path)
                 cpu, wall = time.process_time(), time.perf_counter()
                 for _ in range(count):
-                    await call(app, path)
+                    await asgi_get(app, path)
                 print(f"{name:24s} {path:24s} {status}  "
                       f"{(time.process_time() - cpu) / count * 1000:5.2f} ms CPU, "
                       f"{(time.perf_counter() - wall) / count * 1000:5.2f} ms wall")

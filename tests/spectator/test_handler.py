@@ -9,24 +9,7 @@ from asgiref.sync import SyncToAsync
 from django.core.handlers.asgi import ASGIHandler
 
 from spectator.handler import OneHopASGIHandler
-
-
-async def get(app, path: str) -> tuple[int, dict, bytes]:
-    sent, requests = [], [{"type": "http.request", "body": b""}]
-
-    async def receive():  # the request, then no disconnect
-        if requests:
-            return requests.pop()
-        await asyncio.Event().wait()
-
-    async def send(message):
-        sent.append(message)
-
-    await app({"type": "http", "method": "GET", "path": path, "query_string": b"lang=vi",
-               "headers": [(b"host", b"127.0.0.1")], "client": ("127.0.0.1", 4000),
-               "server": ("127.0.0.1", 80), "scheme": "http"}, receive, send)
-    headers = {name.decode().lower(): value.decode() for name, value in sent[0]["headers"]}
-    return sent[0]["status"], headers, b"".join(m.get("body", b"") for m in sent[1:])
+from tests.asgi import asgi_get
 
 
 def test_the_chain_is_one_synchronous_call():
@@ -49,7 +32,7 @@ async def test_a_request_hops_to_a_thread_a_few_times_not_twice_a_middleware(
         return await hop(self, *args, **kwargs)
 
     monkeypatch.setattr(SyncToAsync, "__call__", counted)
-    status, headers, body = await get(handler(), "/")
+    status, headers, body = await asgi_get(handler(), "/", b"lang=vi")
     assert status == 200
     assert headers["x-frame-options"] == "DENY"  # the last middleware's part
     assert 'lang="vi"' in body.decode()  # the language middleware's (?lang=vi)
