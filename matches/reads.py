@@ -38,6 +38,8 @@ def _dumps(data: Any) -> str:
 TURN_FORMS = {
     # timeline/1's state of a turn: the replay's and the timeline's
     "state": lambda row: _dumps(row.state()),
+    # the replay's words for the turn's reasons, in every language
+    "reasons": lambda row: _dumps(selectors.reasons_said(row.outcomes)),
     # the API's `actions`: what the turn's actions did
     "actions": lambda row: _dumps({"turn": row.number, "outcomes": row.outcomes}),
 }
@@ -97,7 +99,9 @@ def replay_text(match: Match, now: datetime | None = None) -> str:
         data = selectors.replay_data(match, now, states=False)
         states = [_dumps(selectors.initial_view(match)),
                   *turn_texts(match, match.resolved_turns, "state")]
-        text = _dumps(data)[:-1] + ',"states":[' + ",".join(states) + "]}"
+        reasons = ["{}", *turn_texts(match, match.resolved_turns, "reasons")]
+        text = (_dumps(data)[:-1] + ',"states":[' + ",".join(states) + '],"reasons":['
+                + ",".join(reasons) + "]}")
         return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
     return WHOLE_TEXTS.get(("replay", match.status(now), *_version(match, now)), build)

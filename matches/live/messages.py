@@ -21,7 +21,8 @@ from matches.rules import rules_for
 
 def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
     """One transition: a timeline/1 state plus the next deadline and the server's time,
-    who leads (`lead`) and the side panel's parts (`panel`) as the game's rules say."""
+    who leads (`lead`), the side panel's parts (`panel`) as the game's rules say and the
+    outcomes' reasons in every language (`reasons`)."""
     state = row.state()
     rules = rules_for(match.game)
     panels = selectors.every_language(lambda: rules.panel(state))
@@ -32,6 +33,7 @@ def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
         "lead": rules.lead(state["scores"]),
         "panel": panels["en"],
         "panels": panels,
+        "reasons": selectors.reasons_said(state.get("outcomes")),
         "deadline": selectors.epoch_ms(_deadline_after(match, row.number, now)),
         "server_time": selectors.epoch_ms(now),
         **selectors.move_clock_fields(match, now, row.number),
@@ -75,7 +77,8 @@ def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
         state = selectors.latest_view(match)
         panels = selectors.every_language(lambda: rules_for(match.game).panel(state))
         parts = {"match": selectors.match_meta(match), "state": state, "panel": panels["en"],
-                 "panels": panels, "history": selectors.score_history(match),
+                 "panels": panels, "reasons": selectors.reasons_said(state.get("outcomes")),
+                 "history": selectors.score_history(match),
                  **_drawing_extras(match)}
         return parts, json.dumps(parts, separators=(",", ":"))[1:-1]
 
@@ -121,6 +124,7 @@ def step(turn: int, team: int, command: str | None, result: str, state: dict[str
                "result": result, "state": state}
     if reason:
         message["reason"] = reason
+        message["reasons"] = selectors.reasons_said([[{"reason": reason}]])
     if cells is not None:
         message["cells"] = [list(cell) for cell in cells]
     return message

@@ -11,13 +11,20 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from matches.rules import words
+from matches.rules.reasons import Reason
 
 TEAM_LETTERS = ("A", "B")
 
 
+# A team as reasons name it, as the API does: its index, then its letter (a screen may
+# say the letter alone, as the hall knows a team).
+# xgettext: no-python-brace-format
+TEAM = Reason(words.gettext_noop("team {index} ({letter})"))
+
+
 def team_named(index: int) -> str:
-    """A team as reasons name it, as the API does: its index, then its letter."""
-    return f"team {index} ({TEAM_LETTERS[index]})"
+    """A team as reasons name it: "team 1 (B)"."""
+    return TEAM(index=index, letter=TEAM_LETTERS[index])
 
 # One turn's actions: one list per team, each a list of action objects as sent.
 TurnActions = Sequence[Sequence[Mapping[str, Any]]]

@@ -50,6 +50,7 @@ from matches.rules.blokus_duo_board import (
     play,
 )
 from matches.rules.checks import board_size, whole
+from matches.rules.reasons import Reason
 from matches.rules.turns import Alternating
 
 # --- the rules object ------------------------------------------------------------
@@ -160,6 +161,11 @@ class BlokusDuoRules(Alternating, Presentation):
     def initial_state(self, record: Any) -> BlokusDuoState:
         return new_state()
 
+    # Why a turn's action is invalid besides its move (matches/rules/reasons.py).
+    NOT_YOUR_TURN = Reason(words.gettext_noop("not the turn of {team} (turn {turn} is {mover}'s)"))
+    MANY_MOVES = Reason(words.gettext_noop("{count} moves sent; one move a turn"))
+    NO_MOVE = Reason(words.gettext_noop("the action has no move"))
+
     def resolve_turn(
         self, state: BlokusDuoState, actions: TurnActions
     ) -> tuple[BlokusDuoState, Outcomes]:
@@ -167,15 +173,15 @@ class BlokusDuoRules(Alternating, Presentation):
         outcomes: Outcomes = [[], []]
         for action in actions[other]:
             outcomes[other].append(_invalid(
-                action, f"not the turn of {team_named(other)} "
-                        f"(turn {state.turn + 1} is {team_named(team)}'s)"))
+                action, self.NOT_YOUR_TURN(team=team_named(other), turn=state.turn + 1,
+                                           mover=team_named(team))))
         sent, where = actions[team], None
         if len(sent) > 1:
             for action in sent:
-                outcomes[team].append(_invalid(action, f"{len(sent)} moves sent; one move a turn"))
+                outcomes[team].append(_invalid(action, self.MANY_MOVES(count=len(sent))))
         elif sent:
             where, reason = judge(state, sent[0]["move"]) if "move" in sent[0] else (
-                None, "the action has no move")
+                None, self.NO_MOVE())
             outcomes[team].append(_invalid(sent[0], reason) if reason else
                                   _echo(sent[0]) | {"result": "ok"})
         return play(state, team, where), outcomes
@@ -278,17 +284,23 @@ def _tray_piece(letter: str) -> dict[str, Any]:
 
 
 def move_words(code: Any) -> str | None:
-    """A move as its piece and the cells it covers, named as codes name them:
-    "piece u · 5 squares · 45 54 55 56 65"; "pass"; None when the code is malformed."""
+    """A move as its piece and the cells it covers, named as codes name them, in the
+    language of the moment: "piece u · 5 squares · 45 54 55 56 65"; "pass"; None when
+    the code is malformed."""
     if not isinstance(code, str) or code_problem(code):
         return None
     where = placement(code)
     if where is None:
-        return "pass"
+        # Translators: a Blokus Duo move that places no piece
+        return words.gettext("pass")
     size = PIECE_SIZES[where.piece]
-    described = f"piece {PIECE_LETTERS[where.piece]} · {size} square{'s' if size > 1 else ''}"
+    # Translators: a Blokus Duo move's piece (its letter) and size, e.g. "piece u · 5 squares"
+    described = words.ngettext("piece %(piece)s · %(count)s square",
+                               "piece %(piece)s · %(count)s squares", size) % {
+        "piece": PIECE_LETTERS[where.piece], "count": size}
     if not where.on_board():
-        return f"{described} · off the board"
+        # Translators: a Blokus Duo move whose piece would stick out of the board
+        return f"{described} · {words.gettext('off the board')}"
     cells = sorted(where.cells(), key=lambda cell: (cell[1], cell[0]))
     return f"{described} · " + " ".join(POSITIONS[x] + POSITIONS[y] for x, y in cells)
 

@@ -23,6 +23,8 @@ from typing import Any
 
 from matches.rules.base import TEAM_LETTERS
 from matches.rules.checks import kind, quoted
+from matches.rules.reasons import Reason
+from matches.rules.words import gettext_noop
 
 SIZE = 14
 MARGIN = 2
@@ -193,21 +195,36 @@ def on_board_placements() -> list[Placement]:
     ]
 
 
+# Why a move is malformed or illegal (matches/rules/reasons.py).
+NOT_TEXT = Reason(gettext_noop("the move must be a string, got {kind}"))
+NOT_CODE = Reason(gettext_noop("{code} is not a 4-character move code"))
+BAD_POSITION = Reason(gettext_noop("{code}: position must be two of 1-9, A-E"))
+BAD_PIECE = Reason(gettext_noop("{code}: piece must be a letter a-u"))
+BAD_ORIENTATION = Reason(gettext_noop("{code}: orientation must be a digit 0-7"))
+PLACED = Reason(gettext_noop("piece {piece} was already placed"))
+OFF_BOARD = Reason(gettext_noop("the piece does not lie entirely on the board"))
+OVERLAPS = Reason(gettext_noop("the piece overlaps a placed square"))
+FIRST_PIECE = Reason(gettext_noop("the first piece must cover {start}"))
+SHARES_EDGE = Reason(gettext_noop("the piece shares an edge with an own square"))
+NO_CORNER = Reason(gettext_noop("the piece touches no own square at a corner"))
+PASS_WHILE_LEGAL = Reason(gettext_noop("pass while a legal move exists (e.g. {code})"))
+
+
 def code_problem(code: Any) -> str:
     """Why `code` is not a well-formed move code ("" when it is one or a pass)."""
     if not isinstance(code, str):
-        return f"the move must be a string, got {kind(code)}"
+        return NOT_TEXT(kind=kind(code))
     if len(code) != 4 or not code.isascii():
-        return f"{quoted(code)} is not a 4-character move code"
+        return NOT_CODE(code=quoted(code))
     if code in PASSES:
         return ""
     upper = code.upper()
     if upper[0] not in POSITIONS or upper[1] not in POSITIONS:
-        return f"{code!r}: position must be two of 1-9, A-E"
+        return BAD_POSITION(code=repr(code))
     if code[2].lower() not in PIECE_LETTERS:
-        return f"{code!r}: piece must be a letter a-u"
+        return BAD_PIECE(code=repr(code))
     if code[3] not in "01234567":
-        return f"{code!r}: orientation must be a digit 0-7"
+        return BAD_ORIENTATION(code=repr(code))
     return ""
 
 
@@ -339,20 +356,20 @@ def _first_legal_move(state: BlokusDuoState, team: int) -> str:
 def illegal_reason(state: BlokusDuoState, team: int, where: Placement) -> str:
     """Why `team` may not make this placement now ("" if it may)."""
     if not state.unused[team] >> where.piece & 1:
-        return f"piece {PIECE_LETTERS[where.piece]} was already placed"
+        return PLACED(piece=PIECE_LETTERS[where.piece])
     if not where.on_board():
-        return "the piece does not lie entirely on the board"
+        return OFF_BOARD()
     mask = where.mask()
     if mask & (state.squares[0] | state.squares[1]):
-        return "the piece overlaps a placed square"
+        return OVERLAPS()
     if not state.squares[team]:
         if not mask & state.corners[team]:
-            return f"the first piece must cover {START_NAMES[team]}"
+            return FIRST_PIECE(start=START_NAMES[team])
         return ""
     if mask & state.forbidden[team]:
-        return "the piece shares an edge with an own square"
+        return SHARES_EDGE()
     if not mask & state.corners[team]:
-        return "the piece touches no own square at a corner"
+        return NO_CORNER()
     return ""
 
 
@@ -393,7 +410,7 @@ def judge(state: BlokusDuoState, code: Any) -> tuple[Placement | None, str]:
     where = placement(code)
     if where is None:
         if has_legal_move(state, team):
-            return None, f"pass while a legal move exists (e.g. {_first_legal_move(state, team)})"
+            return None, PASS_WHILE_LEGAL(code=_first_legal_move(state, team))
         return None, ""
     reason = illegal_reason(state, team, where)
     return (None, reason) if reason else (where, "")

@@ -60,6 +60,7 @@ from matches.rules.checks import (
     require,
     whole,
 )
+from matches.rules.reasons import Reason
 from matches.rules.turns import PROTOCOL
 
 FLOOR, BLOCK, ITEM = "0", "2", "3"  # cells are held as their reply digits
@@ -162,13 +163,19 @@ def ready_digits(state: ChaserState, player: int) -> str:
 
 # --- one step ----------------------------------------------------------------------
 
+# Why a command is invalid (matches/rules/reasons.py).
+DECIDED = Reason(words.gettext_noop("the game is already decided"))
+NO_COMMAND = Reason(words.gettext_noop("no command"))
+UNKNOWN_COMMAND = Reason(words.gettext_noop("unknown command {command}"))
+ONE_COMMAND = Reason(words.gettext_noop("only one command per turn"))
+
 
 def step(state: ChaserState, player: int, command: Any) -> tuple[ChaserState, dict[str, str]]:
     """One player's command: the next state and the outcome's fields (module docstring)."""
     if decided(state):
-        return state, {"result": "invalid", "reason": "the game is already decided"}
+        return state, {"result": "invalid", "reason": DECIDED()}
     if not isinstance(command, str) or command not in _COMMAND_SET:
-        reason = "no command" if command is None else f"unknown command {quoted(command)}"
+        reason = NO_COMMAND() if command is None else UNKNOWN_COMMAND(command=quoted(command))
         return fault(state, player), {"result": "invalid", "reason": reason}
     ready = ready_digits(state, player)
     kind, (dx, dy) = command[0], DIRECTIONS[command[1]]
@@ -385,7 +392,7 @@ class ChaserRules(Presentation):
             for index, action in enumerate(actions[player]):
                 command = action.get("command")
                 if index and not decided(state) and command is not None:
-                    fields = {"result": "invalid", "reason": "only one command per turn"}
+                    fields = {"result": "invalid", "reason": ONE_COMMAND()}
                 else:
                     state, fields = step(state, player, command)
                 echoed = {"command": command} if "command" in action else {}

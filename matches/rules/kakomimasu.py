@@ -19,6 +19,8 @@ from matches.rules import words
 from matches.rules.base import Outcomes, Presentation, Ranking, TurnActions
 from matches.rules.checks import board_size, points_grid, whole
 from matches.rules.orders import (
+    NO_AGENT,
+    REPEATED,
     AgentKey,
     Cell,
     Order,
@@ -30,6 +32,8 @@ from matches.rules.orders import (
     fail_same_targets,
     repeated_agents,
 )
+from matches.rules.reasons import Reason
+from matches.rules.words import gettext_noop
 
 NEUTRAL, WALL_A, WALL_B, TERRITORY_A, TERRITORY_B = 0, 1, 2, 3, 4
 WALL = (WALL_A, WALL_B)
@@ -46,6 +50,18 @@ _STEPS = frozenset((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or d
 _CODE_PLANES = np.arange(WALL_A, TERRITORY_B + 1, dtype=np.int8).reshape(4, 1, 1)
 
 Agents = tuple[tuple[Cell | None, ...], tuple[Cell | None, ...]]
+
+# Why an action is invalid or fails (matches/rules/reasons.py); orders.py has the shared.
+UNKNOWN_TYPE = Reason(gettext_noop(
+    "unknown action type {type} (expected put, move, remove or stay)"))
+NOT_WHOLE = Reason(gettext_noop("a {kind} needs whole-number x and y"))
+ALREADY_ON = Reason(gettext_noop("the agent is already on the board"))
+NOT_ON = Reason(gettext_noop("the agent is not on the board"))
+OFF_BOARD = Reason(gettext_noop("target is off the board"))
+NOT_NEXT = Reason(gettext_noop("target is not next to the agent at ({x}, {y})"))
+NOT_WALL = Reason(gettext_noop("target is not a wall"))
+OPPONENT_WALL = Reason(gettext_noop("target is an opponent wall"))
+HOLDER_STAYS = Reason(gettext_noop("the agent at the target stays ({agent})"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,30 +279,30 @@ class _Judge:
     def reason(self, action: Mapping[str, Any]) -> str:
         agent, kind = action.get("agent"), action.get("type")
         if type(agent) is not int or not 0 <= agent < self.count:
-            return f"there is no agent {json.dumps(agent)}"
+            return NO_AGENT(agent=json.dumps(agent))
         if agent in self.repeated:
-            return f"agent {agent} has {self.repeated[agent]} actions this turn"
+            return REPEATED(agent=agent, count=self.repeated[agent])
         if kind == "stay":
             return ""
         if kind not in TARGETED:
-            return f"unknown action type {json.dumps(kind)} (expected put, move, remove or stay)"
+            return UNKNOWN_TYPE(type=json.dumps(kind))
         x, y = action.get("x"), action.get("y")
         if type(x) is not int or type(y) is not int:
-            return f"a {kind} needs whole-number x and y"
+            return NOT_WHOLE(kind=kind)
         position = self.positions[agent]
         if kind == "put":
             if position is not None:
-                return "the agent is already on the board"
+                return ALREADY_ON()
         elif position is None:
-            return "the agent is not on the board"
+            return NOT_ON()
         if not (0 <= x < self.width and 0 <= y < self.height):
-            return "target is off the board"
+            return OFF_BOARD()
         if kind != "put" and (x - position[0], y - position[1]) not in _STEPS:
-            return f"target is not next to the agent at ({position[0]}, {position[1]})"
+            return NOT_NEXT(x=position[0], y=position[1])
         cell = self.cells[y + 1, x + 1]
         if kind == "remove":
-            return "" if cell in WALL else "target is not a wall"
-        return "target is an opponent wall" if cell == self.opponent_wall else ""
+            return "" if cell in WALL else NOT_WALL()
+        return OPPONENT_WALL() if cell == self.opponent_wall else ""
 
 
 # --- steps 2 and 3: conflicts -------------------------------------------------
@@ -307,7 +323,7 @@ def _settle_claims(standing: dict[Cell, AgentKey], movers: list[Order]) -> list[
         if not stuck:
             return [order for order in movers if (order.team, order.agent) in moving]
         for order in stuck:
-            fail(order, f"the agent at the target stays ({agent_name(standing[order.target])})")
+            fail(order, HOLDER_STAYS(agent=agent_name(standing[order.target])))
             moving.discard((order.team, order.agent))
             claims.remove(order)
 
@@ -340,7 +356,7 @@ def _apply_remove(order: Order, cells: np.ndarray, standing: dict) -> None:
     """Clear the wall unless an agent now stands on it."""
     holder = standing.get(order.target)
     if holder is not None:
-        fail(order, f"the agent at the target stays ({agent_name(holder)})")
+        fail(order, HOLDER_STAYS(agent=agent_name(holder)))
         return
     x, y = order.target
     cells[y + 1, x + 1] = NEUTRAL

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches.rules.base import team_named
+from matches.rules.reasons import Reason
+from matches.rules.words import gettext_noop
 
 Cell = tuple[int, int]  # (x, y) on the unpadded board
 AgentKey = tuple[int, int]  # (team, agent)
@@ -27,8 +29,16 @@ class Order:
     out: dict
 
 
+# The reasons both games give (matches/rules/reasons.py), and an agent as they name it.
+AGENT = Reason(gettext_noop("agent {number} of {team}"))
+NO_AGENT = Reason(gettext_noop("there is no agent {agent}"))
+REPEATED = Reason(gettext_noop("agent {agent} has {count} actions this turn"))
+ALSO_TARGETS = Reason(gettext_noop("{agent} also targets ({x}, {y})"))
+
+
 def agent_name(key: AgentKey) -> str:
-    return f"agent {key[1]} of {team_named(key[0])}"
+    """An agent as reasons name it: "agent 5 of team 1 (B)"."""
+    return AGENT(number=key[1], team=team_named(key[0]))
 
 
 def echo(action: Mapping[str, Any], keys: Sequence[str], key_set: Collection[str]) -> dict:
@@ -77,7 +87,7 @@ def fail_same_targets(orders: list[Order]) -> list[Order]:
     for (x, y), group in rivals.items():
         for order in group:
             other = next(o for o in group if o is not order)
-            fail(order, f"{agent_name((other.team, other.agent))} also targets ({x}, {y})")
+            fail(order, ALSO_TARGETS(agent=agent_name((other.team, other.agent)), x=x, y=y))
     return [order for order in orders if order.target not in rivals]
 
 

@@ -41,6 +41,8 @@ from matches.rules.checks import (
     whole,
 )
 from matches.rules.orders import (
+    NO_AGENT,
+    REPEATED,
     AgentKey,
     Cell,
     Order,
@@ -53,11 +55,28 @@ from matches.rules.orders import (
     is_ok,
     repeated_agents,
 )
+from matches.rules.reasons import Reason
+from matches.rules.words import gettext_noop
 
 EMPTY, TILE_A, TILE_B, OBSTACLE = 0, 1, 2, 3
 TILE = (TILE_A, TILE_B)
 CELL_CHARS = bytes.maketrans(bytes(range(4)), b".AB#")
 ACTION_KEYS = ("agent", "type", "dx", "dy")
+
+# Why an action is invalid or fails (matches/rules/reasons.py); orders.py has the shared.
+UNKNOWN_TYPE = Reason(gettext_noop("unknown action type {type} (expected move, remove or stay)"))
+NOT_WHOLE = Reason(gettext_noop("a {kind} needs whole-number dx and dy"))
+OUT_OF_RANGE = Reason(gettext_noop("direction ({dx}, {dy}) is out of range"))
+NO_DIRECTION = Reason(gettext_noop("direction (0, 0) does not point to a neighbour"))
+OFF_FIELD = Reason(gettext_noop("target ({x}, {y}) is off the field"))
+ON_OBSTACLE = Reason(gettext_noop("target is an obstacle"))
+OPPONENT_TILE = Reason(gettext_noop("target is an opponent tile"))
+OWN_TILE = Reason(gettext_noop("target is the team's own tile"))
+NOT_OPPONENT_TILE = Reason(gettext_noop("target is not an opponent tile"))
+STAYS_ON = Reason(gettext_noop("{agent} stays on the target"))
+CYCLE = Reason(gettext_noop("a swap or cycle of moves ({agents})"))
+DOES_NOT_MOVE = Reason(gettext_noop("{agent} on the target does not move away"))
+ENDS_ON = Reason(gettext_noop("{agent} ends the turn on the target"))
 _ACTION_KEY_SET = frozenset(ACTION_KEYS)
 MIN_SIDE, MAX_SIDE = 10, 20
 MIN_AGENTS, MAX_AGENTS = 2, 8
@@ -393,35 +412,35 @@ class Procon2020Rules(Presentation):
             agent, kind = action.get("agent"), action.get("type")
             dx, dy = action.get("dx"), action.get("dy")
             if type(agent) is not int or not 0 <= agent < len(positions):
-                reason = f"there is no agent {json.dumps(agent)}"
+                reason = NO_AGENT(agent=json.dumps(agent))
             elif agent in repeated:
-                reason = f"agent {agent} has {repeated[agent]} actions this turn"
+                reason = REPEATED(agent=agent, count=repeated[agent])
             elif kind == "stay":
                 reason = ""
             elif kind != "move" and kind != "remove":
-                reason = f"unknown action type {json.dumps(kind)} (expected move, remove or stay)"
+                reason = UNKNOWN_TYPE(type=json.dumps(kind))
             elif type(dx) is not int or type(dy) is not int:
-                reason = f"a {kind} needs whole-number dx and dy"
+                reason = NOT_WHOLE(kind=kind)
             elif not (-1 <= dx <= 1 and -1 <= dy <= 1):
-                reason = f"direction ({dx}, {dy}) is out of range"
+                reason = OUT_OF_RANGE(dx=dx, dy=dy)
             elif dx == 0 and dy == 0:
-                reason = "direction (0, 0) does not point to a neighbour"
+                reason = NO_DIRECTION()
             else:
                 x, y = positions[agent]
                 x, y = x + dx, y + dy
                 target = cell_at(y + 1, x + 1)
                 if not (0 <= x < width and 0 <= y < height):
-                    reason = f"target ({x}, {y}) is off the field"
+                    reason = OFF_FIELD(x=x, y=y)
                 elif target == OBSTACLE:
-                    reason = "target is an obstacle"
+                    reason = ON_OBSTACLE()
                 elif kind == "move":
-                    reason = "target is an opponent tile" if target == opponent else ""
+                    reason = OPPONENT_TILE() if target == opponent else ""
                 elif target in removable:
                     reason = ""
                 elif target == own:
-                    reason = "target is the team's own tile"
+                    reason = OWN_TILE()
                 else:
-                    reason = "target is not an opponent tile"
+                    reason = NOT_OPPONENT_TILE()
                 if not reason:
                     orders.append(Order(team, agent, kind, (x, y), echoed))
             if reason:
@@ -456,7 +475,7 @@ def _settle_moves(standing: dict[Cell, AgentKey], movers: list[Order]) -> list[O
             if holder is None:
                 succeeds[at] = True
             elif holder not in moving:
-                fail(moving[at], f"{agent_name(holder)} stays on the target")
+                fail(moving[at], STAYS_ON(agent=agent_name(holder)))
                 succeeds[at] = False
             else:
                 at = holder
@@ -464,14 +483,14 @@ def _settle_moves(standing: dict[Cell, AgentKey], movers: list[Order]) -> list[O
             cycle = chain[chain.index(at):]
             names = ", ".join(agent_name(k) for k in cycle)
             for k in cycle:
-                fail(moving[k], f"a swap or cycle of moves ({names})")
+                fail(moving[k], CYCLE(agents=names))
                 succeeds[k] = False
         ahead = at
         for behind in reversed(chain):
             if behind not in succeeds:
                 succeeds[behind] = succeeds[ahead]
                 if not succeeds[ahead]:
-                    fail(moving[behind], f"{agent_name(ahead)} on the target does not move away")
+                    fail(moving[behind], DOES_NOT_MOVE(agent=agent_name(ahead)))
             ahead = behind
     return [order for key, order in moving.items() if succeeds[key]]
 
@@ -492,7 +511,7 @@ def _settle_removes(
             if holder is None or holder in moved:
                 done.append(order)
             else:
-                fail(order, f"{agent_name(holder)} ends the turn on the target")
+                fail(order, ENDS_ON(agent=agent_name(holder)))
     return done
 
 

@@ -52,6 +52,7 @@ from matches.selectors.records import (  # noqa: F401
 from matches.selectors.verdicts import (  # noqa: F401
     every_language,
     final_result,
+    reasons_said,
     verdict,
     verdicts,
     verdicts_now,

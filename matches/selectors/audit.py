@@ -14,7 +14,7 @@ from matches.rules.records import first_difference
 from matches.rules.timeline import compute_timeline
 from matches.selectors.moments import match_meta
 from matches.selectors.records import initial_view, latest_scores, match_record, veiled_view
-from matches.selectors.verdicts import final_result, verdicts
+from matches.selectors.verdicts import final_result, reasons_said, verdicts
 
 
 @dataclass(frozen=True)
@@ -111,4 +111,5 @@ def replay_data(match: Match, now: datetime | None = None,
     if states:
         rows = match.turn_rows.order_by("number")
         data["states"] = [initial_view(match)] + [row.state() for row in rows]
+        data["reasons"] = [{}] + [reasons_said(row.outcomes) for row in rows]
     return data

@@ -1,9 +1,11 @@
 """A finished match's result in words, in every language the site speaks (a game's
-and, where it decides one, its match's), and a game's result once its match is decided."""
+and, where it decides one, its match's), a game's result once its match is decided, and
+the reasons of a turn's failed actions in every language."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from django.conf import settings
@@ -11,7 +13,7 @@ from django.utils import translation
 
 from matches.caches import Kept, identity
 from matches.models import Match
-from matches.rules import rules_for
+from matches.rules import reasons, rules_for
 from matches.selectors.records import games_in_order, match_games
 
 # A finished match's verdict in every language, per (match's identity, its last turn,
@@ -53,6 +55,20 @@ def every_language(build: Callable[[], Any]) -> dict[str, Any]:
         with translation.override(code):
             said[code] = build()
     return said
+
+
+def reasons_said(outcomes: Iterable[Iterable[dict[str, Any]]] | None) -> dict[str, dict[str, str]]:
+    """Each reason of a turn's outcomes (English data, docs/formats.md) in every language:
+    {reason: {"ja", "vi", "en"}}, for a screen to show in its own (live messages and the
+    replay's data carry it beside the outcomes)."""
+    found = {outcome["reason"] for team in outcomes or () for outcome in team
+             if isinstance(outcome.get("reason"), str) and outcome["reason"]}
+    return {reason: _reason_said(reason) for reason in sorted(found)}
+
+
+@functools.lru_cache(maxsize=4096)  # a reason says the same words for ever
+def _reason_said(reason: str) -> dict[str, str]:
+    return every_language(lambda: reasons.said(reason))
 
 
 def verdicts(match: Match, scores: list[dict[str, int]]) -> dict[str, str] | None:

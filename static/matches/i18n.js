@@ -36,6 +36,13 @@ export function withNodes(sentence, nodes, wrap = (text) => text) {
 // The language of the page (templates/base.html sets <html lang>): "ja", "vi" or "en".
 export const language = document.documentElement.lang || "en";
 
+// A reason of an outcome (English data: docs/formats.md, "Reasons") in the page's
+// language, from `said`, the words the server sends beside the outcomes (a turn's, a
+// snapshot's or a step's `reasons`); as it is where the server said nothing of it.
+export function reasonSaid(reason, said) {
+  return (said && Object.hasOwn(said, reason) && inLanguage(said[reason])) || reason;
+}
+
 // A value sent in every language (the server's words: a verdict, a panel's words), in
 // the page's; a plain value is shown as it is.
 export function inLanguage(value) {

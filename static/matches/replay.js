@@ -33,6 +33,7 @@ class Replay {
     this.root = root;
     this.data = data;
     this.states = data.states;
+    this.reasons = data.reasons || []; // each turn's reasons in every language
     this.status = data.status;
     this.result = data.result;
     this.verdict = inLanguage(data.verdicts) || data.verdict || null; // the server's words
@@ -179,6 +180,7 @@ class Replay {
     if (message.turn !== this.states.length) return;
     const { turn, cells, agents, outcomes, scores } = message;
     this.states.push({ turn, cells, agents, outcomes, scores });
+    this.reasons[turn] = message.reasons || {};
     this.noteEvent(turn);
     noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
     if (this.status === "upcoming") this.status = "running";
@@ -218,7 +220,7 @@ class Replay {
     this.drawScores(state.scores);
     drawPosition(this.root, { turn: this.turn, latest: this.latest, span: this.span });
     drawChart(this.find("svg.chart"), this.states, this.data.turns, { keys: this.parts, current: this.turn });
-    drawActions(this.root, this.data, state, this.events[state.turn]);
+    drawActions(this.root, this.data, state, this.events[state.turn], this.reasons[state.turn]);
     drawCurrentLine(this.moveList, this.turn);
     drawPlayState(this.root, this.playing, this.speed);
     this.showStatus();

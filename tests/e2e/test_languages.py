@@ -82,3 +82,46 @@ def test_a_vietnamese_venue_shows_the_servers_verdict_in_vietnamese(finished,
     verdict = page.inner_text(".result-card .verdict")
     assert "thắng" in verdict or "Hòa" in verdict or "hòa" in verdict, verdict
     page.close()
+
+
+# Matches whose last turn failed actions for reasons with values inside: an agent's
+# name (Kakomimasu, Procon 2020), a piece (Blokus Duo), a quote of a command (CHaser).
+REASONED = ["kakomimasu/random_s7_00", "procon2020/move_into_staying_agent",
+            "blokus-duo/edge_contact_forbidden", "chaser/unknown_command_fault"]
+
+
+@pytest.fixture
+def reasoned(transactional_db):
+    from matches.rules.records import parse_record
+    from matches.services.archive import match_import
+    from tests.e2e.test_venue_panels import VECTORS
+    found = {}
+    for vector in REASONED:
+        record = parse_record((VECTORS / f"{vector}.record.json").read_bytes())
+        match = match_import(record, published=True)
+        found[vector] = (match.pk, match.turns)
+    return found
+
+
+@pytest.mark.parametrize("language", ["ja", "vi"])
+def test_the_reasons_of_failed_actions_are_said_in_the_pages_language(reasoned, language,
+                                                                      live_server_process,
+                                                                      browser):
+    vocabulary = english_words()
+    problems, shown = [], 0
+    for vector, (match_id, turns) in reasoned.items():
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(f"{live_server_process}/matches/{match_id}/?lang={language}")
+        page.wait_for_selector("[data-failures] .summary :is(.conflict, .invalid)")
+        page.wait_for_timeout(300)  # the list fits the room the cards leave
+        venue = page.locator("[data-failures] li .why").all_inner_texts()
+        page.goto(f"{live_server_process}/matches/{match_id}/replay?turn={turns}&lang={language}")
+        page.wait_for_selector("[data-actions] .reason")
+        replay = page.locator("[data-actions] .reason").all_inner_texts()
+        page.close()
+        shown += len(venue)  # the venue lists what fits (Blokus Duo's trays leave no room)
+        assert replay, f"{vector}: the replay shows no reason"
+        for where, texts in (("venue", venue), ("replay", replay)):
+            problems += [f"{vector} {where}: {text!r}" for text in texts
+                         if {w.lower() for w in WORD.findall(text) if len(w) > 2} & vocabulary]
+    assert shown >= 3 and not problems, "reasons left in English:\n" + "\n".join(problems)

@@ -16,9 +16,21 @@ from datetime import datetime
 from django.utils import timezone
 
 from matches.rules import chaser
+from matches.rules.reasons import Reason
+from matches.rules.words import gettext_noop
 
 LINE_LIMIT = 1024  # bytes of one line, its end included
 SEND_WAIT = 10.0  # seconds a send may block on a program that does not read
+
+# What a fault says, in English, worded on screens in their language (rules/reasons.py).
+NOT_NAME = Reason(gettext_noop("the name is neither UTF-8 nor Shift_JIS text"))
+NOT_TEXT = Reason(gettext_noop("the line is not UTF-8 text"))
+CLOSED = Reason(gettext_noop("the connection closed"))
+FAILED = Reason(gettext_noop("the connection failed"))
+NO_LINE = Reason(gettext_noop("no line within {seconds} s"))
+NO_NAME = Reason(gettext_noop("no name within {seconds} s"))
+TOO_LONG = Reason(gettext_noop("a line over {limit} bytes"))
+EXPECTED = Reason(gettext_noop("expected {wanted}, got {got}"))
 
 
 class Fault(Exception):
@@ -45,7 +57,7 @@ def decode_sent_name(raw: bytes) -> str:
             return body.decode(encoding).strip()
         except UnicodeDecodeError:
             continue
-    raise Fault("not_text", "the name is neither UTF-8 nor Shift_JIS text", raw)
+    raise Fault("not_text", NOT_NAME(), raw)
 
 
 def decode_name(raw: bytes) -> str:
@@ -70,38 +82,38 @@ class Program:
         self.seated = threading.Event()  # set when its game takes it (or the server stops)
 
     def read(self, timeout: float) -> Line:
-        raw = self._raw(timeout, "no line")
+        raw = self._raw(timeout, NO_LINE)
         try:
             text = raw.decode("utf-8").strip()
         except UnicodeDecodeError:
-            raise Fault("not_text", "the line is not UTF-8 text", raw) from None
+            raise Fault("not_text", NOT_TEXT(), raw) from None
         return Line(raw, text, timezone.now())
 
     def read_name(self, timeout: float) -> str:
         """The first line: the program's name, in UTF-8 or Shift_JIS (as shown; the
         whole name in `sent`)."""
-        raw = self._raw(timeout, "no name")
+        raw = self._raw(timeout, NO_NAME)
         self.name_line = Line(raw, "", timezone.now())
         self.sent = decode_sent_name(raw)
         return chaser.shown_name(self.sent)
 
-    def _raw(self, timeout: float, what: str) -> bytes:
+    def _raw(self, timeout: float, late: Reason) -> bytes:
         """The next line with its end; a Fault when it does not come whole in time."""
         if self.gone:
-            raise Fault("disconnected", "the connection closed")
+            raise Fault("disconnected", CLOSED())
         try:
             self.connection.settimeout(timeout)
             raw = self.lines.readline(LINE_LIMIT + 1)
         except TimeoutError:
-            raise Fault("timeout", f"{what} within {timeout:g} s") from None
+            raise Fault("timeout", late(seconds=f"{timeout:g}")) from None
         except OSError:
             self.gone = True
-            raise Fault("disconnected", "the connection failed") from None
+            raise Fault("disconnected", FAILED()) from None
         if len(raw) > LINE_LIMIT and not raw.endswith(b"\n"):
-            raise Fault("line_too_long", f"a line over {LINE_LIMIT} bytes", raw[:LINE_LIMIT])
+            raise Fault("line_too_long", TOO_LONG(limit=LINE_LIMIT), raw[:LINE_LIMIT])
         if not raw.endswith(b"\n"):
             self.gone = True
-            raise Fault("disconnected", "the connection closed", raw or None)
+            raise Fault("disconnected", CLOSED(), raw or None)
         return raw
 
     def send(self, text: str) -> None:

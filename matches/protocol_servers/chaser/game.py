@@ -33,7 +33,7 @@ from django.utils import timezone
 from matches.live import messages
 from matches.live.broadcast import match_group
 from matches.models import Submission
-from matches.protocol_servers.chaser.connection import Fault, Line, Program
+from matches.protocol_servers.chaser.connection import EXPECTED, Fault, Line, Program
 from matches.rules import chaser
 from matches.services import protocol
 
@@ -191,7 +191,7 @@ class ChaserGame:
         line = self.programs[player].read(self.settings.timeout)
         if line.text != wanted:
             raise Fault(f"expected_{'gr' if wanted == 'gr' else 'hash'}",
-                        f"expected {wanted!r}, got {line.text[:40]!r}", line.raw)
+                        EXPECTED(wanted=repr(wanted), got=repr(line.text[:40])), line.raw)
         self.store(player, turn, line, 200)
 
     def expect_end(self, player: int, turn: int) -> None:

@@ -2,7 +2,7 @@
 // actions beside team B's (or each team's one command or move), every reason in full.
 
 import { RESULT_MARK, actor, conflictWords, describeAction, gameRules, invalidWords } from "../board.js";
-import { gettext, interpolate } from "../i18n.js";
+import { gettext, interpolate, reasonSaid } from "../i18n.js";
 import { actionRows } from "./events.js";
 import { text } from "./text.js";
 
@@ -15,8 +15,9 @@ const RESULT_WORDS = {
   conflict: gettext("conflict"),
 };
 
-// `data` is the replay's (game, teams, agents); `event` is the turn's (events.js).
-export function drawActions(root, data, state, event) {
+// `data` is the replay's (game, teams, agents); `event` is the turn's (events.js);
+// `reasons` the words of its reasons in every language.
+export function drawActions(root, data, state, event, reasons) {
   const box = root.querySelector("[data-actions]");
   box.querySelector(".summary").replaceChildren(...summary(data, state, event));
   const grid = box.querySelector("[data-turn-actions]");
@@ -31,7 +32,7 @@ export function drawActions(root, data, state, event) {
       cell.className = "action-cell";
       cell.dataset.team = team;
       cell.dataset.row = key;
-      cell.append(...own.map((outcome) => actionItem(game, outcome, team)));
+      cell.append(...own.map((outcome) => actionItem(game, outcome, team, reasons)));
       grid.append(cell);
     });
   }
@@ -66,17 +67,14 @@ function summary(data, state, event) {
   return parts;
 }
 
-function actionItem(game, outcome, team) {
+function actionItem(game, outcome, team, reasons) {
   const result = outcome.type === null ? "none" : outcome.result;
   const item = text("div", "", `action ${result}`);
   item.append(text("span", actor(game, team, outcome), `agent-chip team-${"ab"[team]}`),
               text("span", describeAction(game, outcome), "what"),
               text("span", RESULT_MARK[result] || "", "result"));
   if (RESULT_MARK[result]) item.lastChild.title = RESULT_WORDS[result];
-  if (outcome.reason) {
-    item.append(text("span", outcome.reason, "reason"));  // data, as the rules wrote it
-    item.lastChild.setAttribute("translate", "no");
-  }
+  if (outcome.reason) item.append(text("span", reasonSaid(outcome.reason, reasons), "reason"));
   const read = gameRules(game).reply?.(outcome); // what a program read, where the game says
   if (read) item.append(text("span", read, "reply"));
   return item;

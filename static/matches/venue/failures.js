@@ -3,7 +3,7 @@
 
 import { RESULT_MARK, actor, conflictWords, describeAction, failureCounts, gameRules,
          invalidWords } from "../board.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, interpolate, ngettext, reasonSaid } from "../i18n.js";
 import { words } from "./words.js";
 
 export function drawFailures(root, screen, state) {
@@ -14,7 +14,7 @@ export function drawFailures(root, screen, state) {
   drawHeadline(box.querySelector(".summary"), state);
   const listed = listedOutcomes(game, state, screen.panel);
   const list = box.querySelector("ul");
-  list.replaceChildren(...listed.map((outcome) => outcomeItem(game, outcome)));
+  list.replaceChildren(...listed.map((outcome) => outcomeItem(game, outcome, screen.reasons)));
   fitList(box, list, listed.length);
 }
 
@@ -56,17 +56,17 @@ function listedOutcomes(game, state, panel) {
 }
 
 // e.g. "✕ A3 move (4, 7): target is an opponent wall", "✓ A piece u · 5 squares · 45 54 55".
-function outcomeItem(game, outcome) {
+function outcomeItem(game, outcome, reasons) {
   const item = document.createElement("li");
   item.className = `${outcome.result} team-${"ab"[outcome.team]}`;
   const who = `${gameRules(game).agents ? "AB"[outcome.team] : ""}${actor(game, outcome.team, outcome)}`;
   const said = outcome.words || describeAction(game, outcome);
   item.append(words("mark", RESULT_MARK[outcome.result] || "?"), words("who", who), ` ${said}`);
   if (outcome.reason) {
-    // the rules' reason is data (docs/formats.md), shown as the rules wrote it
-    const why = words("why", `: ${outcome.reason}`);
-    why.setAttribute("translate", "no");
-    item.append(why);
+    // the rules' reason (English data) in the page's words, as the server said it
+    // Translators: after an action in a list of failed ones, why it failed
+    item.append(words("why", interpolate(gettext(": %(reason)s"),
+                                         { reason: reasonSaid(outcome.reason, reasons) })));
   }
   return item;
 }

@@ -7,7 +7,7 @@ import { clockLeft } from "./chess-clocks.js";
 export function newScreen() {
   return { meta: null, view: null, history: [], deadline: null, status: "connecting",
            result: null, connection: "connecting", state: null, arrived: new Map(),
-           lead: null, panel: null, verdict: null,
+           lead: null, panel: null, verdict: null, reasons: null,
            // alternating games: each team's time left at `clocksAt`, and the mover
            clocks: null, clocksAt: null, toMove: null };
 }
@@ -21,6 +21,7 @@ export function readSnapshot(screen, message) {
                           deadline: message.deadline, status: message.status, result: message.result,
                           lead: message.lead || null,
                           panel: inLanguage(message.panels) || message.panel || null,
+                          reasons: message.reasons || null,
                           verdict: inLanguage(message.verdicts) || message.verdict || null });
 }
 
@@ -31,6 +32,7 @@ export function readTurn(screen, message) {
   screen.history.push({ turn: message.turn, scores: message.scores });
   screen.lead = message.lead || null; // the new scores say who leads, until a result does
   screen.panel = inLanguage(message.panels) || message.panel || null;
+  screen.reasons = message.reasons || null;
 }
 
 // A step of a game played step by step: the position after it, with that one step's

@@ -4,7 +4,7 @@
 import { gameRules } from "../board.js";
 import { formatCountdown } from "../clock.js";
 import { setData, setText } from "../dom.js";
-import { gettext, interpolate, withNodes } from "../i18n.js";
+import { gettext, interpolate, reasonSaid, withNodes } from "../i18n.js";
 import { alternating } from "./chess-clocks.js";
 import { words } from "./words.js";
 
@@ -91,8 +91,9 @@ function drawStep(countdown, screen, step) {
   const tile = !countdown.parentElement.querySelector(".label");
   const rules = gameRules(screen.meta.game);
   const said = step.result === "ok" ? rules.describe({ command: step.command })
-    // Translators: a step that failed and why (the reason is the protocol's, in English)
-    : interpolate(gettext("fault: %(reason)s"), { reason: step.reason || "protocol" });
+    // Translators: a step that failed and why, e.g. "fault: no line within 2 s"
+    : interpolate(gettext("fault: %(reason)s"),
+                  { reason: step.reason ? reasonSaid(step.reason, step.reasons) : gettext("protocol error") });
   const who = words(`team-${"ab"[step.team]}-text mover`, tile && short ? short : name);
   who.title = name;
   countdown.replaceChildren(who, words("step-words", ` · ${said}`));
