@@ -6,7 +6,7 @@ import re
 from datetime import date
 
 from django.db.models import F
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
@@ -47,7 +47,7 @@ def visible_match_or_404(request: HttpRequest, match_id: int) -> Match:
     """The match, if this visitor may see it; a private match is a 404 like a missing one."""
     match = get_object_or_404(Match.objects.select_related("board"), pk=match_id)
     if not can_view(request.user, match):
-        raise Http404(f"no match {match_id}")
+        raise Http404(gettext("no match %(numbers)s") % {"numbers": match_id})
     return match
 
 
@@ -79,18 +79,18 @@ MATCH_NUMBER = re.compile(r"[0-9]{1,18}")
 
 def screens(request: HttpRequest) -> HttpResponse:
     wanted = [part.strip() for part in request.GET.get("matches", "").split(",") if part.strip()]
+    # a screen in the hall says what is wrong in its language, on its dark page
     if not all(MATCH_NUMBER.fullmatch(part) for part in wanted):
-        return HttpResponseBadRequest(
-            "matches: give match numbers separated by commas, e.g. 1,2,3",
-            content_type="text/plain; charset=utf-8")
+        return error_page(400, gettext("matches: give match numbers separated by commas, "
+                                       "e.g. 1,2,3"))
     if len(wanted) > WALL_LIMIT:
-        return HttpResponseBadRequest(f"matches: at most {WALL_LIMIT} on one screen",
-                                      content_type="text/plain; charset=utf-8")
+        return error_page(400, gettext("matches: at most %(limit)s on one screen")
+                          % {"limit": WALL_LIMIT})
     shown = visible_matches(request.user).filter(pk__in=[int(p) for p in wanted])
     found = {m.pk: m for m in shown.prefetch_related("teams")}
     missing = [p for p in wanted if int(p) not in found]
     if missing:
-        raise Http404(f"no match {', '.join(missing)}")
+        raise Http404(gettext("no match %(numbers)s") % {"numbers": ", ".join(missing)})
     matches = [found[int(p)] for p in wanted]
     return render(request, "matches/screens.html", {"matches": matches, "limit": WALL_LIMIT})
 
@@ -111,10 +111,12 @@ ERROR_PAGES = {
 
 def error_page(status: int, detail: str = "") -> HttpResponse:
     """The project's error page, rendered without the request: a 500 may come from the
-    database or the session, so it must need neither."""
+    database or the session, so it must need neither. It is in the language the request
+    asked for (the middleware made it the active one before the view ran)."""
     heading, explanation = ERROR_PAGES[status]
     return HttpResponse(render_to_string("error.html", {
         "status": status, "heading": heading, "explanation": explanation, "detail": detail,
+        "LANGUAGE_CODE": translation.get_language() or "en",
     }), status=status)
 
 

@@ -17,9 +17,24 @@ OUR_PAGE = 'class="page error-page"'
 def test_the_wall_answers_a_number_out_of_range_with_a_clear_400(client, matches):
     make_match()
     response = client.get(f"/screens/?matches={matches}")
-    assert response.status_code == 400 and response["Content-Type"].startswith("text/plain")
-    assert response.content.decode() == ("matches: give match numbers separated by commas, "
-                                         "e.g. 1,2,3")
+    page = response.content.decode()
+    assert response.status_code == 400 and OUR_PAGE in page
+    assert "Matches: give match numbers separated by commas, e.g. 1,2,3." in page
+
+
+def test_a_walls_error_page_is_in_the_language_asked_for(client):
+    """A wall opened with a mistake in its address on a dark projector: the project's
+    page, in its language, never a white page of English."""
+    make_match()
+    for url, language, says in [("/screens/?matches=x&lang=ja", "ja", "試合番号"),
+                                ("/screens/?matches=1,2,3,4,5,6,7&lang=vi", "vi", "tối đa 6"),
+                                ("/screens/?matches=999&lang=ja", "ja", "999"),
+                                ("/matches/999/?lang=vi", "vi", "Không tìm thấy")]:
+        response = client.get(url)
+        page = response.content.decode()
+        assert response.status_code in (400, 404) and OUR_PAGE in page
+        assert f'<html lang="{language}">' in page and says in page, (url, page[:600])
+        assert f"/jsi18n/?lang={language}" in page
 
 
 def test_a_missing_page_is_the_projects_404_page(client):
