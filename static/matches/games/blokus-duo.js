@@ -1,7 +1,7 @@
 // Blokus Duo: each team's pieces and the start squares; one move (a 4-character code)
 // a turn; fewer squares left to place is better.
 
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, interpolate, ngettext, withNodes } from "../i18n.js";
 import { drawPiece, pieceSvg } from "../piece.js";
 
 const START = [[4, 4], [9, 9]]; // 55 and AA: the squares the first pieces cover
@@ -348,11 +348,18 @@ function drawHand(page) {
   }
   hand.aimedCode = target.problem || !mine ? null : code;
   line.dataset.code = code;
-  line.textContent = target.problem ? `${code} · ${target.problem}`
+  codeLine(line, target.problem ? `%(code)s · ${target.problem}`
     // Translators: a move's code (e.g. 55u0), then what a click on the board does now
-    : interpolate(mine ? gettext("%(code)s · click to place") : gettext("%(code)s · wait for your move"),
-                  { code });
+    : mine ? gettext("%(code)s · click to place") : gettext("%(code)s · wait for your move"), code);
   line.classList.toggle("bad", Boolean(target.problem));
+}
+
+// The code line's words in the page's font, the move's code alone in a fixed-width one
+// (a monospaced font may draw Vietnamese marks badly: "đấu" as "đâú").
+function codeLine(line, sentence, code) {
+  const shown = document.createElement("code");
+  shown.textContent = code;
+  line.replaceChildren(...withNodes(sentence, { code: shown }));
 }
 
 // The squares where the chosen piece, as it is turned, can go (some legal placement
@@ -379,7 +386,7 @@ async function place(page) {
   hand.sending = true;
   const refusal = page.find("refusal");
   refusal.hidden = true;
-  page.find("code-line").textContent = interpolate(gettext("%(code)s · sending…"), { code });
+  codeLine(page.find("code-line"), gettext("%(code)s · sending…"), code);
   const { sent, reason } = await page.send([{ move: code }]);
   hand.sending = false;
   if (!sent && reason !== null) {
