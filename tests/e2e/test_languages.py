@@ -125,3 +125,53 @@ def test_the_reasons_of_failed_actions_are_said_in_the_pages_language(reasoned, 
             problems += [f"{vector} {where}: {text!r}" for text in texts
                          if {w.lower() for w in WORD.findall(text) if len(w) > 2} & vocabulary]
     assert shown >= 3 and not problems, "reasons left in English:\n" + "\n".join(problems)
+
+
+# Where a line breaks inside a word: between two katakana of one word ("ゲ|ーム"), or
+# inside a score ("37 –|13"). Each text node is read a character at a time.
+BROKEN_WORDS = """() => {
+  const kana = /[\\u30A0-\\u30FF]/;
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const text = node.textContent;
+    if (!/[\\u30A0-\\u30FF]{2}|\\d \\u2013 [\\u2212\\d]/.test(text)) continue;
+    if (!node.parentElement.checkVisibility()) continue;
+    const scores = [...text.matchAll(/[\\u2212\\d]+ \\u2013 [\\u2212\\d]+/g)]
+      .map((found) => [found.index, found.index + found[0].length]);
+    let top = null;
+    for (let i = 0; i < text.length; i += 1) {
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const rect = range.getClientRects()[0];
+      if (!rect || !rect.width) continue;
+      const inWord = kana.test(text[i]) && kana.test(text[i - 1] || "");
+      const inScore = scores.some(([start, end]) => i > start && i < end);
+      if (top !== null && rect.top > top + 2 && (inWord || inScore)) {
+        broken.push(`${text.slice(Math.max(0, i - 8), i)}|${text.slice(i, i + 8)}`);
+      }
+      top = rect.top;
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_japanese_lines_break_between_words_never_inside_one(reasoned, finished, size,
+                                                             live_server_process, browser):
+    ids = ",".join(str(match_id) for match_id, _ in reasoned.values())
+    paths = ["/", "/matches/", f"/screens/?matches={ids}", "/tv/"]
+    for match_id, _ in [*reasoned.values(), (finished.pk, 3)]:
+        paths += [f"/matches/{match_id}/", f"/matches/{match_id}/replay"]
+    problems = []
+    for path in paths:
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(f"{live_server_process}{path}{'&' if '?' in path else '?'}lang=ja")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(1200)  # the socket's snapshot, the lists
+        problems += [f"{path}: {piece!r}" for piece in page.evaluate(BROKEN_WORDS)]
+        page.close()
+    assert not problems, "broken inside a word:\n" + "\n".join(problems)

@@ -68,7 +68,7 @@ def test_a_hostile_value_is_shown_as_sent_never_read_as_a_template():
     hostile = "unknown command '{agent} {0!r} %(x)s'"  # the quote is what a team sent
     with translation.override("vi"):
         said = reasons.said(hostile)
-    assert said == "lệnh không hợp lệ '{agent} {0!r} %(x)s'"
+    assert said == "lệnh không xác định '{agent} {0!r} %(x)s'"
 
 
 def test_reasons_said_names_each_reason_of_a_turn_once_in_every_language():

@@ -4,7 +4,7 @@
 import { scoreCards } from "../board.js";
 import { setData, setHidden, setText } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
-import { signed } from "./words.js";
+import { signed, versus } from "./words.js";
 
 export function drawTitle(root, match) {
   const title = root.querySelector("[data-title]");
@@ -23,7 +23,7 @@ export function drawResult(root, screen) {
   const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
   // Translators: the final score, e.g. "final 12 – 7 · turn 30"
   setText(banner.querySelector(".final"), interpolate(gettext("final %(score)s · turn %(turn)s"),
-                                                     { score: numbers.map(signed).join(" – "),
+                                                     { score: versus(signed(numbers[0]), signed(numbers[1])),
                                                        turn: screen.state.turn }));
 }
 
@@ -38,11 +38,11 @@ function gameOfMatch(games, teams) {
                                     { game: games.game, games: games.of });
   if (games.by === "wins") {
     const [a, b] = games.wins;
-    return a + b ? `${which} (${teams[0].name} ${a} – ${b} ${teams[1].name})` : which;
+    return a + b ? `${which} (${teams[0].name} ${versus(a, b)} ${teams[1].name})` : which;
   }
   if (games.game === 1) return which;
   const earlier = games.headlines.slice(0, games.game - 1)
     .map(([a, b], index) => interpolate(gettext("game %(game)s: %(score)s"),
-                                        { game: index + 1, score: `${signed(a)} – ${signed(b)}` }));
+                                        { game: index + 1, score: versus(signed(a), signed(b)) }));
   return `${which} (${earlier.join(", ")})`;
 }

@@ -12,3 +12,9 @@ export function words(className, text) {
 export function signed(value) {
   return value < 0 ? `−${-value}` : String(value);
 }
+
+// Two numbers face to face, "37 – 13": the spaces never break, so a line never parts
+// a score.
+export function versus(a, b) {
+  return `${a}\u00a0–\u00a0${b}`;
+}
