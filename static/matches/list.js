@@ -2,7 +2,7 @@
 
 import { ServerClock, formatCountdown } from "./clock.js";
 import { setText } from "./dom.js";
-import { gettext, interpolate, ngettext } from "./i18n.js";
+import { gettext, inLanguage, interpolate, ngettext } from "./i18n.js";
 import { signed } from "./venue/words.js";
 
 const clock = new ServerClock();
@@ -13,6 +13,9 @@ const games = JSON.parse(document.querySelector("#games").textContent);
 
 function label(match) {
   if (match.status === "finished") {
+    // the server's verdict says why ("Hot wins: Cool is boxed in"), in the page's language
+    const verdict = inLanguage(match.verdicts) || match.verdict;
+    if (verdict) return verdict;
     // Translators: the status of a match that is over
     if (!match.result) return gettext("finished");
     const { winner } = match.result;
@@ -48,9 +51,11 @@ function render(match) {
   row.querySelector(".board-name").textContent = `${board} · ${turns}`;
   row.querySelector(".team-a .name").textContent = match.teams[0];
   row.querySelector(".team-b .name").textContent = match.teams[1];
-  // Each team's one number as its game's rules say (a total, squares left, items).
-  row.querySelector(".team-a .score").textContent = signed(match.headline[0]);
-  row.querySelector(".team-b .score").textContent = signed(match.headline[1]);
+  // Each team's one number as its game's rules say (a total, squares left, items); none
+  // before the start, where "0 – 0" would read as a score.
+  const before = match.status === "upcoming";
+  row.querySelector(".team-a .score").textContent = before ? "" : signed(match.headline[0]);
+  row.querySelector(".team-b .score").textContent = before ? "" : signed(match.headline[1]);
   row.querySelector(".unit").textContent = games[match.game]?.unit ?? "";
   row.querySelector(".state").textContent = label(match);
   row.querySelector(".state").dataset.kind = match.status;
@@ -119,8 +124,11 @@ setInterval(() => {
         ? interpolate(gettext("%(name)s to move"), { name: row.dataset.mover }) : "");
       continue;
     }
+    const upcoming = row.dataset.status === "upcoming";
     setText(countdown, row.dataset.status === "finished" || !deadline ? ""
-      : left > 0 ? interpolate(gettext("next turn in %(time)s"), { time: formatCountdown(left) })
-        : gettext("resolving the turn…"));
+      // Translators: on the list of matches, how long until a match starts, e.g. "starts in 57:49"
+      : upcoming ? (left > 0 ? interpolate(gettext("starts in %(time)s"), { time: formatCountdown(left) }) : "")
+        : left > 0 ? interpolate(gettext("next turn in %(time)s"), { time: formatCountdown(left) })
+          : gettext("resolving the turn…"));
   }
 }, 250);

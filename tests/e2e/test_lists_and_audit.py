@@ -144,3 +144,37 @@ def test_the_front_page_names_the_game_and_replays_finished_matches(
     assert "board 14×14 · 30 turns" in boards
     live = page.locator(".match-row[data-status=running] a.watch")
     assert live.inner_text() == "Watch"
+
+
+@pytest.fixture
+def upcoming(matches):
+    from matches.live import messages
+    from matches.models import Match
+    soon, _ = make_match(start_in=3600, teams=("Gamma", "Delta"))
+    chaser = Match.objects.get(pk=matches.imported["chaser/items_decide"])
+    return soon.pk, messages.snapshot(chaser)["verdict"]
+
+
+def test_before_the_start_a_match_says_when_it_starts_and_shows_no_score(
+        live_server_process, upcoming, browser):
+    match_id, _ = upcoming
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{live_server_process}/")
+    row = page.locator(f'.match-row[data-match="{match_id}"]')
+    row.locator(".countdown", has_text="starts in").wait_for()
+    assert row.get_attribute("data-status") == "upcoming"
+    assert row.locator(".score").all_inner_texts() == ["", ""]  # no "0 – 0" before the start
+    assert not row.locator(".unit").is_visible()
+    page.goto(f"{live_server_process}/matches/{match_id}/")
+    page.wait_for_selector('#venue[data-phase="upcoming"]')
+    assert not page.locator(".replay-link").is_visible()  # nothing to replay yet
+
+
+def test_a_finished_match_says_why_it_ended_on_the_front_page(live_server_process, upcoming,
+                                                               browser):
+    _, verdict = upcoming
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{live_server_process}/")
+    chaser = page.locator(".match-row", has_text="CHaser (U-16)")
+    chaser.locator(".state", has_text=verdict).wait_for()
+    assert ":" in verdict or " by " in verdict, verdict  # the reason, not a bare "X wins"
