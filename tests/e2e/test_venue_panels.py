@@ -203,3 +203,24 @@ def test_the_panels_text_reads_at_4_5_to_1(open_page, matches, live_server_proce
     seen = page.evaluate(CONTRASTS)
     assert len(seen) >= 6
     assert [shown for shown in seen if shown[2] < 4.5] == []
+
+
+TITLES = """() => [...document.querySelectorAll(".tile-title")].map((title) => ({
+  whole: title.scrollWidth <= title.clientWidth,
+  ownLine: title.clientWidth >= title.parentElement.clientWidth - 2}))"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (390, 844)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_an_upcoming_tile_says_when_it_starts_over_its_board(matches, live_server_process,
+                                                              pages, size):
+    ids = f"{matches['upcoming']},{matches['running']}"
+    page = pages.open(f"{live_server_process}/screens/?matches={ids}", size)
+    upcoming = page.locator(f'#match-{matches["upcoming"]}')
+    upcoming.locator("[data-start]:not([hidden])").wait_for()
+    assert re.fullmatch(r"(9|10):\d\d", upcoming.locator("[data-starts-in]").inner_text())
+    card, board = (upcoming.locator(part).bounding_box() for part in ("[data-start]", ".board"))
+    assert board["x"] <= card["x"] and card["x"] + card["width"] <= board["x"] + board["width"] + 1
+    running = page.locator(f'#match-{matches["running"]}')
+    assert not running.locator("[data-start]").is_visible()
+    # a long title keeps a line of its own rather than three letters beside the clock
+    assert all(title["whole"] or title["ownLine"] for title in page.evaluate(TITLES))
