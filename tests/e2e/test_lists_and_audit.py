@@ -178,3 +178,16 @@ def test_a_finished_match_says_why_it_ended_on_the_front_page(live_server_proces
     chaser = page.locator(".match-row", has_text="CHaser (U-16)")
     chaser.locator(".state", has_text=verdict).wait_for()
     assert ":" in verdict or " by " in verdict, verdict  # the reason, not a bare "X wins"
+
+
+def test_audit_bodies_have_the_room_the_short_columns_leave(live_server_process, matches,
+                                                            browser):
+    page = logged_in(browser, live_server_process, {"width": 1920, "height": 1080})
+    page.goto(f"{live_server_process}/matches/{matches.pk}/audit")
+    shares = page.evaluate("""() => [...document.querySelectorAll("table.submissions")].map(
+      (t) => ({
+      body: t.querySelector("th.body").offsetWidth / t.offsetWidth,
+      used: Math.min(...[...t.querySelectorAll("pre.body")].map(
+        (pre) => pre.offsetWidth / pre.parentElement.clientWidth))}))""")
+    assert shares and all(share["body"] >= 0.45 and share["used"] >= 0.9 for share in shares), \
+        shares
