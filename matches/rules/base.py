@@ -94,6 +94,8 @@ class Presentation:
     overrides what differs, so that no code outside `matches/rules/` names a game."""
 
     title: str  # the game's name as people know it, for lists and forms
+    # The game in one line for a newcomer watching the TV: how it is scored, who wins.
+    rule_line: str = ""
     public_boards: str | None = None  # a file of named public boards in matches/boards/
     live = False  # matches of it can be created and played live (bots, API, screens)
     # What `manage.py demo` plays of it: its public boards to play first (where shipped),

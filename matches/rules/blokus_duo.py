@@ -59,6 +59,10 @@ from matches.rules.turns import Alternating
 class BlokusDuoRules(Alternating, Presentation):
     game = "blokus-duo"
     title = words.gettext_noop("Blokus Duo")  # said in the page's language where shown
+    # Translators: the game in one line, for a newcomer watching the TV
+    rule_line = words.gettext_noop(
+        "Pieces touch their own colour at corners only; "
+        "fewer squares left to place wins")
     live = True
     default_clock_seconds = 900  # GPCC: about 15 minutes of thinking a program
     fixed_board = {"width": SIZE, "height": SIZE}  # every match is played on it

@@ -277,6 +277,10 @@ def cells_read(command: str, at: tuple[int, int]) -> list[tuple[int, int]]:
 class ChaserRules(Presentation):
     game = "chaser"
     title = words.gettext_noop("CHaser (U-16)")  # said in the page's language where shown
+    # Translators: the game in one line, for a newcomer watching the TV
+    rule_line = words.gettext_noop(
+        "Two programs on one map take items; "
+        "a player boxed in or on a block loses")
     turn_kind = PROTOCOL  # played over TCP by `manage.py chaserserver`
     # The README's agreement rule: results, and the digits sent to the clients, are equal.
     outcome_keys = ("result", "ready", "reply")

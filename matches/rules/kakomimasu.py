@@ -97,6 +97,10 @@ def make_board(points: Sequence[Sequence[int]]) -> Board:
 class KakomimasuRules(Presentation):
     game = "kakomimasu"
     title = words.gettext_noop("Kakomimasu (Procon 31)")  # said in the page's language where shown
+    # Translators: the game in one line, for a newcomer watching the TV
+    rule_line = words.gettext_noop(
+        "Agents build walls; "
+        "walls and the land they enclose score points; the higher total wins")
     public_boards = "kakomimasu-boards.json"  # in matches/boards/
     live = True
     demo_boards = ("A-1", "Kakom-1", "island-1", "F-1", "island-3")

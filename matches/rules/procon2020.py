@@ -255,6 +255,10 @@ class Procon2020Rules(Presentation):
     game = "procon2020"
     drawing_history = True  # the treasures taken so far
     title = words.gettext_noop("Procon 2020 (Vietnam)")  # said in the page's language where shown
+    # Translators: the game in one line, for a newcomer watching the TV
+    rule_line = words.gettext_noop(
+        "Agents take tiles; "
+        "tiles and the areas they enclose score points; the higher total wins")
     outcome_keys = ()
     action_keys = ACTION_KEYS
     replay_marks = True

@@ -29,12 +29,14 @@ def index(request: HttpRequest) -> HttpResponse:
     present = {match.status(now) for match in matches}
     return render(request, "matches/index.html",
                   {"matches": matches, "sections": SECTIONS, "present": present,
-                   "games": _game_words(), "judge": is_judge(request.user)})
+                   "games": game_words(), "judge": is_judge(request.user)})
 
 
-def _game_words() -> dict[str, dict[str, str]]:
-    """Each game's name and its headline's unit, for the lists (names no game here)."""
-    return {game: {"title": gettext(title), "unit": _unit(game)} for game, title in GAME_CHOICES}
+def game_words() -> dict[str, dict[str, str]]:
+    """Each game's name, its headline's unit and its rule in a line, for the lists and
+    the TV (names no game here)."""
+    return {game: {"title": gettext(title), "unit": _unit(game),
+                   "rule": gettext(rules_for(game).rule_line)} for game, title in GAME_CHOICES}
 
 
 def _unit(game: str) -> str:

@@ -14,20 +14,20 @@ from matches import selectors
 from matches.access import public_filter
 from matches.models import Match
 from matches.rules import rules_for
-from matches.views.pages import visible_match_or_404
+from matches.views.pages import game_words, visible_match_or_404
 
 
 @require_GET
 def tv(request: HttpRequest) -> HttpResponse:
     """The TV: its script asks `tv_now` what to show and switches by itself."""
-    return render(request, "matches/tv.html")
+    return render(request, "matches/tv.html", {"games": game_words()})
 
 
 def featured(now, tournament: int | None = None) -> Match | None:
     """What the TV shows: the public live match that started last (the one with the most
     still to play), else the next public match to start; None when nothing is on. With
     a tournament, its matches only: the TV follows its current round."""
-    public = Match.objects.filter(public_filter()).select_related("board")
+    public = Match.objects.filter(public_filter()).select_related("board", "fixture__tournament")
     if tournament is not None:
         public = public.filter(fixture__tournament_id=tournament)
     return (public.running(now).order_by("-start_at", "-pk").first()
@@ -55,9 +55,13 @@ def tv_now(request: HttpRequest) -> JsonResponse:
 
 
 def _line(match: Match, now) -> dict:
-    return {"id": match.pk, "title": str(match), "status": match.status(now),
+    """The featured match: what the TV's idle card says of it, and where it stands in a
+    tournament (`tournament`: its name and round, else None)."""
+    fixture = match.fixture
+    return {"id": match.pk, "game": match.game, "title": str(match), "status": match.status(now),
             "start_at": selectors.epoch_ms(match.start_at), "turns": match.turns,
-            "teams": [team.name for team in match.teams.all()]}
+            "teams": [team.name for team in match.teams.all()],
+            "tournament": fixture and {"name": fixture.tournament.name, "round": fixture.round}}
 
 
 @xframe_options_exempt  # the one page other sites may frame

@@ -20,6 +20,8 @@ const PAUSE_ASKED = Number(new URLSearchParams(location.search).get("pause") ?? 
 const PAUSE_MS = 1000 * (Number.isFinite(PAUSE_ASKED) && PAUSE_ASKED >= 0 ? PAUSE_ASKED : 20);
 
 const TOURNAMENT = new URLSearchParams(location.search).get("tournament");
+// Each game's name, unit and rule in a line, in the page's language.
+const games = JSON.parse(document.querySelector("#games").textContent);
 
 const clock = new ServerClock();
 const root = document.querySelector(".tv");
@@ -76,6 +78,7 @@ function show(match) {
     tile.querySelector(`[data-team="${index}"] .name`).textContent = name;
   });
   tile.querySelector("[data-turn]").textContent = `0 / ${match.turns}`;
+  explain(tile, match);
   stage.replaceChildren(tile);
   tv.shown = match.id;
   tv.matches += 1;
@@ -83,6 +86,35 @@ function show(match) {
   fitBoard(tile.querySelector(".stage"));
   idleBox.hidden = true;
   root.dataset.showing = match.id;
+}
+
+// What a newcomer needs beside the board: under each number its unit, the score's parts
+// and the last turn's change; the chart; the game's name and rule in a line; the
+// tournament and round (the venue's code fills the parts it finds: venue.js).
+function explain(tile, match) {
+  const about = games[match.game] || { title: match.game, unit: "", rule: "" };
+  for (const card of tile.querySelectorAll(".team")) {
+    const total = card.querySelector(".total");
+    total.after(words("unit", about.unit), words("details", ""), words("change", ""));
+  }
+  const extras = document.querySelector("#tv-extras").content.cloneNode(true);
+  extras.querySelector(".tv-game").textContent = about.title;
+  extras.querySelector(".tv-rule").textContent = about.rule;
+  const context = extras.querySelector(".tv-context");
+  context.textContent = match.title;
+  if (match.tournament) {
+    // Translators: on the TV, where a match stands in its tournament, e.g. "Spring Cup · round 3"
+    context.before(words("tv-tournament", interpolate(gettext("%(name)s · round %(round)s"), match.tournament)));
+  }
+  tile.querySelector(".tile").append(extras);
+  tile.querySelector(".tile-title").textContent = about.title;
+}
+
+function words(className, text) {
+  const node = document.createElement("span");
+  node.className = className;
+  node.textContent = text;
+  return node;
 }
 
 function idle(next) {

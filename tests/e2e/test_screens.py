@@ -160,3 +160,35 @@ def test_another_site_frames_the_embedded_board_live_or_at_a_turn(live_server_pr
     # Every other page keeps its X-Frame-Options: Chromium refuses to show it in a frame.
     page.wait_for_timeout(1000)
     assert venue.url.startswith("chrome-error:") and venue.locator(".board").count() == 0
+
+
+@pytest.fixture
+def one_turn_played(transactional_db):
+    """A public live match whose first turn is played (walls on the board, a change)."""
+    from matches.services.transition import turn_resolve
+    from tests.factories import put, submit
+    match, tokens = make_match(turns=30, strategy=3600, teams=("Alpha", "Beta"))
+    submit(match, tokens[0], [put(0, 0, 0), put(1, 1, 1)], 1)
+    submit(match, tokens[1], [put(0, 3, 3)], 1)
+    turn_resolve(match_id=match.pk, number=1)
+    return match.pk
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800), (390, 844)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tv_explains_the_game_the_units_the_parts_and_the_last_change(
+        live_server_process, one_turn_played, browser, size):
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.goto(f"{live_server_process}/tv/")
+    tile = f"section.mini[data-match='{one_turn_played}']"
+    page.wait_for_selector(f"{tile} .team .change:not(:empty)", timeout=15000)
+    assert page.inner_text(".tv-game") == "Kakomimasu (Procon 31)"
+    assert "enclose" in page.inner_text(".tv-rule")
+    for team in (0, 1):
+        card = f"{tile} [data-team='{team}']"
+        assert page.inner_text(f"{card} .unit") == "points"
+        assert "wall" in page.inner_text(f"{card} .details")
+        assert page.inner_text(f"{card} .change").endswith("last turn")
+    if size[0] > size[1]:  # a wide screen: the chart beside the board, drawn
+        assert page.locator(".tv-chart svg.chart path, .tv-chart svg.chart polyline").count()
+    assert page.evaluate(LAYOUT) == []

@@ -257,6 +257,7 @@ def test_the_tv_follows_a_tournaments_current_round(client, clock):
     assert client.get("/tv/now").json()["featured"]["id"] == other.pk  # the latest started
     shown = client.get(f"/tv/now?tournament={tournament.pk}").json()["featured"]
     assert shown["id"] in ours and shown["id"] != other.pk
+    assert shown["tournament"] == {"name": "Cup", "round": 1}  # what the TV tells the hall
     assert client.get("/tv/now?tournament=999999").json()["featured"] is None
 
 

@@ -63,7 +63,9 @@ def test_the_front_page_gives_its_script_each_games_name_and_unit(client):
     page = client.get("/").content.decode()
     games = json.loads(page.split('<script id="games" type="application/json">')[1]
                        .split("</script>")[0])
-    assert games["chaser"] == {"title": "CHaser (U-16)", "unit": "items"}
+    assert games["chaser"] == {"title": "CHaser (U-16)", "unit": "items",
+                               "rule": "Two programs on one map take items; a player boxed in "
+                                       "or on a block loses"}
     assert games["blokus-duo"]["unit"] == "squares · fewer wins"
     assert games["kakomimasu"]["unit"] == "points"
 

@@ -60,9 +60,10 @@ def test_the_tv_features_the_live_public_match_then_the_next(client):
     older, _ = make_match(start_in=-60)
     newer, _ = make_match(start_in=-10, teams=("Hot", "Cool"))
     now = client.get(f"/tv/now?current={older.pk}").json()
-    assert now["featured"] == {"id": newer.pk, "title": str(newer), "status": "running",
-                               "start_at": now["featured"]["start_at"], "turns": newer.turns,
-                               "teams": ["Hot", "Cool"]}
+    assert now["featured"] == {"id": newer.pk, "game": "kakomimasu", "title": str(newer),
+                               "status": "running", "start_at": now["featured"]["start_at"],
+                               "turns": newer.turns, "teams": ["Hot", "Cool"],
+                               "tournament": None}
     assert now["current"] == {"id": older.pk, "status": "running", "verdict": None,
                               "verdicts": None}
     finished = imported()

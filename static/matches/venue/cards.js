@@ -19,6 +19,8 @@ export function drawTeams(root, screen, scores) {
     setNumber(card.querySelector(".total"), cards.numbers[team]);
     const details = card.querySelector(".details");
     if (details) details.textContent = words ? words[team] : cards.details[team];
+    const change = card.querySelector(".change");
+    if (change) change.textContent = lastChange(screen, team);
     card.classList.toggle("leader", cards.leader === team);
   });
   const bar = root.querySelector(".share-a");
@@ -31,6 +33,17 @@ export function drawTeams(root, screen, scores) {
   }
   drawPanel(root, screen);
   return cards;
+}
+
+// How the team's one number moved in the last turn: "+17 last turn" ("" before one).
+function lastChange(screen, team) {
+  const history = screen.history || [];
+  if (history.length < 2 || !history.at(-1).turn) return "";
+  const number = (entry) => scoreCards(screen.meta.game, entry.scores).numbers[team];
+  const change = number(history.at(-1)) - number(history.at(-2));
+  // Translators: how a team's number moved in the last turn, e.g. "+17 last turn"
+  return interpolate(gettext("%(change)s last turn"),
+                     { change: change > 0 ? `+${change}` : change === 0 ? "±0" : signed(change) });
 }
 
 export function drawNames(root, teams) {
