@@ -224,3 +224,27 @@ def test_an_upcoming_tile_says_when_it_starts_over_its_board(matches, live_serve
     assert not running.locator("[data-start]").is_visible()
     # a long title keeps a line of its own rather than three letters beside the clock
     assert all(title["whole"] or title["ownLine"] for title in page.evaluate(TITLES))
+
+
+APART = """() => {
+  const card = document.querySelector("[data-result]").getBoundingClientRect();
+  const board = document.querySelector(".board").getBoundingClientRect();
+  const overlap = Math.max(0, Math.min(card.right, board.right) - Math.max(card.left, board.left))
+    * Math.max(0, Math.min(card.bottom, board.bottom) - Math.max(card.top, board.top));
+  return { overlap, inView: board.bottom <= innerHeight + 1 && card.top >= 0,
+           scrolls: document.documentElement.scrollHeight > innerHeight + 1 };
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_verdict_never_hides_the_final_board(matches, size, language, live_server_process,
+                                                 pages):
+    for key in ("kakomimasu", "trapped", "blokus"):
+        match_id, _ = matches[key]
+        page = pages.open(f"{live_server_process}/matches/{match_id}/?lang={language}", size)
+        page.wait_for_selector("[data-result]:not([hidden])")
+        page.wait_for_timeout(200)
+        shown = page.evaluate(APART)
+        assert shown == {"overlap": 0, "inView": True, "scrolls": False}, (key, shown)
+        page.close()
