@@ -119,41 +119,42 @@ function drawLastTurn(view, state, previous) {
   if (shown.length) view.root.append(movesLayer(board, shown));
 }
 
-// Each move as a short arrow across the edge between the two cells, in the team's
-// colour on a casing that stands out on any cell.
+// Each move as a double chevron (») on the edge between the two cells, pointing the way
+// the agent went: in the team's colour on a dark casing that stands out on any cell in
+// either theme, and clear of both cells' middles and of the agent's number in its corner.
 function movesLayer(board, moves) {
   const layer = document.createElementNS(SVG, "svg");
   layer.setAttribute("class", "moves");
   layer.setAttribute("viewBox", `0 0 ${board.width} ${board.height}`);
   layer.setAttribute("aria-hidden", "true");
-  for (const [kind, width] of [["casing", 0.18], [null, 0.09]]) {
-    for (const { from, to, team } of moves) layer.append(arrow(from, to, kind || `team-${"ab"[team]}`, width));
+  for (const [kind, width] of [["casing", 0.2], [null, 0.1]]) {
+    for (const { from, to, team } of moves) layer.append(chevrons(from, to, kind || `team-${"ab"[team]}`, width));
   }
   return layer;
 }
 
-function arrow([x0, y0], [x1, y1], className, width) {
+const CHEVRON = { depth: 0.13, half: 0.2, gap: 0.13 }; // in cells
+
+function chevrons([x0, y0], [x1, y1], className, width) {
   const [dx, dy] = [x1 - x0, y1 - y0];
   const length = Math.hypot(dx, dy) || 1;
-  const [ux, uy] = [dx / length, dy / length];
-  const at = (share) => [x0 + 0.5 + dx * share, y0 + 0.5 + dy * share];
-  // across the edge between the cells, clear of the middle of both: their values show
-  const [sx, sy] = at(0.26);
-  const [ex, ey] = at(0.64);
-  const head = 0.18 + width; // the head's length, casing included
-  const [bx, by] = [ex - ux * head, ey - uy * head];
+  const [ux, uy] = [dx / length, dy / length]; // the way it went
+  const [px, py] = [-uy, ux]; // across it
+  // the point where the two cells meet (an edge's middle, or a shared corner)
+  const [cx, cy] = [x0 + 0.5 + dx / 2, y0 + 0.5 + dy / 2];
   const group = document.createElementNS(SVG, "g");
   group.setAttribute("class", className);
-  const shaft = document.createElementNS(SVG, "line");
-  Object.entries({ x1: sx, y1: sy, x2: bx, y2: by, "stroke-width": width, "stroke-linecap": "round" })
-    .forEach(([name, value]) => shaft.setAttribute(name, value));
-  const tip = document.createElementNS(SVG, "polygon");
-  const points = [[ex + ux * width, ey + uy * width], [bx - uy * head * 0.8, by + ux * head * 0.8],
-                  [bx + uy * head * 0.8, by - ux * head * 0.8]];
-  tip.setAttribute("points", points.map((point) => point.map((n) => n.toFixed(3)).join(",")).join(" "));
-  tip.setAttribute("stroke-width", className === "casing" ? width - 0.1 : 0);
-  tip.setAttribute("stroke-linejoin", "round");
-  group.append(shaft, tip);
+  for (const shift of [-CHEVRON.gap / 2, CHEVRON.gap / 2]) {
+    const [tx, ty] = [cx + ux * (shift + CHEVRON.depth / 2), cy + uy * (shift + CHEVRON.depth / 2)];
+    const [bx, by] = [tx - ux * CHEVRON.depth, ty - uy * CHEVRON.depth];
+    const points = [[bx + px * CHEVRON.half, by + py * CHEVRON.half], [tx, ty],
+                    [bx - px * CHEVRON.half, by - py * CHEVRON.half]];
+    const line = document.createElementNS(SVG, "polyline");
+    line.setAttribute("points", points.map((point) => point.map((n) => n.toFixed(3)).join(",")).join(" "));
+    Object.entries({ "stroke-width": width, "stroke-linecap": "round", "stroke-linejoin": "round", fill: "none" })
+      .forEach(([name, value]) => line.setAttribute(name, value));
+    group.append(line);
+  }
   return group;
 }
 

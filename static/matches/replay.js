@@ -66,9 +66,11 @@ class Replay {
     return this.states.length - 1;
   }
 
-  // The slider and the chart span the whole match; only the turns played can be shown.
+  // The slider and the chart span the whole match (a match over, the turns it took: a
+  // Blokus Duo game ends near turn 35 of the 84 it may take); only the turns played can
+  // be shown.
   get span() {
-    return Math.max(this.data.turns, this.latest, 1);
+    return this.status === "finished" ? Math.max(this.latest, 1) : Math.max(this.data.turns, this.latest, 1);
   }
 
   // Who leads after each turn (by the game's own measure), and what happened in it.
@@ -219,7 +221,7 @@ class Replay {
     drawState(this.view, state, { arrived: this.arrived, previous: this.states[this.turn - 1] });
     this.drawScores(state.scores);
     drawPosition(this.root, { turn: this.turn, latest: this.latest, span: this.span });
-    drawChart(this.find("svg.chart"), this.states, this.data.turns, { keys: this.parts, current: this.turn });
+    drawChart(this.find("svg.chart"), this.states, this.span, { keys: this.parts, current: this.turn });
     drawActions(this.root, this.data, state, this.events[state.turn], this.reasons[state.turn]);
     drawCurrentLine(this.moveList, this.turn);
     drawPlayState(this.root, this.playing, this.speed);

@@ -33,7 +33,9 @@ export function startVenue(root, matchId) {
     const { headline } = drawTeams(root, screen, state.scores);
     drawTurn(root, screen, state.turn);
     const chart = root.querySelector("svg.chart");
-    if (chart) drawChart(chart, screen.history, screen.meta.turns, { key: headline, current: state.turn });
+    // a match over spans the turns it took (it may end before its last possible turn)
+    const span = screen.status === "finished" ? screen.history.at(-1)?.turn || 1 : screen.meta.turns;
+    if (chart) drawChart(chart, screen.history, span, { key: headline, current: state.turn });
     drawStatus(); // first: the phase says which panels show, and the failures fit what is left
     drawFailures(root, screen, state);
   }

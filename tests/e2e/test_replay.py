@@ -4,6 +4,7 @@ live, and a 12-agent match whose actions and controls stay in sight."""
 
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.utils import timezone
@@ -11,6 +12,8 @@ from django.utils import timezone
 from matches.models import Match
 from matches.services.transition import turn_resolve
 from tests.factories import make_match, move, put, submit
+
+CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 
 pytestmark = pytest.mark.e2e
 
@@ -290,3 +293,47 @@ def test_the_timeline_spans_the_page_with_a_tick_for_every_turn(played, open_rep
     assert labels[0] == "0" and labels[-1] == "6"
     # turn 1: A takes the lead (17 to 2) and keeps it
     assert page.locator(".mark.lead.team-a").get_attribute("data-mark-turn") == "1"
+
+
+@pytest.fixture
+def long_and_alternating(transactional_db):
+    """A published Kakomimasu match of 77 turns and a Blokus Duo game that ended at its
+    30th turn of a possible 84."""
+    from matches.rules.records import parse_record
+    from matches.services.archive import match_import
+    found = {name: match_import(parse_record((CONFORMANCE / f"{name}.record.json").read_bytes()),
+                                published=True)
+             for name in ("kakomimasu/random_s7_00", "blokus-duo/random_s7_00")}
+    for match in found.values():
+        match.played = match.turn_rows.count()  # read before the browser's loop starts
+    return found
+
+
+CURRENT_IN_VIEW = """() => {
+  const list = document.querySelector("[data-move-list]");
+  const line = list.querySelector("[aria-current]");
+  const box = list.getBoundingClientRect(), own = line.getBoundingClientRect();
+  return { turn: Number(line.dataset.lineTurn),
+           inView: own.top >= box.top - 1 && own.bottom <= box.bottom + 1 };
+}"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_replay_opened_at_its_last_turn_shows_that_line_in_the_list(long_and_alternating,
+                                                                       open_replay, size):
+    match = long_and_alternating["kakomimasu/random_s7_00"]
+    for query in (f"?turn={match.turns}&lang=vi", "?turn=40"):
+        page = open_replay(match, query, size)
+        page.wait_for_timeout(300)  # the list laid out
+        turn = match.turns if "lang" in query else 40
+        assert page.evaluate(CURRENT_IN_VIEW) == {"turn": turn, "inView": True}
+
+
+def test_a_game_that_ended_early_spans_the_turns_it_took(long_and_alternating, open_replay):
+    match = long_and_alternating["blokus-duo/random_s7_00"]
+    played = match.played
+    page = open_replay(match)
+    labels = [text for text in page.locator("[data-ticks] .tick").all_inner_texts() if text]
+    assert labels[-1] == str(played)
+    idle = page.locator("[data-move-list] .move.idle").all_inner_texts()
+    assert idle and set(idle) == {""}  # the team not to move: blank, not "not its move"

@@ -441,6 +441,8 @@ export default {
   start: gettext("the empty board"),
   // Translators: Blokus Duo: the team that did not move this turn (the other team's turn)
   idle: gettext("not its move"),
+  // the list of turns leaves the team not to move blank: every other line would say so
+  quietIdle: true,
   // the parts of its score as people read them (the chart's key, the cards)
   parts: { remaining: gettext("remaining") },
   // Translators: the board's legend: a Blokus Duo piece placed on the board

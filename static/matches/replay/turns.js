@@ -33,16 +33,36 @@ export function drawCurrentLine(list, turn) {
   const line = list.children[turn];
   if (!line) return;
   line.setAttribute("aria-current", "true");
-  // Keep the shown turn in the list's view without scrolling the page.
-  const top = line.offsetTop - list.offsetTop;
-  if (top < list.scrollTop || top + line.offsetHeight > list.scrollTop + list.clientHeight) {
-    list.scrollTop = top - (list.clientHeight - line.offsetHeight) / 2;
-  }
+  keepInView(list, line);
   list.dispatchEvent(new Event("scroll"));
 }
 
+// Keep the shown turn in the list's view without scrolling the page (measured from the
+// boxes as drawn, whatever the list's offset parent), and again whenever the list gets
+// its size: a replay opened at its last turn lays the list out after its first drawing.
+function keepInView(list, line) {
+  placeInView(list, line);
+  if (list.dataset.watched || !window.ResizeObserver) return;
+  list.dataset.watched = "1";
+  new ResizeObserver(() => {
+    const current = list.querySelector("[aria-current]");
+    if (current) placeInView(list, current);
+    list.dispatchEvent(new Event("scroll"));
+  }).observe(list);
+}
+
+function placeInView(list, line) {
+  const box = list.getBoundingClientRect();
+  const own = line.getBoundingClientRect();
+  if (own.top < box.top || own.bottom > box.bottom) {
+    list.scrollTop += own.top - box.top - (list.clientHeight - line.offsetHeight) / 2;
+  }
+}
+
 function moveWords(game, headline, outcomes, team, before, state) {
-  if (!gameRules(game).agents) {
+  const rules = gameRules(game);
+  if (!rules.agents) {
+    if (!outcomes.length && rules.quietIdle) return ""; // the teams take turns: not its move
     return outcomes.length ? outcomes.map((outcome) => describeAction(game, outcome)).join(", ")
       : describeAction(game, { type: null });
   }
