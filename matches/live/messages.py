@@ -21,11 +21,13 @@ from matches.rules import rules_for
 
 def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
     """One transition: a timeline/1 state plus the next deadline and the server's time,
-    who leads (`lead`), the side panel's parts (`panel`) as the game's rules say and the
-    outcomes' reasons in every language (`reasons`)."""
+    who leads (`lead`), the side panel's parts (`panel`) as the game's rules say, the
+    outcomes' reasons in every language (`reasons`) and what mattered in the turn
+    (`callouts`, in every language)."""
     state = row.state()
     rules = rules_for(match.game)
     panels = selectors.every_language(lambda: rules.panel(state))
+    before = selectors.state_before(match, row.number) if row.number else None
     return {
         "type": "turn",
         "match": match.pk,
@@ -34,10 +36,22 @@ def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
         "panel": panels["en"],
         "panels": panels,
         "reasons": selectors.reasons_said(state.get("outcomes")),
+        "callouts": _callouts(match, before, state),
         "deadline": selectors.epoch_ms(_deadline_after(match, row.number, now)),
         "server_time": selectors.epoch_ms(now),
         **selectors.move_clock_fields(match, now, row.number),
     }
+
+
+def _callouts(match: Match, before: dict[str, Any] | None,
+              state: dict[str, Any]) -> dict[str, list[dict[str, Any]]] | None:
+    """What the game's rules find notable in the turn from `before` to `state`, in every
+    language; None before the first turn."""
+    if before is None or before is state or before.get("turn") == state.get("turn"):
+        return None
+    rules = rules_for(match.game)
+    names = [team.name for team in match.teams.all()]
+    return selectors.every_language(lambda: rules.callouts(before, state, names))
 
 
 def _deadline_after(match: Match, number: int, now: datetime) -> datetime | None:
@@ -76,8 +90,11 @@ def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
     def build() -> tuple[dict[str, Any], str]:
         state = selectors.latest_view(match)
         panels = selectors.every_language(lambda: rules_for(match.game).panel(state))
+        hidden = match.board_hidden(timezone.now()) or not match.resolved_turns
+        before = None if hidden else selectors.state_before(match, match.resolved_turns)
         parts = {"match": selectors.match_meta(match), "state": state, "panel": panels["en"],
                  "panels": panels, "reasons": selectors.reasons_said(state.get("outcomes")),
+                 "callouts": _callouts(match, before, state),
                  "history": selectors.score_history(match),
                  **_drawing_extras(match)}
         return parts, json.dumps(parts, separators=(",", ":"))[1:-1]

@@ -26,6 +26,40 @@ def team_named(index: int) -> str:
     """A team as reasons name it: "team 1 (B)"."""
     return TEAM(index=index, letter=TEAM_LETTERS[index])
 
+def callout(text: str, team: int | None = None, at: Sequence[int] | None = None) -> dict[str, Any]:
+    """One thing a turn did, in words, about a team and at a cell where it has them."""
+    return {"text": text, "team": team, "at": list(at) if at is not None else None}
+
+
+def collisions(state: Mapping[str, Any], target) -> list[tuple[float, dict[str, Any]]]:
+    """Agents' actions that collided (`conflict`), where most did at one cell: "⚡ 3
+    agents collided at (7, 1)", or, spread over the board, "⚡ 6 actions collided";
+    nothing for the few a turn often has. `target(team, outcome)` is the cell an action
+    aimed at."""
+    at: dict[tuple[int, int], int] = {}
+    for team, outcomes in enumerate(state.get("outcomes") or ()):
+        for outcome in outcomes:
+            if outcome.get("result") == "conflict":
+                cell = target(team, outcome)
+                if cell is not None:
+                    at[cell] = at.get(cell, 0) + 1
+    if not at:
+        return []
+    (x, y), most = max(at.items(), key=lambda item: (item[1], -item[0][1], -item[0][0]))
+    total = sum(at.values())
+    if most >= 3:
+        # Translators: a turn's callout on the board, e.g. "⚡ 3 agents collided at (7, 1)"
+        text = words.ngettext("⚡ %(count)s agent collided at (%(x)s, %(y)s)",
+                              "⚡ %(count)s agents collided at (%(x)s, %(y)s)", most)
+        return [(6.0 * most, callout(text % {"count": most, "x": x, "y": y}, None, (x, y)))]
+    if total >= 6:
+        # Translators: a turn's callout: actions collided all over, e.g. "⚡ 6 actions collided"
+        text = words.ngettext("⚡ %(count)s action collided", "⚡ %(count)s actions collided",
+                              total)
+        return [(3.0 * total, callout(text % {"count": total}))]
+    return []
+
+
 # One turn's actions: one list per team, each a list of action objects as sent.
 TurnActions = Sequence[Sequence[Mapping[str, Any]]]
 # One turn's outcomes: per team, each action echoed with "result" (and "reason").
@@ -273,6 +307,23 @@ class Presentation:
     def card_words(self, score: Mapping[str, int], team: int) -> str:
         """The words under a team's number on its card (its score's other parts)."""
         return self.score_words(score)
+
+    # --- each turn explained ----------------------------------------------------------
+
+    def callouts(self, previous: Mapping[str, Any], state: Mapping[str, Any],
+                 names: Sequence[str]) -> list[dict[str, Any]]:
+        """At most two things that mattered in the turn from `previous` to `state`, the
+        most telling first, in the language of the moment: each {"text", "team" (the
+        team it is about, or None), "at" ([x, y] on the board, or None)}
+        (docs/live-protocol.md, `callouts`). Each game says what is notable."""
+        found = sorted(self.notable(previous, state, names), key=lambda item: -item[0])
+        return [callout for _, callout in found[:2]]
+
+    def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
+                names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
+        """What the turn did that a spectator should be told, each with its weight (how
+        much it mattered: points gained, agents collided); nothing by default."""
+        return []
 
     def panel(self, state: Mapping[str, Any]) -> dict[str, Any]:
         """What the venue's side panel shows of a timeline/1 state beyond the numbers, in

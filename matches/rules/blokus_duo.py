@@ -28,6 +28,7 @@ from matches.rules.base import (
     Presentation,
     Ranking,
     TurnActions,
+    callout,
     team_named,
 )
 from matches.rules.blokus_duo_board import (
@@ -139,6 +140,39 @@ class BlokusDuoRules(Alternating, Presentation):
         empty; columns and rows named as the move codes name them."""
         return {"pieces": ("A", "B"), "marked": [[list(START[0])], [list(START[1])]],
                 "coordinates": POSITIONS}
+
+    def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
+                names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
+        """A piece that takes a corner of the board, a team's last piece, or a team that
+        could not move and passed (a piece placed is no news: one is, every turn)."""
+        found = []
+        for team, outcomes in enumerate(state.get("outcomes") or ()):
+            for outcome in outcomes:
+                code = outcome.get("move")
+                if outcome.get("result") != "ok" or not isinstance(code, str):
+                    continue
+                where = placement(code)
+                if where is None:
+                    # Translators: a turn's callout in Blokus Duo: a team had no legal move
+                    text = words.gettext("%(name)s cannot place a piece and passes")
+                    found.append((8.0, callout(text % {"name": names[team]}, team)))
+                    continue
+                size = PIECE_SIZES[where.piece]
+                cells = list(where.cells())
+                corner = next((cell for cell in cells if cell in _CORNERS), None)
+                if corner:
+                    # Translators: a turn's callout in Blokus Duo, e.g. "Alpha's 5-square
+                    # piece takes the corner"
+                    text = words.ngettext(
+                        "%(name)s's %(count)s-square piece takes the corner",
+                        "%(name)s's %(count)s-square piece takes the corner", size)
+                    found.append((6.0 + size, callout(
+                        text % {"name": names[team], "count": size}, team, corner)))
+                if state["scores"][team]["remaining"] == 0:
+                    # Translators: a turn's callout in Blokus Duo: a team placed all its pieces
+                    text = words.gettext("%(name)s places its last piece")
+                    found.append((12.0, callout(text % {"name": names[team]}, team, cells[0])))
+        return found
 
     def last_turn(self, state: Mapping[str, Any],
                   previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
@@ -285,6 +319,10 @@ def _connected(rows: Sequence[str], x: int, y: int, seen: set) -> list[tuple[int
 def _tray_piece(letter: str) -> dict[str, Any]:
     cells = sorted(_normal(BASE_SHAPES[letter]), key=lambda cell: (cell[1], cell[0]))
     return {"name": letter, "size": len(cells), "cells": [list(cell) for cell in cells]}
+
+
+# The board's four corners (x, y): a piece there is worth a word.
+_CORNERS = frozenset((x, y) for x in (0, SIZE - 1) for y in (0, SIZE - 1))
 
 
 def move_words(code: Any) -> str | None:

@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from matches.rules import words
-from matches.rules.base import Outcomes, Presentation, Ranking, TurnActions
+from matches.rules.base import Outcomes, Presentation, Ranking, TurnActions, callout
 from matches.rules.checks import (
     MAX_SIDE,
     MAX_TURNS,
@@ -330,6 +330,18 @@ class ChaserRules(Presentation):
     def picture_style(self) -> dict[str, Any]:
         """Floor, blocks (plain stone), items (gold dots), Cool and Hot as C and H."""
         return {"blocks": "#", "items": "*", "labels": ("C", "H")}
+
+    def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
+                names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
+        """An item taken, where the player stands."""
+        found = []
+        for team in (0, 1):
+            if state["scores"][team]["items"] > previous["scores"][team]["items"]:
+                at = state["agents"][team][0]
+                # Translators: a turn's callout in CHaser, e.g. "Hot takes an item"
+                text = words.gettext("%(name)s takes an item") % {"name": self.player(team, names)}
+                found.append((10.0, callout(text, team, at)))
+        return found
 
     def last_turn(self, state: Mapping[str, Any],
                   previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:

@@ -16,7 +16,14 @@ from typing import Any
 import numpy as np
 
 from matches.rules import words
-from matches.rules.base import Outcomes, Presentation, Ranking, TurnActions
+from matches.rules.base import (
+    Outcomes,
+    Presentation,
+    Ranking,
+    TurnActions,
+    callout,
+    collisions,
+)
 from matches.rules.checks import board_size, points_grid, whole
 from matches.rules.orders import (
     NO_AGENT,
@@ -139,6 +146,26 @@ class KakomimasuRules(Presentation):
                 if kind == "move" and before and after:
                     moves.append([before, after, team])
         return {"marks": marks, "moves": moves}
+
+    def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
+                names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
+        """Territory a team closed (its gain, at a cell of it) and agents that collided."""
+        def target(team: int, outcome: Mapping[str, Any]) -> tuple[int, int] | None:
+            x, y = outcome.get("x"), outcome.get("y")
+            return (x, y) if type(x) is int and type(y) is int else None
+
+        found = collisions(state, target)
+        for team, letter in enumerate("ab"):
+            gained = state["scores"][team]["territory"] - previous["scores"][team]["territory"]
+            closed = [(x, y) for y, row in enumerate(state["cells"]) for x, char in enumerate(row)
+                      if char == letter and previous["cells"][y][x] != letter]
+            if gained > 0 and closed:
+                x, y = closed[len(closed) // 2]
+                # Translators: a turn's callout, e.g. "Greedy +29: territory closed at (4, 4)"
+                text = words.gettext("%(name)s +%(points)s: territory closed at (%(x)s, %(y)s)")
+                found.append((float(gained), callout(text % {
+                    "name": names[team], "points": gained, "x": x, "y": y}, team, (x, y))))
+        return found
 
     def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, int]]:
         """A symmetric board within the Procon 31 limits, mostly positive with a few

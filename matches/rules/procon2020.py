@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from matches.rules import words
-from matches.rules.base import Outcomes, Presentation, TurnActions
+from matches.rules.base import Outcomes, Presentation, TurnActions, callout, collisions
 from matches.rules.checks import (
     RecordError,
     as_list,
@@ -313,6 +313,27 @@ class Procon2020Rules(Presentation):
                 else:
                     marks.append([x + dx, y + dy, "acted", team])
         return {"marks": marks, "moves": moves}
+
+    def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
+                names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
+        """An area a team enclosed (its gain) and agents that collided."""
+        def target(team: int, outcome: Mapping[str, Any]) -> tuple[int, int] | None:
+            agent, dx, dy = outcome.get("agent"), outcome.get("dx"), outcome.get("dy")
+            agents = previous["agents"][team]
+            if type(agent) is not int or not 0 <= agent < len(agents) or not agents[agent] \
+                    or type(dx) is not int or type(dy) is not int:
+                return None
+            return agents[agent][0] + dx, agents[agent][1] + dy
+
+        found = collisions(state, target)
+        for team in (0, 1):
+            gained = state["scores"][team]["area"] - previous["scores"][team]["area"]
+            if gained > 0:
+                # Translators: a turn's callout, e.g. "Hanoi +24: an area enclosed"
+                text = words.gettext("%(name)s +%(points)s: an area enclosed")
+                found.append((float(gained), callout(
+                    text % {"name": names[team], "points": gained}, team)))
+        return found
 
     def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
         """2..8 agents, as many as each team has start cells."""

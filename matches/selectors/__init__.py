@@ -47,6 +47,7 @@ from matches.selectors.records import (  # noqa: F401
     match_record,
     recent_matches,
     score_history,
+    state_before,
     veiled_view,
 )
 from matches.selectors.verdicts import (  # noqa: F401

@@ -119,6 +119,14 @@ def drawing_states(match: Match, upto: int | None = None) -> list[dict[str, Any]
         states[0]["turn"] == 1 else states
 
 
+def state_before(match: Match, number: int) -> dict[str, Any]:
+    """The timeline/1 state before turn `number` (1 or more): the empty board before
+    turn 1, else turn `number - 1`'s."""
+    if number <= 1:
+        return initial_view(match)
+    return match.turn_rows.get(number=number - 1).state()
+
+
 def score_history(match: Match) -> list[dict[str, Any]]:
     rows = match.turn_rows.order_by("number").values_list("number", "scores")
     first = initial_view(match)["scores"]

@@ -14,6 +14,7 @@ import { createBoard, drawLegend, drawState, guessArrivals, noteArrivals } from 
 import { drawChart } from "./chart.js";
 import { ServerClock } from "./clock.js";
 import { MatchStream } from "./live.js";
+import { drawCallouts } from "./venue/callouts.js";
 import { drawNames, drawTeams } from "./venue/cards.js";
 import { drawChessClocks } from "./venue/chess-clocks.js";
 import { drawFailures, refitFailures } from "./venue/failures.js";
@@ -38,6 +39,7 @@ export function startVenue(root, matchId) {
     if (chart) drawChart(chart, screen.history, span, { key: headline, current: state.turn });
     drawStatus(); // first: the phase says which panels show, and the failures fit what is left
     drawFailures(root, screen, state);
+    drawCallouts(root.querySelector(".board"), screen.callouts, state.turn);
   }
 
   function drawStatus() {

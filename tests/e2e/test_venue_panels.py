@@ -248,3 +248,37 @@ def test_the_verdict_never_hides_the_final_board(matches, size, language, live_s
         shown = page.evaluate(APART)
         assert shown == {"overlap": 0, "inView": True, "scrolls": False}, (key, shown)
         page.close()
+
+
+@pytest.fixture
+def explained(transactional_db):
+    """Matches whose last turn is news: territory closed (Kakomimasu) and three agents
+    colliding at one cell with territory closed too."""
+    return {vector: imported(vector)[0] for vector in
+            ("kakomimasu/enclosure_ring", "kakomimasu/random_s7_19")}
+
+
+CALLOUTS = """() => [...document.querySelectorAll(".board .callout")].map((node) => {
+  const box = node.getBoundingClientRect(), board = node.closest(".board").getBoundingClientRect();
+  return { text: node.textContent, team: node.className,
+           inside: box.left >= board.left - 1 && box.right <= board.right + 1
+                   && box.top >= board.top - 1 && box.bottom <= board.bottom + 1,
+           size: parseFloat(getComputedStyle(node).fontSize) };
+})"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_last_turn_is_explained_on_the_board_in_the_pages_language(
+        explained, live_server_process, pages, size):
+    page = pages.open(f"{live_server_process}/matches/{explained['kakomimasu/random_s7_19']}/",
+                      size)
+    page.wait_for_selector(".board .callout")
+    said = page.evaluate(CALLOUTS)
+    assert [s["text"] for s in said] == ["⚡ 3 agents collided at (4, 8)",
+                                          "A +17: territory closed at (11, 5)"], said
+    assert all(s["inside"] and s["size"] >= 14 for s in said), said
+    assert "team-a" in said[1]["team"]
+    page = pages.open(f"{live_server_process}/matches/{explained['kakomimasu/enclosure_ring']}"
+                      "/?lang=ja", size)
+    page.wait_for_selector(".board .callout")
+    assert page.evaluate(CALLOUTS)[0]["text"].endswith("で陣地を囲んだ")

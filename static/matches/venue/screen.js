@@ -7,7 +7,7 @@ import { clockLeft } from "./chess-clocks.js";
 export function newScreen() {
   return { meta: null, view: null, history: [], deadline: null, status: "connecting",
            result: null, connection: "connecting", state: null, arrived: new Map(),
-           lead: null, panel: null, verdict: null, reasons: null,
+           lead: null, panel: null, verdict: null, reasons: null, callouts: null,
            // alternating games: each team's time left at `clocksAt`, and the mover
            clocks: null, clocksAt: null, toMove: null };
 }
@@ -22,6 +22,7 @@ export function readSnapshot(screen, message) {
                           lead: message.lead || null,
                           panel: inLanguage(message.panels) || message.panel || null,
                           reasons: message.reasons || null,
+                          callouts: inLanguage(message.callouts) || null,
                           verdict: inLanguage(message.verdicts) || message.verdict || null });
 }
 
@@ -33,6 +34,7 @@ export function readTurn(screen, message) {
   screen.lead = message.lead || null; // the new scores say who leads, until a result does
   screen.panel = inLanguage(message.panels) || message.panel || null;
   screen.reasons = message.reasons || null;
+  screen.callouts = inLanguage(message.callouts) || null;
 }
 
 // A step of a game played step by step: the position after it, with that one step's
