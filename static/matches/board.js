@@ -68,6 +68,7 @@ function badgesByCell(rules, board) {
 export function drawState(view, state, options = {}) {
   const { board, cells } = view;
   const classes = view.rules.classes(view, state, options);
+  const stood = whereAgentsStand(view);
   for (let y = 0; y < board.height; y += 1) {
     const row = state.cells[y];
     for (let x = 0; x < board.width; x += 1) {
@@ -79,8 +80,36 @@ export function drawState(view, state, options = {}) {
   }
   drawLastTurn(view, state, options.previous);
   drawAgents(view, state);
+  slideAgents(view, stood, state.turn);
   drawFailures(view, state);
   view.root.dataset.shownTurn = state.turn;
+}
+
+// Where each agent stands on the screen now ("team,number" → its box), before a turn
+// moves it.
+function whereAgentsStand(view) {
+  const stood = new Map();
+  for (const agent of view.root.querySelectorAll(".agent[data-key]")) {
+    stood.set(agent.dataset.key, agent.getBoundingClientRect());
+  }
+  stood.turn = Number(view.root.dataset.shownTurn);
+  return stood;
+}
+
+// The next turn's agents slide from where they stood to their new cells (a fifth of a
+// second; none with reduced motion, nor when the screen jumps rather than steps).
+function slideAgents(view, stood, turn) {
+  if (!stood.size || turn !== stood.turn + 1 || !Element.prototype.animate
+      || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  for (const agent of view.root.querySelectorAll(".agent[data-key]")) {
+    const before = stood.get(agent.dataset.key);
+    if (!before) continue;
+    const now = agent.getBoundingClientRect();
+    const [dx, dy] = [before.left - now.left, before.top - now.top];
+    if (!dx && !dy) continue;
+    agent.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }],
+                  { duration: 220, easing: "ease-out" });
+  }
 }
 
 function drawAgents(view, state) {
@@ -89,6 +118,7 @@ function drawAgents(view, state) {
     team.forEach((position, number) => {
       if (!position || !onBoard(view.board, position[0], position[1])) return;
       const agent = agentMark(index, labels ? labels[index] : number, Boolean(labels));
+      agent.dataset.key = `${index},${number}`;
       // Translators: an agent's tooltip, e.g. "Team A agent 3" (A or B, and its number)
       const numbered = gettext("Team %(team)s agent %(number)s");
       agent.title = names ? names[index] : interpolate(numbered, { team: "AB"[index], number });

@@ -337,3 +337,32 @@ def test_a_game_that_ended_early_spans_the_turns_it_took(long_and_alternating, o
     assert labels[-1] == str(played)
     idle = page.locator("[data-move-list] .move.idle").all_inner_texts()
     assert idle and set(idle) == {""}  # the team not to move: blank, not "not its move"
+
+
+# Every animation a page starts on an agent, recorded as it starts (a fifth of a second
+# is over before a test could look at document.getAnimations()).
+RECORD_SLIDES = """() => {
+  window.slid = [];
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (...args) {
+    if (this.matches(".agent")) window.slid.push(this.dataset.key);
+    return animate.apply(this, args);
+  };
+}"""
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_step_forward_slides_the_agents_that_moved_unless_motion_is_reduced(played,
+                                                                              open_replay,
+                                                                              motion):
+    page = open_replay(played, "?turn=3")
+    page.emulate_media(reduced_motion=motion)
+    page.evaluate(RECORD_SLIDES)
+    page.click('[data-action="forward"]')  # turn 4: A's agent 1 and B's agent 1 move
+    assert shown(page) == 4
+    slid = sorted(page.evaluate("window.slid"))
+    assert slid == ([] if motion == "reduce" else ["0,1", "1,1"]), slid
+    page.evaluate("window.slid = []")
+    page.click('[data-action="first"]')  # a jump, not a step: nothing slides
+    page.click('[data-action="last"]')
+    assert page.evaluate("window.slid") == []
