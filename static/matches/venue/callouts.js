@@ -13,8 +13,8 @@ export function drawCallouts(board, callouts, turn) {
     layer.setAttribute("role", "status");
     board.append(layer);
   }
-  if (layer.dataset.turn === String(turn)) return;
-  layer.dataset.turn = turn;
+  if (layer.dataset.forTurn === String(turn)) return;
+  layer.dataset.forTurn = turn;
   const size = { cols: Number(board.style.getPropertyValue("--cols")) || 10,
                  rows: Number(board.style.getPropertyValue("--rows")) || 10 };
   layer.replaceChildren(...(callouts || []).slice(0, 2).map((said, index) => callout(said, index, size)));
