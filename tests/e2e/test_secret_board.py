@@ -33,7 +33,8 @@ def test_the_secret_field_shows_itself_at_the_start(second_game, live_server_pro
     page.wait_for_selector(".board.secret .secret-note")
     assert page.locator(".board .cell").count() == 0
     assert "Secret field" in page.inner_text(".board")
-    assert re.search(r" · game 2 of 2 \(game 1: −?\d+\s–\s−?\d+\)$", page.inner_text("[data-title]"))
+    title = page.inner_text("[data-title]")
+    assert re.search(r" · game 2 of 2 \(game 1: −?\d+\s–\s−?\d+\)$", title)
     page.wait_for_function(f"document.querySelectorAll('.board .cell').length === {cells}",
                            timeout=30000)
     assert page.locator(".board.secret").count() == 0
