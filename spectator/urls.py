@@ -33,6 +33,7 @@ urlpatterns = [
     path("tv/", screens.tv, name="tv"),
     path("tv/now", screens.tv_now, name="tv-now"),
     path("matches/<match:match_id>/embed", screens.match_embed, name="embed"),
+    path("matches/<match:match_id>/replay.svg", screens.replay_code, name="replay-code"),
     path("accounts/login/", judges.JudgeLogin.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),

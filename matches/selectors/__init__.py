@@ -13,6 +13,7 @@ views are built from Turn rows and counted submissions only. The one exception,
 from matches.selectors.audit import (  # noqa: F401
     SWING_AT_LEAST,
     Verdict,
+    biggest_swing,
     conflict_threshold,
     match_export,
     match_verify,

@@ -10,10 +10,17 @@ from typing import Any
 from django.utils import timezone
 
 from matches.models import Match
+from matches.rules import rules_for
 from matches.rules.records import first_difference
 from matches.rules.timeline import compute_timeline
 from matches.selectors.moments import match_meta
-from matches.selectors.records import initial_view, latest_scores, match_record, veiled_view
+from matches.selectors.records import (
+    initial_view,
+    latest_scores,
+    match_record,
+    score_history,
+    veiled_view,
+)
 from matches.selectors.verdicts import final_result, reasons_said, verdicts
 
 
@@ -80,6 +87,26 @@ def swing_threshold(match: Match, now: datetime | None = None) -> int:
     values = [abs(value) for row in match.board.data.get("points", []) for value in row]
     mean = sum(values) / len(values) if values else 0
     return max(SWING_AT_LEAST, round(0.75 * match.agents * mean))
+
+
+def biggest_swing(match: Match) -> dict[str, int] | None:
+    """The turn that moved the score difference most, as the TV replays it between
+    matches: {"turn", "team" (who gained), "points"}; None for a match with no turn or
+    none that moved the difference."""
+    rules = rules_for(match.game)
+    sign = -1 if rules.fewer_leads else 1  # fewer squares left is better
+    best = None
+    before = None
+    for entry in score_history(match):
+        a, b = rules.headline(entry["scores"])
+        lead = sign * (a - b)
+        if before is not None and lead != before:
+            change = lead - before
+            if best is None or abs(change) > best["points"]:
+                best = {"turn": entry["turn"], "team": 0 if change > 0 else 1,
+                        "points": abs(change)}
+        before = lead
+    return best
 
 
 def conflict_threshold(match: Match, now: datetime | None = None) -> int:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import re
 
+import qrcode
+import qrcode.image.svg
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
@@ -49,9 +52,39 @@ def tv_now(request: HttpRequest) -> JsonResponse:
             scores = selectors.latest_scores(shown)
             current = {"id": shown.pk, "status": shown.status(now),
                        "verdict": selectors.verdict(shown, scores),
-                       "verdicts": selectors.verdicts(shown, scores)}
+                       "verdicts": selectors.verdicts(shown, scores),
+                       # the turn the TV replays while the result stands
+                       "swing": _swing(shown) if shown.over else None}
     return JsonResponse({"server_time": selectors.epoch_ms(now), "current": current,
                          "featured": chosen and _line(chosen, now)})
+
+
+def _swing(match: Match) -> dict | None:
+    """The turn that moved the score difference most, with who gained it by name."""
+    swing = selectors.biggest_swing(match)
+    if swing is None:
+        return None
+    names = [team.name for team in match.teams.all()]
+    return {**swing, "name": names[swing["team"]]}
+
+
+@require_GET
+def replay_code(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A QR code (SVG) of the address of the replay at ?turn=N, for a phone in the hall
+    to open the turn the TV shows; drawn here, with no network."""
+    match = visible_match_or_404(request, match_id)
+    latest = match.turn_rows.count()
+    asked = request.GET.get("turn", "").strip() or str(latest)
+    if not re.fullmatch(r"[0-9]{1,5}", asked) or int(asked) > latest:
+        return HttpResponseBadRequest(
+            f"turn: expected a whole number from 0 to {latest}, the latest turn played",
+            content_type="text/plain; charset=utf-8")
+    address = request.build_absolute_uri(reverse("replay", args=[match.pk]))
+    code = qrcode.make(f"{address}?turn={int(asked)}", border=2,
+                       image_factory=qrcode.image.svg.SvgPathImage)
+    response = HttpResponse(code.to_string(encoding="unicode"), content_type="image/svg+xml")
+    response["Cache-Control"] = "max-age=3600"
+    return response
 
 
 def _line(match: Match, now) -> dict:

@@ -56,6 +56,7 @@ function decide({ current, featured }) {
       // Translators: the TV's result card when the server sends no verdict
       const verdict = inLanguage(current.verdicts) || current.verdict || gettext("Finished");
       resultBox.querySelector("[data-verdict]").textContent = verdict;
+      showSwing(current);
     }
     if (Date.now() - tv.endedAt < PAUSE_MS) {
       resultBox.hidden = false;
@@ -86,6 +87,21 @@ function show(match) {
   fitBoard(tile.querySelector(".stage"));
   idleBox.hidden = true;
   root.dataset.showing = match.id;
+}
+
+// While the result stands: the turn that moved the score most, its board after that
+// turn (the embedded board at ?turn=N) and a QR code of the replay at that turn, for a
+// phone in the hall.
+function showSwing({ id, swing }) {
+  const box = resultBox.querySelector("[data-swing]");
+  box.hidden = !swing;
+  resultBox.classList.toggle("with-swing", Boolean(swing));
+  if (!swing) return;
+  // Translators: the TV after a match, e.g. "The biggest swing: turn 12, +40 for Alpha"
+  box.querySelector("[data-swing-words]").textContent = interpolate(
+    gettext("The biggest swing: turn %(turn)s, +%(points)s for %(name)s"), swing);
+  box.querySelector("iframe").src = `/matches/${id}/embed?turn=${swing.turn}`;
+  box.querySelector("img").src = `/matches/${id}/replay.svg?turn=${swing.turn}`;
 }
 
 // What a newcomer needs beside the board: under each number its unit, the score's parts

@@ -192,3 +192,38 @@ def test_the_tv_explains_the_game_the_units_the_parts_and_the_last_change(
     if size[0] > size[1]:  # a wide screen: the chart beside the board, drawn
         assert page.locator(".tv-chart svg.chart path, .tv-chart svg.chart polyline").count()
     assert page.evaluate(LAYOUT) == []
+
+
+@pytest.fixture
+def played_short(transactional_db):
+    """A public match of four quick turns that starts in 2 s (team A plays it)."""
+    match, tokens = make_match(strategy=1.0, transition=0.3, start_in=2, turns=4)
+    return match.pk, tokens[0]
+
+
+def test_after_a_match_the_tv_shows_the_turn_that_moved_the_score_most(
+        live_server_process, played_short, browser):
+    import threading
+
+    from tests.e2e.test_venue_screen import play_team_a
+    match_id, token = played_short
+    stop = threading.Event()
+    player = threading.Thread(target=play_team_a, args=(live_server_process, match_id, token,
+                                                        stop))
+    player.start()
+    try:
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(f"{live_server_process}/tv/?pause=60")
+        page.wait_for_selector("[data-swing]:not([hidden])", timeout=40000)
+        assert page.inner_text("[data-swing-words]").startswith("The biggest swing: turn 1, +")
+        assert page.get_attribute(".tv-swing iframe", "src") == \
+            f"/matches/{match_id}/embed?turn=1"
+        page.wait_for_function(
+            "document.querySelector('.tv-code img').complete"
+            " && document.querySelector('.tv-code img').naturalWidth > 0")
+        board = page.frame_locator(".tv-swing iframe").locator(".board .cell")
+        board.first.wait_for()
+        assert board.count() == 30  # the board after turn 1, in its frame
+    finally:
+        stop.set()
+        player.join(timeout=10)

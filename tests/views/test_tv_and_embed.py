@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+import qrcode
+import qrcode.image.svg
 from django.contrib.auth.models import Permission, User
 
 from matches.rules.records import parse_record
@@ -65,7 +67,7 @@ def test_the_tv_features_the_live_public_match_then_the_next(client):
                                "turns": newer.turns, "teams": ["Hot", "Cool"],
                                "tournament": None}
     assert now["current"] == {"id": older.pk, "status": "running", "verdict": None,
-                              "verdicts": None}
+                              "verdicts": None, "swing": None}
     finished = imported()
     shown = client.get(f"/tv/now?current={finished.pk}").json()["current"]
     assert shown["status"] == "finished" and shown["verdict"]
@@ -74,3 +76,35 @@ def test_the_tv_features_the_live_public_match_then_the_next(client):
     finished.published = False
     finished.save()
     assert client.get(f"/tv/now?current={finished.pk}").json()["current"] is None
+
+
+def test_after_a_match_the_tv_is_told_the_turn_that_moved_the_score_most(client):
+    from matches import selectors
+
+    finished = imported()
+    swing = client.get(f"/tv/now?current={finished.pk}").json()["current"]["swing"]
+    history = selectors.score_history(finished)
+    leads = [score[0]["total"] - score[1]["total"]
+             for score in (entry["scores"] for entry in history)]
+    changes = [after - before for before, after in zip(leads, leads[1:], strict=False)]
+    biggest = max(range(len(changes)), key=lambda index: abs(changes[index]))
+    assert swing == {"turn": biggest + 1, "team": 0 if changes[biggest] > 0 else 1,
+                     "points": abs(changes[biggest]),
+                     "name": finished.teams.get(index=0 if changes[biggest] > 0 else 1).name}
+
+
+def test_the_replays_qr_code_is_an_svg_drawn_here_for_a_turn_played(client):
+    match = imported()
+    code = client.get(f"/matches/{match.pk}/replay.svg?turn=12")
+    assert code.status_code == 200 and code["Content-Type"] == "image/svg+xml"
+    assert code.content.decode().startswith("<svg") and b"<path" in code.content
+    # it says the replay's address at that turn, on this server
+    address = f"http://testserver/matches/{match.pk}/replay?turn=12"
+    drawn = qrcode.make(address, border=2, image_factory=qrcode.image.svg.SvgPathImage)
+    assert code.content.decode() == drawn.to_string(encoding="unicode")
+    other = client.get(f"/matches/{match.pk}/replay.svg?turn=13").content
+    assert other != code.content  # each turn its own address
+    for wrong in ("-1", "x", str(match.turns + 1), "9" * 9):
+        assert client.get(f"/matches/{match.pk}/replay.svg?turn={wrong}").status_code == 400
+    private = imported(published=False)
+    assert client.get(f"/matches/{private.pk}/replay.svg").status_code == 404
