@@ -20,6 +20,7 @@ from django.utils import timezone
 from matches import selectors
 from matches.caches import Kept, identity
 from matches.models import Match, Turn
+from matches.rules import rules_for
 
 TURN_TEXTS = Kept("turn texts", entries=500_000, limit=192 << 20)
 WHOLE_TEXTS = Kept("whole reads", entries=256, limit=96 << 20)
@@ -61,6 +62,31 @@ def turn_texts(match: Match, upto: int, form: str) -> list[str]:
     return [text for text in texts if text is not None]
 
 
+def callout_texts(match: Match, upto: int) -> list[str]:
+    """What each turn 1..upto did that mattered (its rules' `callouts`, in every
+    language; "null" for a quiet turn), as JSON texts kept like the turns' own: each
+    needs the state before it, so the turn before the first missing one is read too."""
+    identity = _identity(match)
+    texts = [TURN_TEXTS.peek((identity, "callouts", number)) for number in range(1, upto + 1)]
+    missing = [number for number, text in enumerate(texts, 1) if text is None]
+    if missing:
+        rules = rules_for(match.game)
+        names = [team.name for team in match.teams.all()]
+        rows = Turn.objects.filter(match_id=match.pk, number__gte=missing[0] - 1,
+                                   number__lte=missing[-1]).order_by("number")
+        before = selectors.initial_view(match) if missing[0] == 1 else None
+        for row in rows:
+            state = row.state()
+            if before is not None and texts[row.number - 1] is None:
+                said = selectors.every_language(
+                    lambda before=before, state=state: rules.callouts(before, state, names))
+                text = _dumps(said if any(said.values()) else None)
+                texts[row.number - 1] = text
+                TURN_TEXTS.put((identity, "callouts", row.number), text)
+            before = state
+    return [text if text is not None else "null" for text in texts]
+
+
 def _version(match: Match, now: datetime) -> tuple:
     return (*_identity(match), match.resolved_turns, match.closed, match.board_hidden(now),
             json.dumps(match.result, sort_keys=True))
@@ -100,8 +126,11 @@ def replay_text(match: Match, now: datetime | None = None) -> str:
         states = [_dumps(selectors.initial_view(match)),
                   *turn_texts(match, match.resolved_turns, "state")]
         reasons = ["{}", *turn_texts(match, match.resolved_turns, "reasons")]
+        hidden = match.board_hidden(now)
+        callouts = ["null", *(["null"] * match.resolved_turns if hidden
+                              else callout_texts(match, match.resolved_turns))]
         text = (_dumps(data)[:-1] + ',"states":[' + ",".join(states) + '],"reasons":['
-                + ",".join(reasons) + "]}")
+                + ",".join(reasons) + '],"callouts":[' + ",".join(callouts) + "]}")
         return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
     return WHOLE_TEXTS.get(("replay", match.status(now), *_version(match, now)), build)

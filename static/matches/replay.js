@@ -18,6 +18,7 @@ import { watchOverflow } from "./replay/scroll-cue.js";
 import { drawStatus, drawTeams } from "./replay/status.js";
 import { drawLeadKey, drawMarks, drawTicks } from "./replay/timeline.js";
 import { drawCurrentLine, turnLine } from "./replay/turns.js";
+import { drawCallouts } from "./venue/callouts.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
 const URL_EVERY_MS = 200;
@@ -34,6 +35,7 @@ class Replay {
     this.data = data;
     this.states = data.states;
     this.reasons = data.reasons || []; // each turn's reasons in every language
+    this.callouts = data.callouts || []; // what each turn did that mattered, in every language
     this.status = data.status;
     this.result = data.result;
     this.verdict = inLanguage(data.verdicts) || data.verdict || null; // the server's words
@@ -183,6 +185,7 @@ class Replay {
     const { turn, cells, agents, outcomes, scores } = message;
     this.states.push({ turn, cells, agents, outcomes, scores });
     this.reasons[turn] = message.reasons || {};
+    this.callouts[turn] = message.callouts || null;
     this.noteEvent(turn);
     noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
     if (this.status === "upcoming") this.status = "running";
@@ -223,6 +226,7 @@ class Replay {
     drawPosition(this.root, { turn: this.turn, latest: this.latest, span: this.span });
     drawChart(this.find("svg.chart"), this.states, this.span, { keys: this.parts, current: this.turn });
     drawActions(this.root, this.data, state, this.events[state.turn], this.reasons[state.turn]);
+    drawCallouts(this.find(".board"), inLanguage(this.callouts[state.turn]), state.turn);
     drawCurrentLine(this.moveList, this.turn);
     drawPlayState(this.root, this.playing, this.speed);
     this.showStatus();

@@ -366,3 +366,16 @@ def test_a_step_forward_slides_the_agents_that_moved_unless_motion_is_reduced(pl
     page.click('[data-action="first"]')  # a jump, not a step: nothing slides
     page.click('[data-action="last"]')
     assert page.evaluate("window.slid") == []
+
+
+def test_each_turn_shown_is_explained_on_the_board(long_and_alternating, open_replay):
+    match = long_and_alternating["kakomimasu/random_s7_00"]
+    page = open_replay(match, f"?turn={match.turns}&lang=ja")
+    page.wait_for_selector(".board .callout")
+    said = page.locator(".board .callout").all_inner_texts()
+    assert len(said) == 1 and said[0].endswith("+15：(6, 4) で陣地を囲んだ"), said
+    page.click('[data-action="back"]')  # turn 76: B closed territory too
+    assert shown(page) == match.turns - 1
+    assert page.locator(".board .callout").all_inner_texts()[0].endswith("(9, 16) で陣地を囲んだ")
+    page.click('[data-action="back"]')  # turn 75: a quiet turn says nothing
+    assert page.locator(".board .callout").count() == 0
