@@ -75,7 +75,16 @@ def end(match: Match) -> dict[str, Any]:
     return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
             "result": match.result,
             "lead": rules_for(match.game).lead(scores, match.result),
-            "verdict": verdicts and verdicts["en"], "verdicts": verdicts}
+            "verdict": verdicts and verdicts["en"], "verdicts": verdicts,
+            "decisive": _decisive(match)}
+
+
+def _decisive(match: Match, state: dict[str, Any] | None = None) -> list[list[int]]:
+    """The cells that decided a finished match (its rules say which), to mark at the end."""
+    if match.result is None or match.board_hidden(timezone.now()):
+        return []
+    state = state or selectors.latest_view(match)
+    return rules_for(match.game).decisive(state, match.result)
 
 
 # The parts of a snapshot that change only with a turn, per (match, turn), and their
@@ -85,7 +94,8 @@ _SNAPSHOTS = Kept("snapshots", entries=256, limit=128 << 20)
 
 
 def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
-    key = (identity(match), match.start_at, match.resolved_turns, match.board_hidden(now))
+    key = (identity(match), match.start_at, match.resolved_turns, match.board_hidden(now),
+           repr(match.result))
 
     def build() -> tuple[dict[str, Any], str]:
         state = selectors.latest_view(match)
@@ -95,6 +105,7 @@ def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
         parts = {"match": selectors.match_meta(match), "state": state, "panel": panels["en"],
                  "panels": panels, "reasons": selectors.reasons_said(state.get("outcomes")),
                  "callouts": _callouts(match, before, state),
+                 "decisive": _decisive(match, state),
                  "history": selectors.score_history(match),
                  **_drawing_extras(match)}
         return parts, json.dumps(parts, separators=(",", ":"))[1:-1]

@@ -319,6 +319,11 @@ class Presentation:
         found = sorted(self.notable(previous, state, names), key=lambda item: -item[0])
         return [callout for _, callout in found[:2]]
 
+    def decisive(self, state: Mapping[str, Any], result: Mapping[str, Any]) -> list[list[int]]:
+        """The cells of the final state that decided the result, to mark at the end
+        ([x, y] each; none where the whole board decides, as a total of points does)."""
+        return []
+
     def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
                 names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
         """What the turn did that a spectator should be told, each with its weight (how

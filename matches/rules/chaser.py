@@ -331,6 +331,21 @@ class ChaserRules(Presentation):
         """Floor, blocks (plain stone), items (gold dots), Cool and Hot as C and H."""
         return {"blocks": "#", "items": "*", "labels": ("C", "H")}
 
+    def decisive(self, state: Mapping[str, Any], result: Mapping[str, Any]) -> list[list[int]]:
+        """A player boxed in: the blocks around it; captured or buried: where it stands."""
+        how, winner = result.get("decided_by"), result.get("winner")
+        if winner is None or how not in ("trapped", "capture", "buried"):
+            return []
+        loser = state["agents"][1 - winner][0]
+        if not loser:
+            return []
+        x, y = loser
+        if how != "trapped":
+            return [[x, y]]
+        rows = state["cells"]
+        return [[cx, cy] for cx, cy in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+                if 0 <= cy < len(rows) and 0 <= cx < len(rows[cy]) and rows[cy][cx] == "#"]
+
     def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
                 names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
         """An item taken, where the player stands."""

@@ -129,6 +129,8 @@ def test_chaser_says_why_the_game_ended(open_page, matches):
     match_id, verdict = matches["trapped"]
     page = open_page(match_id, ready="[data-result]:not([hidden])")
     assert page.inner_text("[data-result] .verdict") == "Hot wins: Cool is boxed in"
+    # the blocks that box Cool in, ringed on the board
+    assert page.locator(".board .cell.decisive.block").count() == 4
     assert page.get_attribute("[data-result]", "data-winner") == "1"
     assert "items taken: 1" in page.inner_text('[data-team="0"] .details')
     assert page.locator(".share-a").evaluate("(bar) => bar.style.width") == "0%"

@@ -75,3 +75,15 @@ def test_callouts_are_worded_in_the_language_of_the_moment():
         vi = [s["text"] for s in rules.callouts(before, after, NAMES)]
     assert "collided" not in ja[0] and "(4, 8)" in ja[0] and "Alpha" in ja[1]
     assert "territory" not in vi[1] and "+17" in vi[1]
+
+
+def test_the_end_marks_the_cells_that_decided_it():
+    rules, _, after = last_turn("chaser/item_block_traps_self")
+    result = {"winner": 1, "decided_by": "trapped"}
+    cool = after["agents"][0][0]
+    around = rules.decisive(after, result)
+    assert len(around) == 4 and all(after["cells"][y][x] == "#" for x, y in around)
+    assert all(abs(x - cool[0]) + abs(y - cool[1]) == 1 for x, y in around)
+    assert rules.decisive(after, {"winner": 0, "decided_by": "items"}) == []
+    rules, _, after = last_turn("kakomimasu/enclosure_ring")
+    assert rules.decisive(after, {"winner": 0, "decided_by": "total"}) == []  # the board does

@@ -12,9 +12,10 @@ export function drawTitle(root, match) {
 }
 
 export function drawResult(root, screen) {
+  const over = screen.status === "finished" && screen.result && screen.meta && screen.state;
+  markDecisive(screen, over ? screen.decisive : null);
   const banner = root.querySelector("[data-result]");
   if (!banner) return;
-  const over = screen.status === "finished" && screen.result && screen.meta && screen.state;
   setHidden(banner, !over);
   if (!over) return;
   const { winner } = screen.result;
@@ -25,6 +26,19 @@ export function drawResult(root, screen) {
   setText(banner.querySelector(".final"), interpolate(gettext("final %(score)s · turn %(turn)s"),
                                                      { score: versus(signed(numbers[0]), signed(numbers[1])),
                                                        turn: screen.state.turn }));
+}
+
+// At the end, the cells that decided it (the rules say which: the blocks round a boxed-in
+// player), ringed on the board; cells marked before and no longer are cleared.
+function markDecisive(screen, cells) {
+  const view = screen.view;
+  if (!view) return;
+  const wanted = new Set((cells || []).map(([x, y]) => y * view.board.width + x));
+  for (const index of screen.decisiveShown || []) {
+    if (!wanted.has(index)) view.cells[index]?.classList.remove("decisive");
+  }
+  for (const index of wanted) view.cells[index]?.classList.add("decisive");
+  screen.decisiveShown = wanted;
 }
 
 // Which game of a several-game match this is, and how the match stands: the games

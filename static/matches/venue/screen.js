@@ -7,7 +7,7 @@ import { clockLeft } from "./chess-clocks.js";
 export function newScreen() {
   return { meta: null, view: null, history: [], deadline: null, status: "connecting",
            result: null, connection: "connecting", state: null, arrived: new Map(),
-           lead: null, panel: null, verdict: null, reasons: null, callouts: null,
+           lead: null, panel: null, verdict: null, reasons: null, callouts: null, decisive: null,
            // alternating games: each team's time left at `clocksAt`, and the mover
            clocks: null, clocksAt: null, toMove: null };
 }
@@ -23,6 +23,7 @@ export function readSnapshot(screen, message) {
                           panel: inLanguage(message.panels) || message.panel || null,
                           reasons: message.reasons || null,
                           callouts: inLanguage(message.callouts) || null,
+                          decisive: message.decisive || null,
                           verdict: inLanguage(message.verdicts) || message.verdict || null });
 }
 
@@ -54,7 +55,8 @@ export function readEnd(screen, message, clock) {
   Object.assign(screen, { result: message.result, status: "finished", deadline: null, toMove: null,
                           lead: message.lead || { team: message.result?.winner ?? null,
                                                   share: screen.lead?.share ?? 0.5 },
-                          verdict: inLanguage(message.verdicts) || message.verdict || null });
+                          verdict: inLanguage(message.verdicts) || message.verdict || null,
+                          decisive: message.decisive || null });
 }
 
 function readClocks(screen, message) {
