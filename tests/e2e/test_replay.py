@@ -379,3 +379,14 @@ def test_each_turn_shown_is_explained_on_the_board(long_and_alternating, open_re
     assert page.locator(".board .callout").all_inner_texts()[0].endswith("(9, 16) で陣地を囲んだ")
     page.click('[data-action="back"]')  # turn 75: a quiet turn says nothing
     assert page.locator(".board .callout").count() == 0
+
+
+@pytest.mark.parametrize("language", ["en", "ja", "vi"])
+def test_the_match_column_fits_a_full_hd_screen_in_every_language(long_and_alternating,
+                                                                  open_replay, language):
+    match = long_and_alternating["kakomimasu/random_s7_00"]
+    page = open_replay(match, f"?turn=5&lang={language}")
+    page.wait_for_timeout(300)
+    column = page.evaluate("""() => { const info = document.querySelector(".replay .info");
+      return { over: info.scrollHeight - info.clientHeight, more: info.dataset.more || "" }; }""")
+    assert column["over"] <= 1 and column["more"] == "", column
