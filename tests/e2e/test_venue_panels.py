@@ -284,3 +284,16 @@ def test_the_last_turn_is_explained_on_the_board_in_the_pages_language(
                       "/?lang=ja", size)
     page.wait_for_selector(".board .callout")
     assert page.evaluate(CALLOUTS)[0]["text"].endswith("で陣地を囲んだ")
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_blokus_duos_last_move_has_a_line_beside_the_trays(matches, size, language,
+                                                           live_server_process, pages):
+    match_id, _ = matches["blokus"]
+    page = pages.open(f"{live_server_process}/matches/{match_id}/?lang={language}", size)
+    page.wait_for_selector(".tray:not([hidden]) svg.piece")
+    page.wait_for_timeout(300)  # the list fits the room the cards leave
+    lines = page.locator("[data-failures] li:not(.more)").all_inner_texts()
+    said = r"(piece|quân) [a-u] · \d (squares?|ô) · |pass|bỏ lượt"  # a move, or a pass
+    assert lines and re.search(said, lines[0]), lines
