@@ -20,7 +20,6 @@ from django.utils import timezone
 from matches import selectors
 from matches.caches import Kept, identity
 from matches.models import Match, Turn
-from matches.rules import rules_for
 
 TURN_TEXTS = Kept("turn texts", entries=500_000, limit=192 << 20)
 WHOLE_TEXTS = Kept("whole reads", entries=256, limit=96 << 20)
@@ -70,7 +69,6 @@ def callout_texts(match: Match, upto: int) -> list[str]:
     texts = [TURN_TEXTS.peek((identity, "callouts", number)) for number in range(1, upto + 1)]
     missing = [number for number, text in enumerate(texts, 1) if text is None]
     if missing:
-        rules = rules_for(match.game)
         names = [team.name for team in match.teams.all()]
         rows = Turn.objects.filter(match_id=match.pk, number__gte=missing[0] - 1,
                                    number__lte=missing[-1]).order_by("number")
@@ -78,9 +76,7 @@ def callout_texts(match: Match, upto: int) -> list[str]:
         for row in rows:
             state = row.state()
             if before is not None and texts[row.number - 1] is None:
-                said = selectors.every_language(
-                    lambda before=before, state=state: rules.callouts(before, state, names))
-                text = _dumps(said if any(said.values()) else None)
+                text = _dumps(selectors.callouts_said(match.game, before, state, names))
                 texts[row.number - 1] = text
                 TURN_TEXTS.put((identity, "callouts", row.number), text)
             before = state

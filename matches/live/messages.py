@@ -49,9 +49,8 @@ def _callouts(match: Match, before: dict[str, Any] | None,
     language; None before the first turn."""
     if before is None or before is state or before.get("turn") == state.get("turn"):
         return None
-    rules = rules_for(match.game)
     names = [team.name for team in match.teams.all()]
-    return selectors.every_language(lambda: rules.callouts(before, state, names))
+    return selectors.callouts_said(match.game, before, state, names)
 
 
 def _deadline_after(match: Match, number: int, now: datetime) -> datetime | None:

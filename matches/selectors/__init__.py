@@ -52,6 +52,7 @@ from matches.selectors.records import (  # noqa: F401
     veiled_view,
 )
 from matches.selectors.verdicts import (  # noqa: F401
+    callouts_said,
     every_language,
     final_result,
     reasons_said,

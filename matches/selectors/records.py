@@ -119,12 +119,13 @@ def drawing_states(match: Match, upto: int | None = None) -> list[dict[str, Any]
         states[0]["turn"] == 1 else states
 
 
-def state_before(match: Match, number: int) -> dict[str, Any]:
+def state_before(match: Match, number: int) -> dict[str, Any] | None:
     """The timeline/1 state before turn `number` (1 or more): the empty board before
-    turn 1, else turn `number - 1`'s."""
+    turn 1, else turn `number - 1`'s (None if it is not stored)."""
     if number <= 1:
         return initial_view(match)
-    return match.turn_rows.get(number=number - 1).state()
+    row = match.turn_rows.filter(number=number - 1).first()
+    return row.state() if row else None
 
 
 def score_history(match: Match) -> list[dict[str, Any]]:

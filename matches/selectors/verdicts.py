@@ -5,7 +5,8 @@ the reasons of a turn's failed actions in every language."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -15,6 +16,8 @@ from matches.caches import Kept, identity
 from matches.models import Match
 from matches.rules import reasons, rules_for
 from matches.selectors.records import games_in_order, match_games
+
+log = logging.getLogger(__name__)
 
 # A finished match's verdict in every language, per (match's identity, its last turn,
 # its result): every snapshot and summary of it carries them.
@@ -69,6 +72,20 @@ def reasons_said(outcomes: Iterable[Iterable[dict[str, Any]]] | None) -> dict[st
 @functools.lru_cache(maxsize=4096)  # a reason says the same words for ever
 def _reason_said(reason: str) -> dict[str, str]:
     return every_language(lambda: reasons.said(reason))
+
+
+def callouts_said(game: str, before: Mapping[str, Any], state: Mapping[str, Any],
+                  names: Sequence[str]) -> dict[str, list[dict[str, Any]]] | None:
+    """What the game's rules find notable in the turn from `before` to `state`, in every
+    language; None for a quiet turn (or one its rules cannot read: words about a turn
+    never hold up the turn, a replay or a socket)."""
+    rules = rules_for(game)
+    try:
+        said = every_language(lambda: rules.callouts(before, state, names))
+    except Exception:
+        log.exception("callouts of a %s turn %s", game, state.get("turn"))
+        return None
+    return said if any(said.values()) else None
 
 
 def verdicts(match: Match, scores: list[dict[str, int]]) -> dict[str, str] | None:

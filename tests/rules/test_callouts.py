@@ -87,3 +87,15 @@ def test_the_end_marks_the_cells_that_decided_it():
     assert rules.decisive(after, {"winner": 0, "decided_by": "items"}) == []
     rules, _, after = last_turn("kakomimasu/enclosure_ring")
     assert rules.decisive(after, {"winner": 0, "decided_by": "total"}) == []  # the board does
+
+
+def test_a_turn_its_rules_cannot_read_says_nothing_and_holds_nothing_up(caplog):
+    from matches import selectors
+
+    broken = {"turn": 1, "cells": ["ab"], "agents": [[], []], "outcomes": [[], []],
+              "scores": [{}, {}]}  # no score parts: the rules' reading fails
+    assert selectors.callouts_said("kakomimasu", {"turn": 0}, broken, NAMES) is None
+    assert "callouts of a kakomimasu turn 1" in caplog.text
+    rules, before, after = last_turn("kakomimasu/enclosure_ring")
+    said = selectors.callouts_said("kakomimasu", before, after, NAMES)
+    assert set(said) == {"ja", "vi", "en"} and said["en"][0]["team"] == 0
