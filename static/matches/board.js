@@ -241,6 +241,16 @@ export function guessArrivals(game, arrived, board, state, extras = {}) {
   gameRules(game).guessArrivals?.(arrived, board, state, extras);
 }
 
+// The turns a chart or a timeline spans: those a match over took; while it runs, all it
+// may take, or, for a game that usually ends well before its limit (its module's
+// `usualEnd`: Blokus Duo's games end near turn 35 of the 84 they may take), the turns
+// played and a margin, up to that limit.
+export function turnSpan(game, turns, played, finished) {
+  if (finished) return Math.max(played, 1);
+  const usual = gameRules(game).usualEnd;
+  return usual ? Math.min(turns, Math.max(played + 10, usual)) : Math.max(turns, played, 1);
+}
+
 // --- words ------------------------------------------------------------------------------
 
 // An action as the screens word it, e.g. "move (3, 4)", "move ↘", "wr · walk right".

@@ -7,7 +7,7 @@
 // This module holds the turn shown and moves it; each part of the page is drawn by its
 // own module (replay/*.js).
 
-import { createBoard, drawLegend, drawState, noteArrivals, partName, scoreCards } from "./board.js";
+import { createBoard, drawLegend, drawState, noteArrivals, partName, scoreCards, turnSpan } from "./board.js";
 import { drawChart, drawChartLegend } from "./chart.js";
 import { inLanguage } from "./i18n.js";
 import { drawActions } from "./replay/actions.js";
@@ -72,7 +72,7 @@ class Replay {
   // Blokus Duo game ends near turn 35 of the 84 it may take); only the turns played can
   // be shown.
   get span() {
-    return this.status === "finished" ? Math.max(this.latest, 1) : Math.max(this.data.turns, this.latest, 1);
+    return turnSpan(this.data.game, this.data.turns, this.latest, this.status === "finished");
   }
 
   // Who leads after each turn (by the game's own measure), and what happened in it.

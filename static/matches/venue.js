@@ -10,7 +10,7 @@
 // This module puts the screen together: the socket's messages are read into one
 // `screen` (venue/screen.js), and each part of the page draws from it (venue/*.js).
 
-import { createBoard, drawLegend, drawState, guessArrivals, noteArrivals } from "./board.js";
+import { createBoard, drawLegend, drawState, guessArrivals, noteArrivals, turnSpan } from "./board.js";
 import { drawChart } from "./chart.js";
 import { ServerClock } from "./clock.js";
 import { MatchStream } from "./live.js";
@@ -34,8 +34,8 @@ export function startVenue(root, matchId) {
     const { headline } = drawTeams(root, screen, state.scores);
     drawTurn(root, screen, state.turn);
     const chart = root.querySelector("svg.chart");
-    // a match over spans the turns it took (it may end before its last possible turn)
-    const span = screen.status === "finished" ? screen.history.at(-1)?.turn || 1 : screen.meta.turns;
+    const span = turnSpan(screen.meta.game, screen.meta.turns, screen.history.at(-1)?.turn || 0,
+                          screen.status === "finished");
     if (chart) drawChart(chart, screen.history, span, { key: headline, current: state.turn });
     drawStatus(); // first: the phase says which panels show, and the failures fit what is left
     drawFailures(root, screen, state);

@@ -191,3 +191,25 @@ def test_an_embedded_board_at_a_turn_says_the_turn_alone(open_page, matches):
     assert page.inner_text("[data-turn]") == "turn 0"
     assert page.locator("[data-chess-clock]").evaluate_all(
         "(nodes) => nodes.map((node) => node.hidden)") == [True, True]
+
+
+@pytest.fixture
+def blokus_live(transactional_db):
+    """A live Blokus Duo game, its first move to come."""
+    return make_alternating_match(clock=600)
+
+
+def test_a_live_blokus_duo_game_spans_about_the_turns_it_will_take(blokus_live,
+                                                                   live_server_process,
+                                                                   browser):
+    match, _ = blokus_live
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    for path in (f"/matches/{match.pk}/", f"/matches/{match.pk}/replay"):
+        page.goto(f"{live_server_process}{path}")
+        page.wait_for_selector("svg.chart text.tick")
+        ticks = page.locator("svg.chart text.tick").evaluate_all(
+            "(texts) => texts.map((text) => text.textContent)")
+        assert "turn 40" in ticks, ticks  # not the 84 it may take: a game ends near 35
+    labels = [t for t in page.locator("[data-ticks] .tick").all_inner_texts() if t]
+    assert labels[-1] == "40", labels
+    page.close()

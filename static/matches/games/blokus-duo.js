@@ -443,6 +443,8 @@ export default {
   idle: gettext("not its move"),
   // the list of turns leaves the team not to move blank: every other line would say so
   quietIdle: true,
+  // a game ends when neither side can move, near turn 35 of the 84 it may take
+  usualEnd: 40,
   // the parts of its score as people read them (the chart's key, the cards)
   parts: { remaining: gettext("remaining") },
   // Translators: the board's legend: a Blokus Duo piece placed on the board
