@@ -15,12 +15,11 @@ export function drawCallouts(board, callouts, turn) {
   }
   if (layer.dataset.forTurn === String(turn)) return;
   layer.dataset.forTurn = turn;
-  const size = { cols: Number(board.style.getPropertyValue("--cols")) || 10,
-                 rows: Number(board.style.getPropertyValue("--rows")) || 10 };
+  const size = { cols: Number(board.style.getPropertyValue("--cols")) || 10 };
   layer.replaceChildren(...(callouts || []).slice(0, 2).map((said, index) => callout(said, index, size)));
 }
 
-function callout({ text, team, at }, index, { cols, rows }) {
+function callout({ text, team, at }, index, { cols }) {
   const node = document.createElement("p");
   node.className = `callout${team === null || team === undefined ? "" : ` team-${"ab"[team]}`}`;
   node.textContent = text;
@@ -35,6 +34,5 @@ function callout({ text, team, at }, index, { cols, rows }) {
   // cell's side near the left or right edge
   node.classList.add("at", y < 2 ? "below" : "above",
                      x < cols / 4 ? "from-left" : x >= cols * 3 / 4 ? "from-right" : "centred");
-  if (rows && y >= rows) node.classList.add("above");
   return node;
 }
