@@ -210,6 +210,19 @@ def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
 PICTURE_MAX_AGE = 3600
 
 
+def asked_turn(request: HttpRequest, latest: int) -> int | None:
+    """?turn=N of a page that draws a resolved turn (the latest when not named); None
+    when N is not one of 0..latest (answer `turn_refused`)."""
+    asked = request.GET.get("turn", "").strip() or str(latest)
+    return int(asked) if re.fullmatch(r"[0-9]{1,5}", asked) and int(asked) <= latest else None
+
+
+def turn_refused(latest: int) -> HttpResponse:
+    return HttpResponseBadRequest(
+        f"turn: expected a whole number from 0 to {latest}, the latest turn played",
+        content_type="text/plain; charset=utf-8")
+
+
 def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board after one resolved turn as a PNG picture: ?turn=N, by default the latest.
     A resolved turn's picture never changes: it carries an ETag, is drawn once per
@@ -219,13 +232,9 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.board_hidden(timezone.now()):
         raise Http404("the board is secret until the game starts")
     latest = match.turn_rows.count()  # the turns stored; 0 is the empty board
-    named = request.GET.get("turn", "").strip()
-    asked = named or str(latest)
-    if not re.fullmatch(r"[0-9]{1,5}", asked) or int(asked) > latest:
-        return HttpResponseBadRequest(
-            f"turn: expected a whole number from 0 to {latest}, the latest turn played",
-            content_type="text/plain; charset=utf-8")
-    turn = int(asked)
+    turn = asked_turn(request, latest)
+    if turn is None:
+        return turn_refused(latest)
     teams = [team.name for team in match.teams.all()]
     result = match.result if turn == latest else None  # the result decides who leads there
     # the words under the numbers are in the page's language: one picture a language
@@ -243,7 +252,7 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
         response["Content-Disposition"] = f'inline; filename="{name}"'
     response["ETag"] = etag
     # The latest turn's picture changes with the next turn: ask each time (a 304 is cheap).
-    age = f"max-age={PICTURE_MAX_AGE}" if named else "no-cache"
+    age = f"max-age={PICTURE_MAX_AGE}" if request.GET.get("turn", "").strip() else "no-cache"
     response["Cache-Control"] = f"{'public' if is_public(match) else 'private'}, {age}"
     return response
 

@@ -6,7 +6,7 @@ import re
 
 import qrcode
 import qrcode.image.svg
-from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -17,7 +17,7 @@ from matches import selectors
 from matches.access import public_filter
 from matches.models import Match
 from matches.rules import rules_for
-from matches.views.pages import game_words, visible_match_or_404
+from matches.views.pages import asked_turn, game_words, turn_refused, visible_match_or_404
 
 
 @require_GET
@@ -74,13 +74,11 @@ def replay_code(request: HttpRequest, match_id: int) -> HttpResponse:
     to open the turn the TV shows; drawn here, with no network."""
     match = visible_match_or_404(request, match_id)
     latest = match.turn_rows.count()
-    asked = request.GET.get("turn", "").strip() or str(latest)
-    if not re.fullmatch(r"[0-9]{1,5}", asked) or int(asked) > latest:
-        return HttpResponseBadRequest(
-            f"turn: expected a whole number from 0 to {latest}, the latest turn played",
-            content_type="text/plain; charset=utf-8")
+    turn = asked_turn(request, latest)
+    if turn is None:
+        return turn_refused(latest)
     address = request.build_absolute_uri(reverse("replay", args=[match.pk]))
-    code = qrcode.make(f"{address}?turn={int(asked)}", border=2,
+    code = qrcode.make(f"{address}?turn={turn}", border=2,
                        image_factory=qrcode.image.svg.SvgPathImage)
     response = HttpResponse(code.to_string(encoding="unicode"), content_type="image/svg+xml")
     response["Cache-Control"] = "max-age=3600"
@@ -104,14 +102,12 @@ def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
     ?turn=N. Seen by whoever may see the venue screen."""
     match = visible_match_or_404(request, match_id)
     fixed = None
-    named = request.GET.get("turn", "").strip()
-    if named:
+    if request.GET.get("turn", "").strip():
         latest = match.turn_rows.count()  # resolved turns only
-        if not re.fullmatch(r"[0-9]{1,5}", named) or int(named) > latest:
-            return HttpResponseBadRequest(
-                f"turn: expected a whole number from 0 to {latest}, the latest turn "
-                "played", content_type="text/plain; charset=utf-8")
-        shown = selectors.drawing_states(match, int(named))
+        turn = asked_turn(request, latest)
+        if turn is None:
+            return turn_refused(latest)
+        shown = selectors.drawing_states(match, turn)
         extras = ({} if match.board_hidden(timezone.now())
                   else rules_for(match.game).drawing_extras(match.board.data, shown))
         fixed = {"match": selectors.match_meta(match), "state": shown[-1],
