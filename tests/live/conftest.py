@@ -30,13 +30,15 @@ def subscriptions(monkeypatch):
     calls = []
     add, discard = layer.group_add, layer.group_discard
 
+    # Noted once the layer has done it: a Redis layer takes a round trip to add a member,
+    # and an event sent to the group before that is not the member's.
     async def group_add(group, channel):
-        calls.append(("add", group))
         await add(group, channel)
+        calls.append(("add", group))
 
     async def group_discard(group, channel):
-        calls.append(("discard", group))
         await discard(group, channel)
+        calls.append(("discard", group))
 
     monkeypatch.setattr(layer, "group_add", group_add)
     monkeypatch.setattr(layer, "group_discard", group_discard)
