@@ -9,7 +9,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
+
+from matches.bots import search
+from matches.rules.kakomimasu import KakomimasuRules, KakomimasuState, make_board, scores
+
 GAME = "kakomimasu"
+RULES = KakomimasuRules()
 NEIGHBOURS = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
 # The eight cells of the 3x3 ring around a centre, in walking order.
 RING = [(-1, -1), (0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0)]
@@ -131,4 +137,72 @@ def _step_towards_ring(view: View, agent: int, position, centre) -> dict | None:
     return {"agent": agent, "type": "move", "x": step[0], "y": step[1]}
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+
+# --- levels 3 and 4: the rules try each candidate (matches/bots/search.py) -------------
+
+
+def position(public: dict[str, Any]) -> KakomimasuState:
+    """The rules' position from a public state (the board and the latest view)."""
+    board = make_board(public["board"]["points"])
+    rows = [row.encode().translate(_CODES) for row in public["state"]["cells"]]
+    cells = np.zeros(board.points.shape, dtype=np.int8)
+    cells[1:-1, 1:-1] = np.frombuffer(b"".join(rows), dtype=np.int8).reshape(
+        board.height, board.width)
+    agents = tuple(tuple(tuple(cell) if cell else None for cell in side)
+                   for side in public["state"]["agents"])
+    return KakomimasuState(public["state"]["turn"], board, cells, agents)
+
+
+_CODES = bytes.maketrans(b".ABab", bytes(range(5)))
+
+
+def _candidates(public: dict[str, Any], state: KakomimasuState, team: int, agent: int,
+                taken: set) -> list[dict]:
+    """On the board: stay, or a move or a removal next to the agent; off it, a put on
+    one of the six most valuable free cells. None aims at a cell in `taken`."""
+    view = View(public, team)
+    at = view.agents[agent]
+    if at is None:
+        free = [(view.points[y][x], x, y) for y in range(view.height) for x in range(view.width)
+                if view.cell(x, y) == "." and (x, y) not in view.occupied
+                and (x, y) not in taken]
+        free.sort(reverse=True)
+        return [{"agent": agent, "type": "put", "x": x, "y": y} for _, x, y in free[:6]]
+    found = [{"agent": agent, "type": "stay"}]
+    for x, y in view.neighbours(*at):
+        if (x, y) in taken:
+            continue
+        here = view.cell(x, y)
+        if here in "AB":
+            found.append({"agent": agent, "type": "remove", "x": x, "y": y})
+        if here != view.theirs:
+            found.append({"agent": agent, "type": "move", "x": x, "y": y})
+    return found
+
+
+GRID = search.Grid(
+    rules=RULES, position=position, candidates=_candidates,
+    target=lambda state, team, action: (action["x"], action["y"]) if "x" in action else None,
+    totals=lambda state: [score["total"] for score in scores(state)],
+    agents=lambda state, team: len(state.agents[team]))
+
+
+def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+    """Level 3: the greedy plan, each agent's action changed where the resolved turn gains
+    clearly more (a wall of theirs taken off that opens their land, a collision avoided,
+    a put where theirs would not collide), expecting the other team to play greedy."""
+    expected = greedy_bot(public, 1 - team, random.Random(rng.random()))
+    return search.improve(GRID, public, team, rng, greedy_bot(public, team, rng), expected,
+                          keep_bonus=search.mean_point(public))
+
+
+def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+    """Level 4: the same search, expecting the other team to play as level 3, over the
+    agents twice."""
+    expected = tactical_bot(public, 1 - team, random.Random(rng.random()))
+    return search.improve(GRID, public, team, rng, greedy_bot(public, team, rng), expected,
+                          keep_bonus=search.mean_point(public), passes=2)
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,
+        "searching": searching_bot}

@@ -12,7 +12,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from matches.bots import search
+from matches.rules.procon2020 import Procon2020Rules, Procon2020State
+
 GAME = "procon2020"
+RULES = Procon2020Rules()
 DIRECTIONS = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if (dx, dy) != (0, 0)]
 
 
@@ -87,4 +91,52 @@ def _worth(view: View, x: int, y: int) -> float | None:
     return view.treasures.get((x, y), 0) * 2 + view.points[y][x] + 0.5 * joins
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+
+# --- levels 3 and 4: the rules try each candidate (matches/bots/search.py) -------------
+
+
+def _candidates(public: dict[str, Any], state: Procon2020State, team: int, agent: int,
+                taken: set) -> list[dict]:
+    """Stay, or a move or a removal towards each open neighbour not in `taken`."""
+    view = View(public, team)
+    view.agents = [list(at) for at in state.agents[team]]
+    x, y = view.agents[agent]
+    found = [{"agent": agent, "type": "stay"}]
+    for dx, dy in DIRECTIONS:
+        if (x + dx, y + dy) not in taken and view.cell(x + dx, y + dy) not in (None, "#"):
+            found.append(view.action(agent, dx, dy))
+    return found
+
+
+def _target(state: Procon2020State, team: int, action: dict) -> tuple[int, int] | None:
+    if action.get("type") not in ("move", "remove"):
+        return None
+    x, y = state.agents[team][action["agent"]]
+    return x + action["dx"], y + action["dy"]
+
+
+GRID = search.Grid(
+    rules=RULES, position=search.replayed, candidates=_candidates, target=_target,
+    totals=lambda state: [sum(score) for score in state.scores],
+    agents=lambda state, team: len(state.agents[team]))
+
+
+def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+    """Level 3: the greedy plan, each agent's action changed where the resolved turn gains
+    clearly more (an area closed or broken, a collision avoided), expecting the other
+    team to play greedy."""
+    expected = greedy_bot(public, 1 - team, random.Random(rng.random()))
+    return search.improve(GRID, public, team, rng, greedy_bot(public, team, rng), expected,
+                          keep_bonus=0, rollout=(1, greedy_bot))
+
+
+def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+    """Level 4: the same search, expecting the other team to play as level 3, over the
+    agents twice."""
+    expected = tactical_bot(public, 1 - team, random.Random(rng.random()))
+    return search.improve(GRID, public, team, rng, tactical_bot(public, team, rng), expected,
+                          keep_bonus=0, passes=2, rollout=(2, greedy_bot), samples=2)
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,
+        "searching": searching_bot}

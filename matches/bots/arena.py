@@ -1,0 +1,72 @@
+"""Whole matches between built-in players, in-process and without a server: the pure
+rules resolve each turn, and each player sees what the answer API would show it (the
+board, the latest state and the turns so far). For measuring the players' strength
+(bench/ladder.py) and for tests that every level plays whole legal matches.
+
+A game played over a protocol of its own (CHaser) is not played here: its programs
+connect to its server (bench/ladder.py starts one).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from matches.rules import rules_for
+from matches.rules.records import MatchRecord
+from matches.rules.turns import is_alternating
+
+
+@dataclass
+class Played:
+    """A match played out: its result, final scores, and each team's thinking times (s)
+    and actions the rules judged not ok."""
+
+    result: dict[str, Any]
+    scores: list[dict[str, int]]
+    turns: int
+    think: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    faults: list[int] = field(default_factory=lambda: [0, 0])
+    actions: list[list[list[dict[str, Any]]]] = field(default_factory=list)
+
+
+def play_match(game: str, board: dict[str, Any], agents: int, turns: int, players,
+               seed: int | str = 0) -> Played:
+    """Play `players` (team 0's bot, team 1's bot: public state, team, rng -> actions)
+    against each other on `board` until the rules say the match is over."""
+    rules = rules_for(game)
+    alternating = is_alternating(rules)
+    turns = rules.max_turns if alternating else turns
+    record = MatchRecord(game=game, board=board, agents=agents, turns=turns,
+                         teams=({"name": "A"}, {"name": "B"}))
+    state = rules.initial_state(record)
+    view = rules.view(state)
+    rngs = [random.Random(f"{seed}-{team}") for team in (0, 1)]
+    played = Played(result={}, scores=view["scores"], turns=0)
+    history: list[dict[str, Any]] = []
+    while not rules.is_over(state, turns):
+        number = view["turn"] + 1
+        public = {"game": game, "turns": turns, "agents": agents, "board": board,
+                  "turn": view["turn"], "strategy_turn": number, "state": view,
+                  "actions": history,
+                  "to_move": rules.mover(number) if alternating else None}
+        sent: list[list[dict[str, Any]]] = [[], []]
+        for team in (0, 1):
+            if alternating and team != public["to_move"]:
+                continue
+            if alternating and rules.must_pass(state):
+                sent[team] = rules.pass_move()
+                continue
+            started = time.perf_counter()
+            sent[team] = players[team](public, team, rngs[team])
+            played.think[team].append(time.perf_counter() - started)
+        state, outcomes = rules.resolve_turn(state, sent)
+        for team, side in enumerate(outcomes):
+            played.faults[team] += sum(outcome.get("result") == "invalid" for outcome in side)
+        played.actions.append(sent)
+        history.append({"turn": number, "outcomes": outcomes})
+        view = rules.view(state)
+    played.result, played.scores, played.turns = rules.result(state), view["scores"], view["turn"]
+    return played
