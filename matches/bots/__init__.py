@@ -2,9 +2,11 @@
 bots in its own module, each a pure function of the public match state (as the API
 gives it), a team index and a random generator, returning that team's actions.
 
-`bots_for(game)` gives a game's bots by name ("random", "greedy"). A game played over a
-protocol of its own has programs instead, which connect to its server as contest
-programs do (chaser.py).
+`bots_for(game)` gives a game's bots by name ("random", "greedy", "tactical",
+"searching"); `levels(game)` names them by strength, level 1 (random legal moves) to
+level 4 (the strongest), each measured against the one below by bench/ladder.py. A game
+played over a protocol of its own has programs instead, which connect to its server as
+contest programs do (chaser.py).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from typing import Any
 from matches.bots import blokus_duo, kakomimasu, procon2020
 
 Bot = Callable[..., list[dict[str, Any]]]
-_BY_GAME: dict[str, dict[str, Bot]] = {module.GAME: module.BOTS
-                                       for module in (kakomimasu, procon2020, blokus_duo)}
+_MODULES = (kakomimasu, procon2020, blokus_duo)
+_BY_GAME: dict[str, dict[str, Bot]] = {module.GAME: module.BOTS for module in _MODULES}
+_LEVELS: dict[str, tuple[str, ...]] = {module.GAME: module.LEVELS for module in _MODULES}
 
 
 def bots_for(game: str) -> dict[str, Bot]:
@@ -31,3 +34,8 @@ def bot_names(game: str) -> list[str]:
 
     programs = {chaser.GAME: chaser.PLAYERS}
     return sorted(_BY_GAME.get(game) or programs.get(game) or {})
+
+
+def levels(game: str) -> tuple[str, ...]:
+    """The game's bots by level, level 1 first (none for a game without bots)."""
+    return _LEVELS.get(game, ())

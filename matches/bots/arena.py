@@ -33,9 +33,11 @@ class Played:
 
 
 def play_match(game: str, board: dict[str, Any], agents: int, turns: int, players,
-               seed: int | str = 0) -> Played:
+               seed: int | str = 0, opening: tuple[int, Any] = (0, None)) -> Played:
     """Play `players` (team 0's bot, team 1's bot: public state, team, rng -> actions)
-    against each other on `board` until the rules say the match is over."""
+    against each other on `board` until the rules say the match is over. An `opening`
+    of (turns, bot): that bot plays both teams' first turns (a varied start, where a
+    game has one board and its players choose alike)."""
     rules = rules_for(game)
     alternating = is_alternating(rules)
     turns = rules.max_turns if alternating else turns
@@ -58,6 +60,9 @@ def play_match(game: str, board: dict[str, Any], agents: int, turns: int, player
                 continue
             if alternating and rules.must_pass(state):
                 sent[team] = rules.pass_move()
+                continue
+            if number <= opening[0]:
+                sent[team] = opening[1](public, team, rngs[team])
                 continue
             started = time.perf_counter()
             sent[team] = players[team](public, team, rngs[team])

@@ -9,11 +9,14 @@ for its next ones (and takes the fewest from the other player on a tie).
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from matches.rules.blokus_duo_board import (
     PIECE_SIZES,
     BlokusDuoState,
+    _legal,
+    has_legal_move,
     legal_moves,
     new_state,
     placement,
@@ -52,4 +55,80 @@ def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[di
     return [{"move": best}]
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+
+# --- levels 3 and 4 -------------------------------------------------------------------
+
+
+def _corners(state: BlokusDuoState, team: int) -> int:
+    """The cells where the team's next piece could touch its own at a corner."""
+    return bin(state.corners[team] & ~state.forbidden[team]).count("1")
+
+
+def _mobility(state: BlokusDuoState, team: int) -> int:
+    """How many placements the team has (every shape at every legal reference cell)."""
+    return sum(bin(refs).count("1") for refs in _legal(state, team).values())
+
+
+def _by_corners(state: BlokusDuoState, team: int,
+                rng: random.Random) -> list[tuple[float, str, BlokusDuoState]]:
+    """Every legal move with the position after it, best first by a quick measure: the
+    piece's squares (big pieces fit only early), then open corners, the team's own
+    against the other's."""
+    found = []
+    for code in legal_moves(state, team):
+        where = placement(code)
+        after = play(state, team, where)
+        value = (8 * PIECE_SIZES[where.piece] + _corners(after, team)
+                 - _corners(after, 1 - team) + rng.random() * 0.01)
+        found.append((value, code, after))
+    found.sort(key=lambda item: item[0], reverse=True)
+    return found
+
+
+def _balance(state: BlokusDuoState, team: int) -> int:
+    """The team's placements against the other team's: the room each has left."""
+    return _mobility(state, team) - _mobility(state, 1 - team)
+
+
+def _by_room(state: BlokusDuoState, team: int,
+             rng: random.Random) -> list[tuple[float, str, BlokusDuoState]]:
+    """Every legal move, best first by the piece's squares and the room it leaves."""
+    found = [(100 * PIECE_SIZES[placement(code).piece] + _balance(after, team)
+              + rng.random() * 0.01, code, after)
+             for _, code, after in _by_corners(state, team, rng)]
+    found.sort(key=lambda item: item[0], reverse=True)
+    return found
+
+
+def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+    """Level 3: the move that leaves the team the most placements against the other
+    team's, big pieces first."""
+    return [{"move": _by_room(position(public), team, rng)[0][1]}]
+
+
+def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+    """Level 4: level 3's six best moves, each answered by the other team's best reply
+    by level 3's measure; the move that leaves the most room after that reply. Past
+    SEARCH_SECONDS it looks at no more of them (the first is level 3's own choice)."""
+    state = position(public)
+    started = time.monotonic()
+    best, best_value = None, None
+    for _, code, after in _by_room(state, team, rng)[:6]:
+        if best is not None and time.monotonic() - started > SEARCH_SECONDS:
+            break
+        size = 100 * PIECE_SIZES[placement(code).piece]
+        reply = (_by_room(after, 1 - team, rng)[0][2] if has_legal_move(after, 1 - team)
+                 else after)
+        value = size + _balance(reply, team)
+        if best_value is None or value > best_value:
+            best, best_value = code, value
+    return [{"move": best}]
+
+
+# Level 4's thinking time at most, well within a second a move.
+SEARCH_SECONDS = 0.6
+
+
+BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,
+        "searching": searching_bot}
+LEVELS = ("random", "greedy", "tactical", "searching")  # levels 1 to 4, weakest first

@@ -140,3 +140,4 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list
 
 BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,
         "searching": searching_bot}
+LEVELS = ("random", "greedy", "tactical", "searching")  # levels 1 to 4, weakest first

@@ -1,0 +1,116 @@
+"""The built-in players' strength, measured: python bench/ladder.py [--games 40] [--game G]
+
+For every game with built-in bots, each level plays the level below it (2 against 1, 3
+against 2, 4 against 3) --games times, in-process on the pure rules
+(matches/bots/arena.py), sides alternating, over varied boards: the game's public boards
+and then its random ones; a game played on one board only (Blokus Duo) starts each
+match with two random moves a side instead. Prints a line per pair: the upper level's
+wins, losses and draws, its score (a draw counts half; the goal is 75 % or more), and
+its thinking time a move (p50 and p99; the budget is the step, one second at most).
+Matches are shared out over the machine's cores. Ctrl-C stops it at once.
+
+CHaser's levels are programs that play over TCP; they are not measured here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import signal
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+GOAL = 0.75
+
+
+def boards(game: str, count: int) -> list[tuple[str, dict, int, int]]:
+    """`count` boards to play on, as (name, board, agents, turns), repeating if short."""
+    from matches.boards.specs import board_spec_fixed, board_spec_public, public_boards
+    from matches.rules import rules_for
+
+    fixed = board_spec_fixed(game)
+    if fixed is not None:
+        board, hints = fixed
+        return [(hints["name"], board, hints["agents"], hints["turns"])] * count
+    rules, found = rules_for(game), []
+    for name in public_boards(game):
+        board, hints = board_spec_public(game, name)
+        found.append((name, board, hints.get("agents", 6), hints.get("turns", 30)))
+    seed = 0
+    while len(found) < count:
+        board, hints = rules.random_board(seed)
+        found.append((f"random {seed}", rules.parse_board(board), hints.get("agents", 6),
+                      hints.get("turns", 30)))
+        seed += 1
+    return found[:count]
+
+
+def one_match(job: tuple) -> tuple[str, int, float | None, list[float], int]:
+    """(game, level, upper level's result: 1 won, 0 lost, 0.5 drawn; its think times; its
+    actions judged invalid)."""
+    from matches.boards.specs import board_spec_fixed
+    from matches.bots import arena, bots_for, levels
+
+    game, level, index, (name, board, agents, turns) = job
+    bots, names = bots_for(game), levels(game)
+    upper, lower = bots[names[level - 1]], bots[names[level - 2]]
+    side = index % 2
+    players = (upper, lower) if side == 0 else (lower, upper)
+    opening = (2, bots[names[0]]) if board_spec_fixed(game) is not None else (0, None)
+    played = arena.play_match(game, board, agents, turns, players, seed=index,
+                              opening=opening)
+    winner = played.result["winner"]
+    outcome = 0.5 if winner is None else float(winner == side)
+    return game, level, outcome, played.think[side], played.faults[side]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="matches a pair (default 40)")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--jobs", type=int, default=multiprocessing.cpu_count())
+    options = parser.parse_args()
+    from matches.bots import levels
+    from matches.rules import GAMES
+
+    games = [game for game in (options.game or GAMES) if len(levels(game)) >= 2]
+    jobs = []
+    for game in games:
+        places = boards(game, (options.games + 1) // 2)
+        for level in range(2, len(levels(game)) + 1):
+            jobs += [(game, level, index, places[index // 2]) for index in range(options.games)]
+    results: dict[tuple[str, int], list] = {}
+    # workers ignore Ctrl-C: this process stops them (terminate) and leaves at once
+    with multiprocessing.Pool(options.jobs, signal.signal, (signal.SIGINT, signal.SIG_IGN)) as pool:
+        try:
+            for game, level, outcome, think, faults in pool.imap_unordered(one_match, jobs):
+                results.setdefault((game, level), []).append((outcome, think, faults))
+        except KeyboardInterrupt:
+            pool.terminate()
+            raise SystemExit(130) from None
+    print(f"{'game':<12} {'pair':<16} {'won':>4} {'lost':>4} {'drawn':>5} {'score':>6}  "
+          f"{'think p50':>9} {'p99':>8}  faults")
+    for game in games:
+        names = levels(game)
+        for level in range(2, len(names) + 1):
+            rows = results[(game, level)]
+            outcomes = [row[0] for row in rows]
+            think = sorted(t for row in rows for t in row[1])
+            share = sum(outcomes) / len(outcomes)
+            p99 = think[min(len(think) - 1, int(len(think) * 0.99))]
+            print(f"{game:<12} {f'{level} {names[level - 1]} v {level - 1}':<16} "
+                  f"{outcomes.count(1.0):>4} {outcomes.count(0.0):>4} {outcomes.count(0.5):>5} "
+                  f"{share:>6.0%}  {statistics.median(think) * 1000:>7.1f}ms "
+                  f"{p99 * 1000:>6.1f}ms  {sum(row[2] for row in rows)}"
+                  f"{'' if share >= GOAL else '  (under the 75 % goal)'}")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
