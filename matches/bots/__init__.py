@@ -28,12 +28,14 @@ def bots_for(game: str) -> dict[str, Bot]:
 
 
 def bot_names(game: str) -> list[str]:
-    """Every built-in player of a game by name: its bots, or the programs that play it
-    over its own protocol (matches/bots/chaser.py's)."""
+    """The built-in players a tournament's `--bots` seats in turn: a game's quick bots
+    (levels 1 and 2: they answer in a few milliseconds, on the clock's thread where a
+    tournament runs them), or the programs that play it over its own protocol
+    (matches/bots/chaser.py's)."""
     from matches.bots import chaser
 
     programs = {chaser.GAME: chaser.PLAYERS}
-    return sorted(_BY_GAME.get(game) or programs.get(game) or {})
+    return sorted(levels(game)[:2] or programs.get(game) or {})
 
 
 def levels(game: str) -> tuple[str, ...]:

@@ -119,7 +119,8 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list
         size = 100 * PIECE_SIZES[placement(code).piece]
         reply = (_by_room(after, 1 - team, rng)[0][2] if has_legal_move(after, 1 - team)
                  else after)
-        value = size + _balance(reply, team)
+        value = size + 100 * (reply.remaining[1 - team] - after.remaining[1 - team]) \
+            + _balance(reply, team)
         if best_value is None or value > best_value:
             best, best_value = code, value
     return [{"move": best}]
