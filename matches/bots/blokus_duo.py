@@ -43,7 +43,12 @@ def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[di
 
 
 def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
-    state = position(public)
+    return [{"move": _greedy(position(public), team, rng)[0]}]
+
+
+def _greedy(state: BlokusDuoState, team: int, rng: random.Random) -> tuple[str, BlokusDuoState]:
+    """The greedy move and the position after it: the biggest piece, where it opens the
+    most corners for the team's next ones (and leaves the other team the fewest)."""
     best, best_score = None, None
     for code in legal_moves(state, team):
         where = placement(code)
@@ -51,9 +56,8 @@ def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[di
         score = (PIECE_SIZES[where.piece], bin(after.corners[team]).count("1"),
                  -bin(after.corners[1 - team]).count("1"), rng.random())
         if best_score is None or score > best_score:
-            best, best_score = code, score
-    return [{"move": best}]
-
+            best, best_score = (code, after), score
+    return best
 
 
 # --- levels 3 and 4 -------------------------------------------------------------------
@@ -90,12 +94,13 @@ def _balance(state: BlokusDuoState, team: int) -> int:
     return _mobility(state, team) - _mobility(state, 1 - team)
 
 
-def _by_room(state: BlokusDuoState, team: int,
-             rng: random.Random) -> list[tuple[float, str, BlokusDuoState]]:
-    """Every legal move, best first by the piece's squares and the room it leaves."""
+def _by_room(state: BlokusDuoState, team: int, rng: random.Random,
+             widest: int | None = None) -> list[tuple[float, str, BlokusDuoState]]:
+    """Every legal move (or the `widest` best by the quick measure), best first by the
+    piece's squares and the room it leaves."""
     found = [(100 * PIECE_SIZES[placement(code).piece] + _balance(after, team)
               + rng.random() * 0.01, code, after)
-             for _, code, after in _by_corners(state, team, rng)]
+             for _, code, after in _by_corners(state, team, rng)[:widest]]
     found.sort(key=lambda item: item[0], reverse=True)
     return found
 
@@ -107,20 +112,23 @@ def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[
 
 
 def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
-    """Level 4: level 3's six best moves, each answered by the other team's best reply
-    by level 3's measure; the move that leaves the most room after that reply. Past
-    SEARCH_SECONDS it looks at no more of them (the first is level 3's own choice)."""
+    """Level 4, three moves deep: level 3's ten best moves; for each, the other team's best
+    reply and then the team's best answer to it, both by level 3's measure (of the 60
+    best by the quick one); the move after which the team has the most room and the
+    fewest squares left against the other's. Past SEARCH_SECONDS it looks at no more
+    of them (the first is level 3's own choice)."""
     state = position(public)
     started = time.monotonic()
     best, best_value = None, None
-    for _, code, after in _by_room(state, team, rng)[:6]:
+    for _, code, after in _by_room(state, team, rng)[:10]:
         if best is not None and time.monotonic() - started > SEARCH_SECONDS:
             break
-        size = 100 * PIECE_SIZES[placement(code).piece]
-        reply = (_by_room(after, 1 - team, rng)[0][2] if has_legal_move(after, 1 - team)
-                 else after)
-        value = size + 100 * (reply.remaining[1 - team] - after.remaining[1 - team]) \
-            + _balance(reply, team)
+        end = after
+        for side in (1 - team, team):
+            if has_legal_move(end, side):
+                end = _by_room(end, side, rng, 60)[0][2]
+        value = (100 * (end.remaining[1 - team] - end.remaining[team])
+                 + _balance(end, team))
         if best_value is None or value > best_value:
             best, best_value = code, value
     return [{"move": best}]
