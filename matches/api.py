@@ -6,6 +6,7 @@ Handlers only parse the request, call a service or selector, and answer.
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -17,8 +18,9 @@ from ninja.errors import ValidationError
 from matches import reads, selectors
 from matches.access import can_view, is_judge, side_in, team_by_authorization, visible_matches
 from matches.admission import TooBusy, too_busy_response, visitor_gate
-from matches.models import Match, Team
+from matches.models import Match, Team, token_hash
 from matches.rules import LIVE_GAMES, rules_for
+from matches.services import practice
 from matches.services.submissions import (
     ADDRESS_LIMIT,
     MAX_ACTIONS,
@@ -341,6 +343,78 @@ def submit_actions(request: HttpRequest, match_id: int, response: HttpResponse):
 )
 def submit_output(request: HttpRequest, match_id: int, response: HttpResponse):
     return _received(request, match_id, response, output=True)
+
+
+class PracticeStarted(Schema):
+    match: int
+    token: str
+    team: int
+    watch: str
+    waiting: bool
+
+
+PRACTICE_BODY_LIMIT = 64 * 1024  # a field file's content fits
+PRACTICE_BODY = {
+    "type": "object", "required": ["game", "opponent"],
+    "properties": {
+        "game": {"type": "string", "enum": list(LIVE_GAMES)},
+        "opponent": {"type": "string", "enum": [*practice.LEVELS, practice.ANYONE]},
+        "board": {"description": 'a public board\'s name, "random", or a board\'s JSON '
+                                 "(a field file's content)"},
+        "turns": {"type": "integer"}, "strategy_seconds": {"type": "number"},
+        "transition_seconds": {"type": "number"}, "clock": {"type": "number"},
+        "first": {"type": "boolean"}, "name": {"type": "string"}},
+}
+
+
+@api.post(
+    "/practice",
+    response={201: PracticeStarted, **errors(400, 401, 404, 413, 429)},
+    summary="Start a practice match",
+    description=(
+        "Against a built-in player (`level-1` to `level-4`) or whoever asks next for the "
+        "same game (`anyone`). Where the server's practice is `teams`, a team token in "
+        "`Authorization`; where it is `open`, anyone may (a guest without one). The answer "
+        "carries the match, the caller's token for it (shown once), its team index and "
+        "the address to watch it. docs/api.md, \"Practice\", has a worked example."),
+    openapi_extra={"parameters": [BEARER],
+                   "requestBody": {"required": True,
+                                   "content": {"application/json": {"schema": PRACTICE_BODY}}}},
+)
+def start_practice(request: HttpRequest):
+    setting = practice.practice_setting()
+    if setting == "off":
+        return Status(404, {"error": "practice_off",
+                            "detail": "this server offers no practice matches"})
+    header = request.headers.get("Authorization", "")
+    team = team_by_authorization(header) if header else None
+    if header and team is None:
+        return Status(401, {"error": "unknown_token", "detail": "this token is no team's"})
+    if team is None and setting == "teams":
+        return Status(401, {"error": "token_required",
+                            "detail": "practice here is for teams: send your team token"})
+    raw = request.read(PRACTICE_BODY_LIMIT + 1)
+    if len(raw) > PRACTICE_BODY_LIMIT:
+        return Status(413, {"error": "too_large", "detail": "a practice request is at most "
+                            f"{PRACTICE_BODY_LIMIT // 1024} KiB"})
+    try:
+        body = json.loads(raw or b"null")
+    except (ValueError, RecursionError):
+        return Status(400, {"error": "bad_json", "detail": "the body is not JSON"})
+    if not isinstance(body, dict):
+        return Status(400, {"error": "bad_request", "detail": "expected a JSON object"})
+    fields = {name: body.get(name) for name in practice.Ask.__dataclass_fields__}
+    by = (f"team:{token_hash(header.partition(' ')[2].strip())[:32]}" if team is not None
+          else f"address:{request.META.get('REMOTE_ADDR')}")
+    try:
+        started = practice.practice_start(practice.Ask(**fields), by,
+                                          team.name if team is not None else None,
+                                          timezone.now())
+    except practice.PracticeError as error:
+        return Status(error.status, {"error": error.code, "detail": error.detail})
+    return Status(201, {"match": started.match.pk, "token": started.token,
+                        "team": started.team, "waiting": started.waiting,
+                        "watch": request.build_absolute_uri(f"/matches/{started.match.pk}/")})
 
 
 def _received(request: HttpRequest, match_id: int, response: HttpResponse,

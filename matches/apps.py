@@ -14,4 +14,5 @@ class MatchesConfig(AppConfig):
         words.use(gettext, ngettext)
         # What follows a match's end: a tournament's runner listens (its receivers).
         import matches.admission  # noqa: F401  (its check of the trusted networks)
+        import matches.services.seats  # noqa: F401  (practice's built-in players)
         import matches.tournaments.runner  # noqa: F401

@@ -63,6 +63,13 @@ def board_spec_file(game: str, path: Path) -> tuple[dict[str, Any], dict[str, An
         data = json.loads(path.read_bytes())
     except (OSError, ValueError) as error:
         raise BoardError(f"{path}: {error}") from None
+    return board_spec_data(game, data, str(path))
+
+
+def board_spec_data(game: str, data: Any, where: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A board from a file's JSON (`where` names it in errors): a match record, a
+    public-boards file, or a Procon field."""
+    path = where
     if not isinstance(data, dict):
         raise BoardError(f"{path}: expected a JSON object")
     if data.get("format") == "match-record/1":

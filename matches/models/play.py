@@ -108,6 +108,11 @@ class Match(models.Model):
     # The tournament fixture it is played for, if any (matches/models/tournaments.py).
     fixture = models.ForeignKey("matches.Fixture", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="matches")
+    # A practice match a team or guest started itself (POST /api/practice): who asked
+    # ("address:<ip>" or "team:<token digest>", for the caps), and, for a guest's, when it
+    # is taken down. Practice counts in no tournament.
+    practice_by = models.CharField(max_length=80, blank=True, default="")
+    expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MatchQuerySet.as_manager()
@@ -220,6 +225,9 @@ class Team(models.Model):
     # The bytes of this team's request bodies kept whole so far in this match (its
     # storage budget: settings.TEAM_BODY_BUDGET; matches/services/submissions/).
     kept_bytes = models.BigIntegerField(default=0)
+    # The built-in player that plays this team (a practice match's level: "level-3"), or
+    # "" : a team's own program. A waiting practice seat is "waiting" until someone joins.
+    seat = models.CharField(max_length=20, blank=True, default="")
 
     class Meta:
         ordering = ["match_id", "index"]

@@ -28,6 +28,7 @@ from datetime import timedelta
 from channels.layers import get_channel_layer
 from channels.routing import get_default_application
 from daphne.server import Server
+from django.conf import settings
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 from django.core.exceptions import SuspiciousOperation
 from django.core.management import call_command
@@ -213,6 +214,8 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, strategy_seconds, transition_seconds, turns, clock,
                no_bots, **options):
         call_command("migrate", verbosity=0, interactive=False)
+        if "SPECTATOR_PRACTICE" not in os.environ:  # a demo lets anyone practise
+            settings.PRACTICE = "open"
         self.base = f"http://{host}:{port}"
         self.timing = Timing(turns=turns, strategy_seconds=strategy_seconds,
                              transition_seconds=transition_seconds, clock_seconds=clock,

@@ -1,0 +1,247 @@
+"""Practice matches a team or a guest starts itself (docs/api.md, "Practice"): against a
+built-in player of a chosen level, or against whoever asks next for the same game.
+
+The server's setting `PRACTICE` says who may: `off` (a contest venue's default), `teams`
+(a holder of a team token an organiser issued) or `open` (anyone, under a guest name).
+Every practice match is made by the one service that makes matches (`match_make`) and
+is public live, as on the community server; it counts in no tournament. A built-in
+player's seat is played by `services/seats.py`. Caps bound the practice matches at once,
+in all and per caller; a guest's match is taken down `PRACTICE_GUEST_HOURS` after it is
+made.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+
+from matches.boards.specs import BoardError, board_spec_data, board_spec_fixed, public_boards
+from matches.bots import levels
+from matches.models import Match, Team, new_token, token_hash
+from matches.rules import LIVE_GAMES, rules_for
+from matches.rules.checks import RecordError
+from matches.rules.turns import is_alternating, is_protocol_played
+from matches.services.boards import ChosenBoard, board_choose, board_store
+from matches.services.clock import clock_wake
+from matches.services.matches import Timing, match_make
+
+LEVELS = ("level-1", "level-2", "level-3", "level-4")
+ANYONE = "anyone"
+WAITING = "waiting"  # the seat of a match opened for "anyone", until someone takes it
+# How soon a practice match starts once both seats are taken.
+START_SECONDS = 3.0
+# What a caller may ask for (the official ranges, roomier where practice needs it).
+TURNS = (1, 200)
+STRATEGY_SECONDS = (0.5, 60.0)
+TRANSITION_SECONDS = (0.0, 10.0)
+CLOCK_SECONDS = (10.0, 1800.0)
+NAME_LENGTH = 40
+# A match opened for "anyone" waits this long for a second caller.
+WAIT_SECONDS = 600
+
+
+class PracticeError(Exception):
+    """A refusal: its HTTP status, a short code and a sentence saying why."""
+
+    def __init__(self, status: int, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.code, self.detail = status, code, detail
+
+
+@dataclass(frozen=True)
+class Ask:
+    """A request for a practice match, as the caller sent it (checked by `practice_start`)."""
+
+    game: Any
+    opponent: Any
+    board: Any = None
+    turns: Any = None
+    strategy_seconds: Any = None
+    transition_seconds: Any = None
+    clock: Any = None
+    first: Any = None
+    name: Any = None
+
+
+@dataclass(frozen=True)
+class Started:
+    match: Match
+    token: str
+    team: int
+    waiting: bool  # opened for "anyone": it starts when a second caller takes the seat
+
+
+def practice_setting() -> str:
+    return getattr(settings, "PRACTICE", "off")
+
+
+def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> Started:
+    """Make (or, for "anyone", join) a practice match for a caller: `by` names it for the
+    caps ("address:<ip>" or "team:<digest>"), `team_name` is its team's name (None: a
+    guest). PracticeError with the status and words of a refusal."""
+    game = _game(ask.game)
+    rules = rules_for(game)
+    opponent = ask.opponent
+    if opponent not in (*LEVELS, ANYONE):
+        raise PracticeError(400, "bad_opponent", f"opponent: expected one of "
+                            f"{', '.join((*LEVELS, ANYONE))}, got {_shown(opponent)}")
+    name = _name(ask.name, team_name)
+    first = ask.first
+    if first is not None and type(first) is not bool:
+        raise PracticeError(400, "bad_first", f"first: expected true or false, got {_shown(first)}")
+    timing = Timing(turns=_number(ask.turns, "turns", TURNS, whole=True),
+                    strategy_seconds=_number(ask.strategy_seconds, "strategy_seconds",
+                                             STRATEGY_SECONDS),
+                    transition_seconds=_number(ask.transition_seconds, "transition_seconds",
+                                               TRANSITION_SECONDS),
+                    clock_seconds=_number(ask.clock, "clock", CLOCK_SECONDS),
+                    between_seconds=5.0)
+    if is_alternating(rules) and ask.turns is not None:
+        raise PracticeError(400, "bad_turns", f"turns: {rules.title} is played to its end; "
+                            "leave turns out")
+    with transaction.atomic():
+        _caps(by, now)
+        if opponent == ANYONE and ask.board is None:
+            joined = _join_waiting(game, by, name, now)
+            if joined is not None:
+                return joined
+        board = _board(game, ask.board)
+        caller = 0 if first is not False else 1
+        names = [name, name]
+        names[1 - caller] = (f"Level {opponent[-1]}" if opponent != ANYONE else WAITING)
+        if names[0] == names[1]:
+            names[caller] += " (you)"
+        start = now + timedelta(seconds=START_SECONDS if opponent != ANYONE else WAIT_SECONDS)
+        try:
+            made = match_make(game=game, team_names=names, start_at=start, boards=[board],
+                              timing=timing, title=f"Practice: {names[0]} vs {names[1]}",
+                              public_live=True)
+        except RecordError as error:
+            raise PracticeError(400, "bad_request", str(error)) from None
+        guest = team_name is None
+        expires = now + timedelta(hours=settings.PRACTICE_GUEST_HOURS) if guest else None
+        ids = [game_.pk for game_ in made.games]
+        Match.objects.filter(pk__in=ids).update(practice_by=by, expires_at=expires)
+        seat = opponent if opponent != ANYONE else WAITING
+        Team.objects.filter(match_id__in=ids, index=1 - caller).update(seat=seat)
+        match = Match.objects.get(pk=made.games[0].pk)
+    return Started(match, made.tokens[caller], caller, waiting=opponent == ANYONE)
+
+
+def _game(game: Any) -> str:
+    playable = [g for g in LIVE_GAMES if levels(g) and not is_protocol_played(rules_for(g))]
+    if game not in LIVE_GAMES:
+        raise PracticeError(400, "bad_game",
+                            f"game: expected one of {', '.join(playable)}, got {_shown(game)}")
+    if game not in playable:
+        raise PracticeError(400, "bad_game", f"game: {rules_for(game).title} is practised on "
+                            "its own server (docs/chaser-server.md), not through this API")
+    return game
+
+
+def _name(name: Any, team_name: str | None) -> str:
+    if team_name is not None:
+        return team_name
+    if name is None:
+        return "Guest"
+    if not isinstance(name, str) or not name.strip() or len(name) > NAME_LENGTH or any(
+            ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 for c in name):
+        raise PracticeError(400, "bad_name", f"name: a guest name of 1 to {NAME_LENGTH} "
+                            "characters, without control characters")
+    return name.strip()
+
+
+def _number(value: Any, field: str, bounds: tuple[float, float], whole: bool = False):
+    if value is None:
+        return None
+    kinds = (int,) if whole else (int, float)
+    if type(value) not in kinds or not bounds[0] <= value <= bounds[1]:
+        kind = "a whole number" if whole else "a number"
+        raise PracticeError(400, f"bad_{field}", f"{field}: {kind} from {bounds[0]:g} to "
+                            f"{bounds[1]:g}, got {_shown(value)}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def _board(game: str, board: Any) -> ChosenBoard:
+    """A shipped board by name, "random", or a board's JSON (a field file's content)."""
+    if board_spec_fixed(game) is not None:
+        if board is not None:
+            raise PracticeError(400, "bad_board", f"board: {rules_for(game).title} has one "
+                                "board only; leave board out")
+        return board_choose(game, None)
+    if board is None or board == "random":
+        return board_choose(game, "random")
+    if isinstance(board, str):
+        if board not in public_boards(game):
+            known = ", ".join(["random", *public_boards(game)])
+            raise PracticeError(400, "bad_board", f"board: expected one of {known}, or a "
+                                f"board's JSON; got {_shown(board)}")
+        return board_choose(game, board)
+    try:
+        spec, hints = board_spec_data(game, board, "board")
+    except BoardError as error:
+        raise PracticeError(400, "bad_board", str(error)) from None
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError):
+        raise PracticeError(400, "bad_board", "board: not a board of this game (a public "
+                            "boards file's entry, a Procon field or a match record)") from None
+    return ChosenBoard(board_store("practice field", spec, "sent for practice", game), hints)
+
+
+def _caps(by: str, now: datetime) -> None:
+    """Refuse beyond the practice matches allowed at once, in all and for this caller."""
+    running = Match.objects.unfinished().exclude(practice_by="").filter(first_game=None)
+    if running.count() >= settings.PRACTICE_MAX_MATCHES:
+        raise PracticeError(429, "practice_full", "the server's practice matches are all in "
+                            "use; try again when one has ended")
+    if running.filter(practice_by=by).count() >= settings.PRACTICE_MAX_PER_CALLER:
+        raise PracticeError(429, "too_many_practice_matches",
+                            f"at most {settings.PRACTICE_MAX_PER_CALLER} practice matches at "
+                            "once for one team or address; wait until one has ended")
+
+
+def _join_waiting(game: str, by: str, name: str, now: datetime) -> Started | None:
+    """Take the seat of the oldest match of the game opened for "anyone" by another
+    caller: it starts now. None when none waits."""
+    seat = (Team.objects.select_for_update().filter(
+                seat=WAITING, match__game=game, match__first_game=None,
+                match__start_at__gt=now, match__resolved_turns=0)
+            .exclude(match__practice_by=by).order_by("match__created_at").first())
+    if seat is None:
+        return None
+    token = new_token()
+    match = seat.match
+    other = match.teams.exclude(index=seat.index).values_list("name", flat=True).first()
+    name = f"{name} 2" if name == other else name
+    games = [match, *match.later_games.order_by("start_at", "pk")]
+    shift = now + timedelta(seconds=START_SECONDS) - match.start_at
+    for each in games:
+        Match.objects.filter(pk=each.pk).update(start_at=each.start_at + shift,
+                                                title=each.title.replace(WAITING, name))
+    Team.objects.filter(match__in=games, index=seat.index).update(seat="", name=name)
+    # the token names the first game's team; it serves the later games too
+    Team.objects.filter(pk=seat.pk).update(token_hash=token_hash(token))
+    clock_wake()
+    return Started(Match.objects.get(pk=match.pk), token, seat.index, waiting=False)
+
+
+def practice_sweep(now: datetime) -> int:
+    """Take down the guests' practice matches whose time is up, and the matches opened
+    for "anyone" that nobody joined; how many were."""
+    expired = Match.objects.filter(expires_at__lte=now).exclude(practice_by="")
+    unjoined = Match.objects.filter(teams__seat=WAITING, start_at__lte=now, first_game=None)
+    count = 0
+    for query in (expired, unjoined):
+        ids = list(query.values_list("pk", flat=True)[:100])
+        if ids:
+            count += Match.objects.filter(pk__in=ids).delete()[1].get("matches.Match", 0)
+    return count

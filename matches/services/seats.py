@@ -1,0 +1,126 @@
+"""Built-in players seated at a team of a match (a practice match's level: `Team.seat`
+"level-1" to "level-4"): each answers every step of its team through the answer service,
+as a team's program would, with what the API shows it.
+
+After each tick the clock asks which seated teams have an open step they have not
+answered; each such answer is worked out on a thread of its own (one for the process),
+never on the clock's: a searching level thinks for up to half a second, and the clock
+must not wait for it. The same tick takes down the guests' practice matches whose time
+is up (`services/practice.py`), at most once a minute.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta
+
+from django.db import close_old_connections, connections
+from django.dispatch import receiver
+from django.utils import timezone
+
+from matches.bots import bots_for, levels
+from matches.models import Match, Team
+from matches.reads import public_state_text
+from matches.rules import rules_for
+from matches.services.clock import clock_ticked
+from matches.services.submissions import submission_by_bot
+
+log = logging.getLogger(__name__)
+
+TICK = 0.2  # how soon a clock with seated players looks again
+LOOK_SECONDS = 30.0  # the seated matches are read again this often all the same
+SWEEP_SECONDS = 60.0
+
+
+class Seats:
+    """This process's view of the seated players: the matches that have them, the steps
+    already answered or being worked out."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.matches: set[int] = set()
+        self.read_at: datetime | None = None
+        self.swept_at: datetime | None = None
+        self.busy: set[tuple[int, int, int]] = set()  # (match, team index, turn) under way
+        self.answered: dict[tuple[int, int], int] = {}  # (match, team index) -> its turn
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seats")
+
+
+seats = Seats()
+
+
+def level_bot(game: str, seat: str):
+    """The bot of a seat ("level-3"), or None for a seat no built-in player takes."""
+    names = levels(game)
+    if not seat.startswith("level-") or not seat[6:].isdigit():
+        return None
+    level = int(seat[6:])
+    return bots_for(game)[names[level - 1]] if 1 <= level <= len(names) else None
+
+
+def seats_tick(now: datetime, woken: bool = False) -> bool:
+    """Start the answers that are due; True while seated players have matches."""
+    if woken or seats.read_at is None or now - seats.read_at > timedelta(seconds=LOOK_SECONDS):
+        seats.read_at = now
+        seats.matches = set(Match.objects.unfinished().filter(
+            teams__seat__startswith="level-").values_list("pk", flat=True))
+    if seats.swept_at is None or now - seats.swept_at > timedelta(seconds=SWEEP_SECONDS):
+        seats.swept_at = now
+        from matches.services.practice import practice_sweep
+
+        if practice_sweep(now):
+            seats.read_at = None
+    if not seats.matches:
+        return False
+    for match in Match.objects.running(now).filter(pk__in=seats.matches):
+        turn = match.strategy_turn(now)
+        if turn is None or match.resolved_turns != turn - 1:
+            continue
+        mover = rules_for(match.game).mover(turn) if match.alternating else None
+        for team in match.teams.filter(seat__startswith="level-"):
+            key = (match.pk, team.index, turn)
+            with seats.lock:
+                if mover not in (None, team.index) or seats.answered.get(key[:2]) == turn \
+                        or key in seats.busy:
+                    continue
+                seats.busy.add(key)
+            seats.executor.submit(_answer, key, team.pk)
+    return True
+
+
+def _answer(key: tuple[int, int, int], team_id: int) -> None:
+    """One seated player's answer for one step (on the seats' thread): `key` is (match,
+    team index, turn)."""
+    match_id, index, turn = key
+    close_old_connections()
+    try:
+        team = Team.objects.select_related("match").get(pk=team_id)
+        match, now = team.match, timezone.now()
+        bot = level_bot(match.game, team.seat)
+        if bot is None or match.strategy_turn(now) != turn or match.resolved_turns != turn - 1:
+            return
+        state = json.loads(public_state_text(match, index, now))
+        rng = random.Random(f"{match_id}-{index}-{turn}")
+        actions = bot(state, index, rng)
+        submission_by_bot(team, {"actions": actions, "turn": turn}, timezone.now(), team.seat)
+        with seats.lock:
+            seats.answered[(match_id, index)] = turn
+            if len(seats.answered) > 4096:
+                seats.answered.clear()
+    except Team.DoesNotExist:
+        return  # taken down meanwhile
+    except Exception:  # one player's trouble must stop neither the others nor the thread
+        log.exception("seated player of team %s could not answer turn %s", team_id, turn)
+    finally:
+        with seats.lock:
+            seats.busy.discard(key)
+        connections.close_all()
+
+
+@receiver(clock_ticked)
+def _clock_ticked(sender, now: datetime, woken: bool, **kwargs) -> float | None:
+    return TICK if seats_tick(now, woken) else None
