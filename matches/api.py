@@ -389,9 +389,9 @@ def start_practice(request: HttpRequest):
     header = request.headers.get("Authorization", "")
     team = team_by_authorization(header) if header else None
     if header and team is None:
-        return Status(401, {"error": "unknown_token", "detail": "this token is no team's"})
+        return Status(401, {"error": "unauthorized", "detail": "this token is no team's"})
     if team is None and setting == "teams":
-        return Status(401, {"error": "token_required",
+        return Status(401, {"error": "unauthorized",
                             "detail": "practice here is for teams: send your team token"})
     raw = request.read(PRACTICE_BODY_LIMIT + 1)
     if len(raw) > PRACTICE_BODY_LIMIT:
@@ -400,7 +400,7 @@ def start_practice(request: HttpRequest):
     try:
         body = json.loads(raw or b"null")
     except (ValueError, RecursionError):
-        return Status(400, {"error": "bad_json", "detail": "the body is not JSON"})
+        return Status(400, {"error": "malformed_json", "detail": "the body is not JSON"})
     if not isinstance(body, dict):
         return Status(400, {"error": "bad_request", "detail": "expected a JSON object"})
     fields = {name: body.get(name) for name in practice.Ask.__dataclass_fields__}

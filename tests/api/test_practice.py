@@ -64,7 +64,7 @@ def test_where_practice_is_for_teams_a_team_token_is_needed(client, settings):
     settings.PRACTICE = "teams"
     _, tokens = make_match(teams=("Hanoi", "Osaka"))
     assert start(client, {"game": "kakomimasu", "opponent": "level-1"}).json()["error"] == \
-        "token_required"
+        "unauthorized"
     assert start(client, {"game": "kakomimasu", "opponent": "level-1"},
                  token="not-a-token").status_code == 401
     answer = start(client, {"game": "procon2020", "opponent": "level-4"}, token=tokens[0])
@@ -112,7 +112,7 @@ def test_a_bad_request_is_refused_in_words_and_makes_nothing(client, open_practi
 def test_a_body_that_is_not_json_is_refused(client, open_practice):
     for body in (b"{nope", b"[" * 60_000, b"\xff\xfe"):
         answer = client.post("/api/practice", body, content_type="application/json")
-        assert answer.status_code == 400 and answer.json()["error"] == "bad_json"
+        assert answer.status_code == 400 and answer.json()["error"] == "malformed_json"
     huge = client.post("/api/practice", b" " * (65 * 1024), content_type="application/json")
     assert huge.status_code == 413 and huge.json()["error"] == "too_large"
 
