@@ -18,7 +18,7 @@ from ninja.errors import ValidationError
 from matches import reads, selectors
 from matches.access import can_view, is_judge, side_in, team_by_authorization, visible_matches
 from matches.admission import TooBusy, too_busy_response, visitor_gate
-from matches.models import Match, Team, token_hash
+from matches.models import Match, Team
 from matches.rules import LIVE_GAMES, rules_for
 from matches.services import practice
 from matches.services.submissions import (
@@ -358,7 +358,8 @@ PRACTICE_BODY = {
     "type": "object", "required": ["game", "opponent"],
     "properties": {
         "game": {"type": "string", "enum": list(LIVE_GAMES)},
-        "opponent": {"type": "string", "enum": [*practice.LEVELS, practice.ANYONE]},
+        "opponent": {"type": "string", "enum": list(practice.OPPONENTS)},
+        "agents": {"type": "integer", "description": "Kakomimasu: agents a team"},
         "board": {"description": 'a public board\'s name, "random", or a board\'s JSON '
                                  "(a field file's content)"},
         "turns": {"type": "integer"}, "strategy_seconds": {"type": "number"},
@@ -382,33 +383,21 @@ PRACTICE_BODY = {
                                    "content": {"application/json": {"schema": PRACTICE_BODY}}}},
 )
 def start_practice(request: HttpRequest):
-    setting = practice.practice_setting()
-    if setting == "off":
-        return Status(404, {"error": "practice_off",
-                            "detail": "this server offers no practice matches"})
-    header = request.headers.get("Authorization", "")
-    team = team_by_authorization(header) if header else None
-    if header and team is None:
-        return Status(401, {"error": "unauthorized", "detail": "this token is no team's"})
-    if team is None and setting == "teams":
-        return Status(401, {"error": "unauthorized",
-                            "detail": "practice here is for teams: send your team token"})
     raw = request.read(PRACTICE_BODY_LIMIT + 1)
-    if len(raw) > PRACTICE_BODY_LIMIT:
-        return Status(413, {"error": "too_large", "detail": "a practice request is at most "
-                            f"{PRACTICE_BODY_LIMIT // 1024} KiB"})
     try:
-        body = json.loads(raw or b"null")
-    except (ValueError, RecursionError):
-        return Status(400, {"error": "malformed_json", "detail": "the body is not JSON"})
-    if not isinstance(body, dict):
-        return Status(400, {"error": "bad_request", "detail": "expected a JSON object"})
-    fields = {name: body.get(name) for name in practice.Ask.__dataclass_fields__}
-    by = (f"team:{token_hash(header.partition(' ')[2].strip())[:32]}" if team is not None
-          else f"address:{request.META.get('REMOTE_ADDR')}")
-    try:
-        started = practice.practice_start(practice.Ask(**fields), by,
-                                          team.name if team is not None else None,
+        by, team_name = practice.practice_caller(request.headers.get("Authorization", ""),
+                                                 request.META.get("REMOTE_ADDR"))
+        if len(raw) > PRACTICE_BODY_LIMIT:
+            raise practice.PracticeError(413, "too_large", "a practice request is at most "
+                                         f"{PRACTICE_BODY_LIMIT // 1024} KiB")
+        try:
+            body = json.loads(raw or b"null")
+        except (ValueError, RecursionError):
+            raise practice.PracticeError(400, "malformed_json", "the body is not JSON") from None
+        if not isinstance(body, dict):
+            raise practice.PracticeError(400, "bad_request", "expected a JSON object")
+        fields = {name: body.get(name) for name in practice.Ask.__dataclass_fields__}
+        started = practice.practice_start(practice.Ask(**fields), by, team_name,
                                           timezone.now())
     except practice.PracticeError as error:
         return Status(error.status, {"error": error.code, "detail": error.detail})

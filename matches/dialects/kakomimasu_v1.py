@@ -20,6 +20,7 @@ import math
 from typing import Any
 
 from asgiref.sync import sync_to_async
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
@@ -41,6 +42,7 @@ from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP
 from matches.live.hub import Hub
 from matches.models import Board, Match
 from matches.rules import rules_for
+from matches.services import practice
 from matches.services.submissions import DryRun, Refusal, json_read
 
 GAME = "kakomimasu"
@@ -94,14 +96,14 @@ def game(match: Match, now=None, *, whole_log: bool = True) -> dict[str, Any]:
     view = rows[-1].state() if rows else selectors.initial_view(match)
     teams = list(match.teams.all())
     width, height = board.get("width", 0), board.get("height", 0)
-    status = _status(match, now)
+    status = _status(match, now, teams)
     return {
         "id": str(match.pk),
         "name": str(match),
         "status": status,
         # the turn being played, as the community server counts it: 0 before the start,
         # 1 in the first turn's steps, `totalTurn` at the end
-        "turn": 0 if status == "ready" else min(view["turn"] + (status == "gaming"),
+        "turn": 0 if status in ("free", "ready") else min(view["turn"] + (status == "gaming"),
                                                  match.turns),
         "totalTurn": match.turns,
         "nPlayer": 2,
@@ -138,7 +140,11 @@ def game(match: Match, now=None, *, whole_log: bool = True) -> dict[str, Any]:
     }
 
 
-def _status(match: Match, now) -> str:
+def _status(match: Match, now, teams: list | None = None) -> str:
+    """ended, gaming, ready; or free: a practice match opened for anyone, waiting for
+    its second player."""
+    if any(team.seat == practice.WAITING for team in teams or ()):
+        return "free"
     return "ended" if match.over else "ready" if now < match.start_at else "gaming"
 
 
@@ -156,6 +162,70 @@ def join(request: HttpRequest, match_id: int) -> HttpResponse:
         return error(400, f"there is no Kakomimasu match {match_id} of this team", NOT_FOUND)
     return answer({"userId": team.name, "spec": "", "gameId": str(match.pk),
                    "index": team.index, "pic": token(request)})
+
+
+# The community server's built-in AIs, as our levels ("none" acts never; its a5, a
+# strategy of its own, is played by our strongest level).
+AIS = {"none": practice.NOBODY, "a1": "level-1", "a2": "level-2", "a3": "level-3",
+       "a4": "level-4", "a5": "level-4"}
+NOT_PRACTICE, BAD_REQUEST, NOT_AI, NOT_USER, BAD_BOARD = 5, 6, 102, 204, 400
+# The v1 request's fields as the practice service names them.
+PRACTICE_FIELDS = {"boardName": "board", "nAgent": "agents", "totalTurn": "turns",
+                   "operationSec": "strategy_seconds", "transitionSec": "transition_seconds"}
+
+
+def free_players(request: HttpRequest) -> HttpResponse:
+    """POST /v1/matches/free/players: join the match a caller opened for anyone, or open
+    one (a practice match, docs/api.md "Practice"), as a guest (`guestName`) or a team."""
+    return _practice(request, None)
+
+
+def ai_players(request: HttpRequest) -> HttpResponse:
+    """POST /v1/matches/ai/players: a practice match against a built-in AI (`aiName`)."""
+    return _practice(request, "aiName")
+
+
+def _practice(request: HttpRequest, ai_field: str | None) -> HttpResponse:
+    try:
+        data = json_read(request.read(64 * 1024 + 1))
+    except Refusal as refusal:
+        return error(400, refusal.detail, SYNTAX)
+    if not isinstance(data, dict):
+        return error(400, "invalid request: expected a JSON object", BAD_REQUEST)
+    pic = token(request)
+    try:
+        by, team_name = practice.practice_caller(f"Bearer {pic}" if pic else "",
+                                                 request.META.get("REMOTE_ADDR"))
+    except practice.PracticeError as refusal:
+        status, code = (401, UNAUTHORIZED) if refusal.status == 401 else (404, NOT_PRACTICE)
+        return error(status, refusal.detail, code)
+    guest = data.get("guestName")
+    if team_name is None and not guest:
+        return error(400, "can not find user: send a guestName, or a team's token as "
+                          "'Bearer <token>'", NOT_USER)
+    asked: dict[str, Any] = {"game": GAME, "opponent": practice.ANYONE, "name": guest}
+    if ai_field is not None:
+        asked["opponent"] = AIS.get(data.get(ai_field))
+        if asked["opponent"] is None:
+            return error(400, f"can not find ai: {ai_field} is one of {', '.join(AIS)}", NOT_AI)
+        asked |= {ours: data[theirs] for theirs, ours in PRACTICE_FIELDS.items()
+                  if data.get(theirs) is not None}
+    try:
+        with transaction.atomic():
+            started = practice.practice_start(practice.Ask(**asked), by, team_name,
+                                              timezone.now())
+            if data.get("dryRun") is True:  # checked as for real, then nothing kept
+                transaction.set_rollback(True)
+                started = None
+    except practice.PracticeError as refusal:
+        code = BAD_BOARD if refusal.code == "bad_board" else BAD_REQUEST
+        return error(429 if refusal.status == 429 else 400, refusal.detail, code)
+    name = team_name or str(guest)
+    if started is None:
+        return answer({"userId": name, "spec": str(data.get("spec") or ""), "gameId": "",
+                       "index": 0, "pic": ""})
+    return answer({"userId": name, "spec": str(data.get("spec") or ""),
+                   "gameId": str(started.match.pk), "index": started.team, "pic": started.token})
 
 
 def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -482,6 +552,8 @@ def routes() -> list:
         path("v1/matches", require_GET(matches_view)),
         path("v1/matches/stream", require_GET(stream_view)),
         path("v1/matches/<match:match_id>", require_GET(match_view)),
+        path("v1/matches/free/players", csrf_exempt(require_http_methods(["POST"])(free_players))),
+        path("v1/matches/ai/players", csrf_exempt(require_http_methods(["POST"])(ai_players))),
         path("v1/matches/<match:match_id>/players",
              csrf_exempt(require_http_methods(["POST"])(join))),
         path("v1/matches/<match:match_id>/actions",

@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 
+from matches.access import team_by_authorization
 from matches.boards.specs import BoardError, board_spec_data, board_spec_fixed, public_boards
 from matches.bots import levels
 from matches.models import Match, Team, new_token, token_hash
@@ -32,7 +33,9 @@ from matches.services.matches import Timing, match_make
 
 LEVELS = ("level-1", "level-2", "level-3", "level-4")
 ANYONE = "anyone"
+NOBODY = "none"  # a seat nobody plays: its agents stay (to try one's moves alone)
 WAITING = "waiting"  # the seat of a match opened for "anyone", until someone takes it
+OPPONENTS = (*LEVELS, ANYONE, NOBODY)
 # How soon a practice match starts once both seats are taken.
 START_SECONDS = 3.0
 # What a caller may ask for (the official ranges, roomier where practice needs it).
@@ -40,6 +43,7 @@ TURNS = (1, 200)
 STRATEGY_SECONDS = (0.5, 60.0)
 TRANSITION_SECONDS = (0.0, 10.0)
 CLOCK_SECONDS = (10.0, 1800.0)
+AGENTS = (1, 30)
 NAME_LENGTH = 40
 # A match opened for "anyone" waits this long for a second caller.
 WAIT_SECONDS = 600
@@ -66,6 +70,7 @@ class Ask:
     clock: Any = None
     first: Any = None
     name: Any = None
+    agents: Any = None
 
 
 @dataclass(frozen=True)
@@ -87,9 +92,9 @@ def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> S
     game = _game(ask.game)
     rules = rules_for(game)
     opponent = ask.opponent
-    if opponent not in (*LEVELS, ANYONE):
+    if opponent not in OPPONENTS:
         raise PracticeError(400, "bad_opponent", f"opponent: expected one of "
-                            f"{', '.join((*LEVELS, ANYONE))}, got {_shown(opponent)}")
+                            f"{', '.join(OPPONENTS)}, got {_shown(opponent)}")
     name = _name(ask.name, team_name)
     first = ask.first
     if first is not None and type(first) is not bool:
@@ -101,6 +106,10 @@ def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> S
                                                TRANSITION_SECONDS),
                     clock_seconds=_number(ask.clock, "clock", CLOCK_SECONDS),
                     between_seconds=5.0)
+    agents = _number(ask.agents, "agents", AGENTS, whole=True)
+    if agents is not None and (board_spec_fixed(game) is not None or game != "kakomimasu"):
+        raise PracticeError(400, "bad_agents", f"agents: {rules.title} takes its agents "
+                            "from its board; leave agents out")
     if is_alternating(rules) and ask.turns is not None:
         raise PracticeError(400, "bad_turns", f"turns: {rules.title} is played to its end; "
                             "leave turns out")
@@ -113,24 +122,44 @@ def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> S
         board = _board(game, ask.board)
         caller = 0 if first is not False else 1
         names = [name, name]
-        names[1 - caller] = (f"Level {opponent[-1]}" if opponent != ANYONE else WAITING)
+        names[1 - caller] = {ANYONE: WAITING, NOBODY: "Nobody"}.get(opponent) or \
+            f"Level {opponent[-1]}"
         if names[0] == names[1]:
             names[caller] += " (you)"
         start = now + timedelta(seconds=START_SECONDS if opponent != ANYONE else WAIT_SECONDS)
         try:
             made = match_make(game=game, team_names=names, start_at=start, boards=[board],
                               timing=timing, title=f"Practice: {names[0]} vs {names[1]}",
-                              public_live=True)
+                              public_live=True, agents=agents)
         except RecordError as error:
             raise PracticeError(400, "bad_request", str(error)) from None
         guest = team_name is None
         expires = now + timedelta(hours=settings.PRACTICE_GUEST_HOURS) if guest else None
         ids = [game_.pk for game_ in made.games]
         Match.objects.filter(pk__in=ids).update(practice_by=by, expires_at=expires)
-        seat = opponent if opponent != ANYONE else WAITING
+        seat = {ANYONE: WAITING}.get(opponent, opponent)
         Team.objects.filter(match_id__in=ids, index=1 - caller).update(seat=seat)
         match = Match.objects.get(pk=made.games[0].pk)
     return Started(match, made.tokens[caller], caller, waiting=opponent == ANYONE)
+
+
+def practice_caller(authorization: str, address: str | None) -> tuple[str, str | None]:
+    """Who asks for practice, by the server's setting: ("team:<digest>", its team's name)
+    for a team token, ("address:<ip>", None) for a guest. PracticeError where practice
+    is off, where it is for teams and no token came, or for a token that is no team's."""
+    setting = practice_setting()
+    if setting == "off":
+        raise PracticeError(404, "practice_off", "this server offers no practice matches")
+    scheme, _, token = authorization.strip().partition(" ")
+    team = team_by_authorization(authorization) if authorization.strip() else None
+    if authorization.strip() and team is None:
+        raise PracticeError(401, "unauthorized", "this token is no team's")
+    if team is None:
+        if setting == "teams":
+            raise PracticeError(401, "unauthorized",
+                                "practice here is for teams: send your team token")
+        return f"address:{address}", None
+    return f"team:{token_hash(token.strip())[:32]}", team.name
 
 
 def _game(game: Any) -> str:
