@@ -211,6 +211,21 @@ def _visible(request: HttpRequest, match_id: int, published_only: bool = False) 
     return match if can_view(request.user, match, _team(request)) else None
 
 
+def _own_team(request: HttpRequest, match_id: int) -> Team | Status:
+    """The team of the request's token in this match, or the refusal: 401 without a
+    team's token, 404 for no such match, 403 for a token of another match."""
+    team = _team(request, match_id)
+    if team is None:
+        return Status(401, {"error": "unauthorized",
+                            "detail": "send the team token as 'Authorization: Bearer <token>'"})
+    if not isinstance(team, Team) or team.match_id != match_id:
+        if not Match.objects.filter(pk=match_id).exists():
+            return _not_found(match_id)
+        return Status(403, {"error": "forbidden",
+                            "detail": f"this token belongs to another match, not {match_id}"})
+    return team
+
+
 def _not_found(match_id: int, what: str = "match") -> Status:
     return Status(404, {"error": "not_found", "detail": f"there is no {what} {match_id}"})
 
@@ -255,17 +270,26 @@ def get_match(request: HttpRequest, match_id: int):
                      "submission for it (`actions` null: none yet, its agents would stay).",
          openapi_extra={"parameters": [BEARER]})
 def get_own_actions(request: HttpRequest, match_id: int):
-    team = _team(request, match_id)
-    if team is None:
-        return Status(401, {"error": "unauthorized",
-                            "detail": "send the team token as 'Authorization: Bearer <token>'"})
-    if not isinstance(team, Team) or team.match_id != match_id:
-        if not Match.objects.filter(pk=match_id).exists():
-            return _not_found(match_id)
-        return Status(403, {"error": "forbidden",
-                            "detail": f"this token belongs to another match, not {match_id}"})
+    team = _own_team(request, match_id)
+    if isinstance(team, Status):
+        return team
     match = Match.objects.get(pk=match_id)
     return Status(200, selectors.own_submission(match, team, timezone.now()))
+
+
+@api.get("/matches/{match_id}/report",
+         response={200: dict[str, Any], **errors(401, 403, 404, 422)},
+         summary="Your team's report on the match: the rehearsal check",
+         description="Only with the team's bearer token, and only the team's own: each "
+                     "request it sent, accepted or not and why, its latency from the step's "
+                     "opening, its actions judged invalid, the steps it missed, and the result "
+                     '(docs/api.md, "The rehearsal report").',
+         openapi_extra={"parameters": [BEARER]})
+def get_report(request: HttpRequest, match_id: int):
+    team = _own_team(request, match_id)
+    if isinstance(team, Status):
+        return team
+    return Status(200, selectors.team_report(Match.objects.get(pk=match_id), team))
 
 
 @api.get("/matches/{match_id}/record", response={200: dict[str, Any], **errors(404, 422)},

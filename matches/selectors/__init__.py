@@ -1,6 +1,7 @@
 """Read queries shared by the API, the pages and the websocket consumers, one module a
 concern: records.py (a match's record, board, states and lists), clocks.py (deadlines
-and chess clocks), verdicts.py (results in words, in every language), moments.py (a
+and chess clocks), verdicts.py (results in words, in every language), report.py (a
+team's report on its own match), moments.py (a
 match at a moment: meta, timing, public state, summary, a team's own submission) and
 audit.py (export, verification, the replay's data). Its public names are handed on
 here, so that a reader asks `selectors` and not where each lives.
@@ -51,6 +52,7 @@ from matches.selectors.records import (  # noqa: F401
     state_before,
     veiled_view,
 )
+from matches.selectors.report import team_report  # noqa: F401
 from matches.selectors.verdicts import (  # noqa: F401
     callouts_said,
     every_language,

@@ -1,0 +1,103 @@
+"""A team's report on its own match (GET /api/matches/{id}/report; docs/api.md, "The
+rehearsal report"): every request it sent, accepted or not and why, how long after its
+step opened each came, its actions the rules judged invalid, the steps it missed, and
+the result. The rehearsal check before a contest is a short practice match against
+level 1 and this report.
+
+Like `own_submission`, it reads only the asking team's own requests (of the open turn
+too); of the other team, nothing but the resolved turns everyone sees.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from datetime import datetime
+from typing import Any
+
+from django.utils import timezone
+
+from matches.models import Match, Submission, Team
+from matches.rules import rules_for
+from matches.selectors.records import epoch_ms
+
+
+def team_report(match: Match, team: Team) -> dict[str, Any]:
+    index = team.index
+    turns = list(match.turn_rows.order_by("number").values_list(
+        "number", "outcomes", "resolved_at"))
+    resolved_at = {number: when for number, _, when in turns}
+    sent = (Submission.objects.filter(match=match, team=team)
+            .order_by("received_at", "id")
+            .values_list("turn", "received_at", "status_code", "error", "detail", "counted",
+                         "actions", "dialect"))
+    by_turn: dict[int | None, list[dict[str, Any]]] = {}
+    latencies = []
+    for turn, received, status, error, detail, counted, actions, dialect in sent:
+        opened = _opened(match, turn, resolved_at)
+        latency = None if opened is None else round((received - opened).total_seconds() * 1000)
+        if status == 202 and latency is not None:
+            latencies.append(latency)
+        by_turn.setdefault(turn, []).append({
+            "received_at": epoch_ms(received), "status": status, "error": error,
+            "detail": detail, "counted": counted, "dialect": dialect,
+            "actions": len(actions) if isinstance(actions, list) else None,
+            "latency_ms": latency})
+    rows, missed, invalid = [], 0, 0
+    for number, outcomes, _ in turns:
+        own = outcomes[index] if outcomes else []
+        judged = Counter(outcome.get("result") for outcome in own)
+        requests = by_turn.get(number, [])
+        answered = any(request["counted"] for request in requests)
+        mine = rules_for(match.game).mover(number) == index if match.alternating else True
+        missed += mine and not answered
+        invalid += judged["invalid"]
+        rows.append({"turn": number, "requests": requests, "answered": answered,
+                     "missed": mine and not answered,
+                     "invalid": [{"agent": o.get("agent"), "reason": o.get("reason", "")}
+                                 for o in own if o.get("result") == "invalid"],
+                     "results": dict(judged)})
+    unresolved = [request for turn, requests in by_turn.items()
+                  if turn not in resolved_at for request in requests]
+    result = match.result if match.over else None
+    refused = Counter(request["error"] or str(request["status"])
+                      for requests in by_turn.values() for request in requests
+                      if request["status"] not in (200, 202))
+    return {
+        "match": match.pk, "team": index, "name": team.name, "game": match.game,
+        "status": match.status(timezone.now()),
+        "turns": rows,
+        "unresolved": unresolved,  # requests of the open step, or outside any step
+        "summary": {
+            "requests": sum(len(requests) for requests in by_turn.values()),
+            "accepted": sum(request["status"] == 202 for requests in by_turn.values()
+                            for request in requests),
+            "refused": dict(refused),
+            "latency_ms": _spread(latencies),
+            "invalid_actions": invalid,
+            "steps_missed": missed,
+            "turns_resolved": len(turns),
+            "won": None if result is None or result.get("winner") is None
+            else result["winner"] == index,
+            "result": result,
+        },
+    }
+
+
+def _opened(match: Match, turn: int | None, resolved_at: dict[int, datetime]) -> datetime | None:
+    """When the team could first answer `turn`: its strategy step's opening, or in an
+    alternating game the previous turn's resolution (the start for the first)."""
+    if not turn:
+        return None
+    if match.alternating:
+        return match.start_at if turn == 1 else resolved_at.get(turn - 1)
+    return match.opens_at(turn)
+
+
+def _spread(values: list[int]) -> dict[str, int] | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return {"p50": round(statistics.median(ordered)),
+            "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+            "max": ordered[-1]}
