@@ -5,7 +5,7 @@ from django.views.i18n import JavaScriptCatalog
 import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
 from matches.api import api
-from matches.views import judges, pages, screens, tournaments
+from matches.views import judges, pages, practice, screens, tournaments
 
 urlpatterns = [
     path("", pages.index, name="index"),
@@ -29,6 +29,7 @@ urlpatterns = [
          name="tournament-records"),
     path("tournaments/<match:tournament_id>/fixtures/<match:fixture_id>", tournaments.fixture_hand,
          name="tournament-fixture"),
+    path("practice/", practice.practice_page, name="practice"),
     path("screens/", pages.screens, name="screens"),
     path("tv/", screens.tv, name="tv"),
     path("tv/now", screens.tv_now, name="tv-now"),

@@ -162,8 +162,13 @@ def practice_caller(authorization: str, address: str | None) -> tuple[str, str |
     return f"team:{token_hash(token.strip())[:32]}", team.name
 
 
+def playable_games() -> list[str]:
+    """The games practised through the API and the page (those with built-in levels)."""
+    return [g for g in LIVE_GAMES if levels(g) and not is_protocol_played(rules_for(g))]
+
+
 def _game(game: Any) -> str:
-    playable = [g for g in LIVE_GAMES if levels(g) and not is_protocol_played(rules_for(g))]
+    playable = playable_games()
     if game not in LIVE_GAMES:
         raise PracticeError(400, "bad_game",
                             f"game: expected one of {', '.join(playable)}, got {_shown(game)}")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from django.conf import settings
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
@@ -29,7 +30,8 @@ def index(request: HttpRequest) -> HttpResponse:
     present = {match.status(now) for match in matches}
     return render(request, "matches/index.html",
                   {"matches": matches, "sections": SECTIONS, "present": present,
-                   "games": game_words(), "judge": is_judge(request.user)})
+                   "games": game_words(), "judge": is_judge(request.user),
+                   "practice": settings.PRACTICE != "off"})
 
 
 def game_words() -> dict[str, dict[str, str]]:
