@@ -430,6 +430,21 @@ def start_practice(request: HttpRequest):
                         "watch": request.build_absolute_uri(f"/matches/{started.match.pk}/")})
 
 
+@api.get("/practice/ladder", response={200: list[dict[str, Any]], **errors(400, 404)},
+         summary="The practice ladder of a game",
+         description="`?game=kakomimasu` (or procon2020, blokus-duo): the built-in levels and "
+                     "every team rated by its finished practice games, best first "
+                     '(docs/api.md, "Practice").')
+def get_ladder(request: HttpRequest, game: str = ""):
+    if practice.practice_setting() == "off":
+        return Status(404, {"error": "practice_off",
+                            "detail": "this server offers no practice matches"})
+    if game not in practice.playable_games():
+        return Status(400, {"error": "bad_game", "detail": "game: expected one of "
+                            f"{', '.join(practice.playable_games())}"})
+    return Status(200, selectors.practice_ladder(game))
+
+
 def _received(request: HttpRequest, match_id: int, response: HttpResponse,
               **kind: Any) -> Status:
     """A team's request, stored and judged by the service, its answer as the service says."""

@@ -1,7 +1,7 @@
 """Read queries shared by the API, the pages and the websocket consumers, one module a
 concern: records.py (a match's record, board, states and lists), clocks.py (deadlines
 and chess clocks), verdicts.py (results in words, in every language), report.py (a
-team's report on its own match), moments.py (a
+team's report on its own match), ladder.py (the practice ratings), moments.py (a
 match at a moment: meta, timing, public state, summary, a team's own submission) and
 audit.py (export, verification, the replay's data). Its public names are handed on
 here, so that a reader asks `selectors` and not where each lives.
@@ -28,6 +28,7 @@ from matches.selectors.clocks import (  # noqa: F401
     move_clock_fields,
     next_deadline,
 )
+from matches.selectors.ladder import practice_ladder  # noqa: F401
 from matches.selectors.moments import (  # noqa: F401
     game_of_match,
     match_meta,

@@ -13,6 +13,7 @@ made.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -187,7 +188,13 @@ def _name(name: Any, team_name: str | None) -> str:
             ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 for c in name):
         raise PracticeError(400, "bad_name", f"name: a guest name of 1 to {NAME_LENGTH} "
                             "characters, without control characters")
+    if RESERVED_NAME.fullmatch(name.strip()):
+        raise PracticeError(400, "bad_name", "name: the built-in players' names are theirs")
     return name.strip()
+
+
+# The names of the seats the server plays (a guest may not pass for one on the ladder).
+RESERVED_NAME = re.compile(r"(?i)(level[ -]?\d+|nobody|waiting)")
 
 
 def _number(value: Any, field: str, bounds: tuple[float, float], whole: bool = False):

@@ -8,6 +8,7 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from matches import selectors
 from matches.boards.specs import public_boards
 from matches.models import Match
 from matches.services import practice
@@ -30,6 +31,7 @@ REFUSALS = {
     "too_many_practice_matches": gettext_lazy("You have as many practice matches under way "
                                               "as you may; wait until one has ended."),
 }
+LADDER_ROWS = 25  # of each game's ladder on the page (the levels among them)
 OPPONENTS = [
     ("level-1", gettext_lazy("Level 1 — random legal moves")),
     ("level-2", gettext_lazy("Level 2 — greedy")),
@@ -56,7 +58,10 @@ def practice_page(request: HttpRequest) -> HttpResponse:
     boards = {game: list(public_boards(game)) for game, _ in games}
     running = (Match.objects.unfinished().exclude(practice_by="").filter(first_game=None)
                .order_by("-created_at").prefetch_related("teams")[:20])
+    ladders = [(game, title, selectors.practice_ladder(game)[:LADDER_ROWS])
+               for game, title in games] if setting != "off" else []
     return render(request, "matches/practice.html", {
+        "ladders": ladders,
         "setting": setting, "games": games, "boards": boards, "opponents": OPPONENTS,
         "started": started, "letter": "AB"[started.team] if started else "",
         "refusal": refusal, "asked": asked, "running": running,

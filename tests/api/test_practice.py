@@ -100,6 +100,7 @@ def test_where_practice_is_for_teams_a_team_token_is_needed(client, settings):
     ({"game": "kakomimasu", "opponent": "level-1", "name": "a\x00b"}, "bad_name"),
     ({"game": "kakomimasu", "opponent": "level-1", "name": "x" * 41}, "bad_name"),
     ({"game": "kakomimasu", "opponent": "level-1", "name": "\ud800"}, "bad_name"),
+    ({"game": "kakomimasu", "opponent": "level-1", "name": "Level 4"}, "bad_name"),
     ([], "bad_request"),
 ])
 def test_a_bad_request_is_refused_in_words_and_makes_nothing(client, open_practice, body, code):
