@@ -152,3 +152,30 @@ def native_action(rules: Any, action: dict[str, Any], index: int,
             problem = problem.replace(f".{native}", f".{theirs}")
         raise Refusal(400, "invalid_actions", f"actions[{index}]{problem}")
     return rules.action_fields(action)
+
+
+def practice_request(request: HttpRequest, game: str, token: str,
+                     fields: dict[str, str]) -> tuple[Any, Any]:
+    """A practice match asked for through a dialect (docs/dialects.md): its body read as
+    an object, the dialect's names for the fields mapped to the practice service's by
+    `fields` (theirs -> ours), the caller told by its token (raw, as the dialect found
+    it) or, without one, by its address. (the Started, None) or (None, the refusal:
+    a PracticeError, or a Refusal for a body that is not a JSON object)."""
+    from django.utils import timezone
+
+    from matches.services import practice
+
+    try:
+        data = json_object(body_of(request))
+        by, team_name = practice.practice_caller(f"Bearer {token}" if token else "",
+                                                 request.META.get("REMOTE_ADDR"))
+        asked = {ours: data[theirs] for theirs, ours in fields.items()
+                 if data.get(theirs) is not None}
+        for millis in ("strategy_seconds", "transition_seconds"):
+            if isinstance(asked.get(millis), int | float) and not isinstance(asked[millis], bool):
+                asked[millis] = asked[millis] / 1000  # the dialects count milliseconds
+        started = practice.practice_start(practice.Ask(game=game, **asked), by, team_name,
+                                          timezone.now())
+    except (practice.PracticeError, Refusal) as refusal:
+        return None, refusal
+    return started, None

@@ -29,6 +29,7 @@ from matches.dialects.base import (
     json_object,
     native_action,
     plays_in,
+    practice_request,
     submit,
     submitted_to,
     team_of,
@@ -93,6 +94,21 @@ class Procon30:
         if reply.status == 202:  # the actions echoed with the turn they count for
             return answer(sent.echo(reply.body["turn"]), ACCEPTED)
         return REFUSALS.get(reply.body.get("error", ""), refused)(reply, match)
+
+    def practice(self, request: HttpRequest) -> HttpResponse:
+        """POST practice: a practice match of Procon 2020 against a level or whoever asks
+        next (docs/dialects.md), answered as a listed match with the caller's token."""
+        started, refusal = practice_request(request, GAME, self.token(request), {
+            "opponent": "opponent", "turns": "turns", "turnMillis": "strategy_seconds",
+            "intervalMillis": "transition_seconds", "name": "name"})
+        if refusal is not None:
+            if getattr(refusal, "status", 400) == 401:
+                return invalid_token()
+            return answer({"status": "BadRequest", "detail": refusal.detail},
+                          refusal.status if refusal.status in (404, 429) else 400)
+        match = Match.objects.get(pk=started.match.pk)
+        return answer({**self.listed(match, started.team), "token": started.token,
+                       "startedAtUnixTime": int(match.start_at.timestamp())}, ACCEPTED)
 
     # --- the shapes -------------------------------------------------------------------
 
@@ -228,7 +244,9 @@ def routes(dialect: Procon30) -> list:
         "matches": require_GET(dialect.matches),
         "match": require_GET(dialect.match),
         "action": csrf_exempt(require_POST(dialect.action)),
+        "practice": csrf_exempt(require_POST(dialect.practice)),
     }
     return [path("ping", views["ping"]), path("matches", views["matches"]),
             path("matches/<match:match_id>", views["match"]),
-            path("matches/<match:match_id>/action", views["action"])]
+            path("matches/<match:match_id>/action", views["action"]),
+            path("practice", views["practice"])]

@@ -29,6 +29,7 @@ from matches.dialects.base import (
     answer,
     native_action,
     plays_in,
+    practice_request,
     submit,
     submitted_to,
     team_of,
@@ -90,17 +91,36 @@ def matches_view(request: HttpRequest, team_id: int | None = None) -> HttpRespon
         return unauthorized()
     if team_id is not None and team_id != team.index + 1:
         return refused(403, "Forbidden", "a team sees its own matches only")
-    shown = []
-    for match, side in teams_matches(team):
-        if match.game != GAME:
-            continue
-        names = dict(match.teams.values_list("index", "name"))
-        order = (side, 1 - side)
-        shown.append({"matchID": match.pk,
-                      "teams": [{"teamID": index + 1, "name": names[index]} for index in order],
-                      "turns": match.turns, "operationMillis": match.strategy_ms,
-                      "transitionMillis": match.transition_ms})
-    return answer(shown)
+    return answer([listed(match, side) for match, side in teams_matches(team)
+                   if match.game == GAME])
+
+
+def listed(match: Match, side: int) -> dict[str, Any]:
+    """A match as GET /matches lists it, the asking team first."""
+    names = dict(match.teams.values_list("index", "name"))
+    order = (side, 1 - side)
+    return {"matchID": match.pk,
+            "teams": [{"teamID": index + 1, "name": names[index]} for index in order],
+            "turns": match.turns, "operationMillis": match.strategy_ms,
+            "transitionMillis": match.transition_ms}
+
+
+def practice_view(request: HttpRequest) -> HttpResponse:
+    """POST /practice: a practice match of Kakomimasu against a level or whoever asks
+    next (docs/dialects.md), answered as GET /matches lists it, with the caller's token
+    and its teamID."""
+    started, refusal = practice_request(request, GAME, token(request), {
+        "opponent": "opponent", "board": "board", "agents": "agents", "turns": "turns",
+        "operationMillis": "strategy_seconds", "transitionMillis": "transition_seconds",
+        "name": "name"})
+    if refusal is not None:
+        if getattr(refusal, "status", 400) == 401:
+            return unauthorized()
+        status = refusal.status if refusal.status in (404, 429) else 400
+        return refused(status, "BadRequest", refusal.detail)
+    match = Match.objects.get(pk=started.match.pk)
+    return answer({**listed(match, started.team), "teamID": started.team + 1,
+                   "token": started.token}, 201)
 
 
 def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -233,4 +253,5 @@ def routes() -> list:
         path("matches/<match:match_id>", with_request_id(require_GET(match_view))),
         path("matches/<match:match_id>/action",
              with_request_id(csrf_exempt(require_POST(action_view)))),
+        path("practice", with_request_id(csrf_exempt(require_POST(practice_view)))),
     ]
