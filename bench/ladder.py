@@ -7,9 +7,9 @@ and then its random ones; a game played on one board only (Blokus Duo) starts ea
 match with two random moves a side instead. Prints a line per pair: the upper level's
 wins, losses and draws, its score (a draw counts half; the goal is 75 % or more), and
 its thinking time a move (p50 and p99; the budget is the step, one second at most).
-Matches are shared out over the machine's cores. Ctrl-C stops it at once.
-
-CHaser's levels are programs that play over TCP; they are not measured here.
+CHaser's levels are programs that play over TCP; here each is told what the server
+would tell it, on the pure rules, over the shipped maps. Matches are shared out over the
+machine's cores. Ctrl-C stops it at once.
 """
 
 from __future__ import annotations
@@ -31,6 +31,14 @@ def boards(game: str, count: int) -> list[tuple[str, dict, int, int]]:
     """`count` boards to play on, as (name, board, agents, turns), repeating if short."""
     from matches.boards.specs import board_spec_fixed, board_spec_public, public_boards
     from matches.rules import rules_for
+    from matches.rules.chaser import parse_map
+
+    if game == "chaser":  # the shipped maps, in turn
+        maps = sorted((ROOT / "matches" / "boards" / "chaser").glob("*.map"))
+        records = [parse_map(path.read_text(encoding="utf-8"), path.stem) for path in maps]
+        found = [(record["title"] or path.stem, rules_for(game).parse_board(record["board"]),
+                  0, record["turns"]) for path, record in zip(maps, records, strict=True)]
+        return [found[index % len(found)] for index in range(count)]
 
     fixed = board_spec_fixed(game)
     if fixed is not None:
@@ -56,9 +64,17 @@ def one_match(job: tuple) -> tuple[str, int, float | None, list[float], int]:
     from matches.bots import arena, bots_for, levels
 
     game, level, index, (name, board, agents, turns) = job
-    bots, names = bots_for(game), levels(game)
+    names, side = levels(game), index % 2
+    if game == "chaser":  # programs, told what a server would tell them
+        from matches.bots.chaser import PLAYERS
+
+        upper, lower = (PLAYERS[names[level - n]](f"{index}-{n}") for n in (1, 2))
+        played = arena.play_chaser(board, turns, (upper, lower) if side == 0 else (lower, upper))
+        winner = played.result["winner"]
+        outcome = 0.5 if winner is None else float(winner == side)
+        return game, level, outcome, played.think[side], played.faults[side]
+    bots = bots_for(game)
     upper, lower = bots[names[level - 1]], bots[names[level - 2]]
-    side = index % 2
     players = (upper, lower) if side == 0 else (lower, upper)
     opening = (2, bots[names[0]]) if board_spec_fixed(game) is not None else (0, None)
     played = arena.play_match(game, board, agents, turns, players, seed=index,

@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from matches.bots import blokus_duo, kakomimasu, procon2020
+from matches.bots import blokus_duo, chaser, kakomimasu, procon2020
 
 Bot = Callable[..., list[dict[str, Any]]]
 _MODULES = (kakomimasu, procon2020, blokus_duo)
 _BY_GAME: dict[str, dict[str, Bot]] = {module.GAME: module.BOTS for module in _MODULES}
-_LEVELS: dict[str, tuple[str, ...]] = {module.GAME: module.LEVELS for module in _MODULES}
+_LEVELS: dict[str, tuple[str, ...]] = {module.GAME: module.LEVELS
+                                       for module in (*_MODULES, chaser)}
 
 
 def bots_for(game: str) -> dict[str, Bot]:
@@ -31,11 +32,9 @@ def bot_names(game: str) -> list[str]:
     """The built-in players a tournament's `--bots` seats in turn: a game's quick bots
     (levels 1 and 2: they answer in a few milliseconds, on the clock's thread where a
     tournament runs them), or the programs that play it over its own protocol
-    (matches/bots/chaser.py's)."""
-    from matches.bots import chaser
-
-    programs = {chaser.GAME: chaser.PLAYERS}
-    return sorted(levels(game)[:2] or programs.get(game) or {})
+    (matches/bots/chaser.py's DEMO)."""
+    programs = {chaser.GAME: chaser.DEMO}
+    return sorted(programs.get(game) or levels(game)[:2])
 
 
 def levels(game: str) -> tuple[str, ...]:

@@ -75,3 +75,32 @@ def play_match(game: str, board: dict[str, Any], agents: int, turns: int, player
         view = rules.view(state)
     played.result, played.scores, played.turns = rules.result(state), view["scores"], view["turn"]
     return played
+
+
+def play_chaser(board: dict[str, Any], turns: int, players) -> Played:
+    """A CHaser game between two program objects (matches/bots/chaser.py's `Player`s:
+    Cool first), each told exactly what the server would tell it (the ready digits, then
+    its command's reply), on the pure rules; no sockets."""
+    from matches.rules import chaser
+
+    state = chaser.new_state(board, turns)
+    played = Played(result={}, scores=[], turns=0)
+    while not chaser.decided(state):
+        for side in (0, 1):
+            ready = chaser.ready_digits(state, side)
+            started = time.perf_counter()
+            command = players[side].choose(ready)
+            played.think[side].append(time.perf_counter() - started)
+            state, outcome = chaser.step(state, side, command)
+            if outcome["result"] != "ok":
+                played.faults[side] += 1
+            else:
+                players[side].heard(command, outcome["reply"])
+            if chaser.decided(state):
+                break
+        else:
+            state = chaser.end_turn(state)
+    rules = rules_for("chaser")
+    played.result, played.turns = rules.result(state), state.turn
+    played.scores = [{"items": items} for items in state.items]
+    return played

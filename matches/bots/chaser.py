@@ -2,14 +2,19 @@
 contest program does (docs/rules/chaser.md): the name, then `gr`, a command and `#` for
 every `@`, until a reply starting with `0`.
 
-Two players, each deciding from the ten digits it was sent after `gr` (the 3 × 3 around
-it, digit 5 its own cell: 1 2 3 / 4 5 6 / 7 8 9) and what it remembers:
+Each decides from the ten digits it was sent after `gr` (the 3 × 3 around it, digit 5
+its own cell: 1 2 3 / 4 5 6 / 7 8 9) and what it remembers:
 - `Collector`, a cautious item collector: captures the other when it stands next to it,
   takes an item next to it when the cell keeps an open side, else walks on, searching
   ahead now and then for items and for the other player;
 - `Hunter`: looks for the other player with searches, walks towards it, and puts a block
-  on it (a capture) when next to it, or beside it when diagonal to box it in.
-Neither ever walks onto a block (being buried loses).
+  on it (a capture) when next to it, or beside it when diagonal to box it in;
+- `Wanderer` (level 1): a random walk, blind to the other player;
+- `Mapper` (level 3): keeps a map of what it has seen, goes for the items it knows by
+  the shortest path, and never steps beside the other player where it knows it is.
+The demo and a tournament's `--bots` play Collector and Hunter; the levels are measured
+by bench/ladder.py, in-process on the rules (matches/bots/arena.py `play_chaser`).
+None ever walks onto a block (being buried loses).
 """
 
 from __future__ import annotations
@@ -101,8 +106,216 @@ class Hunter(Player):
         return self.walk(at, self.seen_other)
 
 
+
+
+# --- levels (bench/ladder.py measures each against the one below) -----------------------
+
+STEP = {"u": (0, -1), "d": (0, 1), "l": (-1, 0), "r": (1, 0)}
+# the 3 x 3 digits' offsets from their centre, in reading order
+SQUARE = [(dx, dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+
+
+class Wanderer(Player):
+    """Level 1: walks to a random open neighbour (never onto a block), puts when boxed;
+    it does not even look for the other player beside it."""
+
+    name = "Wand"
+
+    def choose(self, ready: str) -> str:
+        self.steps += 1
+        cells = ready[1:]
+        return self.decide(cells, {way: cells[SIDE[way] - 1] for way in WAYS})
+
+    def decide(self, cells: str, at: dict[str, str]) -> str:
+        ways = [way for way in WAYS if at[way] in (FLOOR, ITEM)]
+        way = self.rng.choice(ways) if ways else self.rng.choice(WAYS)
+        return ("w" if ways else "p") + way
+
+
+class Mapper(Player):
+    """Level 3: keeps a map of what it has seen (its own position counted from its
+    start), takes the nearest item it knows whose cell keeps a way out, walks towards the
+    unknown when it knows none, never ends a step beside the other player unless it can
+    put a block on it first, and looks ahead now and then to find items. `looks`: steps
+    between two looks (0: never)."""
+
+    name = "Mapr"
+    looks = 6
+    probe = "s"  # how it looks ahead: "l" a look, "s" a search
+    exits = 1  # the open sides a cell must keep for it to walk there
+    memory = 3  # steps a sighting of the other player is kept
+
+    def __init__(self, seed: int | str = 0) -> None:
+        super().__init__(seed)
+        self.at = (0, 0)
+        self.seen: dict[tuple[int, int], str] = {}
+        self.other: tuple[int, int] | None = None
+        self.other_at = -99  # the step the other player was last seen
+        self.pending: tuple[str, tuple[int, int]] | None = None
+        self.last_look = 0
+
+    # what the replies say
+
+    def _square(self, digits: str, centre: tuple[int, int]) -> None:
+        for (dx, dy), digit in zip(SQUARE, digits, strict=True):
+            cell = (centre[0] + dx, centre[1] + dy)
+            if digit == OTHER:
+                self.other, self.other_at = cell, self.steps
+                digit = FLOOR
+            if cell != self.at or digit == BLOCK:
+                self.seen[cell] = digit
+
+    def choose(self, ready: str) -> str:
+        self.steps += 1
+        cells = ready[1:]
+        if self.other is not None and self.steps - self.other_at > self.memory:
+            self.other = None  # not seen for long: it may be anywhere
+        self._square(cells, self.at)
+        at = {way: cells[SIDE[way] - 1] for way in WAYS}
+        for way in WAYS:
+            if at[way] == OTHER:
+                return "p" + way  # a block on it wins
+        command = self.decide(cells, at)
+        kind, way = command[0], command[1]
+        dx, dy = STEP[way]
+        self.pending = (command, (self.at[0] + dx, self.at[1] + dy))
+        if kind == "w" and at[way] != OTHER:
+            if at[way] == ITEM:
+                self.seen[self.at] = BLOCK  # taking an item leaves a block behind
+            self.at = (self.at[0] + dx, self.at[1] + dy)
+        return command
+
+    def heard(self, command: str, reply: str) -> None:
+        super().heard(command, reply)
+        digits = reply[1:]
+        kind, (dx, dy) = command[0], STEP[command[1]]
+        if kind in "wp":
+            self._square(digits, self.at)
+        elif kind == "l":
+            self._square(digits, (self.at[0] + 2 * dx, self.at[1] + 2 * dy))
+        else:
+            for distance, digit in enumerate(digits, 1):
+                cell = (self.at[0] + distance * dx, self.at[1] + distance * dy)
+                if digit == OTHER:
+                    self.other, self.other_at = cell, self.steps
+                    digit = FLOOR
+                self.seen[cell] = digit
+
+    # choosing
+
+    def open_sides(self, cell: tuple[int, int], coming_from: tuple[int, int] | None,
+                   known: bool = False) -> int:
+        """The sides of `cell` that are not known blocks (`known`: that are known not to
+        be blocks); where it comes from does not count when it turns to a block (an item
+        taken)."""
+        count = 0
+        for dx, dy in STEP.values():
+            side = (cell[0] + dx, cell[1] + dy)
+            digit = self.seen.get(side)
+            if side != coming_from and digit != BLOCK and (digit is not None or not known):
+                count += 1
+        return count
+
+    def beside_other(self, cell: tuple[int, int]) -> bool:
+        """Whether the other player may stand next to `cell` on its next step: where it
+        was last seen, and as far from there as it has had steps to walk since."""
+        if self.other is None:
+            return False
+        reach = 1 + max(0, self.steps - self.other_at - 1)
+        return abs(cell[0] - self.other[0]) + abs(cell[1] - self.other[1]) <= reach
+
+    def safe(self, way: str, at: dict[str, str]) -> bool:
+        """Whether walking that way keeps this player alive on the other's next step."""
+        if at[way] not in (FLOOR, ITEM):
+            return False
+        dx, dy = STEP[way]
+        target = (self.at[0] + dx, self.at[1] + dy)
+        if self.beside_other(target):
+            return False
+        if at[way] == ITEM:  # the cell it leaves turns to a block: a known way out
+            return self.open_sides(target, self.at, known=True) >= self.exits
+        return self.open_sides(target, None) >= self.exits
+
+    def decide(self, cells: str, at: dict[str, str]) -> str:
+        for digit, ways in CORNERS.items():  # diagonal: close one of its sides
+            if cells[digit - 1] == OTHER:
+                for way in ways:
+                    if at[way] in (FLOOR, ITEM) and self.open_sides(self.at, None) >= 3:
+                        return "p" + way
+        safe = [way for way in WAYS if self.safe(way, at)]
+        for way in safe:
+            if at[way] == ITEM:
+                self.heading = way
+                return "w" + way
+        if self.other is not None and self.steps - self.other_at <= 2 and \
+                abs(self.other[0] - self.at[0]) + abs(self.other[1] - self.at[1]) <= 3:
+            return "l" + self._way_to(self.other)  # let it come next to us; watch it
+        way = self._towards(safe)
+        if way:
+            self.heading = way
+            return "w" + way
+        if self.looks and self.steps - self.last_look >= self.looks:
+            self.last_look = self.steps
+            return self.probe + (self.heading if self.probe == "s" else self._look_way())
+        if safe:  # on, as the collector walks: straight ahead while it can
+            return self.walk({way: at[way] if way in safe else BLOCK for way in WAYS})
+        ways = [way for way in WAYS if at[way] in (FLOOR, ITEM) and
+                not self.beside_other((self.at[0] + STEP[way][0], self.at[1] + STEP[way][1]))]
+        if ways:
+            return "w" + self.rng.choice(ways)
+        return "p" + self.heading
+
+    def _way_to(self, cell: tuple[int, int]) -> str:
+        dx, dy = cell[0] - self.at[0], cell[1] - self.at[1]
+        if abs(dx) >= abs(dy):
+            return "r" if dx > 0 else "l"
+        return "d" if dy > 0 else "u"
+
+    def _look_way(self) -> str:
+        """Where the look (or search) finds the most cells not seen yet."""
+        def unknown(way: str) -> int:
+            dx, dy = STEP[way]
+            if self.probe == "s":
+                cells = [(self.at[0] + k * dx, self.at[1] + k * dy) for k in range(1, 10)]
+            else:
+                cx, cy = self.at[0] + 2 * dx, self.at[1] + 2 * dy
+                cells = [(cx + ox, cy + oy) for ox, oy in SQUARE]
+            return sum(cell not in self.seen for cell in cells)
+        return max(WAYS, key=lambda way: (unknown(way), self.rng.random()))
+
+    def _towards(self, safe: list[str]) -> str | None:
+        """The first step of the shortest known path to an item it knows of, taken only
+        if it is a safe step; None when it knows of none."""
+        if not safe:
+            return None
+        start = self.at
+        frontier = [(start, None)]
+        visited = {start}
+        for _ in range(60):
+            following = []
+            for cell, first in frontier:
+                for way, (dx, dy) in STEP.items():
+                    nxt = (cell[0] + dx, cell[1] + dy)
+                    if nxt in visited:
+                        continue
+                    visited.add(nxt)
+                    digit = self.seen.get(nxt)
+                    step = first or way
+                    if digit == ITEM and step in safe:
+                        return step
+                    if digit == FLOOR:
+                        following.append((nxt, step))
+            frontier = following
+            if not frontier:
+                break
+        return None
+
+
 GAME = "chaser"
-PLAYERS = {"collector": Collector, "hunter": Hunter}
+PLAYERS = {"collector": Collector, "hunter": Hunter, "wanderer": Wanderer, "mapper": Mapper}
+DEMO = ("collector", "hunter")  # the demo's and a tournament's --bots programs
+# Levels 1 to 3, weakest first (bench/ladder.py); level 4 is still to come.
+LEVELS = ("wanderer", "collector", "mapper")
 
 
 def play(host: str, port: int, player: Player, stop: threading.Event | None = None,
