@@ -319,10 +319,13 @@ LEVELS = ("wanderer", "collector", "mapper")
 
 
 def play(host: str, port: int, player: Player, stop: threading.Event | None = None,
-         timeout: float = 30.0) -> None:
+         timeout: float = 30.0, connected=None) -> None:
     """Connect and play one game as `player`, as a contest program does; return at its
-    end (a reply starting with 0, or the server closing)."""
+    end (a reply starting with 0, or the server closing). `connected(address)` is told
+    this end's address before the name is sent (a server seating its own programs)."""
     with socket.create_connection((host, port), timeout=timeout) as connection:
+        if connected is not None:
+            connected(connection.getsockname())
         lines = connection.makefile("rb")
         connection.sendall(player.name.encode() + b"\r\n")
         while stop is None or not stop.is_set():

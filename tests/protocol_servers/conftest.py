@@ -47,10 +47,12 @@ async def serve(transactional_db, worker_connection_closed):
     free loopback ports, its match running as a task (`server.task`)."""
     started = []
 
-    async def start(board: dict, turns: int, games: int = 1, **options) -> ChaserServer:
+    async def start(board: dict, turns: int, games: int = 1, practice: int | None = None,
+                    **options) -> ChaserServer:
         row = await database_sync_to_async(map_board)("CHaser test map", board, "a test", "chaser")
         settings = Settings(board=row, turns=turns, **options)
-        server = ChaserServer(settings, (0, 0), games=games, host="127.0.0.1")
+        server = ChaserServer(settings, (0, 0), games=games, host="127.0.0.1",
+                              practice=practice)
         await server.start()
         server.task = asyncio.ensure_future(server.run())
         started.append(server)

@@ -21,6 +21,7 @@ import threading
 from channels.layers import get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.bots.chaser import LEVELS
 from matches.protocol_servers.chaser import tournament
 from matches.protocol_servers.chaser.game import SEAT_WAIT, GameResult, Settings
 from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
@@ -73,6 +74,10 @@ class Command(BaseCommand):
                                  f"its seat (default {SEAT_WAIT:g}; 0: no limit)")
         parser.add_argument("--step-delay", type=float, default=0.0,
                             help="seconds between steps, for an audience (0.3 suits a venue)")
+        parser.add_argument("--practice", type=int, metavar="LEVEL",
+                            help="seat the built-in program of this level (1 to "
+                                 f"{len(LEVELS)}) on the other port for every program that "
+                                 "connects, as a practice server's computer seat")
         parser.add_argument("--public", action="store_true",
                             help="anyone may watch the games while they run")
         parser.add_argument("--title", default="", help="the games' title")
@@ -83,11 +88,17 @@ class Command(BaseCommand):
             return
         if not options["map"]:
             raise CommandError("--map: required (or --tournament)", returncode=2)
+        practice = options["practice"]
+        if practice is not None and not 1 <= practice <= len(LEVELS):
+            raise CommandError(f"--practice: a level from 1 to {len(LEVELS)}", returncode=2)
+        if practice is not None and options["teams"]:
+            raise CommandError("--practice seats its own program: leave --teams out",
+                               returncode=2)
         settings = self.settings(options)
         games = 1 if options["once"] else options["games"]
         if games < 1:
             raise CommandError("--games: at least 1", returncode=2)
-        asyncio.run(self.serve(settings, options["ports"], games, options["host"]))
+        asyncio.run(self.serve(settings, options["ports"], games, options["host"], practice))
 
     def settings(self, options) -> Settings:
         path = map_path(options["map"])
@@ -152,15 +163,18 @@ class Command(BaseCommand):
         self.stdout.flush()
 
     async def serve(self, settings: Settings, ports: tuple[int, int], games: int,
-                    host: str) -> None:
+                    host: str, practice: int | None = None) -> None:
         server = ChaserServer(settings, ports, games=games, host=host, on_game=self.tell,
-                              on_start=self.started)
+                              on_start=self.started, practice=practice)
         try:
             await server.start()
         except OSError as error:
             raise CommandError(f"--ports: {error.strerror}", returncode=2) from None
         self.stdout.write(f"CHaser server: Cool on port {server.ports[0]}, Hot on port "
                           f"{server.ports[1]}; {games} game{'s' if games > 1 else ''}")
+        if practice:
+            self.stdout.write(f"Practice: the level {practice} program takes the other port "
+                              "for every program that connects")
         if not layer_reaches_other_processes(get_channel_layer()):
             self.stdout.write("Note: no REDIS_URL, so the channel layer is this process's own: "
                               "every game is stored, but the screens of another server "

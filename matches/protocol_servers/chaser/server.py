@@ -67,8 +67,13 @@ class ChaserServer:
 
     def __init__(self, settings: Settings, ports: tuple[int, int], *, games: int = 3,
                  host: str = "0.0.0.0", on_game: Callable[[GameResult], None] | None = None,
-                 on_start: Callable[[int, int, list[str]], None] | None = None) -> None:
+                 on_start: Callable[[int, int, list[str]], None] | None = None,
+                 practice: str | None = None) -> None:
         self.settings, self.ports, self.games, self.host = settings, ports, games, host
+        # a built-in program (matches/bots/chaser.py LEVELS) the server seats on the other
+        # port for every program that comes: the computer seat of a practice server
+        self.practice = practice
+        self.own: set[tuple] = set()  # the addresses its own programs connect from
         self.on_game = on_game or (lambda result: None)
         self.on_start = on_start or (lambda number, match_id, names: None)
         # the programs waiting on each port, first come first; `seats` guards them
@@ -139,6 +144,9 @@ class ChaserServer:
                 return
             self.waiting[side].append(program)
             self.seats.notify_all()
+            own = self._own(connection)
+        if self.practice and not own:
+            self._seat_practice(1 - side)
         if not wait:
             return
         program.seated.wait(max(0.0, program.arrived + wait - time.monotonic()))
@@ -148,6 +156,37 @@ class ChaserServer:
                 self._refuse(program, self.seating, side, 408, "seat_timeout",
                              f"waited {wait:g} s for its game on {SIDES[side].title()}'s "
                              f"port; closed, so the next connection takes the seat")
+
+    def _own(self, connection: socket.socket) -> bool:
+        """Whether a connection is one of the server's own practice programs."""
+        try:
+            address = connection.getpeername()
+        except OSError:
+            return False
+        if address in self.own:
+            self.own.discard(address)
+            return True
+        return False
+
+    def _seat_practice(self, side: int) -> None:
+        """Start the practice program on a side's port, for the program that just came
+        to the other side (it plays that game, then leaves)."""
+        from matches.bots.chaser import LEVELS, PLAYERS, play
+
+        level = int(self.practice)
+        player = PLAYERS[LEVELS[level - 1]](f"{self.ports}-{time.monotonic()}")
+        player.name = f"Lv {level}"  # 4 characters: all a screen shows of a name
+
+        def connected(address: tuple) -> None:
+            with self.seats:
+                self.own.add(address)
+
+        def run() -> None:
+            try:
+                play("127.0.0.1", self.ports[side], player, self.stopping, connected=connected)
+            except OSError:
+                return  # the server closed
+        threading.Thread(target=run, daemon=True, name=f"chaser level {level}").start()
 
     def _seat_team(self, number: int, side: int) -> int:
         """Which of the match's teams (0 the first) plays a side in game `number`: the
