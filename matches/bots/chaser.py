@@ -134,10 +134,12 @@ class Wanderer(Player):
 
 class Mapper(Player):
     """Level 3: keeps a map of what it has seen (its own position counted from its
-    start), takes the nearest item it knows whose cell keeps a way out, walks towards the
-    unknown when it knows none, never ends a step beside the other player unless it can
-    put a block on it first, and looks ahead now and then to find items. `looks`: steps
-    between two looks (0: never)."""
+    start), takes an item beside it whose cell keeps a way out, else the nearest item it
+    knows by the shortest known path, else walks on as the collector does, searching
+    ahead every `looks` steps; it never steps where the other player, as last seen, may
+    stand beside it, watches the other when it is near (so that the other comes beside
+    it and is captured), and after `bold` steps, when the other may be anywhere near,
+    looks at the cells around the one it walks to before it walks there."""
 
     name = "Mapr"
     looks = 6
@@ -253,17 +255,33 @@ class Mapper(Player):
         way = self._towards(safe)
         if way:
             self.heading = way
-            return "w" + way
+            return self.careful("w" + way, at)
         if self.looks and self.steps - self.last_look >= self.looks:
             self.last_look = self.steps
             return self.probe + (self.heading if self.probe == "s" else self._look_way())
         if safe:  # on, as the collector walks: straight ahead while it can
-            return self.walk({way: at[way] if way in safe else BLOCK for way in WAYS})
+            return self.careful(self.walk({way: at[way] if way in safe else BLOCK
+                                           for way in WAYS}), at)
         ways = [way for way in WAYS if at[way] in (FLOOR, ITEM) and
                 not self.beside_other((self.at[0] + STEP[way][0], self.at[1] + STEP[way][1]))]
         if ways:
             return "w" + self.rng.choice(ways)
         return "p" + self.heading
+
+    cleared: tuple[int, str] | None = None
+    bold = 40  # steps after which it looks before each walk (the other may be near)
+
+    def careful(self, command: str, at: dict[str, str]) -> str:
+        """A walk that way, or first a look at the cell two ahead and the cells around it
+        (who stands there could put a block on this player once it has walked)."""
+        if command[0] != "w" or self.steps <= self.bold or at[command[1]] == ITEM:
+            return command
+        dx, dy = STEP[command[1]]
+        ahead = (self.at[0] + 2 * dx, self.at[1] + 2 * dy)
+        if self.seen.get(ahead) == BLOCK or self.cleared == (self.steps, command[1]):
+            return command
+        self.cleared = (self.steps + 1, command[1])
+        return "l" + command[1]
 
     def _way_to(self, cell: tuple[int, int]) -> str:
         dx, dy = cell[0] - self.at[0], cell[1] - self.at[1]
