@@ -8,6 +8,7 @@ from matches.models.play import (
     MAX_ID,
     Board,
     Match,
+    PracticeTeam,
     RequestTally,
     Submission,
     Team,
@@ -18,6 +19,7 @@ from matches.models.play import (
 )
 from matches.models.tournaments import Entrant, Fixture, Tournament
 
-__all__ = ["Board", "Entrant", "Fixture", "Match", "RequestTally", "Submission", "Team",
+__all__ = ["Board", "Entrant", "Fixture", "Match", "PracticeTeam", "RequestTally",
+           "Submission", "Team",
            "Tournament", "Turn",
            "MAX_ID", "new_token", "storable_id", "token_hash"]

@@ -243,6 +243,19 @@ class Team(models.Model):
         return "AB"[self.index]
 
 
+class PracticeTeam(models.Model):
+    """A team that may start practice matches where practice is for teams, by a token an
+    organiser issued for that alone (`manage.py createpractice`): a name and the SHA-256
+    of its token, which plays no contest match."""
+
+    name = models.CharField(max_length=100, unique=True)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Submission(models.Model):
     """One request a team's program sent to the answer API, accepted or not."""
 

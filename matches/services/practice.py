@@ -2,7 +2,8 @@
 built-in player of a chosen level, or against whoever asks next for the same game.
 
 The server's setting `PRACTICE` says who may: `off` (a contest venue's default), `teams`
-(a holder of a team token an organiser issued) or `open` (anyone, under a guest name).
+(a holder of a team token an organiser issued: a match's, a tournament's or one made for
+practice by `manage.py createpractice`) or `open` (anyone, under a guest name).
 Every practice match is made by the one service that makes matches (`match_make`) and
 is public live, as on the community server; it counts in no tournament. A built-in
 player's seat is played by `services/seats.py`. Caps bound the practice matches at once,
@@ -24,7 +25,7 @@ from django.db import transaction
 from matches.access import team_by_authorization
 from matches.boards.specs import BoardError, board_spec_data, board_spec_fixed, public_boards
 from matches.bots import levels
-from matches.models import Match, Team, new_token, token_hash
+from matches.models import Match, PracticeTeam, Team, new_token, token_hash
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
 from matches.rules.turns import is_alternating, is_protocol_played
@@ -153,6 +154,8 @@ def practice_caller(authorization: str, address: str | None) -> tuple[str, str |
         raise PracticeError(404, "practice_off", "this server offers no practice matches")
     scheme, _, token = authorization.strip().partition(" ")
     team = team_by_authorization(authorization) if authorization.strip() else None
+    if authorization.strip() and team is None and token.strip():
+        team = PracticeTeam.objects.filter(token_hash=token_hash(token.strip())).first()
     if authorization.strip() and team is None:
         raise PracticeError(401, "unauthorized", "this token is no team's")
     if team is None:

@@ -198,3 +198,21 @@ def test_a_seated_level_answers_each_open_step_on_its_own_thread(client, open_pr
     seats_module.seats.executor.submit(lambda: None).result(10)
     assert Submission.objects.filter(match=match, team=seated).count() == 1
     assert not Submission.objects.filter(match=match, team__index=0).exists()
+
+
+def test_an_organisers_practice_token_starts_practice_where_it_is_for_teams(client, settings):
+    from matches.models import PracticeTeam
+    from tests.commands.calls import refusal, run
+
+    settings.PRACTICE = "teams"
+    issued = json.loads(run("createpractice", "Kosen Nara", "Hà Nội", "--json"))
+    assert [team["name"] for team in issued] == ["Kosen Nara", "Hà Nội"]
+    assert PracticeTeam.objects.count() == 2 and issued[0]["token"] not in str(
+        list(PracticeTeam.objects.values_list("token_hash", flat=True)))
+    answer = start(client, {"game": "blokus-duo", "opponent": "level-2"},
+                   token=issued[1]["token"])
+    assert answer.status_code == 201
+    match = Match.objects.get(pk=answer.json()["match"])
+    assert match.teams.get(index=0).name == "Hà Nội" and match.expires_at is None
+    assert "already a practice team: Hà Nội" in refusal("createpractice", "Hà Nội")
+    assert "empty" in refusal("createpractice", " ")
