@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.db import transaction
 
 from matches.access import team_by_authorization
@@ -152,6 +154,7 @@ def practice_caller(authorization: str, address: str | None) -> tuple[str, str |
     setting = practice_setting()
     if setting == "off":
         raise PracticeError(404, "practice_off", "this server offers no practice matches")
+    _throttle(address)
     scheme, _, token = authorization.strip().partition(" ")
     team = team_by_authorization(authorization) if authorization.strip() else None
     if authorization.strip() and team is None and token.strip():
@@ -164,6 +167,24 @@ def practice_caller(authorization: str, address: str | None) -> tuple[str, str |
                                 "practice here is for teams: send your team token")
         return f"address:{address}", None
     return f"team:{token_hash(token.strip())[:32]}", team.name
+
+
+# Practice requests one address may make a minute, refused or not (each reads the
+# database): a flood is answered 429 from the cache alone.
+REQUESTS_A_MINUTE = 30
+
+
+def _throttle(address: str | None) -> None:
+    key = f"practice:{address}:{int(time.time() // 60)}"
+    cache.add(key, 0, timeout=120)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # gone meanwhile (the cache evicted it): count afresh
+        cache.set(key, 1, timeout=120)
+        count = 1
+    if count > REQUESTS_A_MINUTE:
+        raise PracticeError(429, "rate_limited", f"at most {REQUESTS_A_MINUTE} practice "
+                            "requests a minute from one address")
 
 
 def playable_games() -> list[str]:

@@ -216,3 +216,15 @@ def test_an_organisers_practice_token_starts_practice_where_it_is_for_teams(clie
     assert match.teams.get(index=0).name == "Hà Nội" and match.expires_at is None
     assert "already a practice team: Hà Nội" in refusal("createpractice", "Hà Nội")
     assert "empty" in refusal("createpractice", " ")
+
+
+def test_a_flood_of_practice_requests_is_refused_from_the_cache(client, open_practice):
+    from matches.services.practice import REQUESTS_A_MINUTE
+
+    answers = [start(client, {"game": "go", "opponent": "level-1"}, address="192.0.2.77")
+               for _ in range(REQUESTS_A_MINUTE + 5)]
+    assert [a.status_code for a in answers[:REQUESTS_A_MINUTE]] == [400] * REQUESTS_A_MINUTE
+    assert all(a.status_code == 429 and a.json()["error"] == "rate_limited"
+               for a in answers[REQUESTS_A_MINUTE:])
+    assert start(client, {"game": "kakomimasu", "opponent": "level-1"},
+                 address="192.0.2.78").status_code == 201  # another address is not held
