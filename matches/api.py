@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import Any
+from typing import Any, Literal
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern
@@ -430,18 +430,18 @@ def start_practice(request: HttpRequest):
                         "watch": request.build_absolute_uri(f"/matches/{started.match.pk}/")})
 
 
-@api.get("/practice/ladder", response={200: list[dict[str, Any]], **errors(400, 404)},
+PracticeGame = Literal.__getitem__(tuple(practice.playable_games()))
+
+
+@api.get("/practice/ladder", response={200: list[dict[str, Any]], **errors(404, 422)},
          summary="The practice ladder of a game",
          description="`?game=kakomimasu` (or procon2020, blokus-duo): the built-in levels and "
                      "every team rated by its finished practice games, best first "
                      '(docs/api.md, "Practice").')
-def get_ladder(request: HttpRequest, game: str = ""):
+def get_ladder(request: HttpRequest, game: PracticeGame):
     if practice.practice_setting() == "off":
         return Status(404, {"error": "practice_off",
                             "detail": "this server offers no practice matches"})
-    if game not in practice.playable_games():
-        return Status(400, {"error": "bad_game", "detail": "game: expected one of "
-                            f"{', '.join(practice.playable_games())}"})
     return Status(200, selectors.practice_ladder(game))
 
 
