@@ -15,6 +15,7 @@ urlpatterns = [
     path("matches/<match:match_id>/board.png", pages.board_png, name="board-png"),
     path("matches/<match:match_id>/replay", pages.match_replay, name="replay"),
     path("matches/<match:match_id>/play", pages.match_play, name="play"),
+    path("matches/<match:match_id>/report", pages.match_report, name="report"),
     path("matches/<match:match_id>/audit", judges.audit, name="audit"),
     path("matches/<match:match_id>/audit/enter", judges.enter, name="audit-enter"),
     path("matches/<match:match_id>/audit/publish", judges.publish, name="audit-publish"),

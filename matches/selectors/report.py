@@ -20,6 +20,7 @@ from django.utils import timezone
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.selectors.records import epoch_ms
+from matches.selectors.verdicts import reasons_said
 
 
 def team_report(match: Match, team: Team) -> dict[str, Any]:
@@ -63,8 +64,10 @@ def team_report(match: Match, team: Team) -> dict[str, Any]:
     refused = Counter(request["error"] or str(request["status"])
                       for requests in by_turn.values() for request in requests
                       if request["status"] not in (200, 202))
+    said = reasons_said([[invalid for row in rows for invalid in row["invalid"]]])
     return {
         "match": match.pk, "team": index, "name": team.name, "game": match.game,
+        "reasons": said,  # each reason of an invalid action in every language
         "status": match.status(timezone.now()),
         "turns": rows,
         "unresolved": unresolved,  # requests of the open step, or outside any step

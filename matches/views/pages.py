@@ -71,6 +71,12 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
         "replay_json": reads.replay_text(match, now), "rules": rules_for(match.game)})
 
 
+def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A team's report on its own match (the rehearsal report), read by the page from
+    the API with the team's token: the page itself says nothing of the match."""
+    return render(request, "matches/report.html", {"match_id": match_id})
+
+
 def match_play(request: HttpRequest, match_id: int) -> HttpResponse:
     """A person plays one team through the answer API with its token: the page says
     nothing of the match until the API has shown it to that token."""

@@ -9,6 +9,7 @@ import pytest
 from tests.protocol_servers.chaser_client import Client, scripted
 from tests.protocol_servers.test_chaser_faults import BOARD, STEADY, TURNS
 
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("side", [0, 1])
 async def test_every_program_finds_the_level_on_the_other_port(serve, side):
