@@ -104,3 +104,32 @@ def _spread(values: list[int]) -> dict[str, int] | None:
     return {"p50": round(statistics.median(ordered)),
             "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
             "max": ordered[-1]}
+
+
+def rehearsals(tournament) -> dict[int, bool] | None:
+    """Each team of a tournament that asks for a rehearsal (`settings["rehearsal"]`): by
+    seed, whether it has passed it: won a finished practice match of the tournament's
+    game against level 1 with its tournament token, missing no step. None where the
+    tournament asks for none."""
+    if not (tournament.settings or {}).get("rehearsal"):
+        return None
+    passed = {}
+    for entrant in tournament.entrants.order_by("index"):
+        caller = f"team:{entrant.token_hash[:32]}"
+        tried = (Match.objects.filter(practice_by=caller, game=tournament.game,
+                                      result__isnull=False, first_game=None,
+                                      teams__seat="level-1")
+                 .order_by("-pk")[:REHEARSALS_READ])
+        passed[entrant.index] = any(_rehearsed(match) for match in tried)
+    return passed
+
+
+REHEARSALS_READ = 10  # a team's latest tries that are looked at
+
+
+def _rehearsed(match: Match) -> bool:
+    """The caller's side won the practice match against level 1 and missed no step."""
+    mine = match.teams.exclude(seat="level-1").first()
+    if mine is None or (match.result or {}).get("winner") != mine.index:
+        return False
+    return team_report(match, mine)["summary"]["steps_missed"] == 0

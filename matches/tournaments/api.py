@@ -30,6 +30,8 @@ class TeamEntry(Schema):
     short: str
     affiliation: str
     group: int | None
+    # whether it passed the rehearsal, where the tournament asks for one (left out else)
+    rehearsal: bool | None = None
 
 
 class FixtureOut(Schema):

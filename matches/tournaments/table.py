@@ -17,7 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from matches.models import Entrant, Fixture, Match, Tournament, Turn
 from matches.rules import rules_for, words
-from matches.selectors import epoch_ms
+from matches.selectors import epoch_ms, rehearsals
 from matches.tournaments.standings import FixtureResult, Row, standings
 
 
@@ -115,13 +115,16 @@ def tournament_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
     for fixture in fixtures:
         rounds[fixture.round].append(fixture_data(fixture, matches.get(fixture.pk, [])))
     rows = standings_rows(tournament, fixtures, len(entrants))
+    passed = rehearsals(tournament)
     return {
         "id": tournament.pk, "name": tournament.name, "game": tournament.game,
         "format": tournament.format, "status": tournament.status(now),
         "start_at": epoch_ms(tournament.start_at),
         "games_per_fixture": tournament.games_per_fixture,
         "teams": [{"index": e.index, "name": e.name, "short": e.short,
-                   "affiliation": e.affiliation, "group": e.group} for e in entrants],
+                   "affiliation": e.affiliation, "group": e.group,
+                   **({"rehearsal": passed.get(e.index, False)} if passed is not None else {})}
+                  for e in entrants],
         "rounds": [{"round": number, "fixtures": listed}
                    for number, listed in sorted(rounds.items())],
         "standings": [row.public() for row in rows],
@@ -264,7 +267,18 @@ def page_data(tournament: Tournament, now: datetime,
                      for number in sorted(counts)],
         "schedule_whole": len(shown) == len(counts),
         "groups": sorted({e.group for e in entrants if e.group is not None}),
+        "rehearsals": _rehearsal_rows(tournament, entrants),
     }
+
+
+def _rehearsal_rows(tournament: Tournament, entrants: Sequence[Entrant]) -> list[dict]:
+    """Each team and whether it passed the rehearsal the tournament asks for (none when
+    it asks for none)."""
+    passed = rehearsals(tournament)
+    if passed is None:
+        return []
+    return [{"team": entrant, "passed": passed.get(entrant.index, False)}
+            for entrant in entrants]
 
 
 def _rounds_shown(fixtures: int, last: int, current: int | None,

@@ -108,6 +108,10 @@ class Command(BaseCommand):
                             help="built-in bots play every team (rehearsals, demos)")
         parser.add_argument("--public", action="store_true",
                             help="anyone may watch it and its matches live")
+        parser.add_argument("--rehearsal", action="store_true",
+                            help="ask each team to pass a rehearsal first: win a practice "
+                                 "match against level 1 with its token (the page shows who "
+                                 "has)")
         parser.add_argument("--json", action="store_true",
                             help='print {"id", "teams": [{"name", "token"}]}')
 
@@ -125,7 +129,8 @@ class Command(BaseCommand):
             strategy_seconds=options["strategy_seconds"],
             transition_seconds=options["transition_seconds"],
             clock_seconds=options["clock"], gap_seconds=options["gap"],
-            parallel=options["parallel"], bots=options["bots"], public=options["public"])
+            parallel=options["parallel"], bots=options["bots"], public=options["public"],
+            extra={"rehearsal": True} if options["rehearsal"] else {})
         try:
             created = tournament_create(plan)
         except TournamentError as error:
