@@ -40,3 +40,41 @@ def bot_names(game: str) -> list[str]:
 def levels(game: str) -> tuple[str, ...]:
     """The game's bots by level, level 1 first (none for a game without bots)."""
     return _LEVELS.get(game, ())
+
+
+def level_bot(game: str, seat: str) -> Bot | None:
+    """The bot of a seat ("level-3"), or None for a seat no built-in player takes."""
+    names = levels(game)
+    if not seat.startswith("level-") or not seat[6:].isdigit():
+        return None
+    level = int(seat[6:])
+    return _BY_GAME.get(game, {}).get(names[level - 1]) if 1 <= level <= len(names) else None
+
+
+def seat_answer(game: str, seat: str, state: str, index: int, seed: str) -> list[dict[str, Any]]:
+    """A seated level's actions for a public state given as JSON text, its generator
+    seeded by `seed`: what services/seats.py asks of the process the levels think in
+    (this package needs no Django, so that process imports only the bots and rules)."""
+    import json
+    import random
+
+    return level_bot(game, seat)(json.loads(state), index, random.Random(seed))
+
+
+def thinker_start(parent: int) -> None:
+    """In the process the seated levels think in, as it starts: a Ctrl-C meant for the
+    server is the server's to handle, and the process ends as soon as the server that
+    started it is gone, however it went (a kill, a crash): nothing is left behind."""
+    import os
+    import signal
+    import threading
+    import time
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent watch").start()

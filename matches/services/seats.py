@@ -3,26 +3,29 @@
 as a team's program would, with what the API shows it.
 
 After each tick the clock asks which seated teams have an open step they have not
-answered; each such answer is worked out on a thread of its own (one for the process),
-never on the clock's: a searching level thinks for up to half a second, and the clock
-must not wait for it. The same tick takes down the guests' practice matches whose time
-is up (`services/practice.py`), at most once a minute.
+answered; each such answer is read and sent from a thread of its own (one for the
+process), never the clock's, and the thinking itself is done in a process of its own
+(one, started when first needed): a searching level thinks for up to half a second,
+and neither the clock nor the answers of teams' programs may wait for it, not even for
+the interpreter's lock. The same tick takes down the guests' practice matches whose
+time is up (`services/practice.py`), at most once a minute.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import random
+import multiprocessing
+import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
 
 from django.db import close_old_connections, connections
 from django.dispatch import receiver
 from django.utils import timezone
 
-from matches.bots import bots_for, levels
+from matches.bots import level_bot, seat_answer, thinker_start
 from matches.models import Match, Team
 from matches.reads import public_state_text
 from matches.rules import rules_for
@@ -48,18 +51,10 @@ class Seats:
         self.busy: set[tuple[int, int, int]] = set()  # (match, team index, turn) under way
         self.answered: dict[tuple[int, int], int] = {}  # (match, team index) -> its turn
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seats")
+        self.thinker: ProcessPoolExecutor | None = None
 
 
 seats = Seats()
-
-
-def level_bot(game: str, seat: str):
-    """The bot of a seat ("level-3"), or None for a seat no built-in player takes."""
-    names = levels(game)
-    if not seat.startswith("level-") or not seat[6:].isdigit():
-        return None
-    level = int(seat[6:])
-    return bots_for(game)[names[level - 1]] if 1 <= level <= len(names) else None
 
 
 def seats_tick(now: datetime, woken: bool = False) -> bool:
@@ -103,9 +98,9 @@ def _answer(key: tuple[int, int, int], team_id: int) -> None:
         bot = level_bot(match.game, team.seat)
         if bot is None or match.strategy_turn(now) != turn or match.resolved_turns != turn - 1:
             return
-        state = json.loads(public_state_text(match, index, now))
-        rng = random.Random(f"{match_id}-{index}-{turn}")
-        actions = bot(state, index, rng)
+        state = public_state_text(match, index, now).decode()
+        actions = _thinker().submit(seat_answer, match.game, team.seat, state, index,
+                                    f"{match_id}-{index}-{turn}").result(THINK_LIMIT)
         submission_by_bot(team, {"actions": actions, "turn": turn}, timezone.now(), team.seat)
         with seats.lock:
             seats.answered[(match_id, index)] = turn
@@ -113,12 +108,30 @@ def _answer(key: tuple[int, int, int], team_id: int) -> None:
                 seats.answered.clear()
     except Team.DoesNotExist:
         return  # taken down meanwhile
+    except BrokenProcessPool:  # its process died (killed, or out of memory): a new one
+        with seats.lock:
+            seats.thinker = None
+        log.warning("the seated players' process had gone; a new one starts")
     except Exception:  # one player's trouble must stop neither the others nor the thread
         log.exception("seated player of team %s could not answer turn %s", team_id, turn)
     finally:
         with seats.lock:
             seats.busy.discard(key)
         connections.close_all()
+
+
+THINK_LIMIT = 10.0  # seconds a level may take before its answer is given up
+
+
+def _thinker() -> ProcessPoolExecutor:
+    """The process the levels think in, started on first use; spawned (not forked from
+    a process that runs threads and an event loop), it imports only the bots and rules."""
+    with seats.lock:
+        if seats.thinker is None:
+            seats.thinker = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                initializer=thinker_start, initargs=(os.getpid(),))
+        return seats.thinker
 
 
 @receiver(clock_ticked)

@@ -3,6 +3,7 @@ or whoever asks next; the setting, the caps, the refusals, the seated players an
 guests' matches taken down (matches/services/practice.py, seats.py)."""
 
 import json
+import os
 from datetime import timedelta
 
 import pytest
@@ -182,7 +183,8 @@ def test_guests_matches_and_unjoined_ones_are_taken_down_in_time(client, open_pr
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_seated_level_answers_each_open_step_on_its_own_thread(client, open_practice):
+def test_a_seated_level_answers_each_open_step_off_the_clock(client, open_practice):
+    """Read and sent from the seats' thread, thought in a process of its own."""
     made = start(client, {"game": "kakomimasu", "opponent": "level-3", "board": "A-1",
                           "strategy_seconds": 30}).json()
     Match.objects.filter(pk=made["match"]).update(start_at=timezone.now() - timedelta(seconds=1))
@@ -191,6 +193,9 @@ def test_a_seated_level_answers_each_open_step_on_its_own_thread(client, open_pr
     in_step = timezone.now()
     assert seats_module.seats_tick(in_step, woken=True) is True
     seats_module.seats.executor.submit(lambda: None).result(10)  # its answers are done
+    thinker = seats_module.seats.thinker
+    assert thinker is not None and os.getpid() not in [
+        process.pid for process in thinker._processes.values()]
     answer = Submission.objects.get(match=match, team=seated)
     assert answer.status_code == 202 and answer.turn == 1 and answer.dialect == "bot:level-3"
     assert len(answer.actions) == match.agents
