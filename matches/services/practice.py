@@ -111,9 +111,6 @@ def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> S
                     clock_seconds=_number(ask.clock, "clock", CLOCK_SECONDS),
                     between_seconds=5.0)
     agents = _number(ask.agents, "agents", AGENTS, whole=True)
-    if agents is not None and (board_spec_fixed(game) is not None or game != "kakomimasu"):
-        raise PracticeError(400, "bad_agents", f"agents: {rules.title} takes its agents "
-                            "from its board; leave agents out")
     if is_alternating(rules) and ask.turns is not None:
         raise PracticeError(400, "bad_turns", f"turns: {rules.title} is played to its end; "
                             "leave turns out")
@@ -124,6 +121,12 @@ def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> S
             if joined is not None:
                 return joined
         board = _board(game, ask.board)
+        if agents is not None:  # as the game's rules take a record's agents on this board
+            try:
+                rules.check_agents(agents, board.board.data)
+            except RecordError as error:
+                raise PracticeError(400, "bad_agents", f"{error} ({rules.title} takes its "
+                                    "agents from its board: leave agents out)") from None
         caller = 0 if first is not False else 1
         names = [name, name]
         names[1 - caller] = {ANYONE: WAITING, NOBODY: "Nobody"}.get(opponent) or \

@@ -22,6 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime, timedelta
 
 from django.db import close_old_connections, connections
+from django.db.models import Prefetch
 from django.dispatch import receiver
 from django.utils import timezone
 
@@ -71,12 +72,14 @@ def seats_tick(now: datetime, woken: bool = False) -> bool:
             seats.read_at = None
     if not seats.matches:
         return False
-    for match in Match.objects.running(now).filter(pk__in=seats.matches):
+    seated = Prefetch("teams", queryset=Team.objects.filter(seat__startswith="level-"),
+                      to_attr="seated")  # two queries a tick, however many matches
+    for match in Match.objects.running(now).filter(pk__in=seats.matches).prefetch_related(seated):
         turn = match.strategy_turn(now)
         if turn is None or match.resolved_turns != turn - 1:
             continue
         mover = rules_for(match.game).mover(turn) if match.alternating else None
-        for team in match.teams.filter(seat__startswith="level-"):
+        for team in match.seated:
             key = (match.pk, team.index, turn)
             with seats.lock:
                 if mover not in (None, team.index) or seats.answered.get(key[:2]) == turn \
