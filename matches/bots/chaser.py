@@ -11,7 +11,9 @@ its own cell: 1 2 3 / 4 5 6 / 7 8 9) and what it remembers:
   on it (a capture) when next to it, or beside it when diagonal to box it in;
 - `Wanderer` (level 1): a random walk, blind to the other player;
 - `Mapper` (level 3): keeps a map of what it has seen, goes for the items it knows by
-  the shortest path, and never steps beside the other player where it knows it is.
+  the shortest path, and never steps beside the other player where it knows it is;
+- `Tracker` (level 4): Mapper's map, and where the other player may stand by now; it
+  walks only where the other cannot be beside it afterwards (else it looks first).
 The demo and a tournament's `--bots` play Collector and Hunter; the levels are measured
 by bench/ladder.py, in-process on the rules (matches/bots/arena.py `play_chaser`).
 None ever walks onto a block (being buried loses).
@@ -22,6 +24,8 @@ from __future__ import annotations
 import random
 import socket
 import threading
+
+import numpy as np
 
 FLOOR, OTHER, BLOCK, ITEM = "0", "1", "2", "3"
 WAYS = "udlr"
@@ -329,11 +333,187 @@ class Mapper(Player):
         return None
 
 
+class Tracker(Mapper):
+    """Level 4: Mapper's map, and besides it the cells where the other player may stand
+    now (`maybe`: every cell at first; each step of the other's widens it by one cell
+    wherever no block stops it, and each cell seen without it is struck off; a sighting
+    narrows it to one cell). It walks only where the other cannot stand beside it after
+    the walk: where the cell two ahead is struck off, else it looks there first (a look
+    also shows the items there). For its first `early` steps, while it has not seen the
+    other, it walks without looking (on the contest maps the two start far apart).
+
+    It goes for the nearest item it knows (by a path through known cells, taking no item
+    on the way that would leave it no known way out), else towards the nearest cell it
+    has not seen, and keeps its goal while that is no more than a step further than the
+    nearest (so that it does not swing between two). It puts a block on the other when
+    beside it, or on the last open side of the other when diagonal to it (the other is
+    then trapped), and when the other is near it watches it for `patience` steps (the
+    other may step beside it and be captured), then goes on."""
+
+    name = "Trak"
+    early = 25
+    patience = 3
+    watch = 6  # steps a sighting is kept
+    reach = 64  # cells from the start the belief covers (a map is at most 64 a side)
+
+    def __init__(self, seed: int | str = 0) -> None:
+        super().__init__(seed)
+        size = 2 * self.reach + 1
+        self.maybe = np.ones((size, size), dtype=bool)  # [y, x], (0, 0) at [reach, reach]
+        self.blocks = np.zeros((size, size), dtype=bool)
+        self.met = False  # whether it has ever seen the other
+        self.watched = 0
+        self.goal: tuple[int, int] | None = None
+
+    # what the replies say, also of where the other may be
+
+    def _index(self, cell: tuple[int, int]) -> tuple[int, int] | None:
+        x, y = cell[0] + self.reach, cell[1] + self.reach
+        size = 2 * self.reach + 1
+        return (y, x) if 0 <= x < size and 0 <= y < size else None
+
+    def _observe(self, cells: list[tuple[int, int]], digits: str) -> None:
+        for cell, digit in zip(cells, digits, strict=True):
+            index = self._index(cell)
+            if index is not None and digit != OTHER:
+                self.maybe[index] = False
+                self.blocks[index] = digit == BLOCK
+        for cell, digit in zip(cells, digits, strict=True):
+            if digit == OTHER:
+                self.met = True
+                self.maybe[:] = False
+                index = self._index(cell)
+                if index is not None:
+                    self.maybe[index] = True
+
+    def _square(self, digits: str, centre: tuple[int, int]) -> None:
+        self._observe([(centre[0] + dx, centre[1] + dy) for dx, dy in SQUARE], digits)
+        super()._square(digits, centre)
+
+    def heard(self, command: str, reply: str) -> None:
+        if command[0] == "s":
+            dx, dy = STEP[command[1]]
+            self._observe([(self.at[0] + k * dx, self.at[1] + k * dy) for k in range(1, 10)],
+                          reply[1:])
+        super().heard(command, reply)
+
+    def _spread(self) -> None:
+        """The other's step: each cell where it may be reaches its four neighbours."""
+        maybe = self.maybe
+        grown = maybe.copy()
+        grown[1:, :] |= maybe[:-1, :]
+        grown[:-1, :] |= maybe[1:, :]
+        grown[:, 1:] |= maybe[:, :-1]
+        grown[:, :-1] |= maybe[:, 1:]
+        grown[0, :] = grown[-1, :] = grown[:, 0] = grown[:, -1] = True  # beyond the belief
+        self.maybe = grown & ~self.blocks
+
+    def may_stand(self, cell: tuple[int, int]) -> bool:
+        index = self._index(cell)
+        return True if index is None else bool(self.maybe[index])
+
+    # choosing
+
+    def choose(self, ready: str) -> str:
+        if self.steps:
+            self._spread()
+        self.steps += 1
+        cells = ready[1:]
+        if self.other is not None and self.steps - self.other_at > self.watch:
+            self.other = None
+        self._square(cells, self.at)
+        at = {way: cells[SIDE[way] - 1] for way in WAYS}
+        for way in WAYS:
+            if at[way] == OTHER:
+                return "p" + way  # a block on it wins
+        command = self.decide(cells, at)
+        if command[0] == "w":
+            if at[command[1]] == ITEM:
+                self.seen[self.at] = BLOCK  # taking an item leaves a block behind
+            dx, dy = STEP[command[1]]
+            self.at = (self.at[0] + dx, self.at[1] + dy)
+        return command
+
+    def decide(self, cells: str, at: dict[str, str]) -> str:
+        near = self.other is not None and self.steps - self.other_at <= 2 and \
+            abs(self.other[0] - self.at[0]) + abs(self.other[1] - self.at[1]) <= 3
+        self.watched = self.watched + 1 if near else 0
+        for digit, ways in CORNERS.items():  # diagonal with one open side: close it
+            if cells[digit - 1] == OTHER:
+                dx, dy = SQUARE[digit - 1]
+                other = (self.at[0] + dx, self.at[1] + dy)
+                open_sides = [(other[0] + sx, other[1] + sy) for sx, sy in STEP.values()
+                              if self.seen.get((other[0] + sx, other[1] + sy)) != BLOCK]
+                for way in ways:
+                    wx, wy = STEP[way]
+                    if open_sides == [(self.at[0] + wx, self.at[1] + wy)]:
+                        return "p" + way
+        if near and self.watched <= self.patience:
+            return "l" + self._way_to(self.other)
+        way = self._plan(at)
+        if way is None:
+            return "l" + self._look_way()
+        dx, dy = STEP[way]
+        if (self.early >= self.steps > 1 and not self.met) or \
+                not self.may_stand((self.at[0] + 2 * dx, self.at[1] + 2 * dy)):
+            return "w" + way
+        return "l" + way  # who stands two ahead would be beside it once it has walked
+
+    def _walkable(self, way: str, at: dict[str, str]) -> bool:
+        if at[way] not in (FLOOR, ITEM):
+            return False
+        dx, dy = STEP[way]
+        target = (self.at[0] + dx, self.at[1] + dy)
+        if self.beside_other(target):
+            return False
+        if at[way] == ITEM:
+            return self.open_sides(target, self.at, known=True) >= 1
+        return self.open_sides(target, None) >= 1
+
+    def _plan(self, at: dict[str, str]) -> str | None:
+        """The first step towards its goal: an item, else a cell not seen yet."""
+        first: dict[tuple[int, int], str | None] = {self.at: None}
+        goals: list[tuple[bool, int, tuple[int, int]]] = []  # (not an item, steps, cell)
+        frontier = [self.at]
+        for depth in range(1, 4 * self.reach):
+            following = []
+            for cell in frontier:
+                for way, (dx, dy) in STEP.items():
+                    step = (cell[0] + dx, cell[1] + dy)
+                    if step in first:
+                        continue
+                    if cell == self.at:
+                        digit = at[way]
+                        if not self._walkable(way, at):
+                            continue
+                    else:
+                        digit = self.seen.get(step)
+                        if digit == BLOCK or (digit == ITEM and
+                                              self.open_sides(step, cell, known=True) < 1):
+                            continue
+                    first[step] = first[cell] or way
+                    if digit == FLOOR:
+                        following.append(step)
+                    else:  # an item, or a cell not seen: a goal, not a way through
+                        goals.append((digit != ITEM, depth, step))
+            frontier = following
+            if not frontier:
+                break
+        if not goals:
+            self.goal = None
+            return None
+        best = min(goals)
+        kept = {cell: (kind, depth) for kind, depth, cell in goals}.get(self.goal)
+        if kept is None or self.goal == self.at or kept[0] != best[0] or kept[1] > best[1] + 1:
+            self.goal = best[2]
+        return first[self.goal]
+
+
 GAME = "chaser"
-PLAYERS = {"collector": Collector, "hunter": Hunter, "wanderer": Wanderer, "mapper": Mapper}
+PLAYERS = {"collector": Collector, "hunter": Hunter, "wanderer": Wanderer, "mapper": Mapper,
+           "tracker": Tracker}
 DEMO = ("collector", "hunter")  # the demo's and a tournament's --bots programs
-# Levels 1 to 3, weakest first (bench/ladder.py); level 4 is still to come.
-LEVELS = ("wanderer", "collector", "mapper")
+LEVELS = ("wanderer", "collector", "mapper", "tracker")  # levels 1 to 4, weakest first
 
 
 def play(host: str, port: int, player: Player, stop: threading.Event | None = None,

@@ -13,14 +13,14 @@ from tests.protocol_servers.test_chaser_faults import BOARD, STEADY, TURNS
 @pytest.mark.asyncio
 @pytest.mark.parametrize("side", [0, 1])
 async def test_every_program_finds_the_level_on_the_other_port(serve, side):
-    server = await serve(BOARD, TURNS, games=2, practice=3)
+    server = await serve(BOARD, TURNS, games=2, practice=4)
     for number in (1, 2):
         client = await Client.connect(server.ports[side], b"Mine")
         await asyncio.wait_for(client.play(scripted(STEADY)), 30)
         while len(server.results) < number:
             await asyncio.sleep(0.05)
         names = server.results[-1].names
-        assert names[side] == "Mine" and names[1 - side] == "Lv 3"
+        assert names[side] == "Mine" and names[1 - side] == "Lv 4"
     results = await asyncio.wait_for(server.task, 10)
     assert len(results) == 2
     assert server.own == set() and server.waiting == ([], [])  # nothing left over

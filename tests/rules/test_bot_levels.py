@@ -97,3 +97,66 @@ def test_the_search_starts_from_the_position_the_public_state_shows(game, positi
     for public, view in shown:
         assert {key: view[key] for key in ("turn", "cells", "agents", "scores")} == {
             key: public["state"][key] for key in ("turn", "cells", "agents", "scores")}
+
+
+def test_chaser_has_four_levels_weakest_first_all_programs():
+    from matches.bots import chaser
+
+    assert levels("chaser") == ("wanderer", "collector", "mapper", "tracker")
+    assert set(levels("chaser")) <= set(chaser.PLAYERS)
+
+
+@pytest.mark.parametrize("lower", ["wanderer", "collector", "mapper"])
+def test_chasers_level_4_plays_whole_games_of_valid_commands_the_same_for_a_seed(lower):
+    from pathlib import Path
+
+    from matches.bots import chaser
+    from matches.rules.chaser import parse_map
+
+    rules = rules_for("chaser")
+    for path in sorted(Path("matches/boards/chaser").glob("*.map"))[:4]:
+        record = parse_map(path.read_text(encoding="utf-8"), path.stem)
+        board = rules.parse_board(record["board"])
+        games = [arena.play_chaser(board, record["turns"],
+                                   (chaser.Tracker("seed"), chaser.PLAYERS[lower]("other")))
+                 for _ in range(2)]
+        assert games[0].faults == [0, 0]
+        assert games[0].result["decided_by"] != "buried"  # it never walks onto a block
+        assert games[0].result == games[1].result and games[0].scores == games[1].scores
+
+
+def test_chasers_level_4_looks_before_walking_where_the_other_may_stand_beside_it():
+    from matches.bots.chaser import Tracker
+
+    tracker = Tracker("seed")
+    tracker.early = 0  # no blind start
+    # floor all round, an item to the right: it wants to walk right, but who stands
+    # two cells to the right would be beside it once it has walked there
+    assert tracker.choose("1000003000") == "lr"
+    tracker.heard("lr", "1000000000")  # nobody round that cell: now it walks
+    assert tracker.choose("1000003000") == "wr"
+
+
+@pytest.mark.parametrize("line, walks", [("1000000000", False), ("1000000001", True)])
+def test_chasers_level_4_walks_without_a_look_while_the_other_is_known_far(line, walks):
+    from matches.bots.chaser import Tracker
+
+    tracker = Tracker("seed")
+    tracker.early = 0
+    tracker.choose("1000000000")
+    tracker.heard("sr", line)  # a search to the right: nobody, or the other nine cells off
+    tracker.other = None  # not "near": only where it may stand counts
+    assert (tracker.choose("1000000000")[0] == "w") is walks
+
+
+@pytest.mark.parametrize("known, command", [(True, "pu"), (False, "lr")])
+def test_chasers_level_4_closes_the_last_open_side_of_a_diagonal_other(known, command):
+    from matches.bots.chaser import BLOCK, Tracker
+
+    tracker = Tracker("seed")
+    tracker.seen[(1, -2)] = BLOCK  # above the other, up-right of it
+    if known:
+        tracker.seen[(2, -1)] = BLOCK  # and on its right: its one open side is our up
+    # the other up-right (digit 3), a block on our right (digit 6), floor elsewhere
+    assert tracker.choose("1001002000") == command  # else it watches it
+    assert Tracker("seed").choose("1000001000") == "pr"  # beside it: a block on it wins
