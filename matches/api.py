@@ -280,12 +280,19 @@ def get_own_actions(request: HttpRequest, match_id: int):
 @api.get("/matches/{match_id}/report",
          response={200: dict[str, Any], **errors(401, 403, 404, 422)},
          summary="Your team's report on the match: the rehearsal check",
-         description="Only with the team's bearer token, and only the team's own: each "
+         description="With the team's bearer token, and only the team's own (a finished "
+                     "game of a practice server, whose programs bring no token: without "
+                     "one, the visiting program's): each "
                      "request it sent, accepted or not and why, its latency from the step's "
                      "opening, its actions judged invalid, the steps it missed, and the result "
                      '(docs/api.md, "The rehearsal report").',
          openapi_extra={"parameters": [BEARER]})
 def get_report(request: HttpRequest, match_id: int):
+    if _team(request, match_id) is None:  # no token: a practice server's game is open
+        match = _visible(request, match_id)
+        visitor = match and selectors.open_report_team(match)
+        if visitor:
+            return Status(200, selectors.team_report(match, visitor))
     team = _own_team(request, match_id)
     if isinstance(team, Status):
         return team
@@ -430,15 +437,15 @@ def start_practice(request: HttpRequest):
                         "watch": request.build_absolute_uri(f"/matches/{started.match.pk}/")})
 
 
-PracticeGame = Literal.__getitem__(tuple(practice.playable_games()))
+RatedGame = Literal.__getitem__(tuple(practice.rated_games()))
 
 
 @api.get("/practice/ladder", response={200: list[dict[str, Any]], **errors(404, 422)},
          summary="The practice ladder of a game",
-         description="`?game=kakomimasu` (or procon2020, blokus-duo): the built-in levels and "
-                     "every team rated by its finished practice games, best first "
+         description="`?game=kakomimasu` (or procon2020, blokus-duo, chaser): the built-in "
+                     "levels and every team rated by its finished practice games, best first "
                      '(docs/api.md, "Practice").')
-def get_ladder(request: HttpRequest, game: PracticeGame):
+def get_ladder(request: HttpRequest, game: RatedGame):
     if practice.practice_setting() == "off":
         return Status(404, {"error": "practice_off",
                             "detail": "this server offers no practice matches"})

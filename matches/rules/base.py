@@ -210,6 +210,12 @@ class Presentation:
     # "{loser} is boxed in" (msgids, said through `words.gettext`).
     endings: Mapping[str, str] = {}
 
+    def answers_to(self, sent: str, name: str, short: str = "") -> bool:
+        """Whether a program that called itself `sent` plays for the team `name` (short
+        code `short`): the name or the short code, ignoring case and spaces round it."""
+        return bool(sent.strip()) and sent.strip().casefold() in {
+            form.strip().casefold() for form in (name, short)} - {""}
+
     def player(self, team: int, names: Sequence[str]) -> str:
         """A team as the end of a match names it (CHaser adds Cool or Hot)."""
         return names[team]

@@ -307,6 +307,12 @@ class ChaserRules(Presentation):
     def unit_words(self) -> str:
         return words.gettext("items")
 
+    def answers_to(self, sent: str, name: str, short: str = "") -> bool:
+        """A program sends its name, and screens show its first four characters: it plays
+        for a team when it sent the team's name or short code, whole or as shown."""
+        return any(super(ChaserRules, self).answers_to(sent, form)
+                   for form in (name, short, shown_name(name), shown_name(short)) if form)
+
     def player(self, team: int, names: Sequence[str]) -> str:
         """The team's name and its player, "Alpha (Hot)" (a team named Hot: "Hot")."""
         name = names[team]

@@ -53,7 +53,7 @@ from matches.selectors.records import (  # noqa: F401
     state_before,
     veiled_view,
 )
-from matches.selectors.report import rehearsals, team_report  # noqa: F401
+from matches.selectors.report import open_report_team, rehearsals, team_report  # noqa: F401
 from matches.selectors.verdicts import (  # noqa: F401
     callouts_said,
     every_language,

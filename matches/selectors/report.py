@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
+from matches.rules.turns import is_protocol_played
 from matches.selectors.records import epoch_ms
 from matches.selectors.verdicts import reasons_said
 
@@ -34,8 +35,14 @@ def team_report(match: Match, team: Team) -> dict[str, Any]:
                          "actions", "dialect"))
     by_turn: dict[int | None, list[dict[str, Any]]] = {}
     latencies = []
+    # over a game's own protocol the team asks for each step (CHaser's `gr`) and is
+    # answered at once: its step opens with its own previous line of the turn
+    asks = is_protocol_played(rules_for(match.game))
+    last_line: dict[int | None, datetime] = {}
     for turn, received, status, error, detail, counted, actions, dialect in sent:
-        opened = _opened(match, turn, resolved_at)
+        opened = (last_line.get(turn) if turn else None) if asks else \
+            _opened(match, turn, resolved_at)
+        last_line[turn] = received
         latency = None if opened is None else round((received - opened).total_seconds() * 1000)
         if status == 202 and latency is not None:
             latencies.append(latency)
@@ -87,6 +94,16 @@ def team_report(match: Match, team: Team) -> dict[str, Any]:
     }
 
 
+def open_report_team(match: Match) -> Team | None:
+    """The team whose report whoever may see the match may read without a token: the
+    visiting program of a finished practice game played over the game's own protocol
+    (a practice server's; such programs bring no token, and every line it sent was
+    played in the open). None for any other match."""
+    if not (match.over and match.practice_by and is_protocol_played(rules_for(match.game))):
+        return None
+    return match.teams.exclude(seat__startswith="level-").order_by("index").first()
+
+
 def _opened(match: Match, turn: int | None, resolved_at: dict[int, datetime]) -> datetime | None:
     """When the team could first answer `turn`: its strategy step's opening, or in an
     alternating game the previous turn's resolution (the start for the first)."""
@@ -109,10 +126,15 @@ def _spread(values: list[int]) -> dict[str, int] | None:
 def rehearsals(tournament) -> dict[int, bool] | None:
     """Each team of a tournament that asks for a rehearsal (`settings["rehearsal"]`): by
     seed, whether it has passed it: won a finished practice match of the tournament's
-    game against level 1 with its tournament token, missing no step. None where the
-    tournament asks for none."""
+    game against level 1 with its tournament token, missing no step. In a game played
+    over its own protocol, whose programs bring no token, a game its program played on
+    the game's practice server against level 1 under the team's name (or short code).
+    None where the tournament asks for none."""
     if not (tournament.settings or {}).get("rehearsal"):
         return None
+    rules = rules_for(tournament.game)
+    if is_protocol_played(rules):
+        return _rehearsals_by_name(tournament, rules)
     passed = {}
     for entrant in tournament.entrants.order_by("index"):
         caller = f"team:{entrant.token_hash[:32]}"
@@ -133,3 +155,20 @@ def _rehearsed(match: Match) -> bool:
     if mine is None or (match.result or {}).get("winner") != mine.index:
         return False
     return team_report(match, mine)["summary"]["steps_missed"] == 0
+
+
+PRACTICE_GAMES_READ = 500  # the latest practice games of a protocol's server looked at
+
+
+def _rehearsals_by_name(tournament, rules) -> dict[int, bool]:
+    games = (Match.objects.filter(game=tournament.game, result__isnull=False,
+                                  teams__seat="level-1").exclude(practice_by="")
+             .order_by("-pk").prefetch_related("teams")[:PRACTICE_GAMES_READ])
+    visitors = [(match, team) for match in games for team in match.teams.all()
+                if team.seat != "level-1"]
+    passed = {}
+    for entrant in tournament.entrants.order_by("index"):
+        tried = [match for match, team in visitors
+                 if rules.answers_to(team.name, entrant.name, entrant.short)]
+        passed[entrant.index] = any(_rehearsed(match) for match in tried[:REHEARSALS_READ])
+    return passed

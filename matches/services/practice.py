@@ -28,7 +28,7 @@ from matches.access import team_by_authorization
 from matches.boards.specs import BoardError, board_spec_data, board_spec_fixed, public_boards
 from matches.bots import levels
 from matches.models import Match, PracticeTeam, Team, new_token, token_hash
-from matches.rules import LIVE_GAMES, rules_for
+from matches.rules import GAMES, LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
 from matches.rules.turns import is_alternating, is_protocol_played
 from matches.services.boards import ChosenBoard, board_choose, board_store
@@ -193,6 +193,12 @@ def _throttle(address: str | None) -> None:
 def playable_games() -> list[str]:
     """The games practised through the API and the page (those with built-in levels)."""
     return [g for g in LIVE_GAMES if levels(g) and not is_protocol_played(rules_for(g))]
+
+
+def rated_games() -> list[str]:
+    """The games with a practice ladder: those practised here, and those whose practice
+    server (a protocol's own: docs/chaser-server.md) seats the levels' programs."""
+    return [g for g in GAMES if levels(g)]
 
 
 def _game(game: Any) -> str:

@@ -46,15 +46,25 @@ def map_board(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
 
 
 def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
-                public_live: bool, games: int = 1, first: int | None = None) -> Game:
+                public_live: bool, games: int = 1, first: int | None = None,
+                seats: list[str] | None = None, practice_by: str = "") -> Game:
     """A match for one game, starting now (the server starts it once both programs are
     there); its steps are the server's, so it has no strategy or transition time. A
     match of several `games`: the first is made alone, each later one with `first`
-    (its id) and its own names (Cool's first: the teams swap sides every game)."""
+    (its id) and its own names (Cool's first: the teams swap sides every game).
+
+    A practice server's game: `seats` names the side its own program plays ("level-N",
+    as a practice match's seat; "" for a visiting program) and `practice_by` who came to
+    practise ("tcp:<address>"): the game is a practice match, rated on the ladder."""
     created = match_create(board=board, team_names=team_names, agents=1, turns=turns,
                            strategy_seconds=0, transition_seconds=0, start_at=timezone.now(),
                            title=title, public_live=public_live, match_games=games,
                            first_game=None if first is None else Match.objects.get(pk=first))
+    for index, seat in enumerate(seats or ()):
+        if seat:
+            Team.objects.filter(match=created.match, index=index).update(seat=seat)
+    if practice_by:
+        Match.objects.filter(pk=created.match.pk).update(practice_by=practice_by[:80])
     teams = dict(Team.objects.filter(match=created.match).values_list("index", "id"))
     return Game(created.match.pk, (teams[0], teams[1]))
 

@@ -26,10 +26,10 @@ from django.db.models import Prefetch
 from django.dispatch import receiver
 from django.utils import timezone
 
-from matches.bots import level_bot, seat_answer, thinker_start
+from matches.bots import bots_for, level_bot, seat_answer, thinker_start
 from matches.models import Match, Team
 from matches.reads import public_state_text
-from matches.rules import rules_for
+from matches.rules import GAMES, rules_for
 from matches.services.clock import clock_ticked
 from matches.services.submissions import submission_by_bot
 
@@ -56,6 +56,9 @@ class Seats:
 
 
 seats = Seats()
+# the games whose levels answer here (a game played over its own protocol seats programs
+# that connect to its server, as its practice server does: not these)
+SEATED_GAMES = [game for game in GAMES if bots_for(game)]
 
 
 def seats_tick(now: datetime, woken: bool = False) -> bool:
@@ -63,7 +66,7 @@ def seats_tick(now: datetime, woken: bool = False) -> bool:
     if woken or seats.read_at is None or now - seats.read_at > timedelta(seconds=LOOK_SECONDS):
         seats.read_at = now
         seats.matches = set(Match.objects.unfinished().filter(
-            teams__seat__startswith="level-").values_list("pk", flat=True))
+            teams__seat__startswith="level-", game__in=SEATED_GAMES).values_list("pk", flat=True))
     if seats.swept_at is None or now - seats.swept_at > timedelta(seconds=SWEEP_SECONDS):
         seats.swept_at = now
         from matches.services.practice import practice_sweep

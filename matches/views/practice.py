@@ -58,8 +58,9 @@ def practice_page(request: HttpRequest) -> HttpResponse:
     boards = {game: list(public_boards(game)) for game, _ in games}
     running = (Match.objects.unfinished().exclude(practice_by="").filter(first_game=None)
                .order_by("-created_at").prefetch_related("teams")[:20])
-    ladders = [(game, title, selectors.practice_ladder(game)[:LADDER_ROWS])
-               for game, title in games] if setting != "off" else []
+    ladders = [(game, words["title"], selectors.practice_ladder(game)[:LADDER_ROWS])
+               for game, words in game_words().items()
+               if game in practice.rated_games()] if setting != "off" else []
     return render(request, "matches/practice.html", {
         "ladders": ladders,
         "setting": setting, "games": games, "boards": boards, "opponents": OPPONENTS,

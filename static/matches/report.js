@@ -1,6 +1,7 @@
 // A team's report on its own match (GET /api/matches/{id}/report, docs/api.md "The
 // rehearsal report"): the token is asked once and kept in this tab (the play page's
 // key, so that a team that played here is not asked again), sent only to this server.
+// A practice server's game (its programs bring no token) is shown without one.
 
 import { reasonSaid } from "./i18n.js";
 
@@ -14,7 +15,22 @@ export function startReport(root) {
     if (token) show(root, find, matchId, token, key);
   });
   const kept = sessionStorage.getItem(key);
-  if (kept) show(root, find, matchId, kept, key);
+  if (kept) {
+    show(root, find, matchId, kept, key);
+  } else {
+    unasked(find, matchId);
+  }
+}
+
+async function unasked(find, matchId) {
+  // without a token: answered only for a practice server's game
+  let answer;
+  try {
+    answer = await fetch(`/api/matches/${matchId}/report`);
+  } catch {
+    return;
+  }
+  if (answer.ok) present(find, await answer.json());
 }
 
 async function show(root, find, matchId, token, key) {
@@ -38,7 +54,10 @@ async function show(root, find, matchId, token, key) {
   }
   sessionStorage.setItem(key, token);
   refusal.hidden = true;
-  const report = await answer.json();
+  present(find, await answer.json());
+}
+
+function present(find, report) {
   find("token-form").hidden = true;
   find("report").hidden = false;
   summary(find("summary"), report);

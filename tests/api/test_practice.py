@@ -208,6 +208,23 @@ def test_a_seated_level_answers_each_open_step_off_the_clock(client, open_practi
     assert not Submission.objects.filter(match=match, team__index=0).exists()
 
 
+def test_a_practice_servers_game_is_no_seat_the_clock_answers_for():
+    """A protocol's practice server seats its own program ("level-1") and plays it over
+    its connection; the seats' tick leaves such a running game alone."""
+    from matches.services import protocol
+    from tests.protocol_servers.test_chaser_faults import BOARD, TURNS
+
+    row = protocol.map_board("CHaser test map", BOARD, "a test", "chaser")
+    game = protocol.game_create(board=row, team_names=["Mine", "Lv 1"], turns=TURNS,
+                                title="practice", public_live=True, seats=["", "level-1"],
+                                practice_by="tcp:127.0.0.1")
+    match = Match.objects.get(pk=game.match_id)
+    assert match.practice_by == "tcp:127.0.0.1" and not match.over
+    assert match.teams.get(index=1).seat == "level-1"
+    assert seats_module.seats_tick(timezone.now(), woken=True) is False
+    assert seats_module.seats.matches == set()
+
+
 def test_an_organisers_practice_token_starts_practice_where_it_is_for_teams(client, settings):
     from matches.models import PracticeTeam
     from tests.commands.calls import refusal, run

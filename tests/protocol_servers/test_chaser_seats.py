@@ -50,7 +50,9 @@ def audit_page(match_id: int, *query: str) -> str:
 
 
 def test_a_name_answers_for_its_team_whole_shown_or_short_ignoring_case():
-    from matches.protocol_servers.chaser.server import team_answers_to
+    from matches.rules import rules_for
+
+    team_answers_to = rules_for("chaser").answers_to
 
     assert team_answers_to("Alpha", "Alpha") and team_answers_to("ALPH", "Alpha")
     assert team_answers_to("al", "Alpha", "AL") and team_answers_to(" beta ", "Beta")

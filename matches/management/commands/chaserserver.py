@@ -79,7 +79,8 @@ class Command(BaseCommand):
                                  f"{len(LEVELS)}) on the other port for every program that "
                                  "connects, as a practice server's computer seat")
         parser.add_argument("--public", action="store_true",
-                            help="anyone may watch the games while they run")
+                            help="anyone may watch the games while they run (a practice "
+                                 "server's always may)")
         parser.add_argument("--title", default="", help="the games' title")
 
     def handle(self, *args, **options):
@@ -123,7 +124,8 @@ class Command(BaseCommand):
                 raise CommandError(f"--teams: {error}", returncode=2) from None
         return map_settings(path, record, turns=turns, team_names=names,
                             timeout=options["timeout"], seat_wait=options["seat_wait"],
-                            step_delay=options["step_delay"], public=options["public"],
+                            step_delay=options["step_delay"],
+                            public=options["public"] or options["practice"] is not None,
                             title=options["title"])
 
     @staticmethod
@@ -201,7 +203,32 @@ class Command(BaseCommand):
 
     def tell(self, result: GameResult) -> None:
         self.stdout.write(f"winner: {result.word}")
+        report = practice_report(result.match_id)
+        if report:
+            self.stdout.write(report)
         self.stdout.flush()
+
+
+def practice_report(match_id: int) -> str:
+    """A practice game's report on the visiting program in one line (its page is open
+    to whoever may see the game); "" for another game."""
+    from matches.models import Match
+    from matches.selectors import open_report_team, team_report
+
+    match = Match.objects.get(pk=match_id)
+    team = open_report_team(match)
+    if team is None:
+        return ""
+    summary = team_report(match, team)["summary"]
+    latency = summary["latency_ms"]
+    said = [f"{summary['accepted']} command{'' if summary['accepted'] == 1 else 's'}",
+            f"answered in {latency['p50']} ms typical, {latency['max']} ms at worst"
+            if latency else "no command answered",
+            f"{summary['invalid_actions']} fault{'' if summary['invalid_actions'] == 1 else 's'}",
+            {True: "won", False: "lost", None: "drawn"}[summary["won"]]]
+    rehearsal = ("; a rehearsal passed" if summary["won"] and not summary["steps_missed"]
+                 and match.teams.filter(seat="level-1").exists() else "")
+    return f"report on {team.name}: {', '.join(said)}{rehearsal}: /matches/{match_id}/report"
 
 
 def match_words(results: list[GameResult], teams: list[str] | None) -> str:

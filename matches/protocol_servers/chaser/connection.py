@@ -78,6 +78,7 @@ class Program:
         self.sent = ""  # the whole name it sent
         self.name_line: Line | None = None  # stored with the game it plays
         self.gone = False
+        self.seat = ""  # "level-N" for the server's own practice program
         self.arrived = time.monotonic()
         self.seated = threading.Event()  # set when its game takes it (or the server stops)
 

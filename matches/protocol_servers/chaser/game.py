@@ -132,9 +132,13 @@ class ChaserGame:
 
     def _play(self) -> GameResult:
         s = self.settings
+        seats = [program.seat for program in self.programs]
+        visitors = [program.address or "?" for program in self.programs if not program.seat]
         self.game = protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
                                          title=self.title, public_live=s.public,
-                                         games=self.games, first=self.first)
+                                         games=self.games, first=self.first, seats=seats,
+                                         practice_by=f"tcp:{visitors[0]}"
+                                         if any(seats) and visitors else "")
         self.on_start(self.game.match_id)
         for refusal in self.refused:
             refusal.store(self.game.match_id)

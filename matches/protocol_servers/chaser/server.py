@@ -33,20 +33,12 @@ from matches.protocol_servers.chaser.game import (
     Refusal,
     Settings,
 )
-from matches.rules import chaser
+from matches.rules import rules_for
 
 log = logging.getLogger(__name__)
 
+RULES = rules_for("chaser")
 NAME_WAIT = 10.0  # seconds a program has to send its name after connecting
-
-
-def team_answers_to(sent: str, name: str, short: str = "") -> bool:
-    """Whether a program that sent `sent` as its name may play for the team `name`
-    (short code `short`): the name or the short code, whole or as shown (their first
-    four characters, as the contests' programs send), ignoring case."""
-    forms = {form.strip().casefold() for form in (name, short, chaser.shown_name(name),
-                                                  chaser.shown_name(short))}
-    return bool(sent.strip()) and sent.strip().casefold() in forms - {""}
 
 
 class ChaserServer:
@@ -145,6 +137,8 @@ class ChaserServer:
             self.waiting[side].append(program)
             self.seats.notify_all()
             own = self._own(connection)
+            if own:
+                program.seat = f"level-{self.practice}"
         if self.practice and not own:
             self._seat_practice(1 - side)
         if not wait:
@@ -201,7 +195,7 @@ class ChaserServer:
             return ""  # a free server: first come, first seated
         team = self._seat_team(number, side)
         shorts = self.settings.team_shorts or ["", ""]
-        if team_answers_to(program.sent, teams[team], shorts[team]):
+        if RULES.answers_to(program.sent, teams[team], shorts[team]):
             return ""
         known = f"{teams[team]!r}" + (f" or {shorts[team]!r}" if shorts[team] else "")
         return (f"the name {program.sent[:40]!r} is not this seat's team's "
