@@ -61,8 +61,10 @@ def practice_page(request: HttpRequest) -> HttpResponse:
     ladders = [(game, words["title"], selectors.practice_ladder(game)[:LADDER_ROWS])
                for game, words in game_words().items()
                if game in practice.rated_games()] if setting != "off" else []
+    served_elsewhere = [words["title"] for game, words in game_words().items()
+                        if game in practice.rated_games() and game not in practice.playable_games()]
     return render(request, "matches/practice.html", {
-        "ladders": ladders,
+        "ladders": ladders, "served_elsewhere": served_elsewhere,
         "setting": setting, "games": games, "boards": boards, "opponents": OPPONENTS,
         "started": started, "letter": "AB"[started.team] if started else "",
         "refusal": refusal, "asked": asked, "running": running,

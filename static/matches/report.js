@@ -104,18 +104,24 @@ function turns(body, report) {
     }
     for (const request of turn.requests) {
       const line = document.createElement("div");
+      // 202: actions or a command; 200: a line of a game's own protocol (CHaser's
+      // name, `gr`, `#`), read as the protocol wants; anything else was refused
       const words = request.status === 202
         ? interpolate(gettext("accepted after %(ms)s ms%(counted)s"),
                       { ms: request.latency_ms, counted: request.counted ? ` · ${gettext("counted")}` : "" }, true)
-        : `${request.status} ${request.error}: ${request.detail}`;
+        : request.status === 200 ? gettext("a protocol line, read")
+          : `${request.status} ${request.error}: ${request.detail}`;
       line.textContent = words;
-      if (request.status !== 202) line.className = "refused";
+      if (request.status === 200) line.className = "protocol";
+      else if (request.status !== 202) line.className = "refused";
       requests.append(line);
     }
     const invalid = document.createElement("td");
     invalid.textContent = turn.invalid.length
-      ? turn.invalid.map((one) => interpolate(gettext("agent %(agent)s: %(reason)s"), {
-        agent: one.agent ?? "?", reason: reasonSaid(one.reason, report.reasons) }, true)).join("; ")
+      ? turn.invalid.map((one) => one.agent === null || one.agent === undefined
+        ? reasonSaid(one.reason, report.reasons)  // a game of one player, no agents
+        : interpolate(gettext("agent %(agent)s: %(reason)s"), {
+          agent: one.agent, reason: reasonSaid(one.reason, report.reasons) }, true)).join("; ")
       : "—";
     row.append(number, requests, invalid);
     return row;
