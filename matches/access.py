@@ -61,6 +61,15 @@ def visible_matches(user, matches: QuerySet[Match] | None = None,
     return matches.filter(public_filter() | own)
 
 
+def not_its_match(holder: Team | Entrant, match_id: int) -> str:
+    """Why a team's token is refused on a match that is not its own, told to its holder:
+    whose token it is and what it is for (a tournament team's is for its matches)."""
+    if isinstance(holder, Entrant):
+        return (f"this is {holder.name}'s token for tournament {holder.tournament_id}: "
+                f"match {match_id} is not one of its matches")
+    return f"this token belongs to another match ({holder.match_id}), not {match_id}"
+
+
 def team_by_authorization(header: str, match_id: int | None = None) -> Team | Entrant | None:
     """The team whose token an `Authorization: Bearer <token>` header carries, if any: the
     one reading of a bearer token, for the API, the lean answer path and the sockets.

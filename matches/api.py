@@ -16,7 +16,14 @@ from ninja import NinjaAPI, Schema, Status, Swagger
 from ninja.errors import ValidationError
 
 from matches import reads, selectors
-from matches.access import can_view, is_judge, side_in, team_by_authorization, visible_matches
+from matches.access import (
+    can_view,
+    is_judge,
+    not_its_match,
+    side_in,
+    team_by_authorization,
+    visible_matches,
+)
 from matches.admission import TooBusy, too_busy_response, visitor_gate
 from matches.models import Match, Team
 from matches.rules import LIVE_GAMES, rules_for
@@ -221,8 +228,7 @@ def _own_team(request: HttpRequest, match_id: int) -> Team | Status:
     if not isinstance(team, Team) or team.match_id != match_id:
         if not Match.objects.filter(pk=match_id).exists():
             return _not_found(match_id)
-        return Status(403, {"error": "forbidden",
-                            "detail": f"this token belongs to another match, not {match_id}"})
+        return Status(403, {"error": "forbidden", "detail": not_its_match(team, match_id)})
     return team
 
 

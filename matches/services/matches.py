@@ -18,7 +18,9 @@ from matches.services.boards import ChosenBoard, board_default
 from matches.services.clock import clock_wake
 
 TEAM_NAME_LIMIT = Team._meta.get_field("name").max_length
-TEAM_SHORT_LIMIT = Team._meta.get_field("short").max_length
+# A short code is at most 4 characters wherever it is given (a match, a tournament): what
+# a wall's tile fits, and what a CHaser screen shows of a name.
+TEAM_SHORT_LIMIT = 4
 # What a match takes when its board and its organiser say nothing.
 DEFAULT_AGENTS = 6
 DEFAULT_TURNS = 30

@@ -21,12 +21,13 @@ from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating, is_protocol_played
 from matches.services.clock import clock_wake
+from matches.services.matches import TEAM_SHORT_LIMIT
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, round_robin, swiss_round
 from matches.tournaments.runner import runner_nudge
 
 NAME_LIMIT = Entrant._meta.get_field("name").max_length
-SHORT_LIMIT = Entrant._meta.get_field("short").max_length
+SHORT_LIMIT = TEAM_SHORT_LIMIT  # the same as a match's
 AFFILIATION_LIMIT = Entrant._meta.get_field("affiliation").max_length
 TITLE_LIMIT = Tournament._meta.get_field("name").max_length
 MAX_TEAMS = 256

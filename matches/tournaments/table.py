@@ -23,13 +23,16 @@ from matches.tournaments.standings import FixtureResult, Row, standings
 
 def results_of(fixtures: Sequence[Fixture]) -> tuple[list[FixtureResult], list[int]]:
     """The finished fixtures' results, and the teams that had a bye (worth a win in a
-    Swiss tournament only: a knockout's byes are places in the bracket, not wins)."""
+    Swiss tournament only: a knockout's byes are places in the bracket, not wins). A bye
+    counts once its round is over, as the others' wins of that round do: not before."""
     results, byes = [], []
+    playing = {fixture.round for fixture in fixtures if not fixture.finished}
     for fixture in fixtures:
         if not fixture.finished:
             continue
         if fixture.bye:
-            byes.append(fixture.team_a)
+            if fixture.round not in playing:
+                byes.append(fixture.team_a)
             continue
         points = fixture.points if len(fixture.points) == 2 else ({}, {})
         results.append(FixtureResult((fixture.team_a, fixture.team_b), fixture.winner,

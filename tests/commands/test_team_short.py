@@ -41,7 +41,7 @@ def test_without_short_codes_the_teams_have_none():
 @pytest.mark.parametrize(("shorts", "message"), [
     ("HN", "--short: teams: expected 2 teams, got 1"),
     ("HN,NARA,X", "--short: teams: expected 2 teams, got 3"),
-    ("HANOI-EAST,NARA", "--short: teams[0].short: longer than 8 characters"),
+    ("HANOI,NARA", "--short: teams[0].short: longer than 4 characters"),  # as a tournament
     ("HN,", "--short: teams[1].short: empty"),
     ("NA,NA", "--short: teams[1].short: the same as teams[0].short"),
     ("H\tN,NARA", "--short: teams[0].short: holds a control character (U+0009)"),

@@ -100,6 +100,12 @@ def test_one_token_plays_every_match_of_its_team_and_no_other(client, clock):
     refused = client.post(f"/api/matches/{other.pk}/actions", body,
                           content_type="application/json", **auth)
     assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    name = tournament.entrants.get(index=0).name  # whose token, and what it is for
+    assert refused.json()["detail"] == (f"this is {name}'s token for tournament "
+                                        f"{tournament.pk}: match {other.pk} is not one of "
+                                        "its matches")
+    report = client.get(f"/api/matches/{other.pk}/report", **auth)
+    assert report.status_code == 403 and report.json()["detail"] == refused.json()["detail"]
     assert client.get(f"/api/matches/{mine.pk}/actions", **auth).status_code == 200
     assert client.get(f"/api/matches/{other.pk}", **auth).status_code == 404  # private
     # the Procon 31 dialect lists the team's matches with the same token
@@ -187,7 +193,7 @@ def test_pages_show_the_standings_cross_table_bracket_and_schedule(client, clock
     live = client.get(f"/tournaments/{tournament.pk}/?part=live").content.decode()
     assert "<html" not in live and "Standings" in live
     assert tournament.name in client.get("/tournaments/").content.decode()
-    csv = client.get(f"/tournaments/{tournament.pk}/standings.csv").content.decode()
+    csv = client.get(f"/tournaments/{tournament.pk}/standings.csv").content.decode("utf-8-sig")
     assert csv.splitlines()[0].startswith("rank,team,short,affiliation,played,wins")
     assert "'=cmd" in csv  # a spreadsheet shows it, never runs it
     archive = zipfile.ZipFile(io.BytesIO(client.get(

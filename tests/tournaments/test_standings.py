@@ -1,6 +1,8 @@
 """Tables ranked by each contest's rules (each game's `ranking`), checked against
 tables worked out by hand."""
 
+from datetime import UTC
+
 from matches.rules import rules_for
 from matches.rules.base import Ranking
 from matches.tournaments.standings import FixtureResult, standings
@@ -83,3 +85,18 @@ def test_fewer_losses_rank_higher_and_every_ranking_names_known_keys():
         ranking = rules_for(game).ranking
         names = {name for name, _ in ranking.tiebreaks}
         assert set(ranking.order) <= names | {"score", "wins", "draws", "fewer losses"}, game
+
+
+def test_a_bye_counts_once_its_round_is_over_not_before():
+    from datetime import datetime
+
+    from matches.models import Fixture
+    from matches.tournaments.table import results_of
+
+    done = datetime(2026, 11, 26, tzinfo=UTC)
+    round_1 = [Fixture(round=1, slot=0, team_a=0, team_b=1),
+               Fixture(round=1, slot=1, team_a=2, winner=2, finished_at=done, decided_by="bye")]
+    assert results_of(round_1) == ([], [])  # before the round is played: no win yet
+    round_1[0].winner, round_1[0].finished_at, round_1[0].points = 0, done, []
+    results, byes = results_of(round_1)
+    assert [result.teams for result in results] == [(0, 1)] and byes == [2]

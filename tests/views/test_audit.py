@@ -114,7 +114,7 @@ def test_the_submission_log_exports_as_csv_and_json(judge_client, played):
     assert rows[2]["body"] == "{oops" and rows[0]["remote_addr"] == "10.0.0.7"
     response = judge_client.get(f"/matches/{match.pk}/audit/submissions.csv")
     assert response["Content-Disposition"].endswith(f'match-{match.pk}-submissions.csv"')
-    table = list(csv.DictReader(io.StringIO(response.content.decode())))
+    table = list(csv.DictReader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert [row["body"] for row in table] == [r["body"] for r in rows]
     assert table[1]["counted"] == "True" and table[2]["error"] == "malformed_json"
 

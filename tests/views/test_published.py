@@ -59,7 +59,7 @@ def test_the_list_shows_results_and_download_links(client):
 def test_scores_per_turn_as_csv(client):
     match = imported("kakomimasu/enclosure_ring")
     response = client.get(f"/matches/{match.pk}/scores.csv")
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[0] == ["turn", "A_wall", "A_territory", "A_total", "B_wall", "B_territory",
                        "B_total"]
     assert [int(r[0]) for r in rows[1:]] == list(range(match.resolved_turns + 1))

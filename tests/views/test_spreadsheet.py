@@ -18,7 +18,7 @@ def test_a_negative_score_stays_a_number_in_scores_csv(client):
     last = Turn.objects.get(match=match, number=match.resolved_turns)
     last.scores = [{key: -value - 1 for key, value in team.items()} for team in last.scores]
     last.save()
-    text = client.get(f"/matches/{match.pk}/scores.csv").content.decode()
+    text = client.get(f"/matches/{match.pk}/scores.csv").content.decode("utf-8-sig")
     header, *_, final = csv.reader(io.StringIO(text))
     # every cell there (the parts' order is the database's: PostgreSQL's jsonb sorts
     # keys), each a plain negative number: no quote, no apostrophe before it
@@ -33,5 +33,6 @@ def test_a_negative_score_stays_a_number_in_scores_csv(client):
 def test_only_text_is_quoted():
     response = csv_attachment(filename="t.csv", header=["n", "text", "plain"],
                               rows=[[-3, "-3", "go"], [2.5, "=1+1", ""], [None, "@x", "a=b"]])
-    assert response.content.decode().splitlines() == [
+    assert response.content.startswith(b"\xef\xbb\xbf")  # UTF-8 to Excel: no mojibake
+    assert response.content.decode("utf-8-sig").splitlines() == [
         "n,text,plain", "-3,'-3,go", "2.5,'=1+1,", ",'@x,a=b"]

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
+from matches.access import not_its_match
 from matches.models import Match, Team, storable_id
 from matches.rules import rules_for
 from matches.rules.base import team_named
@@ -86,8 +87,7 @@ def _stranger_refusal(request: Request, match: Match | None, team: Team | None) 
                                             "(expected 'Bearer <token>')")
     if match is None:
         return Refusal(404, "not_found", f"there is no match {request.match_id}")
-    return Refusal(403, "forbidden",
-                   f"this token belongs to another match, not {request.match_id}")
+    return Refusal(403, "forbidden", not_its_match(team, request.match_id))
 
 
 def _output(request: Request, match: Match, team: Team, turn: int | None) -> Reply:
