@@ -346,6 +346,8 @@ def fixture_settle(tournament: Tournament, fixture: Fixture, now: datetime) -> N
     its games; the winner of more matches, or of the replay); a drawn knockout fixture
     gets a replay; a fixture of several matches, its next match."""
     matches = fixture_matches(fixture)
+    if tournament.public:  # a public tournament's games are published as each ends
+        Match.objects.finished().filter(fixture=fixture, published=False).update(published=True)
     if not matches or not all(_ended(match) for match in matches):
         return
     protocol = is_protocol_played(rules_for(tournament.game))

@@ -74,6 +74,9 @@ def test_a_swiss_tournament_of_blokus_duo_runs_to_its_end(clock):
     moves = Submission.objects.filter(match__fixture__tournament=tournament, entered_by="")
     assert moves.exists() and set(moves.values_list("dialect", flat=True)) <= {
         "bot:greedy", "bot:random"}
+    # a public tournament's matches are published as each ends: their records for all
+    played = Match.objects.filter(fixture__tournament=tournament)
+    assert played.count() == len(pairs) and all(match.published for match in played)
 
 
 def test_a_knockout_of_kakomimasu_plays_its_bracket_with_byes_and_a_third_place(clock):
@@ -83,6 +86,7 @@ def test_a_knockout_of_kakomimasu_plays_its_bracket_with_byes_and_a_third_place(
         boards=["A-1", "F-1"], turns=6, strategy_seconds=1, transition_seconds=0.5,
         gap_seconds=1)).tournament
     run_until(tournament, clock)
+    assert not Match.objects.filter(fixture__tournament=tournament, published=True).exists()
     fixtures = list(Fixture.objects.filter(tournament=tournament).order_by("round", "slot"))
     first = [f for f in fixtures if f.round == 1]
     # a bracket of 8: the two best seeds get the byes and can meet in the final only

@@ -140,13 +140,20 @@ def test_bodies_break_only_after_json_punctuation():
     assert minus(-3) == "\u22123" and minus(4) == "4"
 
 
-def test_a_public_finished_match_offers_make_private(judge_client):
+def test_publish_and_make_private_are_two_clearly_worded_actions(judge_client):
     published = imported("chaser/items_decide", published=True)
     page = audit(judge_client, published)
-    assert 'data-publish="0">Make private' in page and "Unpublish" not in page
+    assert 'data-publish="0">Make private: judges and its teams only' in page
+    assert 'data-publish="1"' not in page and "Unpublish" not in page
     match, _ = make_match(turns=1, public=True)  # public while live, then over
     Match.objects.filter(pk=match.pk).update(closed=True)
-    assert 'data-publish="0">Make private' in audit(judge_client, match)
+    page = audit(judge_client, match)  # watched in public, not published: both offered
+    assert 'data-publish="1">Publish: its record and data for everyone' in page
+    assert 'data-publish="0">Make private' in page
+    judge_client.post(f"/matches/{match.pk}/audit/publish", {"published": "1"})
+    match.refresh_from_db()
+    assert match.published and match.public_live
+    assert 'data-publish="1"' not in audit(judge_client, match)
     judge_client.post(f"/matches/{match.pk}/audit/publish", {"published": "0"})
     match.refresh_from_db()
     assert not match.public_live and not match.published
