@@ -236,6 +236,8 @@ class Presentation:
         _ = words.gettext
         first, second = self.headline(scores)
         winner, how = result.get("winner"), result.get("decided_by")
+        if how == "void":  # matches/services/control.py: the judges' words, as they wrote them
+            return _("Void by the judges: %(reason)s") % {"reason": result.get("reason", "")}
         if winner is None:
             if first == second:
                 return _("A draw: %(amount)s each") % {"amount": self.amount(first)}

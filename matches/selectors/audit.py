@@ -63,6 +63,8 @@ def match_verify(match: Match) -> Verdict:
         replayed["states"][0] = veiled_view(replayed["states"][0])
     if not match.over:
         replayed.pop("result", None)  # a running match has no result yet
+    elif (match.result or {}).get("decided_by") == "void":
+        replayed["result"] = match.result  # the judges voided it: its turns still verify
     elif (match.result or {}).get("decided_by") == "time" and "result" not in replayed:
         replayed["result"] = match.result  # lost on time: the clocks decided, not a move
     elif "result" in replayed:  # a game of several: the match's result, from every game

@@ -57,7 +57,8 @@ def practice_ladder(game: str) -> list[dict[str, Any]]:
     for match in sorted(matches, key=lambda m: m.pk):
         teams = sorted(match.teams.all(), key=lambda team: team.index)
         keys = [_key(team) for team in teams]
-        if None in keys or match.result.get("winner", "?") not in (0, 1, None):
+        if None in keys or match.result.get("winner", "?") not in (0, 1, None) or \
+                match.result.get("decided_by") == "void":  # a void match counts nowhere
             continue
         sides = [standings.setdefault(key, Standing(team.name, None, model.rating()))
                  for key, team in zip(keys, teams, strict=True)]

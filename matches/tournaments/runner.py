@@ -42,6 +42,7 @@ from matches.rules.turns import is_protocol_played
 from matches.selectors import latest_scores, match_games
 from matches.services.boards import board_choose
 from matches.services.clock import clock_ticked, clock_wake
+from matches.services.control import is_void
 from matches.services.matches import Timing, match_make
 from matches.services.submissions import submission_by_bot
 from matches.services.transition import match_ended
@@ -345,11 +346,11 @@ def fixture_settle(tournament: Tournament, fixture: Fixture, now: datetime) -> N
     """Once every match of the fixture has ended: its result (each team's points over all
     its games; the winner of more matches, or of the replay); a drawn knockout fixture
     gets a replay; a fixture of several matches, its next match."""
-    matches = fixture_matches(fixture)
+    matches = [match for match in fixture_matches(fixture) if not is_void(match)]
     if tournament.public:  # a public tournament's games are published as each ends
         Match.objects.finished().filter(fixture=fixture, published=False).update(published=True)
-    if not matches or not all(_ended(match) for match in matches):
-        return
+    if not all(_ended(match) for match in matches):  # (a void match counts nowhere:
+        return                                          # the fixture plays another)
     protocol = is_protocol_played(rules_for(tournament.game))
     if len(matches) < fixture.planned:
         if protocol:  # its server takes it again for the next match

@@ -21,6 +21,7 @@ from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating, is_protocol_played
 from matches.services.clock import clock_wake
+from matches.services.control import is_void, match_void
 from matches.services.matches import TEAM_SHORT_LIMIT
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, round_robin, swiss_round
@@ -261,8 +262,8 @@ def fixture_decide(*, fixture_id: int, winner: int | None, note: str, judge: str
 
 
 def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
-    """A judge has a fixture played again: one more match (on the next board), its result
-    alone deciding once played."""
+    """A judge has a fixture played again: its matches are void (they count nowhere, in
+    the standings' tie-breaks neither), and it plays them anew on the next boards."""
     if not note.strip():
         raise FixtureError(gettext("a rerun needs a note saying why"))
     with transaction.atomic():
@@ -273,8 +274,11 @@ def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
                                        round__gt=fixture.round).exists()
         if later and fixture.tournament.format != Tournament.ROUND_ROBIN:
             raise FixtureError(gettext("the next round has been drawn from this result already"))
-        fixture.planned = _first_games(fixture).count() + 1
+        for match in _first_games(fixture):
+            if not is_void(match):
+                match_void(match_id=match.pk, reason=f"rerun: {note.strip()}", judge=judge)
         fixture.winner, fixture.finished_at, fixture.decided_by = None, None, ""
+        fixture.points = []
         fixture.claimed_at = None  # a protocol server takes it again
         fixture.note = _noted(fixture.note, judge, f"rerun: {note}")
         fixture.save()

@@ -10,7 +10,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from matches.models import Fixture, Match, Tournament
-from matches.tournaments.runner import tournaments_tick
+from matches.tournaments.runner import match_outcome, tournaments_tick
 from matches.tournaments.services import (
     EntrantSpec,
     FixtureError,
@@ -142,8 +142,9 @@ def client_free_data(tournament, clock):
     return tournament_data(tournament, clock.now())
 
 
-def test_the_judges_hand_needs_a_note_and_a_rerun_plays_one_more_match(clock):
-    tournament, _ = started(clock, format="knockout")
+def test_the_judges_hand_needs_a_note_and_a_rerun_voids_and_plays_again(clock):
+    tournament, _ = started(clock, format="knockout", bots=True, boards=["A-1", "F-1"],
+                            strategy_seconds=1, transition_seconds=0.5)
     fixture = tournament.fixtures.filter(round=1).first()
     with pytest.raises(FixtureError, match="note"):
         fixture_decide(fixture_id=fixture.pk, winner=fixture.team_a, note=" ", judge="judy")
@@ -155,9 +156,18 @@ def test_the_judges_hand_needs_a_note_and_a_rerun_plays_one_more_match(clock):
     run_until(tournament, clock, done=lambda: Match.objects.get(pk=played.pk).over)
     fixture_rerun(fixture_id=fixture.pk, note="the venue's network failed", judge="judy")
     fixture.refresh_from_db()
-    assert fixture.winner is None and fixture.planned == 2 and not fixture.finished
+    assert fixture.winner is None and fixture.planned == 1 and not fixture.finished
+    played.refresh_from_db()  # the match played is void: it counts nowhere
+    assert played.result["decided_by"] == "void" and played.result["by"] == "judy"
+    assert played.result["reason"] == "rerun: the venue's network failed"
     tournaments_tick(clock.now())
-    assert Match.objects.filter(fixture=fixture).count() == 2
+    again = Match.objects.filter(fixture=fixture).exclude(pk=played.pk).get()
+    run_until(tournament, clock, done=lambda: Fixture.objects.get(pk=fixture.pk).points)
+    fixture.refresh_from_db()  # settled: its points are the new match's alone
+    _, points = match_outcome(Match.objects.get(pk=again.pk))
+    _, voided = match_outcome(played)
+    assert points[fixture.team_a]["total"] and voided[fixture.team_a]["total"]
+    assert fixture.points == [points[seed] for seed in fixture.teams]
 
 
 def test_groups_then_a_knockout_of_each_groups_best_two(clock):
