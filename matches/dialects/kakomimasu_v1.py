@@ -112,7 +112,7 @@ def game(match: Match, now=None, *, whole_log: bool = True) -> dict[str, Any]:
         "transitionSec": match.transition_ms / 1000,
         # whole seconds, as the community server has it; rounded up, so that a client that
         # sleeps until then (its library does) finds the match under way, never early
-        "startedAtUnixTime": math.ceil(match.start_at.timestamp()),
+        "startedAtUnixTime": math.ceil(match.start_at.timestamp()),  # whole: match_make
         "reservedUsers": [team.name for team in teams],
         "type": "normal",
         "field": {

@@ -3,9 +3,10 @@
 
 The token comes in `x-api-token` (a raw `Authorization` is taken too); every answer
 carries an `x-request-id` (the client's own, when it sent one). Cells count from 1 and
-an agent not on the field is at (0, 0); a team is a `teamID` (its index + 1) and an
-agent an `agentID` unique in the match (the first team's 1..n, the second's n+1..2n).
-Before its start a match answers 425 Too Early with `Retry-After`.
+an agent not on the field is at (0, 0); a team is a `teamID`, one number for the team in
+every match it plays, as the official API means it (`team_id`), and an agent an
+`agentID` unique in the match (the first team's 1..n, the second's n+1..2n). Before its
+start a match answers 425 Too Early with `Retry-After`.
 """
 
 from __future__ import annotations
@@ -35,14 +36,13 @@ from matches.dialects.base import (
     team_of,
     teams_matches,
 )
-from matches.models import Match
+from matches.models import Entrant, Match, Team
 from matches.rules import rules_for
 from matches.services.submissions import Refusal, Reply
 
 GAME = "kakomimasu"
 NAME = "procon31"
 APPLY = {"ok": 1, "conflict": 0, "invalid": -1}
-OWNER = {"A": (1, 0), "B": (2, 0), "a": (0, 1), "b": (0, 2), ".": (0, 0)}  # (wall, area)
 
 
 def with_request_id(view):
@@ -75,32 +75,52 @@ def too_early(match: Match) -> HttpResponse:
                   425, {"Retry-After": str(wait)})
 
 
+def team_id(team: Team | Entrant) -> int:
+    """A team's `teamID`: one number for the team in every match it plays, as the official
+    API means it (a client reads it from `teams/me` once and finds its side of each
+    match by it). A tournament team's is its tournament token's, the same in all its
+    matches; a match's own team's, its match token's. Taken from the token's digest (it
+    tells nothing of the token), 1 to 2^28."""
+    entrant = team if isinstance(team, Entrant) else team.entrant
+    return int((entrant or team).token_hash[:7], 16) + 1
+
+
+def match_team_ids(match: Match) -> tuple[int, int]:
+    """Both teams' `teamID`s in a match, team 0's first (1 and 2 in the unlikely case
+    that their numbers are the same)."""
+    teams = sorted(match.teams.select_related("entrant"), key=lambda team: team.index)
+    ids = (team_id(teams[0]), team_id(teams[1]))
+    return ids if ids[0] != ids[1] else (1, 2)
+
+
 def team_me(request: HttpRequest) -> HttpResponse:
     team = team_of(token(request))
     if team is None:
         return unauthorized()
-    return answer({"teamID": team.index + 1, "name": team.name})
+    return answer({"teamID": team_id(team), "name": team.name})
 
 
-def matches_view(request: HttpRequest, team_id: int | None = None) -> HttpResponse:
-    """GET /matches (and /teams/{id}/matches for the team's own id): the team's
-    matches, its own team first: `matchID`, `teams` (`teamID`, `name`), `turns`,
-    `operationMillis`, `transitionMillis`."""
+def matches_view(request: HttpRequest, team_number: int | None = None) -> HttpResponse:
+    """GET /matches, a list, and GET /teams/{teamID}/matches for the team's own teamID,
+    `{"matches": [...]}` as the official API answers it: the team's matches, its own
+    team first: `matchID`, `teams` (`teamID`, `name`), `turns`, `operationMillis`,
+    `transitionMillis`."""
     team = team_of(token(request))
     if team is None:
         return unauthorized()
-    if team_id is not None and team_id != team.index + 1:
+    if team_number is not None and team_number != team_id(team):
         return refused(403, "Forbidden", "a team sees its own matches only")
-    return answer([listed(match, side) for match, side in teams_matches(team)
-                   if match.game == GAME])
+    matches = [listed(match, side) for match, side in teams_matches(team) if match.game == GAME]
+    return answer(matches if team_number is None else {"matches": matches})
 
 
 def listed(match: Match, side: int) -> dict[str, Any]:
     """A match as GET /matches lists it, the asking team first."""
     names = dict(match.teams.values_list("index", "name"))
+    ids = match_team_ids(match)
     order = (side, 1 - side)
     return {"matchID": match.pk,
-            "teams": [{"teamID": index + 1, "name": names[index]} for index in order],
+            "teams": [{"teamID": ids[index], "name": names[index]} for index in order],
             "turns": match.turns, "operationMillis": match.strategy_ms,
             "transitionMillis": match.transition_ms}
 
@@ -119,7 +139,7 @@ def practice_view(request: HttpRequest) -> HttpResponse:
         status = refusal.status if refusal.status in (404, 429) else 400
         return refused(status, "BadRequest", refusal.detail)
     match = Match.objects.get(pk=started.match.pk)
-    return answer({**listed(match, started.team), "teamID": started.team + 1,
+    return answer({**listed(match, started.team), "teamID": match_team_ids(match)[started.team],
                    "token": started.token}, 201)
 
 
@@ -141,13 +161,16 @@ def state(match: Match) -> dict[str, Any]:
     rows = list(match.turn_rows.order_by("number"))
     view = rows[-1].state() if rows else selectors.initial_view(match)
     per_team = match.agents
+    ids = match_team_ids(match)
+    owner = {"A": (ids[0], 0), "B": (ids[1], 0), "a": (0, ids[0]), "b": (0, ids[1]),
+             ".": (0, 0)}  # (wall, area): the owner's teamID, 0 no one's
     return {
         "id": match.pk, "turn": view["turn"], "turns": match.turns,
         "startedAtUnixTime": int(match.start_at.timestamp()),
         "width": board["width"], "height": board["height"], "points": board["points"],
-        "walls": [[OWNER[cell][0] for cell in row] for row in view["cells"]],
-        "areas": [[OWNER[cell][1] for cell in row] for row in view["cells"]],
-        "teams": [{"teamID": team + 1, "agent": per_team,
+        "walls": [[owner[cell][0] for cell in row] for row in view["cells"]],
+        "areas": [[owner[cell][1] for cell in row] for row in view["cells"]],
+        "teams": [{"teamID": ids[team], "agent": per_team,
                    "agents": [{"agentID": team * per_team + agent + 1,
                                "x": cell[0] + 1 if cell else 0,
                                "y": cell[1] + 1 if cell else 0}
@@ -248,7 +271,7 @@ def routes() -> list:
 
     return [
         path("teams/me", with_request_id(require_GET(team_me))),
-        path("teams/<int:team_id>/matches", with_request_id(require_GET(matches_view))),
+        path("teams/<int:team_number>/matches", with_request_id(require_GET(matches_view))),
         path("matches", with_request_id(require_GET(matches_view))),
         path("matches/<match:match_id>", with_request_id(require_GET(match_view))),
         path("matches/<match:match_id>/action",

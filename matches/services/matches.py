@@ -155,6 +155,13 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
     return game
 
 
+def whole_second(moment: datetime) -> datetime:
+    """The moment, or the next whole second after it."""
+    if not moment.microsecond:
+        return moment
+    return moment.replace(microsecond=0) + timedelta(seconds=1)
+
+
 def match_make(*, game: str, team_names: Sequence[str], start_at: datetime,
                boards: Sequence[ChosenBoard] = (), timing: Timing = Timing(),
                agents: int | None = None, title: str = "", public_live: bool = False,
@@ -172,7 +179,12 @@ def match_make(*, game: str, team_names: Sequence[str], start_at: datetime,
 
     The one way to make a new match: the commands, the demo and the tournaments' runner
     call it. A game played by its protocol server is not made here: that server makes
-    each game as its programs arrive (`services/protocol.py`)."""
+    each game as its programs arrive (`services/protocol.py`).
+
+    Each game starts on a whole second (`start_at` rounded up): the contests' APIs give
+    the start in whole seconds (`startedAtUnixTime`), and a program that computes its
+    steps' deadlines from it must get them exactly."""
+    start_at = whole_second(start_at)
     rules = rules_for(game)
     alternating = is_alternating(rules)
     with transaction.atomic():
@@ -202,6 +214,6 @@ def _later_games(first: Match, boards: Sequence[ChosenBoard], pause: timedelta) 
         before = games[-1]
         games.append(next_game_create(
             first=first, board=board, agents=hints.get("agents", DEFAULT_AGENTS),
-            start_at=before.start_at + before.turns * before.period + pause,
+            start_at=whole_second(before.start_at + before.turns * before.period + pause),
             title=f"{first.title} (game {number})" if first.title else ""))
     return games[1:]

@@ -4,6 +4,7 @@ and (0, 0) for an agent not on the field; 425 with Retry-After before the start;
 x-request-id on every answer; the errors; every request stored as sent."""
 
 import json
+import math
 import random
 from datetime import timedelta
 
@@ -60,15 +61,21 @@ class Procon31Client:
 def test_a_client_of_the_procon31_api_plays_a_whole_game(client, clock, tmp_path):
     match, tokens = kakomimasu_match(tmp_path)
     players = [Procon31Client(client, token) for token in tokens]
-    assert players[1].get("teams/me").json() == {"teamID": 2, "name": "Kushiro"}
+    ids = [player.get("teams/me").json()["teamID"] for player in players]
+    assert len(set(ids)) == 2 and all(0 < team_id <= 2 ** 28 for team_id in ids)
+    assert players[1].get("teams/me").json() == {"teamID": ids[1], "name": "Kushiro"}
     assert players[1].get("matches").json() == [
-        {"matchID": match.pk, "teams": [{"teamID": 2, "name": "Kushiro"},
-                                        {"teamID": 1, "name": "Nara"}],
+        {"matchID": match.pk, "teams": [{"teamID": ids[1], "name": "Kushiro"},
+                                        {"teamID": ids[0], "name": "Nara"}],
          "turns": 6, "operationMillis": 5000, "transitionMillis": 1000}]
-    assert players[1].get("teams/2/matches").json() == players[1].get("matches").json()
-    assert players[1].get("teams/1/matches").status_code == 403
+    assert players[1].get(f"teams/{ids[1]}/matches").json() == {  # as the official API
+        "matches": players[1].get("matches").json()}
+    assert players[1].get(f"teams/{ids[0]}/matches").status_code == 403
     early = players[0].get(f"matches/{match.pk}")
-    assert early.status_code == 425 and early["Retry-After"] == "10"
+    wait = (match.start_at - clock.time).total_seconds()  # 10 s, to the whole second after
+    assert early.status_code == 425 and early["Retry-After"] == str(math.ceil(wait))
+    assert 10 <= wait < 11 and match.start_at.microsecond == 0
+    assert early.json()["startAtUnixTime"] == match.start_at.timestamp()
     assert early.json()["status"] == "TooEarly"
     rng = random.Random(8)
     for turn in range(1, match.turns + 1):
@@ -76,7 +83,7 @@ def test_a_client_of_the_procon31_api_plays_a_whole_game(client, clock, tmp_path
         for team, player in enumerate(players):
             state = player.get(f"matches/{match.pk}").json()
             assert state["turn"] == turn - 1
-            sent = player.decide(state, team + 1, rng)
+            sent = player.decide(state, ids[team], rng)
             status, accepted = player.act(match.pk, sent)
             assert (status, accepted) == (202, [{**action, "turn": turn} for action in sent])
         clock.time = match.deadline(turn) + timedelta(seconds=0.5)
@@ -86,7 +93,8 @@ def test_a_client_of_the_procon31_api_plays_a_whole_game(client, clock, tmp_path
     assert match.over and match_verify(match).verified
     state = players[0].get(f"matches/{match.pk}").json()
     native = public_state(match)["state"]
-    owner = {"A": (1, 0), "B": (2, 0), "a": (0, 1), "b": (0, 2), ".": (0, 0)}
+    owner = {"A": (ids[0], 0), "B": (ids[1], 0), "a": (0, ids[0]), "b": (0, ids[1]),
+             ".": (0, 0)}
     assert (state["width"], state["height"]) == (9, 6)
     assert [team["agent"] for team in state["teams"]] == [3, 3]
     assert state["walls"] == [[owner[c][0] for c in row] for row in native["cells"]]
@@ -124,3 +132,33 @@ def test_more_actions_than_the_native_api_takes_are_refused(client, clock, tmp_p
     status, refused = player.act(match.pk, [{"agentID": 1, "type": "stay"}] * 2000)
     assert status == 422 and "at most 256 actions" in json.dumps(refused)
     assert Submission.objects.get().error == "invalid_actions"
+
+
+def test_a_tournament_teams_teamid_is_the_same_in_every_match_whichever_side_it_plays(
+        client, clock):
+    """The official API's meaning: a program reads its teamID from teams/me once and
+    finds its side of each match by it, team A in one match and team B in the next."""
+    from matches.models import Match, Team
+    from matches.tournaments.runner import tournaments_tick
+    from matches.tournaments.services import EntrantSpec, Plan, tournament_create
+
+    created = tournament_create(Plan(
+        name="Cup", game="kakomimasu", format="round-robin", start_at=clock.now(),
+        teams=[EntrantSpec(name) for name in ("Nara", "Hanoi", "Osaka", "Hue")],
+        boards=["A-1"], turns=3))
+    tournaments_tick(clock.now())
+    clock.advance(10)
+    sides = set()
+    for seed, token in enumerate(created.tokens):
+        player = Procon31Client(client, token)
+        me = player.get("teams/me").json()
+        listed = player.get("matches").json()
+        assert listed and me["name"] == created.tournament.entrants.get(index=seed).name
+        for entry in listed:
+            assert entry["teams"][0]["teamID"] == me["teamID"]
+            state = player.get(f"matches/{entry['matchID']}").json()
+            side = Team.objects.get(match_id=entry["matchID"], entrant__index=seed).index
+            assert state["teams"][side]["teamID"] == me["teamID"]  # A or B, the same id
+            sides.add(side)
+        assert Match.objects.filter(teams__entrant__index=seed).exists()
+    assert sides == {0, 1}

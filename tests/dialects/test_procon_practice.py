@@ -43,7 +43,8 @@ def test_a_kakomimasu_practice_match_through_procon31(client, open_practice):
                          "operationMillis": 2000, "transitionMillis": 1000})
     assert status == 201, made
     match = Match.objects.get(pk=made["matchID"])
-    assert made["teamID"] == 1 and made["teams"][0]["teamID"] == 1
+    me = client.get("/procon31/teams/me", HTTP_X_API_TOKEN=made["token"]).json()
+    assert made["teamID"] == made["teams"][0]["teamID"] == me["teamID"]
     assert (match.agents, match.strategy_ms, match.board.name) == (4, 2000, "A-1")
     listed = client.get("/procon31/matches", HTTP_X_API_TOKEN=made["token"]).json()
     assert [entry["matchID"] for entry in listed] == [match.pk]

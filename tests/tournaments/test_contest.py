@@ -266,9 +266,9 @@ def test_the_api_lists_public_tournaments_in_its_documented_shape(client, clock)
 def test_the_tv_follows_a_tournaments_current_round(client, clock):
     from tests.factories import make_match
 
-    tournament, _ = started(clock, public=True)  # its matches start in 5 s
-    other, _ = make_match(start_in=5.5, public=True)  # of no tournament, starting later
-    clock.advance(6)
+    tournament, _ = started(clock, public=True)  # its matches start in 5 s (to a whole second)
+    other, _ = make_match(start_in=6.5, public=True)  # of no tournament, starting later
+    clock.advance(7)
     ours = set(Match.objects.filter(fixture__tournament=tournament).values_list("pk", flat=True))
     assert client.get("/tv/now").json()["featured"]["id"] == other.pk  # the latest started
     shown = client.get(f"/tv/now?tournament={tournament.pk}").json()["featured"]
