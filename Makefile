@@ -40,8 +40,11 @@ demo: $(STAMP)
 # failed: so one after the other.)
 JOBS ?= 3
 PYTEST := $(PY) -m pytest --durations=25 $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
+# Each run's processes count their /metrics numbers in a folder of the run's own.
+test: export PROMETHEUS_MULTIPROC_DIR = $(CURDIR)/var/metrics-test
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
+	rm -rf var/metrics-test && mkdir -p var/metrics-test
 	bash tests/databases.sh start
 	trap 'bash tests/databases.sh stop' EXIT; \
 	  echo "== embedded default: SQLite + in-memory channel layer" && \

@@ -98,6 +98,9 @@ if ! command -v nginx >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends nginx-light
 fi
 
+# Prometheus's numbers (/metrics, matches/metrics.py) start from nothing with the servers
+export PROMETHEUS_MULTIPROC_DIR="$VAR/metrics"
+rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 "$PY" manage.py migrate --noinput -v 0
 "$PY" manage.py collectstatic --noinput -v 0
 # DEBUG is off unless DJANGO_DEBUG=1, and without DJANGO_SECRET_KEY the settings make a

@@ -17,12 +17,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from matches.admission import Admission  # noqa: E402
 from matches.api_asgi import AnswerEndpoint  # noqa: E402
+from matches.metrics import Counted  # noqa: E402
 from spectator.routing import websocket_urlpatterns  # noqa: E402
 from spectator.sessions import HandshakeGuard, ReadSessionAuthStack  # noqa: E402
 
 application = ProtocolTypeRouter({
     # Reads pass their gate (matches/admission.py); a team's answer passes none.
-    "http": Admission(AnswerEndpoint(django_asgi)),
+    "http": Counted(Admission(AnswerEndpoint(django_asgi))),
     # Who may open a socket (Origin, or a team's token): docs/live-protocol.md.
     "websocket": HandshakeGuard(ReadSessionAuthStack(URLRouter(websocket_urlpatterns))),
 })

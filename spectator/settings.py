@@ -126,6 +126,10 @@ DATABASES = {
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
     )
 }
+# Prometheus's numbers, written by each process to files of its own and summed by the
+# one that answers /metrics (matches/metrics.py): set before prometheus_client is loaded.
+METRICS_DIR = Path(os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics")))
+METRICS_DIR.mkdir(parents=True, exist_ok=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     # Wait for the writer instead of failing when the clock and a request write at once.

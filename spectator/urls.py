@@ -5,10 +5,12 @@ from django.views.i18n import JavaScriptCatalog
 import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
 from matches.api import api
-from matches.views import judges, pages, practice, screens, tournaments
+from matches.views import judges, operations, pages, practice, screens, tournaments
 
 urlpatterns = [
     path("", pages.index, name="index"),
+    path("healthz", operations.healthz, name="healthz"),  # README, "Operations"
+    path("metrics", operations.metrics_view, name="metrics"),
     path("matches/", pages.published, name="published"),
     path("matches/<match:match_id>/", pages.match_screen, name="match"),
     path("matches/<match:match_id>/scores.csv", pages.scores_csv, name="scores-csv"),

@@ -16,7 +16,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
-from matches import selectors
+from matches import metrics, selectors
 from matches.access import can_view, can_view_private, is_judge, visible_matches
 from matches.admission import BYTES, client_address
 from matches.live import messages
@@ -101,11 +101,13 @@ class HubConsumer(AsyncJsonWebsocketConsumer):
     hub: Hub | None = None
 
     async def __call__(self, scope, receive, send):
+        metrics.SOCKETS.inc()
         try:
             await super().__call__(scope, receive, send)
         except Disconnected:  # the client left while its opening was being sent: done
             pass
         finally:  # however the socket ended, even by an error in connect
+            metrics.SOCKETS.dec()
             if self.hub is not None:
                 await self.hub.leave(self)
             await self.ended_socket()

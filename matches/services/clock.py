@@ -19,12 +19,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.core.cache import cache
 from django.db import close_old_connections, connection, connections, transaction
 from django.dispatch import Signal
 from django.utils import timezone
@@ -140,10 +142,28 @@ def layer_reaches_other_processes(layer) -> bool:
     return layer is not None and not isinstance(layer, InMemoryChannelLayer)
 
 
+# When a clock last ticked (time.time()), on the cache every process shares: /healthz
+# reads it (matches/views/operations.py). Written at most once a HEARTBEAT_SECONDS.
+CLOCK_TICKED_KEY = "clock:ticked"
+HEARTBEAT_SECONDS = 1.0
+_heartbeat = {"at": 0.0}
+
+
+def heartbeat() -> None:
+    now = time.time()
+    if now - _heartbeat["at"] >= HEARTBEAT_SECONDS:
+        _heartbeat["at"] = now
+        try:
+            cache.set(CLOCK_TICKED_KEY, now, timeout=3600)
+        except Exception:  # a cache that fails never stops the clock
+            log.warning("the clock's heartbeat could not be written to the cache")
+
+
 def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> float:
     """One step: resolve what is due, then let the clock's listeners do theirs; return
     how long to sleep before the next. `woken`: the clock was told something changed."""
     close_old_connections()
+    heartbeat()
     matches = unfinished_matches()  # the tick's one read when nothing is due
     resolved = clock_tick(matches=matches)
     if resolved:

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
-from matches import selectors
+from matches import metrics, selectors
 from matches.caches import Kept, identity
 from matches.live.broadcast import end_announce, turn_announce
 from matches.models import Match, Submission, Turn
@@ -72,6 +72,9 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> 
         row = Turn.objects.create(match=match, number=number, cells=view["cells"],
                                   agents=view["agents"], outcomes=outcomes,
                                   scores=view["scores"], resolved_at=now or timezone.now())
+        late = None if match.alternating or match.protocol_played else \
+            (row.resolved_at - match.deadline(number)).total_seconds()
+        transaction.on_commit(lambda: metrics.turn_resolved(match.game, late), robust=True)
         if number >= match.turns or rules.is_over(state, match.turns):
             match.result = selectors.final_result(match, view["scores"], rules.result(state))
             match.closed = number < match.turns  # decided before its last turn

@@ -172,9 +172,12 @@ def test_refused_requests_are_filed_under_the_match_they_were_sent_to(api):
 def test_the_served_application_answers_the_route_itself_and_hands_on_the_rest():
     from matches.admission import Admission
     from matches.api_asgi import AnswerEndpoint
+    from matches.metrics import Counted
     from spectator.asgi import application
 
-    http = application.application_mapping["http"]
+    counted = application.application_mapping["http"]
+    assert isinstance(counted, Counted)  # every request counted for /metrics, answers too
+    http = counted.application
     assert isinstance(http, Admission)  # the reads' gates, which answers pass
     answers = http.application
     assert isinstance(answers, AnswerEndpoint)

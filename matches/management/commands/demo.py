@@ -36,7 +36,7 @@ from django.core.management.base import BaseCommand
 from django.http import Http404
 from django.utils import timezone
 
-from matches import drawing
+from matches import drawing, metrics
 from matches.boards.specs import board_spec_fixed, public_boards
 from matches.bots import bots_for
 from matches.live.broadcast import match_group
@@ -214,6 +214,7 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, strategy_seconds, transition_seconds, turns, clock,
                no_bots, **options):
         call_command("migrate", verbosity=0, interactive=False)
+        metrics.others_forgotten()  # /metrics counts from this demo's start
         if "SPECTATOR_PRACTICE" not in os.environ:  # a demo lets anyone practise
             settings.PRACTICE = "open"
         self.base = f"http://{host}:{port}"

@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db import transaction
 
+from matches import metrics
 from matches.access import not_its_match
 from matches.models import Match, Team, storable_id
 from matches.rules import rules_for
@@ -61,6 +62,8 @@ def judge(request: Request, team: Team) -> Reply:
         if match.alternating:
             return _move(request, match, team, turn, actions)
         storage.create(request, match, team, turn, actions, 202)
+        metrics.answer_taken("practice" if match.practice_by else team.name,
+                             match.opens_at(turn), request.received_at)
     body = {"turn": turn, "received_at": epoch_ms(request.received_at), "actions": len(actions)}
     return Reply(202, body)
 

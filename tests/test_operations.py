@@ -1,0 +1,97 @@
+"""GET /healthz and GET /metrics (matches/views/operations.py, matches/metrics.py): what
+the venue's monitor and nginx read."""
+
+import time
+
+import pytest
+from django.core.cache import cache
+
+from matches.services.clock import CLOCK_TICKED_KEY, heartbeat, tick_and_wait
+from matches.views import operations
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh():
+    operations._kept["answer"] = None
+    cache.delete(CLOCK_TICKED_KEY)
+    yield
+    operations._kept["answer"] = None
+
+
+def test_healthz_is_ok_once_a_clock_ticks_and_says_what_fails_otherwise(client):
+    answer = client.get("/healthz")
+    assert answer.status_code == 503 and answer["Cache-Control"] == "no-store"
+    checks = answer.json()["checks"]
+    assert checks["database"]["ok"] and checks["channel_layer"]["ok"]
+    assert checks["clock"] == {"ok": False, "error": "no clock has ticked: is runclock running?"}
+    tick_and_wait()  # a clock's tick leaves its heartbeat on the shared cache
+    operations._kept["answer"] = None
+    answer = client.get("/healthz")
+    assert answer.status_code == 200 and answer.json()["status"] == "ok"
+    assert 0 <= answer.json()["checks"]["clock"]["last_tick_seconds_ago"] < 2
+    cache.set(CLOCK_TICKED_KEY, time.time() - 60)  # a clock gone quiet a minute ago
+    operations._kept["answer"] = None
+    assert client.get("/healthz").json()["checks"]["clock"]["ok"] is False
+
+
+def test_healthz_works_its_answer_out_once_a_second_however_often_it_is_asked(client):
+    heartbeat()
+    first = client.get("/healthz").json()
+    cache.delete(CLOCK_TICKED_KEY)  # the clock's heartbeat gone: not seen within the second
+    for _ in range(20):
+        assert client.get("/healthz").json() == first
+    operations._kept["at"] -= operations.HEALTH_KEPT_SECONDS
+    assert client.get("/healthz").status_code == 503
+
+
+def counted(text: str, name: str, **labels) -> float:
+    """A sample's value in the exposition, 0 if absent."""
+    wanted = ",".join(f'{key}="{value}"' for key, value in labels.items())
+    for line in text.splitlines():
+        if line.startswith(f"{name}{{{wanted}}}" if labels else f"{name} "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def test_metrics_count_requests_turns_and_answers_for_this_machine_only(client):
+    import json
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.services.transition import turn_resolve
+    from tests.factories import make_match
+
+    before = client.get("/metrics", REMOTE_ADDR="127.0.0.1").content.decode()
+    match, tokens = make_match(turns=2, strategy=2.0)
+    sent = client.post(f"/api/matches/{match.pk}/actions", json.dumps({"actions": []}),
+                       content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    assert sent.status_code == 202
+    turn_resolve(match_id=match.pk, number=1, now=match.deadline(1) + timedelta(seconds=0.3))
+    after = client.get("/metrics", REMOTE_ADDR="127.0.0.1")
+    assert after["Content-Type"].startswith("text/plain")
+    text = after.content.decode()
+    assert counted(text, "spectator_turns_resolved_total", game="kakomimasu") == \
+        counted(before, "spectator_turns_resolved_total", game="kakomimasu") + 1
+    assert counted(text, "spectator_answer_seconds_count", team="Alpha") == \
+        counted(before, "spectator_answer_seconds_count", team="Alpha") + 1
+    assert counted(text, "spectator_turn_lateness_seconds_bucket", game="kakomimasu",
+                   le="0.25") == counted(before, "spectator_turn_lateness_seconds_bucket",
+                                         game="kakomimasu", le="0.25")  # 0.3 s late
+    assert counted(text, "spectator_turn_lateness_seconds_bucket", game="kakomimasu",
+                   le="0.5") == counted(before, "spectator_turn_lateness_seconds_bucket",
+                                        game="kakomimasu", le="0.5") + 1
+    assert timezone.now() < match.deadline(2)
+    stranger = client.get("/metrics", REMOTE_ADDR="203.0.113.9")
+    assert stranger.status_code == 404
+
+
+def test_each_request_is_counted_by_kind_once_answered():
+    from matches.metrics import request_kind
+
+    assert [request_kind(path) for path in (
+        "/api/matches/3/actions", "/api/matches/3", "/v1/matches", "/procon31/teams/me",
+        "/static/matches/app.css", "/healthz", "/matches/3/replay", "/")] == [
+        "answer", "api", "dialect", "dialect", "static", "operations", "page", "page"]
