@@ -65,3 +65,37 @@ def test_a_restart_of_everything_resumes_and_viewers_get_what_they_missed(venue)
     assert_every_turn_once_in_order(viewers, 14)
     assert late.ended and late.turns == list(range(stopped_at + 1, 15)), late
     assert_resolved_once_and_replayed(match)
+
+
+def test_healthz_and_metrics_speak_for_the_whole_venue(venue, tmp_path):
+    """/healthz on each server sees the clock's heartbeat through Redis; /metrics on one
+    server sums what every process counted: the answers both servers took, and the
+    turns the clock (a process of its own) resolved."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    venue.env["PROMETHEUS_MULTIPROC_DIR"] = str(folder)
+    ports = started(venue, servers=2, clocks=1)
+
+    def health(port: int) -> tuple[int, dict]:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as answer:
+                return answer.status, json.loads(answer.read())
+        except urllib.error.HTTPError as refused:
+            return refused.code, json.loads(refused.read())
+
+    wait_until(lambda: all(health(port)[0] == 200 for port in ports), "both servers healthy")
+    assert health(ports[1])[1]["checks"]["channel_layer"]["ok"]
+    match, tokens = make_match(turns=4, start_in=2, **STEP)
+    with Player(ports, match.pk, tokens[0]):  # its answers go to each server in turn
+        wait_until(lambda: resolved(match) == 4, "the match's four turns", seconds=60)
+    with urllib.request.urlopen(f"http://127.0.0.1:{ports[0]}/metrics", timeout=5) as answer:
+        text = answer.read().decode()
+    samples = dict(line.rsplit(" ", 1) for line in text.splitlines()
+                   if line and not line.startswith("#"))
+    assert float(samples['spectator_turns_resolved_total{game="kakomimasu"}']) == 4
+    assert float(samples['spectator_requests_total{kind="answer",status="2xx"}']) == 4
+    assert float(samples['spectator_answer_seconds_count{team="Alpha"}']) == 4
