@@ -41,7 +41,7 @@ class FixtureOut(Schema):
     finished: bool
     stage: str  # "" , "group", "knockout" or "third"
     group: int | None
-    decided_by: str  # "games", "bye", "judge" or "" (not yet)
+    decided_by: str  # "games", "bye", "judge", "award" or "" (not yet)
     points: list[dict[str, int]]
 
 

@@ -261,6 +261,29 @@ def fixture_decide(*, fixture_id: int, winner: int | None, note: str, judge: str
     return fixture
 
 
+def fixture_award(*, fixture_id: int, winner: int, note: str, judge: str) -> Fixture:
+    """A judge awards a fixture to one of its teams (the other forfeits: its program never
+    came, or broke the rules): its matches still under way are void at once, and the
+    result stands as the judges gave it (`decided_by: "award"`)."""
+    if not note.strip():
+        raise FixtureError(gettext("an award needs a note saying why"))
+    with transaction.atomic():
+        fixture = Fixture.objects.select_for_update().get(pk=fixture_id)
+        if fixture.bye:
+            raise FixtureError(gettext("a bye has no result to decide"))
+        if winner not in fixture.teams:
+            raise FixtureError(gettext("the winner must be one of the fixture's two teams"))
+        for match in _first_games(fixture):
+            if not match.over:
+                match_void(match_id=match.pk, reason=f"awarded: {note.strip()}", judge=judge)
+        fixture.winner, fixture.decided_by = winner, "award"
+        fixture.finished_at = fixture.finished_at or timezone.now()
+        fixture.note = _noted(fixture.note, judge, f"awarded: {note}")
+        fixture.save()
+        _look_now(fixture.tournament_id)
+    return fixture
+
+
 def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
     """A judge has a fixture played again: its matches are void (they count nowhere, in
     the standings' tie-breaks neither), and it plays them anew on the next boards."""

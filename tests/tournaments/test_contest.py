@@ -284,3 +284,29 @@ def test_a_long_schedule_shows_a_round_at_a_time_and_links_the_others(client, cl
     assert '<h3 class="current">Round 1' in page and "Round 2</h3>" not in page
     fifth = client.get(f"/tournaments/{tournament.pk}/?round=5").content.decode()
     assert "Round 5</h3>" in fifth and "Round 1 <span" not in fifth
+
+
+def test_an_award_voids_the_fixtures_match_under_way_and_stands(client, clock):
+    from tests.commands.calls import refusal, run
+
+    tournament, _ = started(clock, public=True)
+    fixture = tournament.fixtures.filter(round=1).order_by("slot").first()
+    clock.advance(6)
+    (running,) = Match.objects.filter(fixture=fixture)
+    assert not running.over
+    loser, winner = (tournament.entrants.get(index=seed) for seed in fixture.teams)
+    said = run("awardfixture", str(fixture.pk), winner.name, "--reason",
+               f"{loser.name}'s program never connected", "--judge", "judy")
+    assert said == (f"fixture {fixture.pk} awarded to {winner.name}: {loser.name}'s "
+                    "program never connected\n")
+    fixture.refresh_from_db()
+    running.refresh_from_db()
+    assert (fixture.winner, fixture.decided_by) == (winner.index, "award") and fixture.finished
+    assert running.over and running.result["decided_by"] == "void"
+    assert "awarded by the judges" in client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    other = tournament.fixtures.filter(round=1).exclude(pk=fixture.pk).get()
+    assert "is not a team of fixture" in refusal("awardfixture", str(other.pk), winner.name,
+                                                 "--reason", "x")
+    assert refusal("awardfixture", str(fixture.pk), "0", "--reason", " ") == \
+        "an award needs a note saying why"
+    assert refusal("awardfixture", "999999", "0", "--reason", "x") == "there is no fixture 999999"
