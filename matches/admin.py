@@ -1,5 +1,7 @@
-"""The Django admin: boards, matches, teams, submissions and turns, and a match
-record's import (the `importrecord` command's service, from an uploaded file)."""
+"""The Django admin: boards, matches, teams, submissions and turns, a match record's
+import (the `importrecord` command's service, from an uploaded file), and tournaments
+with their teams and fixtures. A fixture's result is the runner's or the judges' (the
+tournament page's hand, `awardfixture`, `voidmatch`): here it is read, never typed."""
 
 from __future__ import annotations
 
@@ -8,9 +10,10 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils import timezone
 
 from matches.forms import RecordImportForm
-from matches.models import Board, Match, Submission, Team, Turn
+from matches.models import Board, Entrant, Fixture, Match, Submission, Team, Tournament, Turn
 from matches.services.clock import clock_wake
 
 
@@ -82,3 +85,45 @@ class TurnAdmin(admin.ModelAdmin):
     list_display = ["match", "number", "resolved_at"]
     list_filter = ["match"]
     readonly_fields = [field.name for field in Turn._meta.fields]
+
+
+class EntrantInline(admin.TabularInline):
+    model = Entrant
+    fields = ["index", "name", "short", "affiliation", "group", "bot"]
+    readonly_fields = ["index", "group", "bot"]
+    extra = 0
+    can_delete = False  # a team leaves a tournament by forfeiting its fixtures (awardfixture)
+
+    def has_add_permission(self, request, obj=None):
+        return False  # teams come with the tournament (createtournament): each its token
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ["id", "name", "game", "format", "start_at", "public", "finished_at"]
+    list_filter = ["game", "format", "public"]
+    search_fields = ["name"]
+    readonly_fields = ["game", "format", "rounds", "double", "groups", "advance",
+                       "games_per_fixture", "settings", "finished_at", "created_at",
+                       "next_check_at"]
+    inlines = [EntrantInline]
+
+    def has_add_permission(self, request):
+        return False  # made by createtournament, which prints each team's token once
+
+    def save_model(self, request, obj, form, change):
+        """A start, gap or visibility changed here: the runners look at it at once."""
+        super().save_model(request, obj, form, change)
+        Tournament.objects.filter(pk=obj.pk).update(next_check_at=timezone.now())
+        clock_wake()
+
+
+@admin.register(Fixture)
+class FixtureAdmin(admin.ModelAdmin):
+    list_display = ["id", "tournament", "round", "slot", "stage", "team_a", "team_b", "winner",
+                    "decided_by", "finished_at"]
+    list_filter = ["tournament", "stage", "decided_by"]
+    readonly_fields = [field.name for field in Fixture._meta.fields]
+
+    def has_add_permission(self, request):
+        return False  # drawn by the runner
