@@ -30,6 +30,8 @@ urlpatterns = [
          name="tournament-standings-csv"),
     path("tournaments/<match:tournament_id>/records.zip", tournaments.records_zip,
          name="tournament-records"),
+    path("tournaments/<match:tournament_id>/publish", tournaments.tournament_publish_all,
+         name="tournament-publish"),
     path("tournaments/<match:tournament_id>/fixtures/<match:fixture_id>", tournaments.fixture_hand,
          name="tournament-fixture"),
     path("practice/", practice.practice_page, name="practice"),

@@ -23,6 +23,7 @@ from matches.rules.turns import is_alternating, is_protocol_played
 from matches.services.clock import clock_wake
 from matches.services.control import is_void, match_void
 from matches.services.matches import TEAM_SHORT_LIMIT
+from matches.services.publication import match_publish
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, round_robin, swiss_round
 from matches.tournaments.runner import runner_nudge
@@ -259,6 +260,16 @@ def fixture_decide(*, fixture_id: int, winner: int | None, note: str, judge: str
         fixture.save()
         _look_now(fixture.tournament_id)
     return fixture
+
+
+def tournament_publish(*, tournament_id: int) -> int:
+    """Publish every finished match of a tournament (each game of it) that is not yet;
+    how many were."""
+    waiting = Match.objects.finished().filter(fixture__tournament_id=tournament_id,
+                                              published=False).values_list("pk", flat=True)
+    for match_id in list(waiting):
+        match_publish(match_id=match_id, published=True)
+    return len(waiting)
 
 
 def fixture_award(*, fixture_id: int, winner: int, note: str, judge: str) -> Fixture:

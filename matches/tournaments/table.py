@@ -17,6 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from matches.models import Entrant, Fixture, Match, Tournament, Turn
 from matches.rules import rules_for, words
+from matches.rules.turns import is_protocol_played
 from matches.selectors import epoch_ms, rehearsals
 from matches.tournaments.standings import FixtureResult, Row, standings
 
@@ -271,6 +272,10 @@ def page_data(tournament: Tournament, now: datetime,
         "schedule_whole": len(shown) == len(counts),
         "groups": sorted({e.group for e in entrants if e.group is not None}),
         "rehearsals": _rehearsal_rows(tournament, entrants),
+        # a game played over its own protocol rehearses on its practice server
+        "rehearsal_by_name": is_protocol_played(rules),
+        "unpublished": Match.objects.finished().filter(
+            fixture__tournament=tournament, published=False).count(),
     }
 
 

@@ -8,18 +8,25 @@ import io
 import json
 import zipfile
 
+from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from matches.access import JUDGE_PERMISSION, is_judge
 from matches.models import Fixture, Match, Tournament
 from matches.rules import rules_for
 from matches.selectors import match_export
-from matches.tournaments.services import FixtureError, fixture_decide, fixture_rerun
+from matches.tournaments.services import (
+    FixtureError,
+    fixture_decide,
+    fixture_rerun,
+    tournament_publish,
+)
 from matches.tournaments.table import page_data
 from matches.views.spreadsheet import csv_attachment
 from matches.views.statuses import STATUS_WORDS
@@ -92,6 +99,19 @@ def records_zip(request: HttpRequest, tournament_id: int) -> HttpResponse:
     response["Content-Disposition"] = \
         f'attachment; filename="tournament-{tournament.pk}-records.zip"'
     return response
+
+
+@require_POST
+@permission_required(JUDGE_PERMISSION, raise_exception=True)
+def tournament_publish_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """A judge publishes every finished match of the tournament at once."""
+    tournament = get_object_or_404(Tournament, pk=tournament_id)
+    count = tournament_publish(tournament_id=tournament.pk)
+    messages.success(request, ngettext("Published %(count)s match: everyone may see it and "
+                                       "download its data.",
+                                       "Published %(count)s matches: everyone may see them "
+                                       "and download their data.", count) % {"count": count})
+    return redirect("tournament", tournament_id=tournament.pk)
 
 
 @require_POST

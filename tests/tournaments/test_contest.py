@@ -310,3 +310,25 @@ def test_an_award_voids_the_fixtures_match_under_way_and_stands(client, clock):
     assert refusal("awardfixture", str(fixture.pk), "0", "--reason", " ") == \
         "an award needs a note saying why"
     assert refusal("awardfixture", "999999", "0", "--reason", "x") == "there is no fixture 999999"
+
+
+def test_a_judge_publishes_a_whole_tournaments_finished_matches_at_once(judge_client, clock):
+    tournament, _ = started(clock)  # private: nothing published as it ends
+    first = tournament.fixtures.filter(round=1).order_by("slot").first()
+    (played,) = Match.objects.filter(fixture=first)
+    run_until(tournament, clock, done=lambda: Match.objects.get(pk=played.pk).over)
+    finished = Match.objects.finished().filter(fixture__tournament=tournament)
+    assert finished.count() >= 1 and not finished.filter(published=True).exists()
+    page = judge_client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f"Publish its {finished.count()} finished match" in page
+    answer = judge_client.post(f"/tournaments/{tournament.pk}/publish", follow=True)
+    assert f"Published {finished.count()} match" in answer.content.decode()
+    assert all(match.published for match in finished)
+    again = judge_client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "finished match" not in again  # nothing left to publish: no button
+
+
+def test_only_a_judge_publishes_a_tournament(client, clock):
+    tournament, _ = started(clock, public=True)
+    assert client.post(f"/tournaments/{tournament.pk}/publish").status_code in (302, 403)
+    assert not Match.objects.filter(fixture__tournament=tournament, published=True).exists()
