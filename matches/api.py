@@ -177,6 +177,8 @@ class MatchState(Schema):
     clock_ms: int | None  # alternating games: each team's thinking time for the game
     to_move: int | None  # alternating games: the team whose move it is
     clocks: list[int] | None  # alternating games: each team's thinking time left (ms)
+    # held by the judges: {"since", "reason", "remaining_ms"} (docs/api.md); null while it runs
+    paused: dict[str, Any] | None = None
     teams: list[TeamOut]
     board: dict[str, Any]
     state: dict[str, Any]

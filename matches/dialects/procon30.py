@@ -211,6 +211,12 @@ def unacceptable_time(reply: Reply, match: Match) -> HttpResponse:
                    "startAtUnixTime": int(match.start_at.timestamp())}, 400)
 
 
+def paused(reply: Reply, match: Match) -> HttpResponse:
+    """Held by the judges: not taken now, as outside a step, and said why."""
+    return answer({"status": "UnacceptableTime", "startAtUnixTime": int(
+        match.start_at.timestamp()), "detail": reply.body["detail"]}, 400)
+
+
 def too_many_requests(reply: Reply, match: Match | None) -> HttpResponse:
     return answer({"status": "TooManyRequests", "detail": reply.body["detail"]}, 429,
                   reply.headers)
@@ -232,6 +238,7 @@ REFUSALS: dict[str, Refused] = {
     "not_running": not_running,
     "step_over": unacceptable_time,
     "wrong_turn": unacceptable_time,
+    "paused": paused,
     "rate_limited": too_many_requests,
 }
 

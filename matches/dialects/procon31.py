@@ -241,6 +241,7 @@ REFUSALS: dict[str, Refused] = {
     "not_running": not_running,
     "step_over": unacceptable_time,
     "wrong_turn": unacceptable_time,
+    "paused": unacceptable_time,  # held by the judges: its detail says so
     "malformed_json": invalid_format,
     "invalid_actions": invalid_format,
 }

@@ -127,6 +127,14 @@ def turn_announce(match: Match, row: Turn) -> None:
         summary_announce(match, now, row.scores)
 
 
+def control_announce(match: Match, action: str) -> None:
+    """The judges paused, resumed or extended a match: its sockets get its new timing
+    (docs/live-protocol.md, "control"), its line the lists."""
+    with together():
+        broadcast(match_group(match.pk), messages.control(match, action, timezone.now()))
+        summary_announce(match)
+
+
 def end_announce(match: Match) -> None:
     """A game that ended without a turn (a player's time ran out): the end to the
     match's sockets, its line to the lists."""

@@ -182,3 +182,13 @@ def withdrawn(match: Match) -> dict[str, Any]:
 def error(code: str, detail: str) -> dict[str, Any]:
     """Why a socket is about to be closed (with a 44xx close code), as the API's errors."""
     return {"type": "error", "error": code, "detail": detail}
+
+
+def control(match: Match, action: str, now: datetime) -> dict[str, Any]:
+    """The judges' hand on a running match (services/control.py): `action` (`paused`,
+    `resumed`, `extended`), the pause if it is held (`since`, `reason`, `remaining_ms`),
+    its start and next deadline as they are now, and an alternating game's clocks."""
+    return {"type": "control", "action": action, "paused": selectors.paused_now(match),
+            "start_at": selectors.epoch_ms(match.start_at),
+            "deadline": selectors.epoch_ms(selectors.next_deadline(match, now)),
+            "server_time": selectors.epoch_ms(now), **selectors.move_clock_fields(match, now)}

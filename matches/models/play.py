@@ -113,6 +113,13 @@ class Match(models.Model):
     # is taken down. Practice counts in no tournament.
     practice_by = models.CharField(max_length=80, blank=True, default="")
     expires_at = models.DateTimeField(null=True, blank=True)
+    # The judges' hand (matches/services/control.py): since when the match is paused
+    # (None: it runs) and why; the thinking time each turn of an alternating game was
+    # credited ({"turn": ms}: a pause, an extension); every action of theirs, in order.
+    paused_at = models.DateTimeField(null=True, blank=True)
+    pause_reason = models.CharField(max_length=200, blank=True, default="")
+    credits = models.JSONField(default=dict, blank=True)
+    control_log = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MatchQuerySet.as_manager()
@@ -204,8 +211,9 @@ class Match(models.Model):
 
     def due_turns(self, now: datetime) -> range:
         """Turns whose deadline has passed but which are not resolved yet, in order
-        (an alternating game's turns have none: a move resolves its turn)."""
-        if now < self.start_at or self.closed or self.moves_one_by_one:
+        (an alternating game's turns have none: a move resolves its turn; a paused
+        match's, none until it resumes)."""
+        if now < self.start_at or self.closed or self.moves_one_by_one or self.paused_at:
             return range(0)
         past = (now - self.start_at - timedelta(milliseconds=self.strategy_ms)) // self.period + 1
         return range(self.resolved_turns + 1, min(max(past, 0), self.turns) + 1)

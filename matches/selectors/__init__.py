@@ -27,6 +27,7 @@ from matches.selectors.clocks import (  # noqa: F401
     move_clock,
     move_clock_fields,
     next_deadline,
+    paused_now,
 )
 from matches.selectors.ladder import practice_ladder  # noqa: F401
 from matches.selectors.moments import (  # noqa: F401

@@ -38,9 +38,13 @@ def move_clock(match: Match, now: datetime, upto: int | None = None) -> dict[str
     to_move = None if latest and match.over else rules.mover(upto + 1)
     deadline = None
     if to_move is not None:
-        deadline = last + timedelta(milliseconds=remaining[to_move])
-        if latest and now > last:
-            remaining[to_move] -= (now - last).total_seconds() * 1000
+        credit = credited_ms(match, upto + 1)
+        deadline = last + timedelta(milliseconds=remaining[to_move] + credit)
+        moment = now if match.paused_at is None or not latest else min(now, match.paused_at)
+        if latest and moment > last:
+            remaining[to_move] -= (moment - last).total_seconds() * 1000 - credit
+        if latest and match.paused_at is not None:
+            deadline = None  # held by the judges: no time runs out
     elif (match.result or {}).get("decided_by") == "time":
         remaining[1 - match.result["winner"]] = 0
     return {"to_move": to_move, "remaining_ms": [max(0, round(left)) for left in remaining],
@@ -63,11 +67,33 @@ def _time_used(match: Match, upto: int) -> tuple[tuple[float, float], datetime]:
     used, last, stored = [0.0, 0.0], match.start_at, 0
     for number, resolved_at in match.turn_rows.filter(number__lte=upto).order_by(
             "number").values_list("number", "resolved_at"):
-        used[rules.mover(number)] += (resolved_at - last).total_seconds() * 1000
+        used[rules.mover(number)] += ((resolved_at - last).total_seconds() * 1000
+                                      - credited_ms(match, number))
         last, stored = resolved_at, number
     if stored == upto:  # every turn up to it is stored, for good
         TIME_USED.put(key, ((used[0], used[1]), last))
     return (used[0], used[1]), last
+
+
+def paused_now(match: Match) -> dict[str, Any] | None:
+    """A paused match's pause (docs/live-protocol.md): since when, why, and the time its
+    open step had left (a timed game's: it has as much again once resumed); None while
+    it runs."""
+    if match.paused_at is None:
+        return None
+    left = None
+    if not match.alternating:
+        deadline = next_deadline(match, match.paused_at)
+        left = None if deadline is None else max(0, round(
+            (deadline - match.paused_at).total_seconds() * 1000))
+    return {"since": int(match.paused_at.timestamp() * 1000), "reason": match.pause_reason,
+            "remaining_ms": left}
+
+
+def credited_ms(match: Match, turn: int) -> float:
+    """The thinking time the judges gave back to a turn's mover (a pause, an
+    extension: services/control.py)."""
+    return float((match.credits or {}).get(str(turn), 0))
 
 
 def move_clock_fields(match: Match, now: datetime, upto: int | None = None) -> dict[str, Any]:

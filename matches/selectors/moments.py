@@ -13,7 +13,7 @@ from django.utils import timezone
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.rules.base import match_wins
-from matches.selectors.clocks import move_clock_fields, next_deadline
+from matches.selectors.clocks import move_clock_fields, next_deadline, paused_now
 from matches.selectors.records import (
     board_shown,
     epoch_ms,
@@ -75,6 +75,7 @@ def timing(match: Match, now: datetime,
         "strategy_turn": turn,
         "deadline": epoch_ms(next_deadline(match, now)),
         "server_time": epoch_ms(now),
+        "paused": paused_now(match),
         **move_clock_fields(match, now),
         "result": match.result,
         "leader": rules.leader(scores, match.result),

@@ -50,7 +50,7 @@ REJOIN_SECONDS = 3600.0
 # its identity, by which the thinking time used is kept). The turns themselves read the
 # whole match again, in their transaction.
 CLOCK_FIELDS = ("game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
-                "clock_ms", "closed", "created_at")
+                "clock_ms", "closed", "created_at", "paused_at", "credits")
 
 
 def unfinished_matches() -> list[Match]:
@@ -66,15 +66,15 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) 
     now = now or timezone.now()
     resolved = 0
     for match in unfinished_matches() if matches is None else matches:
-        if match.start_at > now:
-            continue
+        if match.start_at > now or match.paused_at is not None:
+            continue  # not begun, or held by the judges (services/control.py)
         if match.alternating:
             if selectors.move_clock(match, now)["deadline"] <= now and time_out(
                     match_id=match.pk, number=match.resolved_turns + 1):
                 resolved += 1
             continue
         for number in match.due_turns(now):
-            if turn_resolve(match_id=match.pk, number=number) is None:
+            if turn_resolve(match_id=match.pk, number=number, start_at=match.start_at) is None:
                 break  # another clock has this match's turn; it carries on in order
             resolved += 1
     if resolved:

@@ -1,4 +1,16 @@
-"""The judges' hand on a match (issue 27's control room starts here): voiding a match.
+"""The judges' hand on a match: pausing, resuming, extending and voiding it
+(`manage.py pausematch`, `resumematch`, `extendmatch`, `voidmatch`; docs/api.md,
+"Held by the judges"). Each acts on the match's row locked, so that it is done once
+whichever process asks, and is kept in the match's `control_log` for the audit.
+
+A pause holds the match where it is: its clock resolves nothing (the claim of a turn
+requires a running match), every team's request is answered 409 `paused`, and each
+screen shows "Paused by the judges: <reason>". Resuming gives the time back: a timed
+game's deadlines, its later games' starts with them, all move by the pause's length
+(the open step keeps what it had left); an alternating game's mover is credited the
+pause on its chess clock. Extending moves a timed game's deadlines by N seconds, or
+gives the mover N seconds more. A game played over its own protocol is held at its
+server, not here.
 
 A void match has no result and counts nowhere: its result becomes
 `{"winner": null, "decided_by": "void", "reason": …, "by": …}` (the result it had, if it
@@ -11,14 +23,20 @@ match of several goes with it.
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
-from matches.live.broadcast import end_announce
+from matches.live.broadcast import control_announce, end_announce
 from matches.models import Match
-from matches.selectors import match_games
+from matches.selectors import epoch_ms, match_games
+from matches.services.clock import clock_wake
 from matches.services.transition import match_ended
+
+EXTEND_LIMIT = 3600  # seconds a single extension may give
 
 VOID = "void"
 
@@ -49,11 +67,102 @@ def match_void(*, match_id: int, reason: str, judge: str) -> Match:
         games = match_games(first)
         if all(is_void(game) for game in games):
             raise ControlError(f"match {first.pk} is void already")
+        now = timezone.now()
         for game in games:
             if is_void(game):
                 continue
             game.result, game.closed = void_result(reason, judge, game.result), True
-            Match.objects.filter(pk=game.pk).update(result=game.result, closed=True)
+            _noted(game, now, "void", judge, reason=reason)
+            Match.objects.filter(pk=game.pk).update(result=game.result, closed=True,
+                                                    paused_at=None, control_log=game.control_log)
             transaction.on_commit(lambda game=game: end_announce(game), robust=True)
         transaction.on_commit(lambda: match_ended.send(match_void, match=first), robust=True)
     return first
+
+
+def _held(match_id: int) -> Match:
+    """The match, its row locked, if the judges may hold it: running or to come."""
+    match = Match.objects.select_for_update().get(pk=match_id)
+    if match.over:
+        raise ControlError(f"match {match.pk} is over")
+    if match.protocol_played:
+        raise ControlError(f"match {match.pk} is played over its own protocol: hold it at "
+                           "its server")
+    return match
+
+
+def _noted(match: Match, now: datetime, action: str, judge: str, **said: Any) -> None:
+    match.control_log = [*match.control_log,
+                         {"at": epoch_ms(now), "action": action, "by": judge, **said}]
+
+
+def _said(reason: str, problem: str) -> str:
+    said = " ".join(reason.split())[:200]
+    if not said:
+        raise ControlError(problem)
+    return said
+
+
+def match_pause(*, match_id: int, reason: str, judge: str,
+                now: datetime | None = None) -> Match:
+    """Hold the match now, with the reason the screens show."""
+    reason = _said(reason, "a pause needs a reason saying why")
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _held(match_id)
+        if match.paused_at is not None:
+            raise ControlError(f"match {match.pk} is paused already")
+        match.paused_at, match.pause_reason = now, reason
+        _noted(match, now, "pause", judge, reason=reason)
+        match.save(update_fields=["paused_at", "pause_reason", "control_log"])
+        transaction.on_commit(lambda: control_announce(match, "paused"), robust=True)
+    return match
+
+
+def match_resume(*, match_id: int, judge: str, now: datetime | None = None) -> Match:
+    """Let a paused match go on, the pause's length given back."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _held(match_id)
+        if match.paused_at is None:
+            raise ControlError(f"match {match.pk} is not paused")
+        held = now - match.paused_at
+        _give_time(match, held)
+        match.paused_at, match.pause_reason = None, ""
+        _noted(match, now, "resume", judge, seconds=round(held.total_seconds(), 3))
+        match.save(update_fields=["paused_at", "pause_reason", "control_log", "start_at",
+                                  "credits"])
+        transaction.on_commit(lambda: control_announce(match, "resumed"), robust=True)
+        transaction.on_commit(clock_wake, robust=True)
+    return match
+
+
+def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
+                 now: datetime | None = None) -> Match:
+    """Give the open step (or an alternating game's mover) `seconds` more."""
+    if not 0 < seconds <= EXTEND_LIMIT:
+        raise ControlError(f"an extension is more than 0 and at most {EXTEND_LIMIT} seconds")
+    now = now or timezone.now()
+    with transaction.atomic():
+        match = _held(match_id)
+        _give_time(match, timedelta(seconds=seconds))
+        _noted(match, now, "extend", judge, seconds=seconds, reason=" ".join(reason.split()))
+        match.save(update_fields=["control_log", "start_at", "credits"])
+        transaction.on_commit(lambda: control_announce(match, "extended"), robust=True)
+        transaction.on_commit(clock_wake, robust=True)
+    return match
+
+
+def _give_time(match: Match, given: timedelta) -> None:
+    """A timed game's deadlines, and its later games' starts, move by `given`; an
+    alternating game's mover is credited it."""
+    if match.alternating:
+        turn = str(match.resolved_turns + 1)
+        credits = dict(match.credits or {})
+        credits[turn] = credits.get(turn, 0) + round(given.total_seconds() * 1000)
+        match.credits = credits
+        return
+    first = match.first_game or match
+    Match.objects.filter(pk__in=[game.pk for game in match_games(first)],
+                         start_at__gt=match.start_at).update(start_at=F("start_at") + given)
+    match.start_at += given

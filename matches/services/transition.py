@@ -51,14 +51,18 @@ def counted_submissions(match: Match, turn: int) -> dict[int, tuple[int, Any]]:
     return {index: (pk, actions) for index, pk, actions in accepted}
 
 
-def turn_resolve(*, match_id: int, number: int, now: datetime | None = None) -> Turn | None:
-    """Resolve turn `number` if nobody has yet; None when another clock claimed it.
+def turn_resolve(*, match_id: int, number: int, now: datetime | None = None,
+                 start_at: datetime | None = None) -> Turn | None:
+    """Resolve turn `number` if nobody has yet; None when another clock claimed it, or
+    the match is paused, or (`start_at`: the start the caller found the turn due by)
+    the judges moved its deadlines since (services/control.py).
 
     The match ends after the turn when it was the last or the rules say the game is
     decided (a capture, neither player able to move): its result is stored then."""
     with transaction.atomic():
-        claimed = Match.objects.filter(pk=match_id, resolved_turns=number - 1,
-                                       closed=False).update(resolved_turns=number)
+        unmoved = {} if start_at is None else {"start_at": start_at}
+        claimed = Match.objects.filter(pk=match_id, resolved_turns=number - 1, closed=False,
+                                       paused_at=None, **unmoved).update(resolved_turns=number)
         if not claimed:
             return None
         match = Match.objects.select_related("board").get(pk=match_id)
@@ -118,8 +122,8 @@ def time_out(*, match_id: int, number: int) -> bool:
         match = Match.objects.select_related("board").get(pk=match_id)
         loser = rules_for(match.game).mover(number)
         result = {"winner": 1 - loser, "decided_by": "time"}
-        ended = Match.objects.filter(pk=match_id, resolved_turns=number - 1, closed=False
-                                     ).update(closed=True, result=result)
+        ended = Match.objects.filter(pk=match_id, resolved_turns=number - 1, closed=False,
+                                     paused_at=None).update(closed=True, result=result)
         if ended:
             match.closed, match.result = True, result
             transaction.on_commit(lambda: end_announce(match), robust=True)

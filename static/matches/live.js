@@ -56,6 +56,9 @@ export class MatchStream {
       case "end":
         this.emit("onEnd", message);
         break;
+      case "control": // the judges paused, resumed or extended it: its new timing
+        this.emit("onControl", message);
+        break;
       case "viewers":
         this.emit("onViewers", message.count);
         break;

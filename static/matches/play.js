@@ -464,7 +464,9 @@ function tickCountdown(page) {
   const box = page.find("countdown");
   let text;
   if (data.status === "finished") text = "";
-  else if (data.strategy_turn && data.deadline) {
+  else if (data.paused) { // held by the judges: nothing is taken until it goes on
+    text = interpolate(gettext("Paused by the judges: %(reason)s"), { reason: data.paused.reason }, true);
+  } else if (data.strategy_turn && data.deadline) {
     // Translators: the open turn and the time left to send its actions, e.g. "Turn 3 · 4.2 s left"
     text = interpolate(gettext("Turn %(turn)s · %(time)s left"),
                        { turn: data.strategy_turn, time: formatCountdown(data.deadline - page.clock.now()) });

@@ -19,7 +19,7 @@ import { drawNames, drawTeams } from "./venue/cards.js";
 import { drawChessClocks } from "./venue/chess-clocks.js";
 import { drawFailures, refitFailures } from "./venue/failures.js";
 import { drawResult, drawTitle } from "./venue/result.js";
-import { newScreen, readEnd, readSnapshot, readTurn, stepState } from "./venue/screen.js";
+import { newScreen, readControl, readEnd, readSnapshot, readTurn, stepState } from "./venue/screen.js";
 import { drawPhase, drawViewers } from "./venue/status.js";
 import { drawCountdown, drawTurn } from "./venue/strip.js";
 
@@ -75,6 +75,13 @@ export function startVenue(root, matchId) {
       screen.drawn = state;
       screen.step = message;
       drawTeams(root, screen, message.state.scores);
+      drawStatus();
+    },
+    // The judges held the match, let it go on or gave it time: the countdown says so
+    // (and stops), or runs to the moved deadline.
+    onControl(message) {
+      clock.update(message.server_time);
+      readControl(screen, message);
       drawStatus();
     },
     onEnd(message) {

@@ -271,3 +271,25 @@ async def test_a_socket_that_fails_while_opening_leaves_the_hub(monkeypatch, sub
         await socket.connect()
         await socket.receive_output(timeout=3)
     assert subscriptions == [("add", f"match.{match.pk}"), ("discard", f"match.{match.pk}")]
+
+
+async def test_the_judges_pause_and_resume_reach_every_socket_with_the_new_timing():
+    from matches.services.control import match_pause, match_resume
+
+    match, _ = await sync_to_async(make_match)()
+    socket = await connect(f"/ws/matches/{match.pk}/")
+    snapshot = await receive_type(socket, "snapshot")
+    assert snapshot["paused"] is None
+    await sync_to_async(match_pause)(match_id=match.pk, reason="the hall's power", judge="j")
+    paused = await receive_type(socket, "control")
+    assert paused["action"] == "paused" and paused["paused"]["reason"] == "the hall's power"
+    assert paused["paused"]["remaining_ms"] > 0 and paused["start_at"] == snapshot["match"]["start_at"]
+    again = await connect(f"/ws/matches/{match.pk}/")  # a screen that joins now knows it
+    assert (await receive_type(again, "snapshot"))["paused"]["reason"] == "the hall's power"
+    await sync_to_async(match_resume)(match_id=match.pk, judge="j")
+    resumed = await receive_type(socket, "control")
+    assert resumed["action"] == "resumed" and resumed["paused"] is None
+    assert resumed["start_at"] > snapshot["match"]["start_at"]  # the time given back
+    assert resumed["deadline"] > snapshot["deadline"]
+    await socket.disconnect()
+    await again.disconnect()

@@ -166,6 +166,9 @@ def _read(request: Request, game: str) -> tuple[list[dict[str, Any]], int | None
 def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
     if match.over:
         return Refusal(409, "not_running", "the match is finished")
+    if match.paused_at is not None:  # services/control.py
+        return Refusal(409, "paused", f"the match is paused by the judges: {match.pause_reason}"
+                                      "; answers are taken again once it resumes")
     if now < match.start_at:
         return Refusal(409, "not_running",
                        f"the match starts at {epoch_ms(match.start_at)} (epoch ms)")

@@ -5,6 +5,7 @@ request, the team's storage budget and a source's tally of the minute.
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from django.db import connection
@@ -15,7 +16,7 @@ from matches.models import Match, RequestTally, Submission, Team
 # process: the ORM's select_for_update().get() and create() cost about three times
 # their CPU, and this path runs for both teams of every match at every deadline.
 LOCKED = ("game", "turns", "strategy_ms", "transition_ms", "start_at", "resolved_turns",
-          "closed", "clock_ms")
+          "closed", "clock_ms", "paused_at", "pause_reason", "credits", "practice_by")
 
 
 def match_lock(match_id: int) -> Match:
@@ -27,9 +28,12 @@ def match_lock(match_id: int) -> Match:
     if row is None:
         raise Match.DoesNotExist(f"there is no match {match_id}")
     fields = dict(zip(LOCKED, row, strict=True))
-    if getattr(fields["start_at"], "tzinfo", None) is None:  # SQLite's: text, or naive
-        fields["start_at"] = connection.ops.convert_datetimefield_value(
-            fields["start_at"], None, connection)
+    for name in ("start_at", "paused_at"):
+        if fields[name] is not None and getattr(fields[name], "tzinfo", None) is None:
+            fields[name] = connection.ops.convert_datetimefield_value(  # SQLite's: text
+                fields[name], None, connection)
+    if isinstance(fields["credits"], str | bytes):  # a JSON column read raw
+        fields["credits"] = json.loads(fields["credits"])
     return Match(pk=match_id, **fields | {"closed": bool(fields["closed"])})
 
 

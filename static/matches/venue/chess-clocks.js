@@ -16,6 +16,7 @@ export function alternating(screen) {
 export function clockLeft(screen, clock, team) {
   const left = screen.clocks[team];
   if (team !== screen.toMove || screen.status === "finished") return left;
+  if (screen.paused) return left; // held by the judges: no clock runs
   const since = Math.max(screen.clocksAt ?? clock.now(), screen.meta.start_at);
   return Math.max(0, left - Math.max(0, clock.now() - since));
 }

@@ -19,6 +19,7 @@ export function readSnapshot(screen, message) {
   Object.assign(screen, { meta: message.match, history: message.history,
                           state: message.previous ?? null,
                           deadline: message.deadline, status: message.status, result: message.result,
+                          paused: message.paused || null,
                           lead: message.lead || null,
                           panel: inLanguage(message.panels) || message.panel || null,
                           reasons: message.reasons || null,
@@ -63,4 +64,13 @@ function readClocks(screen, message) {
   screen.clocks = message.clocks ?? null;
   screen.clocksAt = message.server_time ?? null;
   screen.toMove = message.to_move ?? null;
+}
+
+// The judges held the match, let it go on or gave it time (a "control" message): the
+// pause, the start and deadline as they are now, an alternating game's clocks.
+export function readControl(screen, message) {
+  readClocks(screen, message);
+  screen.paused = message.paused || null;
+  screen.deadline = message.deadline;
+  if (screen.meta) screen.meta.start_at = message.start_at;
 }

@@ -27,6 +27,9 @@ export function drawCountdown(root, screen, clock, { now, startsIn, startCard })
   if (now === "reconnecting") text = gettext("reconnecting…");
   else if (now === "upcoming" && !startCard) {
     text = interpolate(gettext("starts in %(time)s"), { time: startsIn });
+  } else if (screen.paused && now !== "finished") {
+    drawPaused(countdown, screen.paused, clock);
+    return;
   } else if (alternating(screen)) {
     drawMover(countdown, screen, now);
     return;
@@ -41,6 +44,20 @@ export function drawCountdown(root, screen, clock, { now, startsIn, startCard })
   setData(countdown, "mover", null);
   setData(countdown, "step", null);
   setData(countdown, "kind", now);
+}
+
+// Held by the judges: why, for how long so far, and the time the open step keeps for
+// when it goes on.
+function drawPaused(countdown, paused, clock) {
+  const said = interpolate(gettext("Paused by the judges: %(reason)s"), { reason: paused.reason }, true);
+  const held = interpolate(gettext("for %(time)s"),
+                           { time: formatCountdown(Math.max(0, clock.now() - paused.since)) }, true);
+  const left = paused.remaining_ms === null || paused.remaining_ms === undefined ? ""
+    : ` · ${interpolate(gettext("%(time)s left"), { time: formatCountdown(paused.remaining_ms) }, true)}`;
+  setText(countdown, `${said} · ${held}${left}`);
+  setData(countdown, "mover", null);
+  setData(countdown, "step", null);
+  setData(countdown, "kind", "paused");
 }
 
 // "next in 2.4 s": the words small and muted, the time in one piece after them or,

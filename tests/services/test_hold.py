@@ -1,0 +1,167 @@
+"""The judges hold a match (matches/services/control.py; pausematch, resumematch,
+extendmatch): a pause stops its clock and its answers, a resume gives the time back
+(a timed game's deadlines move; an alternating game's mover is credited), an extension
+gives more; each once, whichever clock looks, and kept for the audit."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from matches.models import Match
+from matches.selectors import move_clock
+from matches.services.clock import clock_tick
+from matches.services.control import ControlError, match_extend, match_pause, match_resume
+from matches.services.transition import turn_resolve
+from tests.commands.calls import refusal, run
+from tests.factories import make_match
+
+pytestmark = pytest.mark.django_db
+
+
+def running(strategy=10.0, turns=3, **made):
+    """A timed match whose turn 1 opened 4 s ago (6 s of it left)."""
+    match, tokens = make_match(turns=turns, strategy=strategy, transition=1.0, **made)
+    start = timezone.now() - timedelta(seconds=4)
+    Match.objects.filter(pk=match.pk).update(start_at=start)
+    match.refresh_from_db()
+    return match, tokens
+
+
+def send(client, match, token, path="/api/matches/{}/actions", body=None):
+    return client.post(path.format(match.pk), json.dumps(body or {"actions": []}),
+                       content_type="application/json", HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    """Every part of the server reads this time; the test moves it."""
+    from tests.api.conftest import Clock
+
+    held = Clock(timezone.now())
+    monkeypatch.setattr("django.utils.timezone.now", held.now)
+    return held
+
+
+def test_a_pause_holds_the_clock_and_answers_and_a_resume_gives_the_time_back(client, clock):
+    match, tokens = running()
+    deadline = match.deadline(1)
+    paused_at = timezone.now()
+    said = run("pausematch", str(match.pk), "--reason", "Nara's router restarts",
+               "--judge", "judy")
+    assert said == f"match {match.pk} is paused: Nara's router restarts\n"
+    refused = send(client, match, tokens[0])
+    assert refused.status_code == 409 and refused.json()["error"] == "paused"
+    assert "Nara's router restarts" in refused.json()["detail"]
+    shown = client.get(f"/api/matches/{match.pk}").json()["paused"]
+    assert shown["reason"] == "Nara's router restarts"
+    assert 5000 <= shown["remaining_ms"] <= 6100  # the step's time left when paused
+    assert clock_tick(deadline + timedelta(seconds=30)) == 0  # past the old deadline: held
+    assert Match.objects.get(pk=match.pk).resolved_turns == 0
+    clock.advance(20)
+    match_resume(match_id=match.pk, judge="judy")
+    match.refresh_from_db()
+    held = timedelta(seconds=match.control_log[-1]["seconds"])  # as long as it was paused
+    assert match.paused_at is None and match.pause_reason == ""
+    assert held == timezone.now() - paused_at == timedelta(seconds=20)
+    assert abs(match.deadline(1) - deadline - held) < timedelta(milliseconds=1)  # moved by it
+    assert [entry["action"] for entry in match.control_log] == ["pause", "resume"]
+    assert client.get(f"/api/matches/{match.pk}").json()["paused"] is None
+    assert send(client, match, tokens[0]).status_code == 202  # its step is open again
+    assert clock_tick(match.deadline(1) - timedelta(seconds=0.5)) == 0
+    assert clock_tick(match.deadline(1) + timedelta(seconds=0.1)) == 1
+
+
+def test_a_clock_that_read_the_old_deadlines_resolves_nothing():
+    """Two clocks: one read the match before the judges moved its deadlines; its claim
+    fails (the start it computed by has changed), so a turn is never resolved early."""
+    match, _ = running()
+    read = match.start_at
+    match_extend(match_id=match.pk, seconds=30, judge="judy")
+    assert turn_resolve(match_id=match.pk, number=1, start_at=read) is None
+    assert Match.objects.get(pk=match.pk).resolved_turns == 0
+    moved = Match.objects.get(pk=match.pk)
+    assert moved.start_at - read == timedelta(seconds=30)
+    match_pause(match_id=match.pk, reason="a fire drill", judge="judy")
+    assert turn_resolve(match_id=match.pk, number=1, start_at=moved.start_at) is None
+
+
+def test_an_alternating_games_clock_stops_in_a_pause_and_its_mover_is_credited(client):
+    made = json.loads(run("creatematch", "--game", "blokus-duo", "--teams", "Alpha", "Beta",
+                          "--clock", "60", "--start-in", "0", "--json"))
+    match = Match.objects.get(pk=made["id"])
+    start = timezone.now() - timedelta(seconds=10)  # Alpha has thought 10 s of its 60
+    Match.objects.filter(pk=match.pk).update(start_at=start)
+    match.refresh_from_db()
+    now = start + timedelta(seconds=10)
+    before = move_clock(match, now)["remaining_ms"][0]
+    match_pause(match_id=match.pk, reason="a program crashed", judge="judy", now=now)
+    match.refresh_from_db()
+    later = now + timedelta(minutes=5)  # long past its 60 s: held, so not lost on time
+    assert move_clock(match, later)["remaining_ms"][0] == before
+    assert move_clock(match, later)["deadline"] is None
+    assert clock_tick(later) == 0 and not Match.objects.get(pk=match.pk).over
+    token = made["teams"][0]["token"]
+    moved = client.post(f"/api/matches/{match.pk}/actions", json.dumps(
+        {"actions": [{"move": "55a0"}]}), content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {token}")
+    assert moved.status_code == 409 and moved.json()["error"] == "paused"
+    match_resume(match_id=match.pk, judge="judy", now=later)
+    match.refresh_from_db()
+    assert abs(move_clock(match, later)["remaining_ms"][0] - before) <= 1
+    match_extend(match_id=match.pk, seconds=15, judge="judy", reason="the hall's power")
+    match.refresh_from_db()
+    assert abs(move_clock(match, later)["remaining_ms"][0] - (before + 15000)) <= 1
+
+
+def test_a_pause_of_the_first_game_moves_the_second_games_start():
+    made = json.loads(run("creatematch", "--game", "procon2020", "--teams", "Hà Nội", "Huế",
+                          "--board", "random:3", "--turns", "3", "--strategy-seconds", "5",
+                          "--transition-seconds", "1", "--start-in", "0", "--json"))
+    first = Match.objects.get(pk=made["id"])
+    second = first.later_games.get()
+    was = second.start_at
+    now = timezone.now()
+    match_pause(match_id=first.pk, reason="the projector", judge="judy", now=now)
+    match_resume(match_id=first.pk, judge="judy", now=now + timedelta(seconds=42))
+    second.refresh_from_db()
+    assert second.start_at - was == timedelta(seconds=42)
+
+
+def test_what_cannot_be_held_is_refused_in_one_line():
+    match, _ = running()
+    assert refusal("pausematch", str(match.pk), "--reason", " ") == \
+        "a pause needs a reason saying why"
+    assert refusal("resumematch", str(match.pk)) == f"match {match.pk} is not paused"
+    run("pausematch", str(match.pk), "--reason", "once")
+    assert refusal("pausematch", str(match.pk), "--reason", "twice") == \
+        f"match {match.pk} is paused already"
+    assert "at most 3600 seconds" in refusal("extendmatch", str(match.pk), "0")
+    assert "at most 3600 seconds" in refusal("extendmatch", str(match.pk), "7200")
+    assert run("resumematch", str(match.pk)).startswith(f"match {match.pk} resumed after ")
+    assert run("extendmatch", str(match.pk), "20") == f"match {match.pk} extended by 20 s\n"
+    Match.objects.filter(pk=match.pk).update(closed=True)
+    assert refusal("pausematch", str(match.pk), "--reason", "late") == f"match {match.pk} is over"
+    assert refusal("pausematch", "999999", "--reason", "x") == "there is no match 999999"
+    with pytest.raises(ControlError, match="over"):
+        match_extend(match_id=match.pk, seconds=5, judge="judy")
+
+
+def test_every_dialect_answers_a_paused_match_as_not_taken_now_and_says_why(client, tmp_path):
+    from tests.dialects.test_kakomimasu_v1 import kakomimasu_match
+
+    match, tokens = kakomimasu_match(tmp_path)
+    Match.objects.filter(pk=match.pk).update(start_at=timezone.now() - timedelta(seconds=1))
+    match_pause(match_id=match.pk, reason="the venue's network", judge="judy")
+    official = client.post(f"/procon31/matches/{match.pk}/action", json.dumps([]),
+                           content_type="application/json", HTTP_X_API_TOKEN=tokens[0])
+    assert official.status_code == 400 and official.json()["status"] == "UnacceptableTime"
+    assert "paused by the judges: the venue's network" in official.json()["detail"]
+    community = client.patch(f"/v1/matches/{match.pk}/actions", json.dumps({"actions": []}),
+                             content_type="application/json",
+                             HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    assert community.status_code == 400
+    assert "paused by the judges" in community.json()["message"]
+    from matches.models import Submission
+    assert Submission.objects.filter(match=match, error="paused").count() == 2  # both stored
