@@ -99,3 +99,28 @@ def test_healthz_and_metrics_speak_for_the_whole_venue(venue, tmp_path):
     assert float(samples['spectator_turns_resolved_total{game="kakomimasu"}']) == 4
     assert float(samples['spectator_requests_total{kind="answer",status="2xx"}']) == 4
     assert float(samples['spectator_answer_seconds_count{team="Alpha"}']) == 4
+
+
+def test_a_pause_holds_both_clocks_and_a_resume_lets_them_go_on_exactly_once(venue):
+    """Two servers, two clocks: while the judges hold the match no clock resolves a turn,
+    however many deadlines pass; after the resume each turn is resolved once, and every
+    viewer gets every turn once and in order."""
+    from matches.services.control import match_pause, match_resume
+
+    ports = started(venue, servers=2, clocks=2)
+    match, tokens = make_match(turns=8, start_in=3, **STEP)
+    with Player(ports, match.pk, tokens[0]):
+        watching = Watching(viewers_of(match, ports))
+        wait_until(lambda: resolved(match) >= 2, "turn 2")
+        match_pause(match_id=match.pk, reason="a fire drill", judge="judy")
+        held = resolved(match)
+        match.refresh_from_db()
+        paused_at = match.paused_at
+        wait_until(lambda: timezone.now() > paused_at + 4 * match.period, "four steps' time")
+        assert resolved(match) == held  # no deadline passes while it is held
+        match_resume(match_id=match.pk, judge="judy")
+        viewers = watching.finish()
+    assert_every_turn_once_in_order(viewers, 8)
+    assert_resolved_once_and_replayed(match)
+    match.refresh_from_db()
+    assert [entry["action"] for entry in match.control_log] == ["pause", "resume"]
