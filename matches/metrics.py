@@ -103,17 +103,29 @@ class Counted:
             request_counted(scope.get("path", ""), status)
 
 
-def others_forgotten() -> None:
-    """Start from nothing: the files of every other process (a one-process server, the
-    demo, calls it as it starts; `make serve` empties the folder before its processes)."""
+def dead_forgotten() -> None:
+    """Forget the numbers of processes that have ended (the demo calls it as it starts,
+    so that its /metrics counts from then; `make serve` empties the folder before its
+    processes start). A live process's files are never touched: another server (or test)
+    sharing the folder keeps counting."""
     folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not folder:
         return
-    mine = f"_{os.getpid()}.db"
     for name in os.listdir(folder):
-        if name.endswith(".db") and not name.endswith(mine):
+        pid = name.removesuffix(".db").rpartition("_")[2]
+        if name.endswith(".db") and pid.isdigit() and not _alive(int(pid)):
             with contextlib.suppress(OSError):
                 os.remove(os.path.join(folder, name))
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's: alive
+        return True
+    return True
 
 
 @atexit.register

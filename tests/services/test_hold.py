@@ -165,3 +165,21 @@ def test_every_dialect_answers_a_paused_match_as_not_taken_now_and_says_why(clie
     assert "paused by the judges" in community.json()["message"]
     from matches.models import Submission
     assert Submission.objects.filter(match=match, error="paused").count() == 2  # both stored
+
+
+def test_during_a_pause_a_judge_enters_a_crashed_teams_actions_for_the_held_step(clock):
+    from matches.services.submissions import submission_enter
+    from tests.factories import put
+
+    match, tokens = running()
+    match_pause(match_id=match.pk, reason="Beta's program crashed", judge="judy")
+    clock.advance(120)  # long after the step's old deadline: it is held, not over
+    team = match.teams.get(index=1)
+    body = json.dumps({"actions": [put(0, 1, 1)]}).encode()
+    entered = submission_enter(team, body, "judy", "Beta's moves read out by phone",
+                               timezone.now())
+    assert entered.status == 202 and entered.body["turn"] == 1
+    match_resume(match_id=match.pk, judge="judy")
+    match.refresh_from_db()
+    row = turn_resolve(match_id=match.pk, number=1, now=match.deadline(1))
+    assert row is not None and row.outcomes[1][0]["result"] == "ok"  # the judge's put counted

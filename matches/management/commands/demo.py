@@ -214,7 +214,7 @@ class Command(BaseCommand):
     def handle(self, *args, host, port, strategy_seconds, transition_seconds, turns, clock,
                no_bots, **options):
         call_command("migrate", verbosity=0, interactive=False)
-        metrics.others_forgotten()  # /metrics counts from this demo's start
+        metrics.dead_forgotten()  # /metrics counts from this demo's start
         if "SPECTATOR_PRACTICE" not in os.environ:  # a demo lets anyone practise
             settings.PRACTICE = "open"
         self.base = f"http://{host}:{port}"

@@ -34,7 +34,12 @@ def judge(request: Request, team: Team) -> Reply:
     (Match.DoesNotExist if the match has gone)."""
     with transaction.atomic():
         match = sql.match_lock(team.match_id)
-        turn = match.strategy_turn(request.received_at)
+        # A judge enters a held match's actions (offline entry) for the step it was
+        # paused in: its time is the pause's moment (services/control.py).
+        entry_in_pause = bool(request.entered_by) and match.paused_at is not None \
+            and not match.alternating
+        moment = match.paused_at if entry_in_pause else request.received_at
+        turn = match.strategy_turn(moment)
         limited = limits.rate_limited(request, team)
         if limited:
             if storage.tallied(f"team:{team.pk}", request, match, team, limited):
@@ -55,7 +60,7 @@ def judge(request: Request, team: Team) -> Reply:
             actions, meant, dry_run = checked.actions, checked.meant, checked
         except Refusal as problem:
             return storage.store(request, match, team, None, problem)
-        refusal = (_protocol_played(match) or _closed(match, turn, request.received_at)
+        refusal = (_protocol_played(match) or _closed(match, turn, moment, entry_in_pause)
                    or _wrong_turn(turn, meant) or dry_run)
         if refusal:
             return storage.store(request, match, team, actions, refusal)
@@ -163,10 +168,11 @@ def _read(request: Request, game: str) -> tuple[list[dict[str, Any]], int | None
     return actions, meant
 
 
-def _closed(match: Match, turn: int | None, now: datetime) -> Refusal | None:
+def _closed(match: Match, turn: int | None, now: datetime,
+            held_entry: bool = False) -> Refusal | None:
     if match.over:
         return Refusal(409, "not_running", "the match is finished")
-    if match.paused_at is not None:  # services/control.py
+    if match.paused_at is not None and not held_entry:  # services/control.py
         return Refusal(409, "paused", f"the match is paused by the judges: {match.pause_reason}"
                                       "; answers are taken again once it resumes")
     if now < match.start_at:
