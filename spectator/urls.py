@@ -5,11 +5,13 @@ from django.views.i18n import JavaScriptCatalog
 import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
 from matches.api import api
-from matches.views import judges, operations, pages, practice, screens, tournaments
+from matches.views import control, judges, operations, pages, practice, screens, tournaments
 
 urlpatterns = [
     path("", pages.index, name="index"),
     path("healthz", operations.healthz, name="healthz"),  # README, "Operations"
+    path("control/", control.control_room, name="control"),
+    path("control/matches/<match:match_id>/<str:action>", control.control_act, name="control-act"),
     path("metrics", operations.metrics_view, name="metrics"),
     path("matches/", pages.published, name="published"),
     path("matches/<match:match_id>/", pages.match_screen, name="match"),

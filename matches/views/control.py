@@ -1,0 +1,72 @@
+"""The control room (/control/, judges; README, "The contest day"): every match running,
+held or starting today, each team's connection health, and the judges' hand on each
+match: pause, resume, extend, void (matches/services/control.py, the commands' services).
+`?part=live` is the page's live part alone, which the page reloads."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from matches.models import Match
+from matches.selectors.control import control_matches
+from matches.services.control import (
+    ControlError,
+    match_extend,
+    match_pause,
+    match_resume,
+    match_void,
+)
+from matches.views.judges import judges_only
+
+RELOAD_SECONDS = 3
+
+
+@judges_only
+def control_room(request: HttpRequest) -> HttpResponse:
+    context = {"rows": control_matches(timezone.now()), "reload_seconds": RELOAD_SECONDS}
+    if request.GET.get("part") == "live":
+        return render(request, "matches/_control_live.html", context)
+    return render(request, "matches/control.html", context)
+
+
+@require_POST
+@judges_only
+def control_act(request: HttpRequest, match_id: int, action: str) -> HttpResponse:
+    """A judge's action on one match, said back at the top of the room."""
+    match = get_object_or_404(Match, pk=match_id)
+    judge, reason = request.user.get_username(), request.POST.get("reason", "")
+    try:
+        if action == "pause":
+            match_pause(match_id=match.pk, reason=reason, judge=judge)
+            said = gettext("Match %(id)s is paused.")
+        elif action == "resume":
+            match_resume(match_id=match.pk, judge=judge)
+            said = gettext("Match %(id)s goes on: its open step has the time it had.")
+        elif action == "extend":
+            seconds = _seconds(request.POST.get("seconds", ""))
+            match_extend(match_id=match.pk, seconds=seconds, judge=judge, reason=reason)
+            said = gettext("Match %(id)s has %(seconds)s s more.")
+        elif action == "void":
+            match_void(match_id=match.pk, reason=reason, judge=judge)
+            said = gettext("Match %(id)s is void: it counts nowhere.")
+        else:
+            raise ControlError(gettext("no such action"))
+    except ControlError as error:
+        messages.error(request, gettext("Not done: %(why)s") % {"why": error})
+    else:
+        messages.success(request, said % {"id": match.pk,
+                                          "seconds": request.POST.get("seconds", "")})
+    return redirect(f"{reverse('control')}#match-{match.pk}")
+
+
+def _seconds(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ControlError(gettext("the seconds to give are a number")) from None

@@ -1,0 +1,78 @@
+"""/control/, the judges' control room: every match running, held or starting within a
+day, each team's health (green, amber, red), and the judges' hand on each match (pause,
+resume, extend, void) through the same services as the commands."""
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from matches.models import Match
+from matches.services.transition import turn_resolve
+from tests.factories import make_match, put
+
+pytestmark = pytest.mark.django_db
+
+
+def section(page: str, match_id: int) -> str:
+    start = page.index(f'id="match-{match_id}"')
+    end = page.find('<section class="control-match"', start + 1)
+    return page[start:end if end != -1 else None]
+
+
+def test_the_room_is_for_judges_only(client):
+    assert client.get("/control/").status_code == 302  # to the login page
+    make_match()
+    assert client.post("/control/matches/1/pause", {"reason": "x"}).status_code == 302
+    assert not Match.objects.filter(paused_at__isnull=False).exists()
+
+
+def test_a_team_that_misses_its_step_turns_red_and_one_that_answers_stays_green(judge_client):
+    match, tokens = make_match(turns=5, strategy=2.0, teams=("Nara", "Hanoi"))
+    start = timezone.now() - timedelta(seconds=1)
+    Match.objects.filter(pk=match.pk).update(start_at=start)
+    match.refresh_from_db()
+    sent = judge_client.post(f"/api/matches/{match.pk}/actions",
+                             json.dumps({"actions": [put(0, 0, 0)]}),
+                             content_type="application/json",
+                             HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    assert sent.status_code == 202
+    turn_resolve(match_id=match.pk, number=1, now=match.deadline(1))
+    upcoming, _ = make_match(start_in=600, teams=("Osaka", "Kushiro"))
+    practice, _ = make_match(teams=("Guest", "Level 1"))
+    Match.objects.filter(pk=practice.pk).update(practice_by="address:10.0.0.9")
+    page = judge_client.get("/control/").content.decode()
+    shown = section(page, match.pk)
+    levels = re.findall(r'<li class="health-(\w+)">.*?<strong>([^<]+)</strong>', shown, re.S)
+    assert levels == [("green", "Nara"), ("red", "Hanoi")]
+    assert "1 step missed" in shown and "nothing heard yet" in shown
+    assert "health-waiting" in section(page, upcoming.pk)
+    assert f'id="match-{practice.pk}"' not in page  # practice is not the day's business
+    live = judge_client.get("/control/?part=live").content.decode()
+    assert "<html" not in live and f'id="match-{match.pk}"' in live
+
+
+def test_a_judge_pauses_extends_resumes_and_voids_from_the_room(judge_client):
+    match, _ = make_match(turns=5)
+    answer = judge_client.post(f"/control/matches/{match.pk}/pause",
+                               {"reason": "Nara's router"}, follow=True)
+    assert f"Match {match.pk} is paused." in answer.content.decode()
+    match.refresh_from_db()
+    assert match.pause_reason == "Nara's router" and match.control_log[-1]["by"] == "judy"
+    page = section(judge_client.get("/control/").content.decode(), match.pk)
+    assert "paused: Nara&#x27;s router" in page and ">Resume</button>" in page
+    before = match.start_at
+    judge_client.post(f"/control/matches/{match.pk}/extend", {"seconds": "20"})
+    judge_client.post(f"/control/matches/{match.pk}/resume")
+    match.refresh_from_db()
+    assert match.paused_at is None and match.start_at - before >= timedelta(seconds=20)
+    refused = judge_client.post(f"/control/matches/{match.pk}/extend", {"seconds": "lots"},
+                                follow=True).content.decode()
+    assert "Not done: the seconds to give are a number" in refused
+    judge_client.post(f"/control/matches/{match.pk}/void", {"reason": "a rerun"})
+    match.refresh_from_db()
+    assert match.result["decided_by"] == "void" and match.over
+    assert [entry["action"] for entry in match.control_log] == [
+        "pause", "extend", "resume", "void"]
