@@ -42,7 +42,9 @@ def control_matches(now: datetime) -> list[dict[str, Any]]:
 
 def _row(match: Match, now: datetime) -> dict[str, Any]:
     status = "paused" if match.paused_at is not None else match.status(now)
-    deadline = None if match.paused_at is not None else next_deadline(match, now)
+    # a game played over its own protocol keeps its own time at its server
+    deadline = None if match.paused_at is not None or match.protocol_played else \
+        next_deadline(match, now)
     teams = sorted(match.teams.all(), key=lambda team: team.index)
     return {"match": match, "status": status, "paused": paused_now(match),
             "deadline_in": None if deadline is None else (deadline - now).total_seconds(),
@@ -67,8 +69,8 @@ def _health(match: Match, teams: list, now: datetime, status: str) -> list[dict[
                      if not match.alternating or rules.mover(turn) == team.index]
         missed = [turn for turn in own_turns if turn not in answered]
         latencies = [(received - match.opens_at(turn)).total_seconds() * 1000
-                     for _, turn, received, status_code, _ in mine
-                     if status_code == 202 and turn and not match.alternating]
+                     for _, turn, received, status_code, _ in mine if status_code == 202
+                     and turn and not match.alternating and not match.protocol_played]
         refused = sum(1 for row in mine if row[3] >= 400)
         heard = last.get(team.index)
         quiet = None if heard is None else (now - heard).total_seconds()
@@ -86,11 +88,12 @@ def _level(match: Match, status: str, missed: list[int], refused: int,
     recent = match.resolved_turns - 1
     if any(turn >= recent for turn in missed):
         return "red"
-    if period and status == "running" and match.resolved_turns >= 1 and (
-            quiet is None or quiet > 3 * period):
+    # (held by the judges, or played over its own protocol: a quiet team is no sign)
+    timed = bool(period) and status == "running" and not match.protocol_played
+    if timed and match.resolved_turns >= 1 and (quiet is None or quiet > 3 * period):
         return "red"
     late = latencies and match.strategy_ms and \
         statistics.median(latencies) > LATE_SHARE * match.strategy_ms
-    if missed or refused or late or (period and quiet is not None and quiet > 1.5 * period):
+    if missed or refused or late or (timed and quiet is not None and quiet > 1.5 * period):
         return "amber"
     return "green"
