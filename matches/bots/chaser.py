@@ -459,17 +459,6 @@ class Tracker(Mapper):
             return "w" + way
         return "l" + way  # who stands two ahead would be beside it once it has walked
 
-    def _walkable(self, way: str, at: dict[str, str]) -> bool:
-        if at[way] not in (FLOOR, ITEM):
-            return False
-        dx, dy = STEP[way]
-        target = (self.at[0] + dx, self.at[1] + dy)
-        if self.beside_other(target):
-            return False
-        if at[way] == ITEM:
-            return self.open_sides(target, self.at, known=True) >= 1
-        return self.open_sides(target, None) >= 1
-
     def _plan(self, at: dict[str, str]) -> str | None:
         """The first step towards its goal: an item, else a cell not seen yet."""
         first: dict[tuple[int, int], str | None] = {self.at: None}
@@ -484,7 +473,7 @@ class Tracker(Mapper):
                         continue
                     if cell == self.at:
                         digit = at[way]
-                        if not self._walkable(way, at):
+                        if not self.safe(way, at):  # (Mapper's: exits = 1)
                             continue
                     else:
                         digit = self.seen.get(step)
