@@ -353,7 +353,7 @@ class Tracker(Mapper):
     name = "Trak"
     early = 25
     patience = 3
-    watch = 6  # steps a sighting is kept
+    memory = 6  # steps a sighting is kept
     reach = 64  # cells from the start the belief covers (a map is at most 64 a side)
 
     def __init__(self, seed: int | str = 0) -> None:
@@ -416,23 +416,8 @@ class Tracker(Mapper):
 
     def choose(self, ready: str) -> str:
         if self.steps:
-            self._spread()
-        self.steps += 1
-        cells = ready[1:]
-        if self.other is not None and self.steps - self.other_at > self.watch:
-            self.other = None
-        self._square(cells, self.at)
-        at = {way: cells[SIDE[way] - 1] for way in WAYS}
-        for way in WAYS:
-            if at[way] == OTHER:
-                return "p" + way  # a block on it wins
-        command = self.decide(cells, at)
-        if command[0] == "w":
-            if at[command[1]] == ITEM:
-                self.seen[self.at] = BLOCK  # taking an item leaves a block behind
-            dx, dy = STEP[command[1]]
-            self.at = (self.at[0] + dx, self.at[1] + dy)
-        return command
+            self._spread()  # the other has had a step since
+        return super().choose(ready)
 
     def decide(self, cells: str, at: dict[str, str]) -> str:
         near = self.other is not None and self.steps - self.other_at <= 2 and \
