@@ -10,6 +10,10 @@ after its end until a judge unpublishes it.
 
 from __future__ import annotations
 
+import time
+import uuid
+
+from django.core.cache import cache
 from django.db.models import Q, QuerySet
 
 from matches.caches import Kept
@@ -31,6 +35,34 @@ ENTRANT_TEAMS = Kept("tournament teams' teams by token", entries=TEAMS_CACHED)
 # answer endpoint tells a team's answer from a stranger's by it without a query, before
 # either reaches a thread (matches/api_asgi.py).
 KNOWN = Kept("known tokens", entries=2 * TEAMS_CACHED)
+# A token reissued (matches/services/tokens.py) changes its team's digest: the
+# generation of the tokens, on the cache every process shares, tells each process to
+# drop what it keeps. A process looks at most once a TOKENS_LOOK_SECONDS, so an old
+# token works at most that long after its reissue.
+TOKENS_GENERATION = "tokens:generation"
+TOKENS_LOOK_SECONDS = 1.0
+_generation: dict[str, float | str | None] = {"seen": None, "looked": 0.0}
+
+
+def tokens_changed() -> None:
+    """A team's token was reissued: every process drops the teams it keeps (a new
+    generation: a random name, never one seen before, even after the cache was emptied)."""
+    cache.set(TOKENS_GENERATION, uuid.uuid4().hex, timeout=None)
+    _generation["looked"] = 0.0  # this process, at once
+
+
+def _tokens_fresh() -> None:
+    now = time.monotonic()
+    if now - _generation["looked"] < TOKENS_LOOK_SECONDS:
+        return
+    _generation["looked"] = now
+    try:
+        seen = cache.get(TOKENS_GENERATION, "")
+    except Exception:  # a cache that fails never stops a team's request
+        return
+    if _generation["seen"] is not None and seen != _generation["seen"]:
+        teams_forget()
+    _generation["seen"] = seen
 
 
 def is_judge(user) -> bool:
@@ -81,6 +113,7 @@ def team_by_authorization(header: str, match_id: int | None = None) -> Team | En
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None
+    _tokens_fresh()
     digest = token_hash(token.strip())
     try:
         team = _team_of_digest(digest)

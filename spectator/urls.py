@@ -12,6 +12,7 @@ urlpatterns = [
     path("healthz", operations.healthz, name="healthz"),  # README, "Operations"
     path("control/", control.control_room, name="control"),
     path("control/matches/<match:match_id>/<str:action>", control.control_act, name="control-act"),
+    path("control/teams/<match:team_id>/token", control.control_token, name="control-token"),
     path("metrics", operations.metrics_view, name="metrics"),
     path("matches/", pages.published, name="published"),
     path("matches/<match:match_id>/", pages.match_screen, name="match"),

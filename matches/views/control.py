@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from matches.models import Match
+from matches.models import Match, Team
 from matches.selectors.control import control_matches
 from matches.services.control import (
     ControlError,
@@ -22,6 +22,7 @@ from matches.services.control import (
     match_resume,
     match_void,
 )
+from matches.services.tokens import token_reissue
 from matches.views.judges import judges_only
 
 RELOAD_SECONDS = 3
@@ -63,6 +64,21 @@ def control_act(request: HttpRequest, match_id: int, action: str) -> HttpRespons
         messages.success(request, said % {"id": match.pk,
                                           "seconds": request.POST.get("seconds", "")})
     return redirect(f"{reverse('control')}#match-{match.pk}")
+
+
+@require_POST
+@judges_only
+def control_token(request: HttpRequest, team_id: int) -> HttpResponse:
+    """A team lost its token: a new one, shown on this answer alone (never kept in a
+    message, a cookie or a log); the old one stops working within a second."""
+    team = get_object_or_404(Team.objects.select_related("match"), pk=team_id)
+    first = team.match.first_game
+    if first is not None:  # a later game's team: its match's first game holds the token
+        team = first.teams.get(index=team.index)
+    token = token_reissue(team.entrant if team.entrant_id else team)
+    context = {"rows": control_matches(timezone.now()), "reload_seconds": RELOAD_SECONDS,
+               "reissued": {"team": team, "token": token}}
+    return render(request, "matches/control.html", context)
 
 
 def _seconds(text: str) -> float:

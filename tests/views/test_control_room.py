@@ -76,3 +76,18 @@ def test_a_judge_pauses_extends_resumes_and_voids_from_the_room(judge_client):
     assert match.result["decided_by"] == "void" and match.over
     assert [entry["action"] for entry in match.control_log] == [
         "pause", "extend", "resume", "void"]
+
+
+def test_a_judge_gives_a_team_a_new_token_shown_once(judge_client):
+    from django.test import Client
+
+    from matches.models import Team, token_hash
+
+    match, tokens = make_match(teams=("Nara", "Hanoi"))
+    team = Team.objects.get(match=match, index=1)
+    page = judge_client.post(f"/control/teams/{team.pk}/token").content.decode()
+    token = re.search(r"<code>([A-Za-z0-9_-]{32})</code>", page).group(1)
+    assert "Hanoi's new token, shown once" in page
+    assert Team.objects.get(pk=team.pk).token_hash == token_hash(token) != token_hash(tokens[1])
+    assert token not in judge_client.get("/control/").content.decode()  # shown that once
+    assert Client().post(f"/control/teams/{team.pk}/token").status_code == 302  # judges only
