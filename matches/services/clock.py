@@ -99,8 +99,8 @@ def next_wakeup(now: datetime, matches: list[Match] | None = None) -> datetime |
     tick, when it changed none of them."""
     soonest = None
     for match in unfinished_matches() if matches is None else matches:
-        if match.protocol_played:  # its server plays it step by step: no deadline here
-            continue
+        if match.protocol_played or match.paused_at is not None:
+            continue  # its server plays it step by step, or the judges hold it: no deadline
         if match.alternating:
             deadline = (match.start_at if now < match.start_at
                         else selectors.move_clock(match, now)["deadline"])

@@ -144,3 +144,12 @@ def test_a_bot_whose_teams_take_turns_waits_for_the_news_of_the_others_move(sett
         news.close()
         concurrent.futures.wait([news.listening], timeout=5)  # (it left the group)
         loop.call_soon_threadsafe(loop.stop)
+
+
+def test_a_demo_bot_looks_again_in_a_second_while_its_match_is_held():
+    from matches.management.commands.demo import BotPlayer
+
+    held = {"paused": {"since": 0, "reason": "x", "remaining_ms": 900}, "deadline": 1000,
+            "server_time": 5000, "strategy_ms": 1000, "transition_ms": 500, "to_move": None}
+    assert BotPlayer.pause(held, None) == 1.0
+    assert BotPlayer.pause({**held, "paused": None}, None) == 0.02  # its deadline is past

@@ -183,3 +183,22 @@ def test_during_a_pause_a_judge_enters_a_crashed_teams_actions_for_the_held_step
     match.refresh_from_db()
     row = turn_resolve(match_id=match.pk, number=1, now=match.deadline(1))
     assert row is not None and row.outcomes[1][0]["result"] == "ok"  # the judge's put counted
+
+
+def test_a_held_match_sets_no_wakeup_so_the_clock_sleeps_through_the_pause():
+    """Its old deadline passes in the pause: a clock that woke for it would wake at once,
+    again and again (and an alternating game's has none at all)."""
+    from matches.services.clock import next_wakeup
+
+    timed, _ = running()
+    made = json.loads(run("creatematch", "--game", "blokus-duo", "--teams", "Alpha", "Beta",
+                          "--clock", "60", "--start-in", "0", "--json"))
+    Match.objects.filter(pk=made["id"]).update(start_at=timezone.now() - timedelta(seconds=1))
+    now = timezone.now()
+    assert next_wakeup(now) is not None
+    for match_id in (timed.pk, made["id"]):
+        match_pause(match_id=match_id, reason="a fire drill", judge="judy")
+    later = now + timedelta(minutes=10)  # both old deadlines long past
+    assert next_wakeup(later) is None
+    match_resume(match_id=timed.pk, judge="judy", now=later)
+    assert next_wakeup(later) == Match.objects.get(pk=timed.pk).deadline(1)

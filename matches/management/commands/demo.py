@@ -182,6 +182,8 @@ class BotPlayer:
         next strategy step opens (its deadline, less the step; after its move, the open
         step's deadline and the transition), as a team's program would; in an alternating
         game without news, a moment (the other team moves when it likes)."""
+        if state.get("paused"):  # held by the judges: look again in a while
+            return 1.0
         if state.get("to_move") is not None or not state.get("deadline"):
             return 0.2
         now = state["server_time"] / 1000
