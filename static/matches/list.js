@@ -24,6 +24,8 @@ function label(match) {
   }
   // Translators: the status of a match that has not started yet
   if (match.status === "upcoming") return gettext("upcoming");
+  // Translators: a match the judges hold, e.g. "paused · turn 12 / 30"
+  if (match.paused) return interpolate(gettext("paused · turn %(turn)s / %(turns)s"), { turn: match.turn, turns: match.turns });
   // Translators: the status of a match being played now, e.g. "live · turn 12 / 30"
   return interpolate(gettext("live · turn %(turn)s / %(turns)s"), { turn: match.turn, turns: match.turns });
 }
@@ -60,6 +62,7 @@ function render(match) {
   row.querySelector(".state").textContent = label(match);
   row.querySelector(".state").dataset.kind = match.status;
   row.dataset.deadline = match.deadline ?? "";
+  row.dataset.paused = match.paused ? "held" : "";
   // A game in alternating turns waits for a move, not a deadline: say whose it is.
   row.dataset.mover = match.to_move === null || match.to_move === undefined
     ? "" : match.teams[match.to_move];
@@ -119,6 +122,10 @@ setInterval(() => {
     const deadline = Number(row.dataset.deadline);
     const left = deadline - clock.now();
     // past the deadline the turn is being resolved: no frozen "0.0 s" until its summary
+    if (row.dataset.paused) { // held by the judges: no time runs
+      setText(countdown, "");
+      continue;
+    }
     if (row.dataset.mover) {
       setText(countdown, row.dataset.status === "running"
         ? interpolate(gettext("%(name)s to move"), { name: row.dataset.mover }) : "");

@@ -52,6 +52,10 @@ def test_a_judge_pauses_and_resumes_a_match_the_venue_screen_follows(
     venue.wait_for_selector("[data-countdown][data-kind='paused']", timeout=10_000)
     assert "Paused by the judges: Nara's router restarts" in \
         venue.inner_text("[data-countdown]")
+    front = browser.new_page(viewport={"width": 1280, "height": 800})
+    front.goto(f"{base}/")  # the list says it is held, and counts no time down
+    front.wait_for_function("() => document.body.innerText.includes('paused · turn 0 / 10')",
+                            timeout=10_000)
     room.locator(f"#match-{match.pk} button", has_text="Resume").click()
     room.wait_for_selector(f"#match-{match.pk}[data-status='running']")
     venue.wait_for_selector("[data-countdown][data-kind='live']", timeout=10_000)
