@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from django import forms
+from datetime import timedelta
 
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy
+
+from matches.boards.specs import BoardError, board_spec_fixed, public_boards
 from matches.models import Match
+from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.files import record_from_bytes
 from matches.rules.records import RecordError
+from matches.rules.turns import is_alternating
 from matches.services.archive import match_import
+from matches.services.boards import board_choose
+from matches.services.matches import MadeMatch, Timing, match_make
 
 
 class RecordImportForm(forms.Form):
@@ -30,3 +39,65 @@ class RecordImportForm(forms.Form):
         except RecordError as error:
             self.add_error("record", f"{upload.name}: {error}")
             return None
+
+
+class NewMatchForm(forms.Form):
+    """A match made in the control room, through `match_make` as `creatematch` makes one:
+    a public board or a random one (never a file: the server's files are not the
+    form's), a timed game's turns and steps or an alternating game's clock, its start,
+    whether everyone may watch it."""
+
+    game = forms.ChoiceField(label=gettext_lazy("Game"))
+    team_a = forms.CharField(label=gettext_lazy("Team A"), max_length=100)
+    team_b = forms.CharField(label=gettext_lazy("Team B"), max_length=100)
+    board = forms.CharField(label=gettext_lazy("Board"), max_length=40, initial="random",
+                            help_text=gettext_lazy("random, or a public board's name"))
+    turns = forms.IntegerField(label=gettext_lazy("Number of turns"), required=False,
+                               min_value=1, max_value=200)
+    strategy_seconds = forms.FloatField(label=gettext_lazy("Seconds a turn"), required=False,
+                                        min_value=0.5, max_value=600)
+    transition_seconds = forms.FloatField(label=gettext_lazy("Transition seconds"),
+                                          required=False, min_value=0, max_value=60)
+    clock_seconds = forms.FloatField(label=gettext_lazy("Thinking time a team (chess clock)"),
+                                     required=False, min_value=10, max_value=7200)
+    start_in = forms.IntegerField(label=gettext_lazy("Starts in (seconds)"), initial=60,
+                                  min_value=0, max_value=7 * 24 * 3600)
+    public = forms.BooleanField(label=gettext_lazy("Anyone may watch it live"), required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(game, rules_for(game).title) for game in LIVE_GAMES]
+
+    def made(self) -> MadeMatch | None:
+        """The match made; None when the form is refused (each field's words on it)."""
+        if not self.is_valid():
+            return None
+        data, game = self.cleaned_data, self.cleaned_data["game"]
+        rules = rules_for(game)
+        try:
+            boards = [self._board(game, data["board"].strip())]
+            boards += [board_choose(game, "random") for _ in range(rules.games_per_match - 1)]
+            alternating = is_alternating(rules)
+            return match_make(
+                game=game, team_names=[data["team_a"].strip(), data["team_b"].strip()],
+                boards=boards, start_at=timezone.now() + timedelta(seconds=data["start_in"]),
+                public_live=data["public"],
+                timing=Timing(turns=None if alternating else data["turns"],
+                              strategy_seconds=None if alternating else data["strategy_seconds"],
+                              transition_seconds=None if alternating
+                              else data["transition_seconds"],
+                              clock_seconds=data["clock_seconds"] if alternating else None))
+        except BoardError as error:
+            self.add_error("board", str(error))
+        except RecordError as error:  # the teams' names
+            self.add_error("team_a", str(error))
+        return None
+
+    @staticmethod
+    def _board(game: str, text: str):
+        if board_spec_fixed(game) is not None:
+            return board_choose(game, None)  # the game's one board
+        if text != "random" and text not in public_boards(game):
+            known = ", ".join(["random", *public_boards(game)])
+            raise BoardError(f"{text}: not random nor a public board of this game ({known})")
+        return board_choose(game, text)

@@ -11,6 +11,7 @@ urlpatterns = [
     path("", pages.index, name="index"),
     path("healthz", operations.healthz, name="healthz"),  # README, "Operations"
     path("control/", control.control_room, name="control"),
+    path("control/new-match", control.control_new_match, name="control-new-match"),
     path("control/matches/<match:match_id>/<str:action>", control.control_act, name="control-act"),
     path("control/teams/<match:team_id>/token", control.control_token, name="control-token"),
     path("metrics", operations.metrics_view, name="metrics"),

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from matches.forms import NewMatchForm
 from matches.models import Match, Team
 from matches.selectors.control import control_matches
 from matches.services.control import (
@@ -30,10 +31,28 @@ RELOAD_SECONDS = 3
 
 @judges_only
 def control_room(request: HttpRequest) -> HttpResponse:
-    context = {"rows": control_matches(timezone.now()), "reload_seconds": RELOAD_SECONDS}
     if request.GET.get("part") == "live":
-        return render(request, "matches/_control_live.html", context)
-    return render(request, "matches/control.html", context)
+        return render(request, "matches/_control_live.html", _room())
+    return render(request, "matches/control.html", _room(new=NewMatchForm()))
+
+
+def _room(**more) -> dict:
+    return {"rows": control_matches(timezone.now()), "reload_seconds": RELOAD_SECONDS, **more}
+
+
+@require_POST
+@judges_only
+def control_new_match(request: HttpRequest) -> HttpResponse:
+    """A match made from the room's form (`match_make`, as `creatematch`): its teams'
+    tokens shown on this answer alone; the form again with its words where refused."""
+    form = NewMatchForm(request.POST)
+    made = form.made()
+    if made is None:
+        return render(request, "matches/control.html", _room(new=form, opened=True), status=400)
+    names = list(made.match.teams.order_by("index").values_list("name", flat=True))
+    return render(request, "matches/control.html", _room(
+        new=NewMatchForm(), made={"match": made.match,
+                                  "teams": list(zip(names, made.tokens, strict=True))}))
 
 
 @require_POST
@@ -76,9 +95,8 @@ def control_token(request: HttpRequest, team_id: int) -> HttpResponse:
     if first is not None:  # a later game's team: its match's first game holds the token
         team = first.teams.get(index=team.index)
     token = token_reissue(team.entrant if team.entrant_id else team)
-    context = {"rows": control_matches(timezone.now()), "reload_seconds": RELOAD_SECONDS,
-               "reissued": {"team": team, "token": token}}
-    return render(request, "matches/control.html", context)
+    return render(request, "matches/control.html", _room(
+        new=NewMatchForm(), reissued={"team": team, "token": token}))
 
 
 def _seconds(text: str) -> float:

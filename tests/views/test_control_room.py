@@ -91,3 +91,50 @@ def test_a_judge_gives_a_team_a_new_token_shown_once(judge_client):
     assert Team.objects.get(pk=team.pk).token_hash == token_hash(token) != token_hash(tokens[1])
     assert token not in judge_client.get("/control/").content.decode()  # shown that once
     assert Client().post(f"/control/teams/{team.pk}/token").status_code == 302  # judges only
+
+
+def test_a_judge_makes_a_match_from_the_room_as_creatematch_would(judge_client):
+    from django.test import Client
+
+    answer = judge_client.post("/control/new-match", {
+        "game": "kakomimasu", "team_a": "Nara", "team_b": "Hanoi", "board": "A-1",
+        "turns": "12", "strategy_seconds": "3", "transition_seconds": "1", "start_in": "120",
+        "public": "on"})
+    page = answer.content.decode()
+    assert answer.status_code == 200
+    made = Match.objects.get(board__name="A-1", teams__name="Nara")
+    assert (made.turns, made.strategy_ms, made.transition_ms, made.public_live) == (
+        12, 3000, 1000, True)
+    tokens = re.findall(r"<code>([A-Za-z0-9_-]{32})</code>", page)
+    assert len(tokens) == 2 and f"Match {made.pk} is made" in page
+    sent = Client().post(f"/api/matches/{made.pk}/actions", json.dumps({"actions": []}),
+                         content_type="application/json",
+                         HTTP_AUTHORIZATION=f"Bearer {tokens[1]}")
+    assert sent.status_code == 409 and sent.json()["error"] == "not_running"  # its own: early
+    clocked = judge_client.post("/control/new-match", {
+        "game": "blokus-duo", "team_a": "A", "team_b": "B", "board": "random",
+        "turns": "9", "clock_seconds": "120", "start_in": "0"})
+    assert clocked.status_code == 200
+    blokus = Match.objects.get(game="blokus-duo", teams__name="A")
+    assert blokus.clock_ms == 120_000 and blokus.strategy_ms == 0  # the clock, no turns
+
+
+def test_the_rooms_form_takes_no_file_for_a_board_and_says_why():
+    from django.contrib.auth.models import Permission, User
+    from django.test import Client
+
+    judge = Client()
+    user = User.objects.create_user("jo", password="pw")
+    user.user_permissions.add(Permission.objects.get(codename="judge"))
+    judge.login(username="jo", password="pw")
+    before = Match.objects.count()
+    answer = judge.post("/control/new-match", {
+        "game": "kakomimasu", "team_a": "Nara", "team_b": "Hanoi",
+        "board": "/etc/passwd", "start_in": "60"})
+    assert answer.status_code == 400 and "not random nor a public board" in \
+        answer.content.decode()
+    same = judge.post("/control/new-match", {"game": "kakomimasu", "team_a": "Nara",
+                                             "team_b": "Nara", "board": "random",
+                                             "start_in": "60"})
+    assert same.status_code == 400 and Match.objects.count() == before
+    assert Client().post("/control/new-match", {"game": "kakomimasu"}).status_code == 302
