@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from matches.boards.specs import BoardError, board_spec_fixed, public_boards
-from matches.models import Match
+from matches.models import Match, Tournament
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.files import record_from_bytes
 from matches.rules.records import RecordError
@@ -17,6 +17,14 @@ from matches.rules.turns import is_alternating
 from matches.services.archive import match_import
 from matches.services.boards import board_choose
 from matches.services.matches import MadeMatch, Timing, match_make
+from matches.tournaments.services import (
+    TOURNAMENT_GAMES,
+    CreatedTournament,
+    Plan,
+    TournamentError,
+    teams_from_csv,
+    tournament_create,
+)
 
 
 class RecordImportForm(forms.Form):
@@ -101,3 +109,70 @@ class NewMatchForm(forms.Form):
             known = ", ".join(["random", *public_boards(game)])
             raise BoardError(f"{text}: not random nor a public board of this game ({known})")
         return board_choose(game, text)
+
+
+class NewTournamentForm(forms.Form):
+    """A tournament made in the control room, through `tournament_create` as
+    `createtournament` makes one: its teams as CSV lines (name, short code,
+    affiliation), boards public or random only (never a file), its timing, start and
+    visibility; whether it asks for a rehearsal."""
+
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=200)
+    game = forms.ChoiceField(label=gettext_lazy("Game"))
+    format = forms.ChoiceField(label=gettext_lazy("Format"), choices=Tournament.FORMATS)
+    teams = forms.CharField(label=gettext_lazy("Teams, one a line: name, short code, affiliation"),
+                            widget=forms.Textarea(attrs={"rows": 6}))
+    rounds = forms.IntegerField(label=gettext_lazy("Rounds (Swiss)"), required=False,
+                                min_value=1, max_value=20)
+    boards = forms.CharField(label=gettext_lazy("Boards, in turn"), required=False,
+                             max_length=400, help_text=gettext_lazy(
+                                 "public boards' names or random, separated by commas"))
+    turns = forms.IntegerField(label=gettext_lazy("Number of turns"), required=False,
+                               min_value=1, max_value=200)
+    strategy_seconds = forms.FloatField(label=gettext_lazy("Seconds a turn"), initial=5.0,
+                                        min_value=0.5, max_value=600)
+    transition_seconds = forms.FloatField(label=gettext_lazy("Transition seconds"),
+                                          initial=1.0, min_value=0, max_value=60)
+    clock_seconds = forms.FloatField(label=gettext_lazy("Thinking time a team (chess clock)"),
+                                     required=False, min_value=10, max_value=7200)
+    gap_seconds = forms.FloatField(label=gettext_lazy("Seconds between rounds"), initial=30.0,
+                                   min_value=0, max_value=3600)
+    start_in = forms.IntegerField(label=gettext_lazy("Starts in (seconds)"), initial=600,
+                                  min_value=0, max_value=30 * 24 * 3600)
+    public = forms.BooleanField(label=gettext_lazy("Anyone may watch it live"), required=False)
+    rehearsal = forms.BooleanField(label=gettext_lazy("Each team passes a rehearsal first"),
+                                   required=False)
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(game, rules_for(game).title)
+                                       for game in TOURNAMENT_GAMES]
+
+    def made(self) -> CreatedTournament | None:
+        if not self.is_valid():
+            return None
+        data, game = self.cleaned_data, self.cleaned_data["game"]
+        try:
+            teams = teams_from_csv(data["teams"])
+        except TournamentError as error:
+            self.add_error("teams", str(error))
+            return None
+        boards = [name.strip() for name in data["boards"].split(",") if name.strip()]
+        for board in boards:
+            if board != "random" and board not in public_boards(game):
+                known = ", ".join(["random", *public_boards(game)])
+                self.add_error("boards", f"{board}: not random nor a public board of this "
+                                         f"game ({known})")
+                return None
+        try:
+            return tournament_create(Plan(
+                name=data["name"].strip(), game=game, format=data["format"], teams=teams,
+                start_at=timezone.now() + timedelta(seconds=data["start_in"]),
+                rounds=data["rounds"], boards=boards, turns=data["turns"],
+                strategy_seconds=data["strategy_seconds"],
+                transition_seconds=data["transition_seconds"],
+                clock_seconds=data["clock_seconds"], gap_seconds=data["gap_seconds"],
+                public=data["public"], extra={"rehearsal": True} if data["rehearsal"] else {}))
+        except TournamentError as error:
+            self.add_error(None, str(error))
+            return None

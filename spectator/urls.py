@@ -12,6 +12,8 @@ urlpatterns = [
     path("healthz", operations.healthz, name="healthz"),  # README, "Operations"
     path("control/", control.control_room, name="control"),
     path("control/new-match", control.control_new_match, name="control-new-match"),
+    path("control/new-tournament", control.control_new_tournament,
+         name="control-new-tournament"),
     path("control/matches/<match:match_id>/<str:action>", control.control_act, name="control-act"),
     path("control/teams/<match:team_id>/token", control.control_token, name="control-token"),
     path("metrics", operations.metrics_view, name="metrics"),

@@ -5,6 +5,7 @@ something changed (`runner_nudge`); it never imports this module.
 
 from __future__ import annotations
 
+import csv
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -80,6 +81,26 @@ class Plan:
 class CreatedTournament:
     tournament: Tournament
     tokens: list[str]  # by seed; shown once, only their hashes are stored
+
+
+CSV_COLUMNS = ("name", "short", "affiliation")
+
+
+def teams_from_csv(text: str) -> list[EntrantSpec]:
+    """Teams as CSV, one a row: name, then optionally a short code and an affiliation; a
+    first row of those column names is a header (`createtournament --teams-file`, the
+    control room's form). TournamentError naming the row otherwise."""
+    rows = [row for row in csv.reader(text.splitlines()) if any(cell.strip() for cell in row)]
+    if rows and [cell.strip().lower() for cell in rows[0][:1]] == ["name"]:
+        rows = rows[1:]
+    teams = []
+    for number, row in enumerate(rows, start=1):
+        if len(row) > len(CSV_COLUMNS):
+            raise TournamentError(f"row {number} has {len(row)} columns; at most "
+                                  f"{len(CSV_COLUMNS)} ({', '.join(CSV_COLUMNS)})")
+        cells = [cell.strip() for cell in row] + [""] * (len(CSV_COLUMNS) - len(row))
+        teams.append(EntrantSpec(*cells))
+    return teams
 
 
 def fixture_games(game: str) -> tuple[int, tuple[int, ...]]:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from matches.forms import NewMatchForm
+from matches.forms import NewMatchForm, NewTournamentForm
 from matches.models import Match, Team
 from matches.selectors.control import control_matches
 from matches.services.control import (
@@ -33,11 +33,28 @@ RELOAD_SECONDS = 3
 def control_room(request: HttpRequest) -> HttpResponse:
     if request.GET.get("part") == "live":
         return render(request, "matches/_control_live.html", _room())
-    return render(request, "matches/control.html", _room(new=NewMatchForm()))
+    return render(request, "matches/control.html", _room())
 
 
 def _room(**more) -> dict:
-    return {"rows": control_matches(timezone.now()), "reload_seconds": RELOAD_SECONDS, **more}
+    return {"rows": control_matches(timezone.now()), "reload_seconds": RELOAD_SECONDS,
+            "new": NewMatchForm(), "new_tournament": NewTournamentForm(), **more}
+
+
+@require_POST
+@judges_only
+def control_new_tournament(request: HttpRequest) -> HttpResponse:
+    """A tournament made from the room's form (`tournament_create`, as
+    `createtournament`): each team's token on this answer alone."""
+    form = NewTournamentForm(request.POST)
+    created = form.made()
+    if created is None:
+        return render(request, "matches/control.html",
+                      _room(new_tournament=form, opened_tournament=True), status=400)
+    names = list(created.tournament.entrants.order_by("index").values_list("name", flat=True))
+    return render(request, "matches/control.html", _room(made_tournament={
+        "tournament": created.tournament,
+        "teams": list(zip(names, created.tokens, strict=True))}))
 
 
 @require_POST
@@ -51,8 +68,7 @@ def control_new_match(request: HttpRequest) -> HttpResponse:
         return render(request, "matches/control.html", _room(new=form, opened=True), status=400)
     names = list(made.match.teams.order_by("index").values_list("name", flat=True))
     return render(request, "matches/control.html", _room(
-        new=NewMatchForm(), made={"match": made.match,
-                                  "teams": list(zip(names, made.tokens, strict=True))}))
+        made={"match": made.match, "teams": list(zip(names, made.tokens, strict=True))}))
 
 
 @require_POST
@@ -96,7 +112,7 @@ def control_token(request: HttpRequest, team_id: int) -> HttpResponse:
         team = first.teams.get(index=team.index)
     token = token_reissue(team.entrant if team.entrant_id else team)
     return render(request, "matches/control.html", _room(
-        new=NewMatchForm(), reissued={"team": team, "token": token}))
+        reissued={"team": team, "token": token}))
 
 
 def _seconds(text: str) -> float:

@@ -138,3 +138,29 @@ def test_the_rooms_form_takes_no_file_for_a_board_and_says_why():
                                              "start_in": "60"})
     assert same.status_code == 400 and Match.objects.count() == before
     assert Client().post("/control/new-match", {"game": "kakomimasu"}).status_code == 302
+
+
+def test_a_judge_makes_a_tournament_from_the_room_as_createtournament_would(judge_client):
+    from matches.models import Tournament
+
+    answer = judge_client.post("/control/new-tournament", {
+        "name": "Kansai cup", "game": "kakomimasu", "format": "round-robin",
+        "teams": "name,short,affiliation\n奈良高専,NARA,Nara College\nHà Nội,HN,\nOsaka,OSK,",
+        "boards": "A-1, random", "turns": "12", "strategy_seconds": "3",
+        "transition_seconds": "1", "gap_seconds": "20", "start_in": "600",
+        "public": "on", "rehearsal": "on"})
+    page = answer.content.decode()
+    assert answer.status_code == 200, page
+    made = Tournament.objects.get(name="Kansai cup")
+    assert [(e.name, e.short, e.affiliation) for e in made.entrants.order_by("index")] == [
+        ("奈良高専", "NARA", "Nara College"), ("Hà Nội", "HN", ""), ("Osaka", "OSK", "")]
+    assert made.settings["boards"] == ["A-1", "random"] and made.settings["rehearsal"] is True
+    assert made.public and made.settings["turns"] == 12
+    assert len(re.findall(r"<code>([A-Za-z0-9_-]{32})</code>", page)) == 3
+    refused = judge_client.post("/control/new-tournament", {
+        "name": "Bad", "game": "kakomimasu", "format": "round-robin", "teams": "A\nB",
+        "boards": "../../etc/passwd", "strategy_seconds": "3", "transition_seconds": "1",
+        "gap_seconds": "20", "start_in": "600"})
+    assert refused.status_code == 400 and "not random nor a public board" in \
+        refused.content.decode()
+    assert not Tournament.objects.filter(name="Bad").exists()

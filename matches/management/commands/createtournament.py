@@ -9,7 +9,6 @@ plays it from its start; a CHaser tournament's games are played by `chaserserver
 
 from __future__ import annotations
 
-import csv
 import json
 from datetime import timedelta
 from pathlib import Path
@@ -29,31 +28,22 @@ from matches.tournaments.services import (
     EntrantSpec,
     Plan,
     TournamentError,
+    teams_from_csv,
     tournament_create,
 )
 
-CSV_COLUMNS = ("name", "short", "affiliation")
-
 
 def teams_file(path: str) -> list[EntrantSpec]:
-    """A CSV file of teams, one a row: name, then optionally a short code and an
-    affiliation; a first row of those column names is a header. UTF-8 (with or without
-    a BOM, as spreadsheets write it)."""
+    """A CSV file of teams (`teams_from_csv`), UTF-8 with or without a BOM, as
+    spreadsheets write it."""
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"--teams-file: {error}", returncode=2) from None
-    rows = [row for row in csv.reader(text.splitlines()) if any(cell.strip() for cell in row)]
-    if rows and [cell.strip().lower() for cell in rows[0][:1]] == ["name"]:
-        rows = rows[1:]
-    teams = []
-    for number, row in enumerate(rows, start=1):
-        if len(row) > len(CSV_COLUMNS):
-            raise CommandError(f"--teams-file: row {number} has {len(row)} columns; at most "
-                               f"{len(CSV_COLUMNS)} ({', '.join(CSV_COLUMNS)})", returncode=2)
-        cells = [cell.strip() for cell in row] + [""] * (len(CSV_COLUMNS) - len(row))
-        teams.append(EntrantSpec(*cells))
-    return teams
+    try:
+        return teams_from_csv(text)
+    except TournamentError as error:
+        raise CommandError(f"--teams-file: {error}", returncode=2) from None
 
 
 class Command(BaseCommand):
