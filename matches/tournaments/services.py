@@ -267,28 +267,15 @@ def fixture_decide(*, fixture_id: int, winner: int | None, note: str, judge: str
     for a draw), with a note: it stands whatever its matches say."""
     if not note.strip():
         raise FixtureError(gettext("a result entered by hand needs a note saying why"))
-    with transaction.atomic():
-        fixture = Fixture.objects.select_for_update().get(pk=fixture_id)
-        if fixture.bye:
-            raise FixtureError(gettext("a bye has no result to decide"))
-        if winner is not None and winner not in fixture.teams:
-            raise FixtureError(gettext("the winner must be one of the fixture's two teams"))
-        if winner is None and fixture.stage in (Fixture.KNOCKOUT, Fixture.THIRD):
-            raise FixtureError(gettext("a knockout fixture needs a winner"))
-        fixture.winner, fixture.decided_by = winner, "judge"
-        fixture.finished_at = fixture.finished_at or timezone.now()
-        fixture.note = _noted(fixture.note, judge, note)
-        fixture.save()
-        _look_now(fixture.tournament_id)
-    return fixture
+    return _judged(fixture_id, winner, "judge", judge, note)
 
 
 def tournament_publish(*, tournament_id: int) -> int:
     """Publish every finished match of a tournament (each game of it) that is not yet;
     how many were."""
-    waiting = Match.objects.finished().filter(fixture__tournament_id=tournament_id,
-                                              published=False).values_list("pk", flat=True)
-    for match_id in list(waiting):
+    waiting = list(Match.objects.finished().filter(fixture__tournament_id=tournament_id,
+                                                   published=False).values_list("pk", flat=True))
+    for match_id in waiting:
         match_publish(match_id=match_id, published=True)
     return len(waiting)
 
@@ -299,18 +286,28 @@ def fixture_award(*, fixture_id: int, winner: int, note: str, judge: str) -> Fix
     result stands as the judges gave it (`decided_by: "award"`)."""
     if not note.strip():
         raise FixtureError(gettext("an award needs a note saying why"))
+    return _judged(fixture_id, winner, "award", judge, f"awarded: {note}")
+
+
+def _judged(fixture_id: int, winner: int | None, decided_by: str, judge: str,
+            note: str) -> Fixture:
+    """A fixture's result as the judges give it (`fixture_decide`, `fixture_award`): it
+    stands whatever its matches say; an award voids those still under way first."""
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update().get(pk=fixture_id)
         if fixture.bye:
             raise FixtureError(gettext("a bye has no result to decide"))
-        if winner not in fixture.teams:
+        if winner is not None and winner not in fixture.teams:
             raise FixtureError(gettext("the winner must be one of the fixture's two teams"))
-        for match in _first_games(fixture):
-            if not match.over:
-                match_void(match_id=match.pk, reason=f"awarded: {note.strip()}", judge=judge)
-        fixture.winner, fixture.decided_by = winner, "award"
+        if winner is None and fixture.stage in (Fixture.KNOCKOUT, Fixture.THIRD):
+            raise FixtureError(gettext("a knockout fixture needs a winner"))
+        if decided_by == "award":
+            for match in _first_games(fixture):
+                if not match.over:
+                    match_void(match_id=match.pk, reason=note.strip(), judge=judge)
+        fixture.winner, fixture.decided_by = winner, decided_by
         fixture.finished_at = fixture.finished_at or timezone.now()
-        fixture.note = _noted(fixture.note, judge, f"awarded: {note}")
+        fixture.note = _noted(fixture.note, judge, note)
         fixture.save()
         _look_now(fixture.tournament_id)
     return fixture
