@@ -13,7 +13,18 @@ from django.urls import path
 from django.utils import timezone
 
 from matches.forms import RecordImportForm
-from matches.models import Board, Entrant, Fixture, Match, Submission, Team, Tournament, Turn
+from matches.models import (
+    Announcement,
+    Board,
+    Entrant,
+    Fixture,
+    Match,
+    Question,
+    Submission,
+    Team,
+    Tournament,
+    Turn,
+)
 from matches.services.clock import clock_wake
 
 
@@ -127,3 +138,27 @@ class FixtureAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # drawn by the runner
+
+
+@admin.register(Announcement)
+class AnnouncementAdmin(admin.ModelAdmin):
+    """Read here; posted and taken down in the control room (whose service tells the
+    screens)."""
+
+    list_display = ["id", "text", "team", "entrant", "posted_at", "posted_by", "taken_down_at"]
+    readonly_fields = [field.name for field in Announcement._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Question)
+class QuestionAdmin(admin.ModelAdmin):
+    """Read here; answered in the control room."""
+
+    list_display = ["id", "asker", "text", "asked_at", "answered_at", "answered_by", "public"]
+    list_filter = ["public"]
+    readonly_fields = [field.name for field in Question._meta.fields]
+
+    def has_add_permission(self, request):
+        return False

@@ -26,6 +26,7 @@ from matches.access import (
 )
 from matches.admission import TooBusy, too_busy_response, visitor_gate
 from matches.models import Match, Team
+from matches.notices_api import router as notices_router
 from matches.rules import LIVE_GAMES, rules_for
 from matches.services import practice
 from matches.services.submissions import (
@@ -93,6 +94,7 @@ class Error(Schema):
 
 
 api.add_router("/tournaments", tournaments_router)
+api.add_router("/", notices_router)
 
 
 @api.exception_handler(ValidationError)
@@ -187,6 +189,8 @@ class MatchState(Schema):
     # a match of several games (Procon 2020): which game this is, every game's id and totals
     game_of_match: dict[str, Any] | None
     you: int | None = None
+    # the judges' announcements up: everyone's, and with a team's token its own
+    announcements: list[dict[str, Any]] = []
 
 
 ACTION_LIST = {
@@ -265,7 +269,7 @@ def get_match(request: HttpRequest, match_id: int):
         match = _visible(request, match_id)
         if match is None:
             return _not_found(match_id)
-        text = reads.public_state_text(match, _you(team, match))
+        text = reads.public_state_text(match, _you(team, match), holder=team)
         charge.size = len(text)
         return _json(text)
 

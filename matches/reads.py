@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from matches import selectors
 from matches.caches import Kept, identity
-from matches.models import Match, Turn
+from matches.models import Entrant, Match, Team, Turn
+from matches.selectors import notices
 
 TURN_TEXTS = Kept("turn texts", entries=500_000, limit=192 << 20)
 WHOLE_TEXTS = Kept("whole reads", entries=256, limit=96 << 20)
@@ -90,10 +91,12 @@ def _version(match: Match, now: datetime) -> tuple:
 
 # --- GET /api/matches/{id} ------------------------------------------------------------
 
-def public_state_text(match: Match, you: int | None, now: datetime | None = None) -> bytes:
+def public_state_text(match: Match, you: int | None, now: datetime | None = None, *,
+                      holder: Team | Entrant | None = None) -> bytes:
     """`selectors.public_state` plus `you`, as JSON (UTF-8): what changes only with a
     turn is kept; the match's moment (status, deadline, server time, who leads, the
-    games of its match) is added now."""
+    games of its match, the announcements up: everyone's and the token's `holder`'s)
+    is added now."""
     now = now or timezone.now()
 
     def build() -> tuple[str, Any]:
@@ -106,7 +109,8 @@ def public_state_text(match: Match, you: int | None, now: datetime | None = None
 
     kept, scores = WHOLE_TEXTS.get(("api", *_version(match, now)), build)
     moment = {**selectors.timing(match, now, scores),
-              "game_of_match": selectors.game_of_match(match), "you": you}
+              "game_of_match": selectors.game_of_match(match), "you": you,
+              "announcements": notices.for_holder(holder)}
     return b"".join((b"{", kept, b",", _dumps(moment)[1:].encode()))
 
 

@@ -5,17 +5,32 @@ from django.views.i18n import JavaScriptCatalog
 import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
 from matches.api import api
-from matches.views import control, judges, operations, pages, practice, screens, tournaments
+from matches.views import (
+    control,
+    judges,
+    notices,
+    operations,
+    pages,
+    practice,
+    screens,
+    tournaments,
+)
 
 urlpatterns = [
     path("", pages.index, name="index"),
     path("healthz", operations.healthz, name="healthz"),  # README, "Operations"
     path("control/", control.control_room, name="control"),
+    path("questions/", notices.questions_page, name="questions"),
     path("control/new-match", control.control_new_match, name="control-new-match"),
     path("control/new-tournament", control.control_new_tournament,
          name="control-new-tournament"),
     path("control/matches/<match:match_id>/<str:action>", control.control_act, name="control-act"),
     path("control/teams/<match:team_id>/token", control.control_token, name="control-token"),
+    path("control/announce", control.control_announce, name="control-announce"),
+    path("control/announcements/<match:announcement_id>/down", control.control_take_down,
+         name="control-take-down"),
+    path("control/questions/<match:question_id>/answer", control.control_answer,
+         name="control-answer"),
     path("metrics", operations.metrics_view, name="metrics"),
     path("matches/", pages.published, name="published"),
     path("matches/<match:match_id>/", pages.match_screen, name="match"),

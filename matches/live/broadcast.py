@@ -16,6 +16,7 @@ from django.utils import timezone
 from matches.live import messages
 from matches.live.viewers import viewers_news
 from matches.models import Match, Turn
+from matches.selectors.notices import for_everyone
 
 log = logging.getLogger(__name__)
 
@@ -163,3 +164,12 @@ def visibility_announce(match: Match, was_public: bool) -> None:
             gone = messages.withdrawn(match)
             broadcast(LIST_GROUP, gone)
             broadcast(match_group(match.pk), gone)
+
+
+def notices_announce() -> None:
+    """The announcements to everyone, as they are now, to every match not over (the
+    venue, the wall and the TV show them)."""
+    message = messages.notices(for_everyone())
+    with together():
+        for match_id in Match.objects.filter(closed=False).values_list("pk", flat=True):
+            broadcast(match_group(match_id), message)

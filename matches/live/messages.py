@@ -17,6 +17,7 @@ from matches import selectors
 from matches.caches import Kept, identity
 from matches.models import Match, Turn
 from matches.rules import rules_for
+from matches.selectors.notices import for_everyone
 
 
 def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
@@ -114,7 +115,7 @@ def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
 
 def _moment(match: Match, now: datetime) -> dict[str, Any]:
     with translation.override("en"):  # `verdict` in English; `verdicts` in every language
-        return selectors.timing(match, now)
+        return {**selectors.timing(match, now), "notices": for_everyone()}
 
 
 def snapshot(match: Match, now: datetime | None = None) -> dict[str, Any]:
@@ -192,3 +193,9 @@ def control(match: Match, action: str, now: datetime) -> dict[str, Any]:
             "start_at": selectors.epoch_ms(match.start_at),
             "deadline": selectors.epoch_ms(selectors.next_deadline(match, now)),
             "server_time": selectors.epoch_ms(now), **selectors.move_clock_fields(match, now)}
+
+
+def notices(up: list[dict[str, Any]]) -> dict[str, Any]:
+    """The judges' announcements to everyone, as they are now (newest first): each
+    `{"id", "text", "at"}`; an empty list when the last was taken down."""
+    return {"type": "notices", "notices": up}

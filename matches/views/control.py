@@ -14,8 +14,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from matches.forms import NewMatchForm, NewTournamentForm
-from matches.models import Match, Team
+from matches.models import Entrant, Match, Team, storable_id
+from matches.selectors import notices
 from matches.selectors.control import control_matches
+from matches.services import notices as notice_services
 from matches.services.control import (
     ControlError,
     match_extend,
@@ -23,6 +25,7 @@ from matches.services.control import (
     match_resume,
     match_void,
 )
+from matches.services.notices import NoticeError
 from matches.services.tokens import token_reissue
 from matches.views.judges import judges_only
 
@@ -37,8 +40,84 @@ def control_room(request: HttpRequest) -> HttpResponse:
 
 
 def _room(**more) -> dict:
-    return {"rows": control_matches(timezone.now()), "reload_seconds": RELOAD_SECONDS,
-            "new": NewMatchForm(), "new_tournament": NewTournamentForm(), **more}
+    rows = control_matches(timezone.now())
+    return {"rows": rows, "reload_seconds": RELOAD_SECONDS, "notices": notices.for_room(),
+            "audiences": _audiences(rows), "new": NewMatchForm(),
+            "new_tournament": NewTournamentForm(), **more}
+
+
+def _audiences(rows: list[dict]) -> list[tuple[str, str]]:
+    """Whom an announcement may be for, besides everyone: each team in the room, once
+    (a tournament's team for all its matches)."""
+    seen: dict[str, str] = {}
+    for row in rows:
+        for health in row["teams"]:
+            team = health["team"]
+            key = f"entrant:{team.entrant_id}" if team.entrant_id else f"team:{team.pk}"
+            where = row["tournament"].name if team.entrant_id and row["tournament"] else \
+                gettext("match %(id)s") % {"id": row["match"].pk}
+            seen.setdefault(key, f"{team.name} ({where})")
+    return sorted(seen.items(), key=lambda item: item[1])
+
+
+@require_POST
+@judges_only
+def control_announce(request: HttpRequest) -> HttpResponse:
+    """An announcement, to everyone (a banner on every screen) or to one team."""
+    to, judge = request.POST.get("to", ""), request.user.get_username()
+    try:
+        holder = _audience(to)
+        notice_services.announcement_post(text=request.POST.get("text", ""), judge=judge,
+                                          to=holder)
+    except NoticeError as error:
+        messages.error(request, gettext("Not posted: %(why)s") % {"why": error})
+    else:
+        messages.success(request, gettext("Announced to everyone: every screen shows it.")
+                         if holder is None else
+                         gettext("Announced to %(name)s alone.") % {"name": holder.name})
+    return redirect(f"{reverse('control')}#notices")
+
+
+def _audience(to: str) -> Team | Entrant | None:
+    kind, _, number = to.partition(":")
+    if not to:
+        return None
+    model = {"team": Team, "entrant": Entrant}.get(kind)
+    row = model.objects.filter(pk=int(number)).first() \
+        if model is not None and number.isdigit() and storable_id(int(number)) else None
+    if row is None:
+        raise NoticeError(gettext("no such team"))
+    return row
+
+
+@require_POST
+@judges_only
+def control_take_down(request: HttpRequest, announcement_id: int) -> HttpResponse:
+    try:
+        notice_services.announcement_take_down(announcement_id=announcement_id,
+                                               judge=request.user.get_username())
+    except NoticeError as error:
+        messages.error(request, gettext("Not done: %(why)s") % {"why": error})
+    else:
+        messages.success(request, gettext("The announcement is taken down."))
+    return redirect(f"{reverse('control')}#notices")
+
+
+@require_POST
+@judges_only
+def control_answer(request: HttpRequest, question_id: int) -> HttpResponse:
+    """An answer to a team's question: to it alone, or to everyone."""
+    public = request.POST.get("to") == "everyone"
+    try:
+        notice_services.question_answer(question_id=question_id, public=public,
+                                        text=request.POST.get("answer", ""),
+                                        judge=request.user.get_username())
+    except NoticeError as error:
+        messages.error(request, gettext("Not answered: %(why)s") % {"why": error})
+    else:
+        messages.success(request, gettext("Answered to everyone.") if public else
+                         gettext("Answered to its team alone."))
+    return redirect(f"{reverse('control')}#notices")
 
 
 @require_POST

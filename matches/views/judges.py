@@ -8,6 +8,7 @@ to the login page, and a logged-in user without it gets 403.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -26,7 +27,7 @@ from matches.access import JUDGE_PERMISSION
 from matches.forms import RecordImportForm
 from matches.models import Match, RequestTally, Submission, Team
 from matches.rules import rules_for
-from matches.selectors import SECRET_BOARD, match_verify
+from matches.selectors import SECRET_BOARD, match_verify, notices
 from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import STORED_A_MINUTE, submission_enter
 from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
@@ -153,8 +154,19 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
         "chosen": chosen, "filtered": filtered,
         "verdicts": [(key, words) for key, (words, _) in VERDICTS.items()],
         "public": match.published or match.public_live, "pager": pager,
-        "tallies": _tallies(match),
+        "tallies": _tallies(match), "hand": _hand(match), "notices": notices.for_match(match),
     })
+
+
+HAND_WORDS = {"pause": gettext_lazy("paused"), "resume": gettext_lazy("resumed"),
+              "extend": gettext_lazy("extended"), "void": gettext_lazy("made void")}
+
+
+def _hand(match: Match) -> list[dict]:
+    """The judges' hand on the match (services/control.py's log), oldest first."""
+    return [{**entry, "when": datetime.fromtimestamp(entry["at"] / 1000, tz=UTC),
+             "words": HAND_WORDS.get(entry["action"], entry["action"])}
+            for entry in match.control_log]
 
 
 def _why_cut(submission: Submission) -> str:

@@ -6,6 +6,7 @@ const part = document.querySelector("[data-live-part]");
 
 async function reload() {
   if (part.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")) return;
+  if ([...part.querySelectorAll("textarea")].some((area) => area.value.trim())) return; // an answer half-written
   try {
     const query = new URLSearchParams(location.search);
     query.set("part", "live");

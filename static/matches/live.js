@@ -59,6 +59,9 @@ export class MatchStream {
       case "control": // the judges paused, resumed or extended it: its new timing
         this.emit("onControl", message);
         break;
+      case "notices": // the judges' announcements to everyone, as they are now
+        this.emit("onNotices", message.notices);
+        break;
       case "viewers":
         this.emit("onViewers", message.count);
         break;

@@ -18,6 +18,7 @@ import { drawCallouts } from "./venue/callouts.js";
 import { drawNames, drawTeams } from "./venue/cards.js";
 import { drawChessClocks } from "./venue/chess-clocks.js";
 import { drawFailures, refitFailures } from "./venue/failures.js";
+import { drawNotices } from "./venue/notices.js";
 import { drawResult, drawTitle } from "./venue/result.js";
 import { newScreen, readControl, readEnd, readSnapshot, readTurn, stepState } from "./venue/screen.js";
 import { drawPhase, drawViewers } from "./venue/status.js";
@@ -58,6 +59,7 @@ export function startVenue(root, matchId) {
       if (legend) drawLegend(legend, message.match.game);
       drawNames(root, screen.meta.teams);
       drawTitle(root, message.match);
+      drawNotices(root, message.notices);
       apply(message.state);
     },
     onTurn(message) {
@@ -88,6 +90,9 @@ export function startVenue(root, matchId) {
       readEnd(screen, message, clock);
       if (screen.state) drawTeams(root, screen, screen.state.scores);
       drawStatus();
+    },
+    onNotices(notices) {
+      drawNotices(root, notices);
     },
     onViewers(count) {
       drawViewers(root, count);
