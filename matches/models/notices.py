@@ -32,6 +32,12 @@ class Announcement(models.Model):
     def to_everyone(self) -> bool:
         return self.team_id is None and self.entrant_id is None
 
+    @property
+    def audience(self) -> str:
+        """The name of the team it is for ("" for everyone)."""
+        holder = self.team or self.entrant
+        return holder.name if holder is not None else ""
+
 
 class Question(models.Model):
     team = models.ForeignKey("matches.Team", null=True, blank=True, on_delete=models.CASCADE,

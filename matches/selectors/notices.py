@@ -119,7 +119,8 @@ def for_match(match: Match) -> dict[str, Any]:
     entrants = [team.entrant_id for team in teams if team.entrant_id]
     to_it = Q(team_id__in=team_ids) | Q(entrant_id__in=entrants)
     day = Q(posted_at__gte=first.created_at - _DAY)
-    notices = Announcement.objects.filter(to_it | (Q(team=None, entrant=None) & day))
+    notices = Announcement.objects.select_related("team", "entrant").filter(
+        to_it | (Q(team=None, entrant=None) & day))
     questions = Question.objects.filter(Q(team_id__in=team_ids) | Q(entrant_id__in=entrants))
     return {"announcements": list(notices.order_by("posted_at", "pk")[:100]),
             "questions": list(questions.order_by("asked_at", "pk")[:100])}

@@ -154,7 +154,7 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
         "chosen": chosen, "filtered": filtered,
         "verdicts": [(key, words) for key, (words, _) in VERDICTS.items()],
         "public": match.published or match.public_live, "pager": pager,
-        "tallies": _tallies(match), "hand": _hand(match), "notices": notices.for_match(match),
+        "tallies": _tallies(match), "journal": _journal(match),
     })
 
 
@@ -162,11 +162,19 @@ HAND_WORDS = {"pause": gettext_lazy("paused"), "resume": gettext_lazy("resumed")
               "extend": gettext_lazy("extended"), "void": gettext_lazy("made void")}
 
 
-def _hand(match: Match) -> list[dict]:
-    """The judges' hand on the match (services/control.py's log), oldest first."""
-    return [{**entry, "when": datetime.fromtimestamp(entry["at"] / 1000, tz=UTC),
+def _journal(match: Match) -> list[dict]:
+    """The judges' hand on the match (services/control.py's log), the announcements to
+    it and its teams' questions, oldest first, each with its `kind`."""
+    said = notices.for_match(match)
+    hand = [{**entry, "kind": "hand", "when": datetime.fromtimestamp(entry["at"] / 1000, tz=UTC),
              "words": HAND_WORDS.get(entry["action"], entry["action"])}
             for entry in match.control_log]
+    return sorted([*hand,
+                   *({"kind": "notice", "when": row.posted_at, "row": row}
+                     for row in said["announcements"]),
+                   *({"kind": "question", "when": row.asked_at, "row": row}
+                     for row in said["questions"])],
+                  key=lambda entry: int(entry["when"].timestamp() * 1000))  # as the log keeps it
 
 
 def _why_cut(submission: Submission) -> str:

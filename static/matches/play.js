@@ -7,6 +7,7 @@ import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
 import { setHidden, setText } from "./dom.js";
 import { gettext, inLanguage, interpolate, language, ngettext, withNodes } from "./i18n.js";
+import { drawNotices } from "./venue/notices.js";
 
 const POLL_MS = 700;
 const NEXT_GAME_MS = 8000;
@@ -203,6 +204,7 @@ function show(page, data) {
   page.data = data;
   page.clock.update(data.server_time);
   page.shownAt = data.server_time;
+  drawNotices(page.root, data.announcements); // everyone's, and those to this team alone
   const fresh = !before || before.turn !== data.turn || before.status !== data.status;
   if (fresh) {
     drawState(page.view, data.state);

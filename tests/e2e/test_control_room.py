@@ -59,3 +59,38 @@ def test_a_judge_pauses_and_resumes_a_match_the_venue_screen_follows(
     room.locator(f"#match-{match.pk} button", has_text="Resume").click()
     room.wait_for_selector(f"#match-{match.pk}[data-status='running']")
     venue.wait_for_selector("[data-countdown][data-kind='live']", timeout=10_000)
+
+
+def test_an_announcement_is_a_banner_on_the_screens_until_a_judge_takes_it_down(
+        running, live_server_process, browser):
+    match, tokens = running
+    base = live_server_process
+    room = browser.new_page(viewport={"width": 1280, "height": 800})
+    room.goto(f"{base}/accounts/login/")
+    room.fill("input[name=username]", "judy")
+    room.fill("input[name=password]", "pw")
+    room.click("button[type=submit]")
+    venue = browser.new_page(viewport={"width": 1920, "height": 1080})
+    venue.goto(f"{base}/matches/{match.pk}/")
+    venue.wait_for_selector("[data-countdown][data-kind='live']", timeout=10_000)
+    assert venue.locator("#notice-banner").count() == 0
+    board_before = venue.locator(".board").bounding_box()
+    room.goto(f"{base}/control/")
+    room.locator("details#notices summary").click()
+    room.fill("details#notices textarea[name=text]", "Round 2 starts at 14:10")
+    room.locator("details#notices button[type=submit]").click()
+    assert "Announced to everyone" in room.inner_text("main")
+    banner = venue.locator("#notice-banner")
+    banner.wait_for(timeout=10_000)  # told by the socket, no reload
+    assert "Round 2 starts at 14:10" in banner.inner_text()
+    venue.wait_for_function("() => document.querySelector('.board').getBoundingClientRect()"
+                            ".bottom <= document.getElementById('notice-banner')"
+                            ".getBoundingClientRect().top")  # the board gives up room
+    assert venue.locator(".board").bounding_box()["height"] < board_before["height"]
+    wall = browser.new_page(viewport={"width": 1280, "height": 800})
+    wall.goto(f"{base}/screens/?matches={match.pk}")  # a screen opened later: the snapshot
+    wall.locator("#notice-banner").wait_for(timeout=10_000)
+    assert wall.locator("#notice-banner").count() == 1
+    room.locator("#notices-live form", has_text="take down").locator("button").click()
+    banner.wait_for(state="detached", timeout=10_000)
+    wall.locator("#notice-banner").wait_for(state="detached", timeout=10_000)

@@ -42,6 +42,9 @@ def test_an_announcement_to_everyone_reaches_every_team_and_one_to_a_team_that_t
     assert texts(client.get("/api/announcements", **bearer(tokens[0]))) == [
         "Nara: your router drops packets", "Lunch at 12:30"]
     assert texts(client.get("/api/announcements", **bearer(tokens[1]))) == ["Lunch at 12:30"]
+    room = judge_client.get("/control/?part=live").content.decode()
+    assert "to Nara alone" in room and "to everyone" in room
+    assert "announced to Nara" in judge_client.get(f"/matches/{match.pk}/audit").content.decode()
     assert texts(client.get("/api/announcements")) == ["Lunch at 12:30"]
     state = client.get(f"/api/matches/{match.pk}", **bearer(tokens[0])).json()
     assert [(n["text"], n["to"]) for n in state["announcements"]] == [
@@ -169,3 +172,18 @@ def test_the_team_pages_and_actions_are_judges_only_where_they_should_be(client)
     make_match()
     assert client.post("/control/announce", {"text": "hi"}).status_code == 302
     assert not Announcement.objects.exists()
+
+
+def test_the_audit_shows_the_judges_hand_and_words_in_time_order(judge_client):
+    match, tokens = make_match(turns=5)
+    judge_client.post(f"/control/matches/{match.pk}/pause", {"reason": "Nara's router"})
+    announcement_post(text="The match is held for a minute", judge="judy")
+    judge_client.post(f"/control/matches/{match.pk}/resume")
+    judge_client.post(f"/control/matches/{match.pk}/extend", {"seconds": "30"})
+    audit = judge_client.get(f"/matches/{match.pk}/audit").content.decode()
+    journal = audit[audit.index('id="judges-words"'):audit.index("</section>",
+                                                                 audit.index('id="judges-words"'))]
+    order = [journal.index(words) for words in (
+        "judy: paused", "Nara&#x27;s router", "announced to everyone", "judy: resumed",
+        "judy: extended", "(30 s)")]
+    assert order == sorted(order)
