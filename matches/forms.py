@@ -8,14 +8,14 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
-from matches.boards.specs import BoardError, board_spec_fixed, public_boards
+from matches.boards.specs import BoardError, board_spec_fixed
 from matches.models import Match, Tournament
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.files import record_from_bytes
 from matches.rules.records import RecordError
 from matches.rules.turns import is_alternating
 from matches.services.archive import match_import
-from matches.services.boards import board_choose
+from matches.services.boards import board_choose, board_choose_named
 from matches.services.matches import MadeMatch, Timing, match_make
 from matches.tournaments.services import (
     TOURNAMENT_GAMES,
@@ -105,10 +105,7 @@ class NewMatchForm(forms.Form):
     def _board(game: str, text: str):
         if board_spec_fixed(game) is not None:
             return board_choose(game, None)  # the game's one board
-        if text != "random" and text not in public_boards(game):
-            known = ", ".join(["random", *public_boards(game)])
-            raise BoardError(f"{text}: not random nor a public board of this game ({known})")
-        return board_choose(game, text)
+        return board_choose_named(game, text)
 
 
 class NewTournamentForm(forms.Form):
@@ -159,10 +156,10 @@ class NewTournamentForm(forms.Form):
             return None
         boards = [name.strip() for name in data["boards"].split(",") if name.strip()]
         for board in boards:
-            if board != "random" and board not in public_boards(game):
-                known = ", ".join(["random", *public_boards(game)])
-                self.add_error("boards", f"{board}: not random nor a public board of this "
-                                         f"game ({known})")
+            try:
+                board_choose_named(game, board)
+            except BoardError as error:
+                self.add_error("boards", str(error))
                 return None
         try:
             return tournament_create(Plan(

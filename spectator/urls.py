@@ -6,6 +6,7 @@ import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
 from matches.api import api
 from matches.views import (
+    boards,
     control,
     judges,
     notices,
@@ -27,6 +28,15 @@ urlpatterns = [
     path("control/matches/<match:match_id>/<str:action>", control.control_act, name="control-act"),
     path("control/teams/<match:team_id>/token", control.control_token, name="control-token"),
     path("control/announce", control.control_announce, name="control-announce"),
+    path("control/boards/", boards.boards_page, name="boards"),
+    path("control/boards/import", boards.board_import, name="board-import"),
+    path("control/boards/<str:game>/edit", boards.board_editor, name="board-editor"),
+    path("control/boards/<str:game>/check", boards.board_check, name="board-check"),
+    path("control/boards/<str:game>/random", boards.board_random, name="board-random"),
+    path("control/boards/<str:game>/save", boards.board_keep, name="board-save"),
+    path("control/boards/<str:game>/<str:name>/file", boards.board_export, name="board-file"),
+    path("control/boards/<str:game>/<str:name>/delete", boards.board_remove,
+         name="board-delete"),
     path("control/announcements/<match:announcement_id>/down", control.control_take_down,
          name="control-take-down"),
     path("control/questions/<match:question_id>/answer", control.control_answer,

@@ -34,15 +34,38 @@ def _from_flat(board: dict[str, Any]) -> dict[str, Any]:
             "points": [flat[y * width:(y + 1) * width] for y in range(height)]}
 
 
-def _checked(board: dict[str, Any], game: str) -> dict[str, Any]:
-    """Validate a match-record/1 board of the game through the records module."""
+def _probe(board: dict[str, Any], game: str, agents: int | None = None):
+    """The record of a match on the board with no turn played, checked by the rules."""
     probe = {"format": "match-record/1", "game": game, "board": board,
-             "agents": _start_agents(board) or 1,
+             "agents": agents or _start_agents(board) or 1,
              "turns": 1, "teams": [{"name": "A"}, {"name": "B"}]}
     try:
-        return parse_record(probe).board
+        return parse_record(probe)
     except RecordError as error:
         raise BoardError(str(error)) from None
+
+
+def _checked(board: dict[str, Any], game: str) -> dict[str, Any]:
+    """Validate a match-record/1 board of the game through the records module."""
+    return _probe(board, game).board
+
+
+def board_check(game: str, board: Any) -> dict[str, Any]:
+    """A board of the game as the rules keep it; BoardError saying what is wrong."""
+    if not isinstance(board, dict):
+        raise BoardError("board: expected a JSON object")
+    return _checked(board, game)
+
+
+def board_preview(game: str, board: dict[str, Any], agents: int | None = None
+                  ) -> dict[str, Any]:
+    """What the board editor shows of a board: the position before turn 1 (a
+    timeline/1 state, with `agents` a team where the board does not place them) and the
+    rules' notes on it (its symmetry, ...)."""
+    rules = rules_for(game)
+    record = _probe(board, game, agents)
+    return {"board": record.board, "state": rules.view(rules.initial_state(record)),
+            "notes": rules.board_notes(record.board)}
 
 
 def board_spec_public(game: str, name: str) -> tuple[dict[str, Any], dict[str, int]]:
@@ -106,7 +129,8 @@ BOARD_EXTRAS = ("obstacles", "treasures", "start", "cells")
 def _start_agents(data: dict[str, Any]) -> int | None:
     """A field that gives each team's start cells has that many agents a team."""
     start = data.get("start")
-    if isinstance(start, list) and start and isinstance(start[0], list):
+    if isinstance(start, list) and start and isinstance(start[0], list) and start[0] \
+            and isinstance(start[0][0], list):  # cells a team, not one player's cell
         return len(start[0])
     return None
 

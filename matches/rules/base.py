@@ -153,6 +153,10 @@ class Presentation:
         """A generated match-record/1 board and suggested settings (`agents`, ...)."""
         raise ValueError(f"{self.title}: no random boards")
 
+    def board_notes(self, board: Mapping[str, Any]) -> list[str]:
+        """What the board editor says of a checked board (its symmetry, say), in words."""
+        return []
+
     def drawing_extras(self, board: Mapping[str, Any],
                        states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """What a screen joining late cannot tell from the latest state alone, from the

@@ -40,6 +40,7 @@ Choices of this module where neither says anything:
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -61,6 +62,7 @@ from matches.rules.checks import (
     whole,
 )
 from matches.rules.reasons import Reason
+from matches.rules.symmetry import mirrors_of, starts_at, symmetry_said
 from matches.rules.turns import PROTOCOL
 
 FLOOR, BLOCK, ITEM = "0", "2", "3"  # cells are held as their reply digits
@@ -418,6 +420,25 @@ class ChaserRules(Presentation):
     def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
         return whole(agents, "agents", 1, 1)
 
+    def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A fair map of the contests' size (`random_map`) and its turns."""
+        return random_map(seed), {"agents": 1, "turns": RANDOM_TURNS}
+
+    def board_notes(self, board: Mapping[str, Any]) -> list[str]:
+        """Its symmetry, and the items each player can walk to: a fair map has both
+        players reach the same items."""
+        reach = [reachable(board, start) for start in board["start"]]
+        items = {(x, y) for y, row in enumerate(board["cells"]) for x, char in enumerate(row)
+                 if char == "*"}
+        notes = [symmetry_said(mirrors_of(board, _chaser_signature(board)))]
+        got = [len(items & cells) for cells in reach]
+        notes.append(words.gettext("Cool can reach %(cool)s of %(items)s items, Hot %(hot)s.")
+                     % {"cool": got[0], "hot": got[1], "items": len(items)})
+        if tuple(board["start"][1]) not in reach[0]:
+            notes.append(words.gettext("Unfair: Cool and Hot cannot reach each other, so "
+                                       "each has items of its own."))
+        return notes
+
     def initial_state(self, record: Any) -> ChaserState:
         return new_state(record.board, record.turns)
 
@@ -473,6 +494,81 @@ class ChaserRules(Presentation):
 
 
 # --- map files -------------------------------------------------------------------------
+
+# A random map: the contests' 15 x 17, turned half round its centre (Hot's half the
+# mirror of Cool's), about one cell in nine a block and one in seven an item.
+RANDOM_SIZE = (15, 17)
+RANDOM_TURNS = 100
+RANDOM_BLOCKS, RANDOM_ITEMS = 0.11, 0.15
+
+
+def reachable(board: Mapping[str, Any], start: Sequence[int]) -> set[tuple[int, int]]:
+    """The cells a player can walk to from `start` (every cell but blocks)."""
+    rows, width, height = board["cells"], board["width"], board["height"]
+    seen = {(start[0], start[1])}
+    todo = [(start[0], start[1])]
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in DIRECTIONS.values():
+            nx, ny = x + dx, y + dy
+            if 0 <= nx < width and 0 <= ny < height and (nx, ny) not in seen \
+                    and rows[ny][nx] != "#":
+                seen.add((nx, ny))
+                todo.append((nx, ny))
+    return seen
+
+
+def random_map(seed: int | None = None) -> dict[str, Any]:
+    """A fair map: point-symmetric, both players in one open region (so they reach the
+    same items), every item reachable, and no player boxed in at the start."""
+    rng = random.Random(seed)
+    width, height = RANDOM_SIZE
+    while True:
+        cool = (rng.randrange(width), rng.randrange(1, height // 2 - 1))
+        hot = (width - 1 - cool[0], height - 1 - cool[1])
+        rows = [["."] * width for _ in range(height)]
+        for y in range(height):
+            for x in range(width):
+                px, py = width - 1 - x, height - 1 - y
+                if (y, x) > (py, px):
+                    continue  # set with its partner
+                roll = rng.random()
+                char = "#" if roll < RANDOM_BLOCKS else \
+                    "*" if roll < RANDOM_BLOCKS + RANDOM_ITEMS else "."
+                if max(abs(x - cool[0]), abs(y - cool[1])) <= 1 or \
+                        max(abs(x - hot[0]), abs(y - hot[1])) <= 1:
+                    char = "."  # room around each start
+                rows[y][x] = rows[py][px] = char
+        board = {"width": width, "height": height, "cells": ["".join(row) for row in rows],
+                 "start": [list(cool), list(hot)]}
+        reach = reachable(board, cool)
+        if hot not in reach:
+            continue
+        for y, row in enumerate(rows):  # an item nobody can reach is a block's dust
+            for x, char in enumerate(row):
+                if char == "*" and (x, y) not in reach:
+                    row[x] = "."
+        board["cells"] = ["".join(row) for row in rows]
+        return board
+
+
+def map_text(board: Mapping[str, Any], turns: int, name: str) -> str:
+    """A board as a CHaser map file (CRLF lines, as the contests' servers write them)."""
+    digits = {".": FLOOR, "#": BLOCK, "*": ITEM}
+    lines = [f"N:{name}", f"T:{turns}", f"S:{board['width']},{board['height']}"]
+    lines += ["D:" + ",".join(digits[char] for char in row) for row in board["cells"]]
+    (cx, cy), (hx, hy) = board["start"]
+    lines += [f"C:{cx},{cy}", f"H:{hx},{hy}"]
+    return "\r\n".join(lines) + "\r\n"
+
+
+def _chaser_signature(board: Mapping[str, Any]):
+    starts = starts_at(board)
+
+    def signature(board: Mapping[str, Any], x: int, y: int, swap: bool) -> Any:
+        team = starts.get((x, y))
+        return board["cells"][y][x], (1 - team if swap and team is not None else team)
+    return signature
 
 
 class MapError(ValueError):

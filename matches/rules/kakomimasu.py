@@ -40,6 +40,7 @@ from matches.rules.orders import (
     repeated_agents,
 )
 from matches.rules.reasons import Reason
+from matches.rules.symmetry import mirrors_of, symmetry_said
 from matches.rules.words import gettext_noop
 
 NEUTRAL, WALL_A, WALL_B, TERRITORY_A, TERRITORY_B = 0, 1, 2, 3, 4
@@ -166,6 +167,14 @@ class KakomimasuRules(Presentation):
                 found.append((float(gained), callout(text % {
                     "name": names[team], "points": gained, "x": x, "y": y}, team, (x, y))))
         return found
+
+    def board_notes(self, board: Mapping[str, Any]) -> list[str]:
+        """Its symmetry and the sum of its points, for the board editor."""
+        points = board["points"]
+        total = sum(map(sum, points))
+        return [symmetry_said(mirrors_of(board, lambda b, x, y, swap: points[y][x])),
+                words.gettext("%(cells)s cells, their points adding up to %(total)s.")
+                % {"cells": board["width"] * board["height"], "total": total}]
 
     def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, int]]:
         """A symmetric board within the Procon 31 limits, mostly positive with a few

@@ -56,6 +56,7 @@ from matches.rules.orders import (
     repeated_agents,
 )
 from matches.rules.reasons import Reason
+from matches.rules.symmetry import mirrors_of, starts_at, symmetry_said
 from matches.rules.words import gettext_noop
 
 EMPTY, TILE_A, TILE_B, OBSTACLE = 0, 1, 2, 3
@@ -283,6 +284,24 @@ class Procon2020Rules(Presentation):
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         return parse_board(board)
+
+    def board_notes(self, board: Mapping[str, Any]) -> list[str]:
+        """Its symmetry (points, obstacles, treasures and each team's start cells the
+        mirror of the other's) and what each team starts with, for the field editor."""
+        starts = starts_at(board)
+        obstacles = {tuple(cell) for cell in board["obstacles"]}
+        treasures = {(t["x"], t["y"]): t["point"] for t in board["treasures"]}
+
+        def signature(b: Mapping[str, Any], x: int, y: int, swap: bool) -> Any:
+            team = starts.get((x, y))
+            return (board["points"][y][x], (x, y) in obstacles, treasures.get((x, y)),
+                    1 - team if swap and team is not None else team)
+
+        return [symmetry_said(mirrors_of(board, signature)),
+                words.gettext("%(agents)s agents a team, %(obstacles)s obstacles, "
+                              "%(treasures)s treasures.")
+                % {"agents": len(board["start"][0]), "obstacles": len(obstacles),
+                   "treasures": len(treasures)}]
 
     def drawing_extras(self, board: Mapping[str, Any],
                        states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:

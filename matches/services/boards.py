@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from matches.boards.saved import saved_board, saved_names, saved_path
 from matches.boards.specs import (
     BoardError,
     board_spec_file,
@@ -38,7 +39,7 @@ def board_store(name: str, spec: dict[str, Any], source: str, game: str) -> Boar
 
 def board_choose(game: str, text: str | None) -> ChosenBoard:
     """The Board row and its suggested settings (agents, turns, ...) for a board as an
-    organiser names it: a public board's name, a file, `random` or `random:SEED`; none
+    organiser names it: a public or saved board's name, a file, `random` or `random:SEED`; none
     for a game played on one board only. BoardError, in words for the organiser."""
     fixed = board_spec_fixed(game)
     if fixed is not None:
@@ -58,14 +59,30 @@ def board_choose(game: str, text: str | None) -> ChosenBoard:
         if text in public_boards(game):
             spec, hints = board_spec_public(game, text)
             return ChosenBoard(board_store(text, spec, "public boards (MIT)", game), hints)
+        if saved_path(game, text) is not None:
+            spec, hints = saved_board(game, text)
+            return ChosenBoard(board_store(text, spec, "saved board", game), hints)
         path = Path(text)
         if not path.exists():
-            known = ", ".join(public_boards(game)) or "this game ships none"
-            raise BoardError(f"{text}: neither a file, random, nor a public board ({known})")
+            known = ", ".join([*public_boards(game), *saved_names(game)]) or "none yet"
+            raise BoardError(f"{text}: neither a file, random, nor a public or saved board "
+                             f"({known})")
         spec, hints = board_spec_file(game, path)
         return ChosenBoard(board_store(path.stem, spec, f"file {path.name}", game), hints)
     except ValueError as error:  # a bad seed, a file that is no board
         raise BoardError(str(error)) from None
+
+
+def board_choose_named(game: str, text: str | None) -> ChosenBoard:
+    """As `board_choose`, for a board named where nobody may open the server's files
+    (the control room's forms, practice): random, a public or a saved board's name."""
+    if board_spec_fixed(game) is None and text is not None and text != "random" \
+            and not text.startswith("random:") and text not in public_boards(game) \
+            and saved_path(game, text) is None:
+        known = ", ".join(["random", *public_boards(game), *saved_names(game)])
+        raise BoardError(f"{text}: not random nor a public or saved board of this game "
+                         f"({known})")
+    return board_choose(game, text)
 
 
 def board_default(game: str) -> ChosenBoard:

@@ -25,6 +25,7 @@ from django.core.cache import cache
 from django.db import transaction
 
 from matches.access import team_by_authorization
+from matches.boards.saved import saved_names, saved_path
 from matches.boards.specs import BoardError, board_spec_data, board_spec_fixed, public_boards
 from matches.bots import levels
 from matches.models import Match, PracticeTeam, Team, new_token, token_hash
@@ -256,8 +257,8 @@ def _board(game: str, board: Any) -> ChosenBoard:
     if board is None or board == "random":
         return board_choose(game, "random")
     if isinstance(board, str):
-        if board not in public_boards(game):
-            known = ", ".join(["random", *public_boards(game)])
+        if board not in public_boards(game) and saved_path(game, board) is None:
+            known = ", ".join(["random", *public_boards(game), *saved_names(game)])
             raise PracticeError(400, "bad_board", f"board: expected one of {known}, or a "
                                 f"board's JSON; got {_shown(board)}")
         return board_choose(game, board)

@@ -131,7 +131,7 @@ def test_the_rooms_form_takes_no_file_for_a_board_and_says_why():
     answer = judge.post("/control/new-match", {
         "game": "kakomimasu", "team_a": "Nara", "team_b": "Hanoi",
         "board": "/etc/passwd", "start_in": "60"})
-    assert answer.status_code == 400 and "not random nor a public board" in \
+    assert answer.status_code == 400 and "not random nor a public or saved board" in \
         answer.content.decode()
     same = judge.post("/control/new-match", {"game": "kakomimasu", "team_a": "Nara",
                                              "team_b": "Nara", "board": "random",
@@ -161,6 +161,6 @@ def test_a_judge_makes_a_tournament_from_the_room_as_createtournament_would(judg
         "name": "Bad", "game": "kakomimasu", "format": "round-robin", "teams": "A\nB",
         "boards": "../../etc/passwd", "strategy_seconds": "3", "transition_seconds": "1",
         "gap_seconds": "20", "start_in": "600"})
-    assert refused.status_code == 400 and "not random nor a public board" in \
+    assert refused.status_code == 400 and "not random nor a public or saved board" in \
         refused.content.decode()
     assert not Tournament.objects.filter(name="Bad").exists()

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from matches.boards.saved import saved_names, saved_path
 from matches.protocol_servers.chaser.game import Settings
 from matches.rules import chaser
 from matches.services import protocol
@@ -15,9 +16,12 @@ MAPS = Path(__file__).resolve().parents[2] / "boards" / "chaser"
 
 
 def map_path(name: str) -> Path:
-    """A map file's path: the file itself, or the name of a map in MAPS."""
+    """A map file's path: the file itself, the name of a map in MAPS, or of a map
+    saved by the organisers (matches/boards/saved.py)."""
     path = Path(name)
-    return path if path.exists() or path.suffix else MAPS / f"{name}.map"
+    if path.exists() or path.suffix or (MAPS / f"{name}.map").exists():
+        return path if path.exists() or path.suffix else MAPS / f"{name}.map"
+    return saved_path(chaser.ChaserRules.game, name) or MAPS / f"{name}.map"
 
 
 def map_read(path: Path) -> dict[str, Any]:
@@ -33,7 +37,9 @@ def board_problem(name: str) -> str:
         map_read(path)
     except OSError as error:
         known = ", ".join(sorted(p.stem for p in MAPS.glob("*.map")))
-        return f"{name}: {error.strerror} (the shipped maps: {known})"
+        saved = ", ".join(saved_names(chaser.ChaserRules.game))
+        return (f"{name}: {error.strerror} (the shipped maps: {known}"
+                + (f"; the saved maps: {saved})" if saved else ")"))
     except (UnicodeDecodeError, chaser.MapError) as error:
         return f"{path}: {error}"
     return ""

@@ -99,8 +99,39 @@ function digitGroups(digits, line = false) {
   return [digits[0], ...cells].join(" ");
 }
 
+// The map editor (editor.js): blocks, items and floor, and each player's one start.
+const editor = {
+  hints: ["turns"],
+  tools: [
+    // Translators: the map editor's tool: a block (no player can enter it)
+    { id: "block", label: gettext("block") },
+    // Translators: the map editor's tool: an item
+    { id: "item", label: gettext("item") },
+    // Translators: the map editor's tool: an empty cell
+    { id: "floor", label: gettext("floor") },
+    { id: "start-cool", label: interpolate(gettext("%(player)s starts here"), { player: NAMES[0] }), team: 0 },
+    { id: "start-hot", label: interpolate(gettext("%(player)s starts here"), { player: NAMES[1] }), team: 1 },
+  ],
+  blank: (width, height) => ({
+    width, height, cells: Array(height).fill(".".repeat(width)), start: [[0, 0], [width - 1, height - 1]],
+  }),
+  apply(board, tool, x, y, value, team) {
+    const put = (char) => {
+      const row = board.cells[y];
+      board.cells[y] = row.slice(0, x) + char + row.slice(x + 1);
+    };
+    if (tool.startsWith("start")) {
+      board.start[team] = [x, y];
+      put(".");
+    } else {
+      put({ block: "#", item: "*", floor: "." }[tool]);
+    }
+  },
+};
+
 export default {
   game: "chaser",
+  editor,
   labels: ["C", "H"],
   names: NAMES,
   classes: chaserClasses,

@@ -91,8 +91,19 @@ function planAction(state, team, agent, [x, y], planned) {
   return { action: { agent, type: remove ? "remove" : "move", x, y } };
 }
 
+// The board editor (editor.js): a cell's points, from -16 to 16.
+const editor = {
+  hints: ["agents", "turns"],
+  tools: [{ id: "points", label: gettext("points"), value: { min: -16, max: 16, initial: 8 } }],
+  blank: (width, height) => ({ width, height, points: Array.from({ length: height }, () => Array(width).fill(0)) }),
+  apply(board, tool, x, y, value) {
+    board.points[y][x] = value;
+  },
+};
+
 export default {
   game: "kakomimasu",
+  editor,
   points: true,
   agents: true,
   classes: wallClasses,

@@ -141,8 +141,49 @@ function planDirected(state, team, agent, [x, y]) {
   return { action: { agent, type: state.cells[y]?.[x] === "AB"[1 - team] ? "remove" : "move", dx, dy } };
 }
 
+// The field editor (editor.js): points, obstacles, treasures and each team's start
+// cells; a cell holds one of an obstacle, a treasure or a start cell.
+function clearCell(board, x, y) {
+  const other = ([cx, cy]) => cx !== x || cy !== y;
+  board.obstacles = board.obstacles.filter(other);
+  board.treasures = board.treasures.filter((t) => t.x !== x || t.y !== y);
+  board.start = board.start.map((cells) => cells.filter(other));
+}
+
+const editor = {
+  hints: ["turns"],
+  tools: [
+    { id: "points", label: gettext("points"), value: { min: -16, max: 16, initial: 8 } },
+    // Translators: the field editor's tool: a cell no agent can enter
+    { id: "obstacle", label: gettext("obstacle") },
+    // Translators: the field editor's tool: a treasure and its value
+    { id: "treasure", label: gettext("treasure"), value: { min: 8, max: 16, initial: 10 } },
+    // Translators: the field editor's tool: a start cell of team A (its mirror is team B's)
+    { id: "start-a", label: gettext("start cell of team A"), team: 0 },
+    // Translators: the field editor's tool: a start cell of team B (its mirror is team A's)
+    { id: "start-b", label: gettext("start cell of team B"), team: 1 },
+    // Translators: the field editor's tool: takes the obstacle, treasure or start cell off a cell
+    { id: "clear", label: gettext("clear the cell") },
+  ],
+  blank: (width, height) => ({
+    width, height, points: Array.from({ length: height }, () => Array(width).fill(0)),
+    obstacles: [], treasures: [], start: [[], []],
+  }),
+  apply(board, tool, x, y, value, team) {
+    if (tool === "points") {
+      board.points[y][x] = value;
+      return;
+    }
+    clearCell(board, x, y);
+    if (tool === "obstacle") board.obstacles.push([x, y]);
+    else if (tool === "treasure") board.treasures.push({ x, y, point: value });
+    else if (tool.startsWith("start")) board.start[team].push([x, y]);
+  },
+};
+
 export default {
   game: "procon2020",
+  editor,
   points: true,
   agents: true,
   classes: tileClasses,
