@@ -13,7 +13,7 @@ from matches.boards.saved import board_from_file, saved_board, saved_path
 from matches.models import Match
 from matches.protocol_servers.chaser.maps import board_problem, map_path, map_read
 from matches.rules import rules_for
-from matches.rules.chaser import reachable, random_map
+from matches.rules.chaser import random_map, reachable
 
 pytestmark = pytest.mark.django_db
 GAMES = ("kakomimasu", "procon2020", "chaser")
@@ -128,7 +128,8 @@ def test_a_board_the_rules_refuse_is_said_so_and_not_saved(judge_client):
     x, y = board["start"][0]
     board["cells"][y] = board["cells"][y][:x] + "#" + board["cells"][y][x + 1:]
     for path in ("check", "save"):
-        answer = post(judge_client, f"/control/boards/chaser/{path}", {"name": "bad", "board": board})
+        answer = post(judge_client, f"/control/boards/chaser/{path}",
+                      {"name": "bad", "board": board})
         assert answer.status_code == 400 and "is a block" in answer.json()["error"]
     for body in ("[1, 2]", '{"board": "x"}', '{"board": {"width": -1}}', "{bad"):
         answer = judge_client.post("/control/boards/procon2020/check", body,
