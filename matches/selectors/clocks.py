@@ -82,7 +82,7 @@ def paused_now(match: Match) -> dict[str, Any] | None:
     if match.paused_at is None:
         return None
     left = None
-    if not match.alternating:
+    if not match.alternating and not match.protocol_played:
         deadline = next_deadline(match, match.paused_at)
         left = None if deadline is None else max(0, round(
             (deadline - match.paused_at).total_seconds() * 1000))

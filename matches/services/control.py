@@ -9,8 +9,9 @@ screen shows "Paused by the judges: <reason>". Resuming gives the time back: a t
 game's deadlines, its later games' starts with them, all move by the pause's length
 (the open step keeps what it had left); an alternating game's mover is credited the
 pause on its chess clock. Extending moves a timed game's deadlines by N seconds, or
-gives the mover N seconds more. A game played over its own protocol is held at its
-server, not here.
+gives the mover N seconds more. A game played step by step over its own protocol
+(CHaser) is held by its server, which looks before each step and waits while the match
+is paused (and ends the game when it is void); it has no deadline to extend.
 
 A void match has no result and counts nowhere: its result becomes
 `{"winner": null, "decided_by": "void", "reason": …, "by": …}` (the result it had, if it
@@ -80,14 +81,16 @@ def match_void(*, match_id: int, reason: str, judge: str) -> Match:
     return first
 
 
-def _held(match_id: int) -> Match:
-    """The match, its row locked, if the judges may hold it: running or to come."""
+def _held(match_id: int, *, timed_only: bool = False) -> Match:
+    """The match, its row locked, if the judges may hold it: running or to come (and,
+    for what moves deadlines, one that has them: not a game played step by step over
+    its own protocol, whose server holds it between two steps)."""
     match = Match.objects.select_for_update().get(pk=match_id)
     if match.over:
         raise ControlError(f"match {match.pk} is over")
-    if match.protocol_played:
-        raise ControlError(f"match {match.pk} is played over its own protocol: hold it at "
-                           "its server")
+    if timed_only and match.protocol_played:
+        raise ControlError(f"match {match.pk} is played step by step over its own protocol: "
+                           "it has no deadline to move (pause it instead)")
     return match
 
 
@@ -144,7 +147,7 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
         raise ControlError(f"an extension is more than 0 and at most {EXTEND_LIMIT} seconds")
     now = now or timezone.now()
     with transaction.atomic():
-        match = _held(match_id)
+        match = _held(match_id, timed_only=True)
         _give_time(match, timedelta(seconds=seconds))
         _noted(match, now, "extend", judge, seconds=seconds, reason=" ".join(reason.split()))
         match.save(update_fields=["control_log", "start_at", "credits"])
@@ -155,7 +158,10 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
 
 def _give_time(match: Match, given: timedelta) -> None:
     """A timed game's deadlines, and its later games' starts, move by `given`; an
-    alternating game's mover is credited it."""
+    alternating game's mover is credited it; a game played step by step has nothing
+    to move (its server simply waited)."""
+    if match.protocol_played:
+        return
     if match.alternating:
         turn = str(match.resolved_turns + 1)
         credits = dict(match.credits or {})

@@ -32,10 +32,11 @@ from django.utils import timezone
 
 from matches.live import messages
 from matches.live.broadcast import match_group
-from matches.models import Submission
+from matches.models import Match, Submission
 from matches.protocol_servers.chaser.connection import EXPECTED, Fault, Line, Program
 from matches.rules import chaser
 from matches.services import protocol
+from matches.services.control import VOID
 
 SEAT_WAIT = 60.0  # seconds a connected program may wait for its game (0: no limit)
 
@@ -47,7 +48,11 @@ RULES = chaser.ChaserRules()
 
 
 class Stopped(Exception):
-    """The server is stopping: the game ends without a result."""
+    """The server is stopping, or the judges made the match void: the game ends without
+    a result."""
+
+
+HOLD_POLL = 0.25  # seconds between looks at a match the judges hold
 
 
 @dataclass
@@ -159,11 +164,26 @@ class ChaserGame:
         return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
                           self.names)
 
+    def hold(self) -> None:
+        """Before a step: while the judges hold the match (services/control.py), wait,
+        sending the programs nothing (each waits for its `@`, as between any two
+        steps); a void match ends here."""
+        while True:
+            paused, result = Match.objects.filter(pk=self.game.match_id).values_list(
+                "paused_at", "result").get()
+            if (result or {}).get("decided_by") == VOID:
+                raise Stopped
+            if paused is None:
+                return
+            if self.stopping.wait(HOLD_POLL):
+                raise Stopped
+
     def step(self, player: int, turn: int) -> None:
         """One player's step: `@`, `gr`, the ready digits, the command, its reply, `#`."""
         program, s = self.programs[player], self.settings
         if s.step_delay:
             time.sleep(s.step_delay)
+        self.hold()
         command = None
         try:
             program.send("@")
