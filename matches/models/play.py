@@ -292,6 +292,9 @@ class Submission(models.Model):
     # The API it came through when not the native answer API: a dialect of another
     # contest server's (docs/dialects.md), its body kept as that dialect sent it.
     dialect = models.CharField(max_length=20, blank=True)
+    # The team's clock less the server's when it arrived (ms), where its program said
+    # its time (X-Client-Time, or a Date header): the control room's clock offset.
+    client_offset_ms = models.IntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["received_at", "id"]

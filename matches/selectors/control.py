@@ -4,13 +4,15 @@ team's program stands, turning amber, then red, before a team loses a turn.
 
 A team's health is read from what it sent over its last HEALTH_TURNS resolved turns: its
 last request (how long ago), its answers' time from each step's opening (the median),
-its refused requests, and the steps it missed (a resolved turn it had no counted
-answer for; an alternating game's: its own moves only).
+its refused requests, the steps it missed (a resolved turn it had no counted
+answer for; an alternating game's: its own moves only), and its clock's offset from
+the server's (the median, where its program says its time: X-Client-Time or Date).
 
 - red: it missed one of the last two steps, or a running match has heard nothing from
   it for three steps' time (nothing at all after its first step);
 - amber: it missed a step earlier, had a request refused, answers late in the step
-  (its median past LATE_SHARE of it), or has been quiet for a step and a half;
+  (its median past LATE_SHARE of it), has been quiet for a step and a half, or its
+  clock is OFFSET_AMBER_MS or more off the server's;
 - green otherwise; `waiting` before the match starts.
 """
 
@@ -29,6 +31,7 @@ from matches.selectors.clocks import next_deadline, paused_now
 AHEAD_HOURS = 24
 HEALTH_TURNS = 5
 LATE_SHARE = 0.7
+OFFSET_AMBER_MS = 1000
 LIMIT = 60  # matches listed at most
 
 
@@ -58,25 +61,31 @@ def _health(match: Match, teams: list, now: datetime, status: str) -> list[dict[
                 .annotate(last=Max("received_at")).values_list("team__index", "last"))
     since = max(0, match.resolved_turns - HEALTH_TURNS)
     recent = list(Submission.objects.filter(match=match, turn__gt=since)
-                  .values_list("team__index", "turn", "received_at", "status_code", "counted"))
+                  .values_list("team__index", "turn", "received_at", "status_code", "counted",
+                               "client_offset_ms"))
     rules = rules_for(match.game)
     period = match.period.total_seconds() if not match.alternating else None
     shown = []
     for team in teams:
         mine = [row for row in recent if row[0] == team.index]
-        answered = {turn for _, turn, _, status_code, counted in mine if counted}
+        answered = {turn for _, turn, _, status_code, counted, _ in mine if counted}
         own_turns = [turn for turn in range(since + 1, match.resolved_turns + 1)
                      if not match.alternating or rules.mover(turn) == team.index]
         missed = [turn for turn in own_turns if turn not in answered]
         latencies = [(received - match.opens_at(turn)).total_seconds() * 1000
-                     for _, turn, received, status_code, _ in mine if status_code == 202
+                     for _, turn, received, status_code, _, _ in mine if status_code == 202
                      and turn and not match.alternating and not match.protocol_played]
         refused = sum(1 for row in mine if row[3] >= 400)
+        offsets = [row[5] for row in mine if row[5] is not None]
+        offset = round(statistics.median(offsets)) if offsets else None
         heard = last.get(team.index)
         quiet = None if heard is None else (now - heard).total_seconds()
         level = _level(match, status, missed, refused, latencies, quiet, period)
+        if level == "green" and offset is not None and abs(offset) >= OFFSET_AMBER_MS:
+            level = "amber"  # a program that times itself by its own clock is off by that
         shown.append({"team": team, "level": level, "quiet": quiet, "missed": len(missed),
-                      "refused": refused,
+                      "refused": refused, "offset": offset,
+                      "offset_said": None if offset is None else f"{offset / 1000:+.1f}",
                       "latency": round(statistics.median(latencies)) if latencies else None})
     return shown
 

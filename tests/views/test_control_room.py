@@ -164,3 +164,26 @@ def test_a_judge_makes_a_tournament_from_the_room_as_createtournament_would(judg
     assert refused.status_code == 400 and "not random nor a public or saved board" in \
         refused.content.decode()
     assert not Tournament.objects.filter(name="Bad").exists()
+
+
+def test_a_teams_clock_offset_shows_where_its_program_says_its_time(judge_client):
+    from email.utils import format_datetime
+
+    match, tokens = make_match(turns=5, strategy=2.0, teams=("Nara", "Hanoi"))
+    Match.objects.filter(pk=match.pk).update(start_at=timezone.now() - timedelta(seconds=0.5))
+    ahead = int((timezone.now().timestamp() + 2.5) * 1000)  # Nara's clock runs 2.5 s ahead
+    judge_client.post(f"/api/matches/{match.pk}/actions", json.dumps({"actions": []}),
+                      content_type="application/json", HTTP_X_CLIENT_TIME=str(ahead),
+                      HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    judge_client.post(f"/api/matches/{match.pk}/actions", json.dumps({"actions": []}),
+                      content_type="application/json",
+                      HTTP_DATE=format_datetime(timezone.now(), usegmt=True),
+                      HTTP_AUTHORIZATION=f"Bearer {tokens[1]}")
+    live = section(judge_client.get("/control/?part=live").content.decode(), match.pk)
+    nara, hanoi = re.findall(r'<li class="health-(\w+)">(.*?)</li>', live, re.S)
+    assert nara[0] == "amber" and "its clock +2.5 s off ours" in nara[1]
+    assert hanoi[0] == "green" and re.search(r"its clock [+-]0\.\d s off ours", hanoi[1])
+    answer = judge_client.post(f"/api/matches/{match.pk}/actions", json.dumps({"actions": []}),
+                               content_type="application/json", HTTP_X_CLIENT_TIME="soon",
+                               HTTP_AUTHORIZATION=f"Bearer {tokens[1]}")
+    assert answer.status_code == 202  # a time that is no time is no offset, and no refusal

@@ -8,7 +8,8 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 DETAIL_LIMIT = 300  # characters of a refusal's detail
@@ -33,6 +34,7 @@ class Request:
     read: Callable[[str, bytes], tuple[list[dict[str, Any]], int | None]] | None = None
     game: str = ""  # the one game a dialect serves: a match of another is refused
     output: bool = False  # lines a team's program printed that are no move: kept, not judged
+    client_time: datetime | None = None  # the program's clock, where it said (clock_said)
 
     @classmethod
     def arrived(cls, *, match_id: int, headers: Mapping[str, str], body: bytes, received: int,
@@ -43,12 +45,33 @@ class Request:
         more than it sends is recorded as it claimed. `kind` sets the other fields (a
         dialect's `authorization`, found where it carries its token)."""
         declared = headers.get("content-length", "")
-        fields = {"authorization": headers.get("authorization", ""), **kind}
+        fields = {"authorization": headers.get("authorization", ""),
+                  "client_time": clock_said(headers), **kind}
         return cls(
             match_id=match_id, body=body,
             body_size=max(received, int(declared) if _whole_number(declared) else 0),
             content_type=headers.get("content-type", "").split(";")[0].strip().lower(),
             remote_addr=remote_addr, received_at=received_at, **fields)
+
+
+def clock_said(headers: Mapping[str, str]) -> datetime | None:
+    """The time a team's program said it sent its request at: `X-Client-Time` (epoch
+    milliseconds), else the HTTP `Date` header (whole seconds: read as the middle of
+    its second); None if neither, or neither is a time (docs/api.md, "Your clock")."""
+    said = headers.get("x-client-time", "").strip()
+    if said.isdigit() and len(said) <= 15:
+        return datetime.fromtimestamp(int(said) / 1000, tz=UTC)
+    date = headers.get("date", "")
+    if date:
+        try:
+            moment = parsedate_to_datetime(date)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        return moment + HALF_SECOND if moment.tzinfo is not None else None
+    return None
+
+
+HALF_SECOND = timedelta(milliseconds=500)
 
 
 @dataclass

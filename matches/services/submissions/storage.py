@@ -47,8 +47,20 @@ def create(request: Request, match: Match | None, team: Team | None, turn: int |
         body_sha256=hashlib.sha256(body).hexdigest(), actions=actions,
         status_code=status, error=error, detail=detail, counted=False,
         entered_by=request.entered_by, note=UNSTORABLE.sub("\ufffd", request.note),
-        dialect=request.dialect,
+        dialect=request.dialect, client_offset_ms=clock_offset(request),
     )
+
+
+OFFSET_LIMIT_MS = 86_400_000  # a clock further off than a day is no clock: not kept
+
+
+def clock_offset(request: Request) -> int | None:
+    """How far the program's clock was ahead of the server's (ms) when it sent this,
+    where it said its time (the time on the wire, a few ms on a LAN, counts in it)."""
+    if request.client_time is None:
+        return None
+    offset = round((request.client_time - request.received_at).total_seconds() * 1000)
+    return offset if abs(offset) <= OFFSET_LIMIT_MS else None
 
 
 def budget_take(team: Team, size: int) -> bool:
