@@ -1,3 +1,4 @@
+import contextlib
 import os
 import socket
 import subprocess
@@ -171,9 +172,17 @@ def module_server_process(django_db_setup, tmp_path_factory):
     after it). Nothing the server keeps can mislead the next test: its caches key
     every value by the match's identity (matches/caches.py), and a flushed id is not
     given again."""
+    with demo_server(tmp_path_factory) as base:
+        yield base
+
+
+@contextlib.contextmanager
+def demo_server(tmp_path_factory, **env):
+    """`manage.py demo --no-bots` on a free port (with `env` besides the tests'), its
+    address while it runs; stopped after."""
     port = free_port()
     server = manage_start("demo", "--no-bots", "--port", str(port),
-                          log_to=tmp_path_factory.mktemp("server") / "server.log")
+                          log_to=tmp_path_factory.mktemp("server") / "server.log", **env)
     try:
         wait_for_port(port)
         yield f"http://127.0.0.1:{port}"

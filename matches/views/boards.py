@@ -90,6 +90,15 @@ def _body(request: HttpRequest) -> dict:
     return body
 
 
+# What a board of the wrong shape raises where the rules did not say it in words.
+NOT_A_BOARD = (BoardError, TypeError, KeyError, IndexError, AttributeError)
+
+
+def _refused(error: Exception) -> JsonResponse:
+    said = str(error) if isinstance(error, BoardError) else "not a board of this game"
+    return JsonResponse({"error": said}, status=400)
+
+
 def _agents(value) -> int | None:
     return value if type(value) is int and 0 < value <= 64 else None
 
@@ -102,9 +111,8 @@ def board_check(request: HttpRequest, game: str) -> JsonResponse:
     try:
         body = _body(request)
         return JsonResponse(board_preview(game, body.get("board"), _agents(body.get("agents"))))
-    except (BoardError, TypeError, KeyError, IndexError, AttributeError) as error:
-        said = str(error) if isinstance(error, BoardError) else "not a board of this game"
-        return JsonResponse({"error": said}, status=400)
+    except NOT_A_BOARD as error:
+        return _refused(error)
 
 
 @require_GET
@@ -130,9 +138,8 @@ def board_keep(request: HttpRequest, game: str) -> JsonResponse:
         hints = {"agents": _agents(body.get("agents")),
                  "turns": body.get("turns") if type(body.get("turns")) is int else None}
         path = board_save(game, name, body.get("board"), hints)
-    except (BoardError, TypeError, KeyError, IndexError, AttributeError) as error:
-        said = str(error) if isinstance(error, BoardError) else "not a board of this game"
-        return JsonResponse({"error": said}, status=400)
+    except NOT_A_BOARD as error:
+        return _refused(error)
     return JsonResponse({"name": path.stem, "file": reverse("board-file", args=[game, path.stem])})
 
 

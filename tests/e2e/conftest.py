@@ -93,3 +93,15 @@ class Pages:
         self.all.append(page)
         page.goto(url)
         return page
+
+
+def judge_signed_in(browser, base: str, width: int = 1280, height: int = 800):
+    """A new page of the browser, signed in as the judge "judy" (password "pw", whom
+    the test made)."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(f"{base}/accounts/login/")
+    page.fill("input[name=username]", "judy")
+    page.fill("input[name=password]", "pw")
+    page.click("button[type=submit]")
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    return page

@@ -7,7 +7,8 @@ import json
 import pytest
 from django.contrib.auth.models import Permission, User
 
-from tests.conftest import free_port, manage_start, processes_stop, wait_for_port
+from tests.conftest import demo_server
+from tests.e2e.conftest import judge_signed_in
 
 pytestmark = pytest.mark.e2e
 
@@ -15,15 +16,9 @@ pytestmark = pytest.mark.e2e
 @pytest.fixture(scope="module")
 def module_server_process(django_db_setup, tmp_path_factory):
     """The demo server with a var folder of its own: the boards it saves go there."""
-    port = free_port()
     var = tmp_path_factory.mktemp("var")
-    server = manage_start("demo", "--no-bots", "--port", str(port), SPECTATOR_VAR_DIR=str(var),
-                          log_to=tmp_path_factory.mktemp("server") / "server.log")
-    try:
-        wait_for_port(port)
-        yield f"http://127.0.0.1:{port}", var
-    finally:
-        processes_stop([server])
+    with demo_server(tmp_path_factory, SPECTATOR_VAR_DIR=str(var)) as base:
+        yield base, var
 
 
 @pytest.fixture
@@ -35,11 +30,7 @@ def judge(transactional_db):
 def test_a_field_made_in_the_editor_mirrors_its_start_cells_and_is_saved(
         judge, live_server_process, browser):
     base, var = live_server_process
-    page = browser.new_page(viewport={"width": 1280, "height": 800})
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", "judy")
-    page.fill("input[name=password]", "pw")
-    page.click("button[type=submit]")
+    page = judge_signed_in(browser, base)
     page.goto(f"{base}/control/boards/procon2020/edit")
     page.locator("[data-notes] li").first.wait_for()
     page.fill("[data-width]", "10")

@@ -8,6 +8,7 @@ import urllib.request
 import pytest
 from django.contrib.auth.models import Permission, User
 
+from tests.e2e.conftest import judge_signed_in
 from tests.factories import make_match
 
 pytestmark = pytest.mark.e2e
@@ -25,11 +26,7 @@ def test_a_judge_pauses_and_resumes_a_match_the_venue_screen_follows(
         running, live_server_process, browser):
     match, tokens = running
     base = live_server_process
-    room = browser.new_page(viewport={"width": 1280, "height": 800})
-    room.goto(f"{base}/accounts/login/")
-    room.fill("input[name=username]", "judy")
-    room.fill("input[name=password]", "pw")
-    room.click("button[type=submit]")
+    room = judge_signed_in(browser, base)
     room.goto(f"{base}/control/")
     box = room.locator(f"#match-{match.pk}")
     assert box.get_attribute("data-status") == "running"
@@ -65,11 +62,7 @@ def test_an_announcement_is_a_banner_on_the_screens_until_a_judge_takes_it_down(
         running, live_server_process, browser):
     match, tokens = running
     base = live_server_process
-    room = browser.new_page(viewport={"width": 1280, "height": 800})
-    room.goto(f"{base}/accounts/login/")
-    room.fill("input[name=username]", "judy")
-    room.fill("input[name=password]", "pw")
-    room.click("button[type=submit]")
+    room = judge_signed_in(browser, base)
     venue = browser.new_page(viewport={"width": 1920, "height": 1080})
     venue.goto(f"{base}/matches/{match.pk}/")
     venue.wait_for_selector("[data-countdown][data-kind='live']", timeout=10_000)
