@@ -201,3 +201,28 @@ def can_view(user, match: Match, team: Team | None = None) -> bool:
 def can_view_private(user, match: Match, team: Team | None = None) -> bool:
     """Judges and the match's own teams: who may watch it whether it is public or not."""
     return is_judge(user) or owns(team, match)
+
+
+# A team signed in on the pages (matches/views/pages.py, `team_sign_in`): its token
+# checked once, then only the team's row id kept in the server's session, by match.
+SESSION_TEAMS = "team_matches"
+
+
+def session_team(request, match: Match) -> Team | None:
+    """The team of this match that this browser signed in as, if any."""
+    kept = getattr(request, "session", {}).get(SESSION_TEAMS, {})
+    team_id = kept.get(str(match.first_game_id or match.pk))
+    if team_id is None:
+        return None
+    team = Team.objects.filter(pk=team_id).first()
+    return team if team is not None and owns(team, match) else None
+
+
+def session_team_keep(request, match: Match, team: Team) -> None:
+    """Remember in the session that this browser is the team (in every game of its
+    match: kept as its first game's row, which owns them all)."""
+    first = match.first_game_id or match.pk
+    row = team if team.match_id == first else Team.objects.get(match_id=first, index=team.index)
+    kept = dict(request.session.get(SESSION_TEAMS, {}))
+    kept[str(first)] = row.pk
+    request.session[SESSION_TEAMS] = dict(list(kept.items())[-50:])  # a few matches at most

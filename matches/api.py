@@ -20,6 +20,7 @@ from matches.access import (
     can_view,
     is_judge,
     not_its_match,
+    session_team,
     side_in,
     team_by_authorization,
     visible_matches,
@@ -28,6 +29,7 @@ from matches.admission import TooBusy, too_busy_response, visitor_gate
 from matches.models import Match, Team
 from matches.notices_api import router as notices_router
 from matches.rules import LIVE_GAMES, rules_for
+from matches.selectors import debug
 from matches.services import practice
 from matches.services.submissions import (
     ADDRESS_LIMIT,
@@ -123,6 +125,8 @@ class Receipt(Schema):
     turn: int
     received_at: int
     actions: int
+    # where the body sent `debug` or `marks`: "kept", or "dropped: <why>" (docs/api.md)
+    debug: str | None = None
 
 
 class Output(Schema):
@@ -221,7 +225,8 @@ def _visible(request: HttpRequest, match_id: int, published_only: bool = False) 
         return None
     if published_only:
         return match if match.published or is_judge(request.user) else None
-    return match if can_view(request.user, match, _team(request)) else None
+    return match if can_view(request.user, match, _team(request)) or \
+        session_team(request, match) is not None else None
 
 
 def _own_team(request: HttpRequest, match_id: int) -> Team | Status:
@@ -289,6 +294,55 @@ def get_own_actions(request: HttpRequest, match_id: int):
     return Status(200, selectors.own_submission(match, team, timezone.now()))
 
 
+@api.get("/matches/{match_id}/submissions",
+         response={200: dict[str, Any], **errors(401, 403, 404, 422)},
+         summary="Everything your team sent in the match",
+         description="With the team's bearer token, its own requests only (judges: both "
+                     "teams'): each as kept, its answer, whether it counted, its debug text "
+                     "and marks, in the order they came "
+                     '(docs/api.md, "Your program\'s debug output").',
+         openapi_extra={"parameters": [BEARER]})
+def get_submissions(request: HttpRequest, match_id: int):
+    match = _visible(request, match_id)
+    if match is None:
+        return _not_found(match_id)
+    signed_in = session_team(request, match)
+    if is_judge(request.user):
+        teams = [0, 1]
+    elif signed_in is not None and not request.headers.get("Authorization"):
+        teams = [signed_in.index]
+    else:
+        team = _own_team(request, match_id)
+        if isinstance(team, Status):
+            return team
+        teams = [team.index]
+    return Status(200, {"match": match.pk, "teams": teams,
+                        "submissions": debug.sent_by(match, teams)})
+
+
+@api.get("/matches/{match_id}/debug",
+         response={200: dict[str, Any], **errors(403, 404, 422)},
+         summary="Your program's debug output and marks, turn by turn",
+         description="What the replay draws: by turn, each team's debug text (and its "
+                     "program's printed lines) and marks. A team's own with its token, "
+                     "both teams' for judges, and for everyone once a judge published the "
+                     "match with its debug; refused (403) otherwise.",
+         openapi_extra={"parameters": [BEARER]})
+def get_debug(request: HttpRequest, match_id: int):
+    match = _visible(request, match_id)
+    if match is None:
+        return _not_found(match_id)
+    holder = _team(request, match_id) or session_team(request, match)
+    teams = debug.debug_readers(request.user, holder, match)
+    if not teams:
+        return Status(403, {"error": "forbidden",
+                            "detail": "a team's debug output is shown to the team itself (its "
+                                      "token) and the judges, and to everyone once the match "
+                                      "is published with it"})
+    return Status(200, {"match": match.pk, "teams": teams,
+                        "turns": debug.debug_turns(match, teams)})
+
+
 @api.get("/matches/{match_id}/report",
          response={200: dict[str, Any], **errors(401, 403, 404, 422)},
          summary="Your team's report on the match: the rehearsal check",
@@ -351,6 +405,7 @@ def _json(text: str | bytes, etag: str | None = None, request: HttpRequest | Non
 @api.post(
     "/matches/{match_id}/actions",
     response={202: Receipt, **errors(400, 401, 403, 404, 409, 413, 422, 429)},
+    exclude_none=True,  # `debug` only where the body sent a debug part, as the ASGI path
     summary="Submit this turn's actions",
     description=(
         "Replaces the team's earlier submission for the same strategy step. An optional "

@@ -155,7 +155,7 @@ def timeline_text(match: Match) -> tuple[str, str]:
 
 def record_text(match: Match) -> tuple[str, str]:
     """The match-record/1 as JSON text, and its ETag."""
-    version = ("record", *_version(match, timezone.now()))
+    version = ("record", *_version(match, timezone.now()), match.debug_public)
     text = WHOLE_TEXTS.get(version, lambda: _dumps(selectors.match_export(match)))
     return text, etag_of(version)
 

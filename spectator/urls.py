@@ -47,6 +47,7 @@ urlpatterns = [
     path("matches/<match:match_id>/scores.csv", pages.scores_csv, name="scores-csv"),
     path("matches/<match:match_id>/board.png", pages.board_png, name="board-png"),
     path("matches/<match:match_id>/replay", pages.match_replay, name="replay"),
+    path("matches/<match:match_id>/team", pages.team_sign_in, name="team-sign-in"),
     path("matches/<match:match_id>/play", pages.match_play, name="play"),
     path("matches/<match:match_id>/report", pages.match_report, name="report"),
     path("matches/<match:match_id>/audit", judges.audit, name="audit"),

@@ -9,6 +9,7 @@ What a socket sends, who may open one and its close codes: docs/live-protocol.md
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected  # daphne's: a send to a socket that closed
@@ -17,7 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from matches import metrics, selectors
-from matches.access import can_view, can_view_private, is_judge, visible_matches
+from matches.access import can_view, can_view_private, is_judge, session_team, visible_matches
 from matches.admission import BYTES, client_address
 from matches.live import messages
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
@@ -44,14 +45,21 @@ def _watchable(scope, match_id: int) -> Match | None:
     match's own teams by their token, everyone once public). A match one may not watch
     is answered as one that does not exist."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not can_view(scope.get("user"), match, scope.get("team")):
+    if match is None or not can_view(scope.get("user"), match, _team(scope, match)):
         return None
     return match
 
 
+def _team(scope, match: Match):
+    """The socket's team: its token's, or the one its browser signed in as (a page's
+    session: matches/access.py, `session_team`)."""
+    return scope.get("team") or session_team(SimpleNamespace(session=scope.get("session", {})),
+                                             match)
+
+
 @database_sync_to_async
 def _watches_in_private(scope, match: Match) -> bool:
-    return can_view_private(scope.get("user"), match, scope.get("team"))
+    return can_view_private(scope.get("user"), match, _team(scope, match))
 
 
 @database_sync_to_async

@@ -105,6 +105,8 @@ class Match(models.Model):
     # (finished), or while it runs if the organiser made it public live.
     published = models.BooleanField(default=False)
     public_live = models.BooleanField(default=False, help_text="Everyone may watch it live.")
+    debug_public = models.BooleanField(
+        default=False, help_text="Published with its teams' debug output (a judge's choice).")
     # The tournament fixture it is played for, if any (matches/models/tournaments.py).
     fixture = models.ForeignKey("matches.Fixture", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="matches")
@@ -295,6 +297,10 @@ class Submission(models.Model):
     # The team's clock less the server's when it arrived (ms), where its program said
     # its time (X-Client-Time, or a Date header): the control room's clock offset.
     client_offset_ms = models.IntegerField(null=True, blank=True)
+    # The debug channel (services/submissions/debug.py): what the program said of its
+    # thinking with this submission, shown in its replay to the team and the judges.
+    debug = models.TextField(blank=True, default="", db_default="")  # raw inserts leave it out
+    marks = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["received_at", "id"]

@@ -25,6 +25,7 @@ from matches.rules.checks import (
     team_names,
     whole,
 )
+from matches.rules.marks import MarkError, read_marks
 
 __all__ = ["MAX_SIDE", "MAX_TURNS", "MatchRecord", "RecordError", "first_difference",
            "parse_record", "parse_timeline", "dump_json"]
@@ -42,9 +43,11 @@ class MatchRecord:
     teams: tuple[dict[str, str], dict[str, str]]
     actions: list[list[list[dict[str, Any]]]] = field(default_factory=list)
     title: str = ""
+    # the teams' debug output by turn (docs/formats.md, "Debug"); None: the record has none
+    debug: dict[str, list[dict[str, Any]]] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        document = {
             "format": RECORD_FORMAT,
             "game": self.game,
             "title": self.title,
@@ -54,6 +57,9 @@ class MatchRecord:
             "teams": [dict(team) for team in self.teams],
             "actions": self.actions,
         }
+        if self.debug is not None:
+            document["debug"] = self.debug
+        return document
 
 
 def _load(source: str | bytes | Mapping) -> tuple[Any, str | None]:
@@ -100,7 +106,37 @@ def parse_record(source: str | bytes | Mapping) -> MatchRecord:
         teams=_teams(require(data, "teams")),
         actions=_actions(data.get("actions", []), turns, fresh=text is not None),
         title=as_text(data.get("title", ""), "title"),
+        debug=_debug(data.get("debug"), turns),
     )
+
+
+DEBUG_TEXT = 64 * 1024  # characters of a team's debug text in one turn of a record
+
+
+def _debug(value: Any, turns: int) -> dict[str, list[dict[str, Any]]] | None:
+    """The optional debug part: by turn ("1" .. turns), each team's text and marks."""
+    if value is None:
+        return None
+    by_turn = as_object(value, "debug")
+    parsed = {}
+    for key, entries in by_turn.items():
+        if not (key.isdigit() and 1 <= int(key) <= turns):
+            raise RecordError(f"debug: {json.dumps(key)} is not a turn from 1 to {turns}")
+        said = []
+        for index, entry in enumerate(as_list(entries, f"debug.{key}")):
+            where = f"debug.{key}[{index}]"
+            entry = as_object(entry, where)
+            team = whole(require(entry, "team", f"{where}."), f"{where}.team", 0, 1)
+            text = as_text(entry.get("text", ""), f"{where}.text")
+            if len(text) > DEBUG_TEXT:
+                raise RecordError(f"{where}.text: at most {DEBUG_TEXT} characters")
+            try:
+                marks = read_marks(entry.get("marks"), f"{where}.marks")
+            except MarkError as error:
+                raise RecordError(str(error)) from None
+            said.append({"team": team, "text": text, "marks": marks})
+        parsed[key] = said
+    return parsed
 
 
 def _teams(value: Any) -> tuple[dict[str, str], dict[str, str]]:

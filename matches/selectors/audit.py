@@ -3,7 +3,7 @@ the replay's data with the thresholds of its marks."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -13,6 +13,7 @@ from matches.models import Match
 from matches.rules import rules_for
 from matches.rules.records import first_difference
 from matches.rules.timeline import compute_timeline
+from matches.selectors.debug import debug_turns
 from matches.selectors.moments import match_meta
 from matches.selectors.records import (
     initial_view,
@@ -36,8 +37,13 @@ class Verdict:
         return f"differs: {self.detail}"
 
 
-def match_export(match: Match) -> dict[str, Any]:
-    return match_record(match).to_json()
+def match_export(match: Match, *, debug: bool | None = None) -> dict[str, Any]:
+    """The match's record; with its teams' debug output where a judge published it
+    with it (or where `debug` says: `exportrecord --debug`)."""
+    record = match_record(match)
+    if match.debug_public if debug is None else debug:
+        record = replace(record, debug=debug_turns(match, [0, 1]))
+    return record.to_json()
 
 
 def stored_timeline(match: Match) -> dict[str, Any]:

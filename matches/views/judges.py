@@ -19,7 +19,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from matches import login_limits
@@ -158,8 +158,10 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
     })
 
 
-HAND_WORDS = {"pause": gettext_lazy("paused"), "resume": gettext_lazy("resumed"),
-              "extend": gettext_lazy("extended"), "void": gettext_lazy("made void")}
+HAND_WORDS = {"pause": pgettext_lazy("what a judge did", "paused"),
+              "resume": pgettext_lazy("what a judge did", "resumed"),
+              "extend": pgettext_lazy("what a judge did", "extended"),
+              "void": pgettext_lazy("what a judge did", "made void")}
 
 
 def _journal(match: Match) -> list[dict]:
@@ -240,7 +242,7 @@ def publish(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
     wanted = request.POST.get("published") == "1"
     try:
-        match_publish(match_id=match.pk, published=wanted)
+        match_publish(match_id=match.pk, published=wanted, debug=request.POST.get("debug") == "1")
     except PublicationError as error:
         messages.error(request, str(error))
     else:

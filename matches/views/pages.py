@@ -8,14 +8,24 @@ from datetime import date
 from django.conf import settings
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
 from matches import drawing, picture, reads, selectors
-from matches.access import can_view, is_judge, is_public, visible_matches
-from matches.models import Match, Turn
+from matches.access import (
+    can_view,
+    is_judge,
+    is_public,
+    owns,
+    session_team,
+    session_team_keep,
+    team_by_authorization,
+    visible_matches,
+)
+from matches.models import Match, Team, Turn, storable_id
 from matches.rules import GAME_CHOICES, rules_for
 from matches.views.spreadsheet import csv_attachment
 
@@ -48,11 +58,35 @@ def _unit(game: str) -> str:
 
 
 def visible_match_or_404(request: HttpRequest, match_id: int) -> Match:
-    """The match, if this visitor may see it; a private match is a 404 like a missing one."""
+    """The match, if this visitor may see it (a judge, the public for a public match,
+    a browser signed in as one of its teams: `team_sign_in`); a private match is a 404
+    like a missing one."""
     match = get_object_or_404(Match.objects.select_related("board"), pk=match_id)
-    if not can_view(request.user, match):
+    if not can_view(request.user, match, session_team(request, match)):
         raise Http404(gettext("no match %(numbers)s") % {"numbers": match_id})
     return match
+
+
+def team_sign_in(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A team opens its own private match's pages (its replay, with its debug output):
+    its token, typed here once, is checked and never kept; the session keeps which team
+    of which match this browser is. The same form for any number, whether a match of it
+    exists or not."""
+    refused = False
+    if request.method == "POST":
+        token = request.POST.get("token", "").strip()
+        team = team_by_authorization(f"Bearer {token}", match_id) if token else None
+        match = Match.objects.filter(pk=match_id).first() if storable_id(match_id) else None
+        if isinstance(team, Team) and match is not None and owns(team, match):
+            session_team_keep(request, match, team)
+            wanted = request.POST.get("next", "")
+            own = wanted.startswith(f"/matches/{match_id}/") and "//" not in wanted
+            return redirect(wanted if own else reverse("replay", args=[match_id]))
+        refused = True
+    return render(request, "matches/team_sign_in.html", {
+        "match_id": match_id, "refused": refused,
+        "next": request.GET.get("next", request.POST.get("next", ""))},
+        status=403 if refused else 200)
 
 
 def match_screen(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -119,13 +153,14 @@ ERROR_PAGES = {
 }
 
 
-def error_page(status: int, detail: str = "") -> HttpResponse:
+def error_page(status: int, detail: str = "", team_link: str = "") -> HttpResponse:
     """The project's error page, rendered without the request: a 500 may come from the
     database or the session, so it must need neither. It is in the language the request
     asked for (the middleware made it the active one before the view ran)."""
     heading, explanation = ERROR_PAGES[status]
     return HttpResponse(render_to_string("error.html", {
         "status": status, "heading": heading, "explanation": explanation, "detail": detail,
+        "team_link": team_link,
         "LANGUAGE_CODE": translation.get_language() or "en",
     }), status=status)
 
@@ -140,10 +175,17 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     # Our own Http404s say what is missing ("no match 7"); the resolver's and
-    # get_object_or_404's say nothing a visitor can use.
+    # get_object_or_404's say nothing a visitor can use. A match's page offers its teams
+    # their sign-in (for any number: it tells nothing of whether the match exists).
     said = exception.args[0] if isinstance(exception, Http404) and exception.args else ""
     ours = isinstance(said, str) and not said.endswith("matches the given query.")
-    return error_page(404, detail=said.rstrip(".") if ours else "")
+    page = MATCH_PAGE.fullmatch(request.path)
+    team_link = f"{reverse('team-sign-in', args=[int(page[1])])}?next={request.path}" \
+        if page and storable_id(int(page[1])) else ""
+    return error_page(404, detail=said.rstrip(".") if ours else "", team_link=team_link)
+
+
+MATCH_PAGE = re.compile(r"/matches/([0-9]{1,9})/(?:|replay|report|play)")
 
 
 def server_error(request: HttpRequest) -> HttpResponse:

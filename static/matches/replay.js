@@ -12,6 +12,7 @@ import { drawChart, drawChartLegend } from "./chart.js";
 import { inLanguage } from "./i18n.js";
 import { drawActions } from "./replay/actions.js";
 import { bindControls, drawPlayState, drawPosition } from "./replay/controls.js";
+import { drawDebug, startDebug } from "./replay/debug.js";
 import { turnEvent } from "./replay/events.js";
 import { followMatch } from "./replay/follow.js";
 import { watchOverflow } from "./replay/scroll-cue.js";
@@ -104,6 +105,7 @@ class Replay {
     this.show(asked ?? (this.follow ? this.latest : 0));
     if (asked !== null && asked !== this.turn && this.pending === null) this.noteAddress();
     this.stream = followMatch(this);
+    startDebug(this);
   }
 
   // --- moving -------------------------------------------------------------------
@@ -229,6 +231,7 @@ class Replay {
     drawCallouts(this.find(".board"), inLanguage(this.callouts[state.turn]), state.turn);
     drawCurrentLine(this.moveList, this.turn);
     drawPlayState(this.root, this.playing, this.speed);
+    drawDebug(this);
     this.showStatus();
   }
 

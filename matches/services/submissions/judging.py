@@ -26,6 +26,7 @@ from matches.services.submissions.answers import (
     client_address,
     refusal_reply,
 )
+from matches.services.submissions.debug import DebugProblem, debug_read
 from matches.services.submissions.parsing import MAX_ACTIONS, MAX_BODY, parse_submission
 
 
@@ -66,11 +67,31 @@ def judge(request: Request, team: Team) -> Reply:
             return storage.store(request, match, team, actions, refusal)
         if match.alternating:
             return _move(request, match, team, turn, actions)
-        storage.create(request, match, team, turn, actions, 202)
+        debug, said = _debug(request)
+        kept = storage.create(request, match, team, turn, actions, 202, debug=debug)
         metrics.answer_taken("practice" if match.practice_by else team.name,
                              match.opens_at(turn), request.received_at)
     body = {"turn": turn, "received_at": epoch_ms(request.received_at), "actions": len(actions)}
-    return Reply(202, body)
+    return Reply(202, body | _debug_said(debug, said, kept))
+
+
+def _debug(request: Request) -> tuple[tuple[str, Any] | None, str]:
+    """The submission's debug text and marks, if it sent any, and why they were dropped
+    if they cannot be kept (the actions count all the same)."""
+    try:
+        return debug_read(request.body), ""
+    except DebugProblem as problem:
+        return None, str(problem)
+
+
+def _debug_said(debug: tuple[str, Any] | None, problem: str, kept: bool) -> dict[str, str]:
+    """The answer's word on the debug part, where the submission sent one."""
+    if problem:
+        return {"debug": f"dropped: {problem}"}
+    if debug is None:
+        return {}
+    return {"debug": "kept" if kept else "dropped: the team's storage budget in this match "
+                                         "is spent"}
 
 
 def refuse_stranger(request: Request, team: Team | None) -> Reply:
@@ -138,10 +159,11 @@ def _move(request: Request, match: Match, team: Team, turn: int,
     if reason:
         return storage.store(request, match, team, actions, Refusal(400, "illegal_move", reason))
     stored = rules.move_as_stored(actions)
-    storage.create(request, match, team, turn, stored, 202)
+    debug, said = _debug(request)
+    kept = storage.create(request, match, team, turn, stored, 202, debug=debug)
     transition.move_resolve(match_id=match.pk, number=turn, now=request.received_at)
     return Reply(202, {"turn": turn, "received_at": epoch_ms(request.received_at),
-                       "actions": len(stored)})
+                       "actions": len(stored)} | _debug_said(debug, said, kept))
 
 
 def _protocol_played(match: Match) -> Refusal | None:

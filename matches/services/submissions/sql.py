@@ -74,4 +74,4 @@ def statements() -> tuple[str, str, str, str]:
 
 INSERTED = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",
             "body_size", "body_sha256", "actions", "status_code", "error", "detail", "counted",
-            "entered_by", "note", "dialect", "client_offset_ms")
+            "entered_by", "note", "dialect", "client_offset_ms", "debug", "marks")

@@ -34,11 +34,15 @@ def store(request: Request, match: Match | None, team: Team | None, actions: Any
 
 
 def create(request: Request, match: Match | None, team: Team | None, turn: int | None,
-           actions: Any, status: int, error: str = "", detail: str = "") -> None:
+           actions: Any, status: int, error: str = "", detail: str = "", *,
+           debug: tuple[str, Any] | None = None) -> bool:
     """Stored whole (up to MAX_BODY) when it is the match's own team's and was taken,
-    within the team's budget; only its head otherwise (the package's docstring)."""
+    within the team's budget; only its head otherwise (the package's docstring). Its
+    `debug` text and marks are kept with a whole body only (they are part of it).
+    Whether it was kept whole."""
     body = request.body[:MAX_BODY]
     whole = team is not None and status in (200, 202) and budget_take(team, len(body))
+    text, marks = debug if debug is not None and whole else ("", None)
     submission_insert(
         match=match.pk if match else None, team=team.pk if team else None, turn=turn,
         received_at=request.received_at, remote_addr=client_address(request.remote_addr),
@@ -48,7 +52,9 @@ def create(request: Request, match: Match | None, team: Team | None, turn: int |
         status_code=status, error=error, detail=detail, counted=False,
         entered_by=request.entered_by, note=UNSTORABLE.sub("\ufffd", request.note),
         dialect=request.dialect, client_offset_ms=clock_offset(request),
+        debug=text, marks=marks,
     )
+    return whole
 
 
 OFFSET_LIMIT_MS = 86_400_000  # a clock further off than a day is no clock: not kept
