@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 from datetime import date
 
 from django.conf import settings
@@ -180,8 +181,8 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     said = exception.args[0] if isinstance(exception, Http404) and exception.args else ""
     ours = isinstance(said, str) and not said.endswith("matches the given query.")
     page = MATCH_PAGE.fullmatch(request.path)
-    team_link = f"{reverse('team-sign-in', args=[int(page[1])])}?next={request.path}" \
-        if page and storable_id(int(page[1])) else ""
+    team_link = f"{reverse('team-sign-in', args=[int(page[1])])}?next=" \
+        f"{quote(request.get_full_path(), safe='/')}" if page and storable_id(int(page[1])) else ""
     return error_page(404, detail=said.rstrip(".") if ours else "", team_link=team_link)
 
 
