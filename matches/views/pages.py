@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from urllib.parse import quote
 from datetime import date
+from urllib.parse import quote
 
 from django.conf import settings
 from django.db.models import F
