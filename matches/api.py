@@ -30,6 +30,7 @@ from matches.models import Match, Team
 from matches.notices_api import router as notices_router
 from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import debug
+from matches.selectors.whatif import WhatIfError, whatif
 from matches.services import practice
 from matches.services.submissions import (
     ADDRESS_LIMIT,
@@ -341,6 +342,48 @@ def get_debug(request: HttpRequest, match_id: int):
                                       "is published with it"})
     return Status(200, {"match": match.pk, "teams": teams,
                         "turns": debug.debug_turns(match, teams)})
+
+
+WHATIF_BODY = 256 * 1024
+
+
+@api.post("/matches/{match_id}/whatif",
+          response={200: dict[str, Any], **errors(400, 404, 413, 422, 429)},
+          summary="What if: the match from any turn, with other actions",
+          description='`{"from_turn": k, "turns": [[team 0\'s actions, team 1\'s], ...], '
+                      '"play_on": {"turns": K, "teams": {"0": "level-3"}}}`: the timeline/1 '
+                      "states of the turns after k, computed by the same rules, with these "
+                      "actions and then built-in players; nothing is stored. For any match "
+                      'the caller may see (docs/api.md, "What if").',
+          openapi_extra={"parameters": [BEARER], "requestBody": {
+              "required": True, "content": {"application/json": {"schema": {
+                  "type": "object", "required": ["from_turn"],
+                  "properties": {"from_turn": {"type": "integer"},
+                                 "turns": {"type": "array"},
+                                 "play_on": {"type": "object"}}}}}}})
+def post_whatif(request: HttpRequest, match_id: int):
+    team = _team(request)
+    with visitor_gate("heavy", request,
+                      exempt=team is not None or is_judge(request.user)) as charge:
+        match = _visible(request, match_id)
+        if match is None or match.board_hidden(timezone.now()):
+            return _not_found(match_id)
+        raw = request.read(WHATIF_BODY + 1)
+        if len(raw) > WHATIF_BODY:
+            return Status(413, {"error": "too_large",
+                                "detail": f"a what-if is at most {WHATIF_BODY // 1024} KiB"})
+        try:
+            body = json.loads(raw or b"null")
+        except (ValueError, RecursionError):
+            return Status(400, {"error": "malformed_json", "detail": "the body is not JSON"})
+        if not isinstance(body, dict):
+            return Status(400, {"error": "bad_request", "detail": "expected a JSON object"})
+        try:
+            answer = whatif(match, body.get("from_turn"), body.get("turns"), body.get("play_on"))
+        except WhatIfError as error:
+            return Status(400, {"error": "bad_request", "detail": str(error)})
+        charge.size = len(json.dumps(answer))
+        return Status(200, answer)
 
 
 @api.get("/matches/{match_id}/report",
