@@ -95,7 +95,8 @@ def test_a_variation_that_cannot_be_played_is_refused_in_words(client, body, wor
 def test_a_chaser_variation_takes_commands_but_has_no_built_in_player(client):
     _, record, _ = vectors("chaser", 1)[0]
     match = match_import(parse_record(record), published=True)
-    answer = ask(client, match, {"from_turn": 0, "play_on": {"turns": 2, "teams": {"0": "level-1"}}})
+    answer = ask(client, match, {"from_turn": 0,
+                                 "play_on": {"turns": 2, "teams": {"0": "level-1"}}})
     assert answer.status_code == 400 and "own protocol" in answer.json()["detail"]
 
 
