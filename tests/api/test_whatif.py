@@ -106,3 +106,16 @@ def test_a_private_match_is_nobodys_but_its_own(client):
     assert ask(client, match, {"from_turn": 0}).status_code == 404
     assert client.post(f"/api/matches/{match.pk}/whatif", "{bad",
                        content_type="application/json").status_code == 404
+
+
+def test_one_team_changes_its_move_while_the_other_plays_as_it_did(client):
+    name, record, timeline = vectors("kakomimasu", 1)[0]
+    match = match_import(parse_record(record), published=True)
+    played = len(record["actions"])
+    answer = ask(client, match, {"from_turn": 1, "turns": [[[], None]],
+                                 "play_on": {"turns": played - 2,
+                                             "teams": {"0": "as-played", "1": "as-played"}}})
+    assert answer.status_code == 200, answer.content
+    turns = answer.json()["turns"]
+    assert turns[0] == [[], record["actions"][1][1]]  # team B's own move at the branch
+    assert turns[1:] == record["actions"][2:]  # and both teams' afterwards
