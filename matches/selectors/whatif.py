@@ -84,7 +84,7 @@ def _checked(document: dict[str, Any], before: list, given: list):
     """The record of the match up to the branch and the given turns (a team's null read
     as no actions), checked as any record is: its errors name the given turns."""
     shaped = []
-    for index, turn in enumerate(given):
+    for turn in given:
         if isinstance(turn, list) and len(turn) == 2:
             turn = [[] if actions is None else actions for actions in turn]
         shaped.append(turn)

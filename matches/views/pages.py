@@ -26,8 +26,10 @@ from matches.access import (
     team_by_authorization,
     visible_matches,
 )
+from matches.bots import bots_for, levels
 from matches.models import Match, Team, Turn, storable_id
 from matches.rules import GAME_CHOICES, rules_for
+from matches.selectors.debug import debug_readers
 from matches.views.spreadsheet import csv_attachment
 
 SECTIONS = [(Match.RUNNING, gettext_lazy("Live")), (Match.UPCOMING, gettext_lazy("Upcoming")),
@@ -98,12 +100,17 @@ def match_screen(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
     now = timezone.now()
+    readers = debug_readers(request.user, session_team(request, match), match)
     # the data is built once a turn (matches/reads.py), safe inside a <script> element
     return render(request, "matches/replay.html", {
         "match": match, "teams": list(match.teams.all()),
         "replay": {"marks": {"swing": selectors.swing_threshold(match, now),
                              "conflicts": selectors.conflict_threshold(match, now)}},
-        "replay_json": reads.replay_text(match, now), "rules": rules_for(match.game)})
+        "replay_json": reads.replay_text(match, now), "rules": rules_for(match.game),
+        "debug_readable": bool(readers),  # else the page offers the team's way in
+        # what-if's built-in players (none for a game played by programs on its server)
+        "whatif_level_list": range(1, len(levels(match.game)) + 1) if bots_for(match.game)
+        else ()})
 
 
 def match_report(request: HttpRequest, match_id: int) -> HttpResponse:

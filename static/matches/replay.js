@@ -9,6 +9,7 @@
 
 import { createBoard, drawLegend, drawState, noteArrivals, partName, scoreCards, turnSpan } from "./board.js";
 import { drawChart, drawChartLegend } from "./chart.js";
+import { setHidden } from "./dom.js";
 import { inLanguage } from "./i18n.js";
 import { drawActions } from "./replay/actions.js";
 import { bindControls, drawPlayState, drawPosition } from "./replay/controls.js";
@@ -19,6 +20,7 @@ import { watchOverflow } from "./replay/scroll-cue.js";
 import { drawStatus, drawTeams } from "./replay/status.js";
 import { drawLeadKey, drawMarks, drawTicks } from "./replay/timeline.js";
 import { drawCurrentLine, turnLine } from "./replay/turns.js";
+import { describeBranch, startWhatIf } from "./replay/whatif.js";
 import { drawCallouts } from "./venue/callouts.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
@@ -48,6 +50,7 @@ class Replay {
     this.urlTimer = null;
     this.pending = null; // a linked turn not played yet: shown once it arrives
     this.follow = false; // at the latest turn by choice: new turns are shown as they come
+    this.original = null; // the match's own turns while a variation is shown (what if)
     const parts = Object.keys(this.states[0].scores[0]);
     this.headline = parts.includes("total") ? "total" : parts[0];
     this.parts = [this.headline, ...parts.filter((part) => part !== this.headline)];
@@ -106,6 +109,52 @@ class Replay {
     if (asked !== null && asked !== this.turn && this.pending === null) this.noteAddress();
     this.stream = followMatch(this);
     startDebug(this);
+    startWhatIf(this);
+  }
+
+  // --- what if (replay/whatif.js) ---------------------------------------------------
+
+  // The variation in place of the match: the match's turns up to the branch, then the
+  // variation's, until exitVariation() puts the match back (turns that came live
+  // meanwhile are kept for it).
+  enterVariation(from, answer) {
+    if (this.original) this.exitVariation();
+    this.original = { states: this.states, reasons: this.reasons, callouts: this.callouts,
+                      events: this.events, leaders: this.leaders, arrived: this.arrived, live: [] };
+    this.pause();
+    this.states = [...this.states.slice(0, from + 1), ...answer.states];
+    this.reasons = [...this.reasons.slice(0, from + 1), ...answer.states.map(() => ({}))];
+    this.callouts = [...this.callouts.slice(0, from + 1), ...answer.states.map(() => null)];
+    this.retrace();
+    this.root.classList.add("in-variation");
+    this.show(from + 1);
+  }
+
+  exitVariation() {
+    if (!this.original) return;
+    const { live, ...kept } = this.original;
+    Object.assign(this, kept);
+    this.original = null;
+    this.root.classList.remove("in-variation");
+    setHidden(this.find("[data-variation]"), true);
+    this.retrace();
+    for (const message of live) this.addTurn(message);
+    this.show(this.turn);
+  }
+
+  // Who led and what happened at each turn, the cells' memory, the list and the marks,
+  // for the turns this.states holds now.
+  retrace() {
+    this.events = [];
+    this.leaders = [];
+    this.states.forEach((state, turn) => this.noteEvent(turn));
+    this.arrived = new Map();
+    for (let turn = 1; turn < this.states.length; turn += 1) {
+      noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
+    }
+    this.moveList.replaceChildren(...this.states.map((state) => this.lineOf(state)));
+    this.drawTimeline();
+    drawTicks(this.root, this.span);
   }
 
   // --- moving -------------------------------------------------------------------
@@ -183,6 +232,10 @@ class Replay {
   // --- live turns (replay/follow.js) ------------------------------------------------
 
   addTurn(message) {
+    if (this.original) { // watching a variation: the match's new turn waits for its return
+      this.original.live.push(message);
+      return;
+    }
     if (message.turn !== this.states.length) return;
     const { turn, cells, agents, outcomes, scores } = message;
     this.states.push({ turn, cells, agents, outcomes, scores });
@@ -232,6 +285,7 @@ class Replay {
     drawCurrentLine(this.moveList, this.turn);
     drawPlayState(this.root, this.playing, this.speed);
     drawDebug(this);
+    if (!this.original) describeBranch(this);
     this.showStatus();
   }
 

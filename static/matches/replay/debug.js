@@ -16,9 +16,14 @@ export async function startDebug(replay) {
   const offer = replay.find("[data-debug-token]");
   async function load() {
     const token = sessionStorage.getItem(key);
+    if (!token && !panel.dataset.readable) { // a visitor: a team may open the match as itself
+      setHidden(panel, false);
+      setHidden(offer, false);
+      return;
+    }
     const headers = token ? { Authorization: `Bearer ${token}` } : {};
     const response = await fetch(`/api/matches/${replay.data.id}/debug`, { headers });
-    if (response.status === 403) { // a visitor: a team may open the match as itself
+    if (response.status === 403) {
       setHidden(panel, false);
       setHidden(offer, false);
       return;

@@ -1,0 +1,47 @@
+"""What if in a real Chromium: from a turn of the replay, team A's built-in player plays
+on while team B plays as it did; the replay shows the variation in place of the match,
+its link opens it again, and "Back to the match" puts the match back."""
+
+import pytest
+
+from matches.rules.records import parse_record
+from matches.services.archive import match_import
+from tests.api.test_whatif import vectors
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def finished(transactional_db):
+    _, record, timeline = vectors("kakomimasu", 1)[0]
+    return match_import(parse_record(record), published=True), timeline
+
+
+def test_a_variation_is_shown_linked_and_left(finished, live_server_process, browser):
+    match, timeline = finished
+    base = live_server_process
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{base}/matches/{match.pk}/replay?turn=2")
+    page.click("[data-whatif-open]")
+    assert "From turn 2" in page.inner_text("[data-whatif-from]")
+    page.select_option("[data-whatif-choice='0']", "level-2")
+    page.fill("[data-whatif-turns]", "3")
+    page.click("[data-whatif] button[type=submit]")
+    page.locator("[data-variation]").wait_for()
+    assert "What if, from turn 2: 3 turns not played" in page.inner_text("[data-variation]")
+    assert "in-variation" in page.get_attribute("#replay", "class")
+    assert page.input_value("[data-turn-field]") == "3"
+    link = page.get_attribute("[data-variation-link]", "href")
+    assert "whatif=" in link
+
+    other = browser.new_page(viewport={"width": 1280, "height": 800})
+    other.goto(link)  # a teammate opens the link: the same variation
+    other.locator("[data-variation]").wait_for()
+    assert other.inner_text("[data-variation-words]") == page.inner_text("[data-variation-words]")
+
+    page.click("[data-variation-back]")
+    page.wait_for_function(
+        "() => !document.querySelector('#replay').classList.contains('in-variation')")
+    assert "whatif=" not in page.url
+    page.keyboard.press("End")  # the match's own turns are back
+    assert page.input_value("[data-turn-field]") == str(len(timeline["states"]) - 1)
