@@ -253,7 +253,8 @@ MATCH = r"[0-9]{1,18}"
 # in its views instead (`visitor_gate`), where the team's token is known: its own team
 # passes no gate.
 HEAVY_PATHS = re.compile("|".join([
-    rf"/matches/{MATCH}/(board\.png|replay|scores\.csv|audit|audit/submissions\.\w+)",
+    rf"/matches/{MATCH}/(board\.png|replay|replay\.gif|scores\.csv|audit|"
+    rf"audit/submissions\.\w+)",
     rf"/api/matches/{MATCH}/(record|timeline)/?",
     rf"/tournaments/{MATCH}/records\.zip",
     r"/v1/matches/?",

@@ -29,10 +29,20 @@ def draw(game: str, board: dict[str, Any], state: dict[str, Any], language: str,
          **what: Any) -> bytes:
     """The PNG of `state` on `board`, drawn by the worker in `language`; `what` is
     `picture.board_png`'s keywords (title, teams, turns, taken, previous, result)."""
+    return _in_worker(_draw, game, board, state, language, what)
+
+
+def clip(game: str, board: dict[str, Any], states: list[dict[str, Any]], language: str,
+         **what: Any) -> bytes:
+    """The GIF of `states` on `board`, drawn by the worker in `language`; `what` is
+    `clips.clip_gif`'s keywords (teams, turns, frame_ms, theme, taken)."""
+    return _in_worker(_clip, game, board, states, language, what)
+
+
+def _in_worker(work: Any, *arguments: Any) -> bytes:
     for attempt in (1, 2):  # a worker that died is started again once
         try:
-            return _executor().submit(_draw, game, board, state, language, what).result(
-                DRAW_SECONDS)
+            return _executor().submit(work, *arguments).result(DRAW_SECONDS)
         except BrokenProcessPool:
             _forget()
             if attempt == 2:
@@ -89,3 +99,16 @@ def _draw(game: str, board: dict[str, Any], state: dict[str, Any], language: str
 
     with translation.override(language):
         return picture.board_png(rules_for(game), board, state, **what)
+
+
+def _clip(game: str, board: dict[str, Any], states: list[dict[str, Any]], language: str,
+          what: dict[str, Any]) -> bytes:
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    from matches import clips
+    from matches.rules import rules_for
+
+    with translation.override(language):
+        # Translators: the turn in a clip's strip, e.g. "turn 12 / 30"
+        return clips.clip_gif(rules_for(game), board, states, turn_word=gettext("turn"), **what)

@@ -46,6 +46,7 @@ urlpatterns = [
     path("matches/<match:match_id>/", pages.match_screen, name="match"),
     path("matches/<match:match_id>/scores.csv", pages.scores_csv, name="scores-csv"),
     path("matches/<match:match_id>/board.png", pages.board_png, name="board-png"),
+    path("matches/<match:match_id>/replay.gif", pages.replay_gif, name="replay-gif"),
     path("matches/<match:match_id>/replay", pages.match_replay, name="replay"),
     path("matches/<match:match_id>/team", pages.team_sign_in, name="team-sign-in"),
     path("matches/<match:match_id>/play", pages.match_play, name="play"),

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
-from matches import drawing, picture, reads, selectors
+from matches import clips, drawing, picture, reads, selectors
 from matches.access import (
     can_view,
     is_judge,
@@ -313,6 +313,77 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     age = f"max-age={PICTURE_MAX_AGE}" if request.GET.get("turn", "").strip() else "no-cache"
     response["Cache-Control"] = f"{'public' if is_public(match) else 'private'}, {age}"
     return response
+
+
+CLIPS = picture.Drawn(entries=16, limit=64 << 20)  # the GIFs drawn lately
+CLIP_VERSION = 1  # part of a clip's key: raise it when the clip's drawing changes
+
+
+def replay_gif(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Turns `from` to `to` of a match as an animated GIF in the screens' look
+    (matches/clips.py), `lang` and `theme` (dark, light) for its words and colours and
+    `ms` a frame: ?from=0&to=30&lang=ja&theme=light&ms=500. Drawn in the drawing worker,
+    once per distinct clip (CLIPS), a heavy read for a visitor like every picture."""
+    match = visible_match_or_404(request, match_id)
+    if match.board_hidden(timezone.now()):
+        raise Http404("the board is secret until the game starts")
+    latest = match.turn_rows.count()
+    problem, asked = _clip_asked(request, latest)
+    if problem:
+        return HttpResponseBadRequest(problem, content_type="text/plain; charset=utf-8")
+    first, last, language, theme, frame_ms = asked
+    teams = [team.name for team in match.teams.all()]
+    etag = '"' + picture.picture_key(
+        clip=CLIP_VERSION, match=match.pk, start=match.start_at.isoformat(), first=first,
+        last=last, language=language, theme=theme, ms=frame_ms, teams=teams,
+        turns=match.turns) + '"'
+    if _has_it(request, etag):
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(CLIPS.get(etag, lambda: _clipped(
+            match, first, last, teams, language, theme, frame_ms)), content_type="image/gif")
+        name = f"match-{match.pk}-turns-{first}-{last}.gif"
+        response["Content-Disposition"] = f'inline; filename="{name}"'
+    response["ETag"] = etag
+    response["Cache-Control"] = \
+        f"{'public' if is_public(match) else 'private'}, max-age={PICTURE_MAX_AGE}"
+    return response
+
+
+def _clip_asked(request: HttpRequest, latest: int) -> tuple[str, tuple]:
+    """The clip a request asks for, or what is wrong with it (one line)."""
+    def whole(name: str, default: int) -> int | None:
+        text = request.GET.get(name, "").strip() or str(default)
+        return int(text) if re.fullmatch(r"[0-9]{1,5}", text) else None
+
+    first, last = whole("from", max(0, latest - clips.FRAMES + 1)), whole("to", latest)
+    frame_ms = whole("ms", 500)
+    language = request.GET.get("lang", "") or translation.get_language() or "en"
+    theme = request.GET.get("theme", "dark")
+    if first is None or last is None or not first <= last <= latest:
+        return f"from and to: turns from 0 to {latest}, from no later than to", ()
+    if last - first + 1 > clips.FRAMES:
+        return f"a clip shows at most {clips.FRAMES} turns", ()
+    if frame_ms is None or not 100 <= frame_ms <= 5000:
+        return "ms: the milliseconds a turn is shown, from 100 to 5000", ()
+    if language not in dict(settings.LANGUAGES):
+        return f"lang: one of {', '.join(dict(settings.LANGUAGES))}", ()
+    if theme not in ("dark", "light"):
+        return "theme: dark or light", ()
+    return "", (first, last, language, theme, frame_ms)
+
+
+def _clipped(match: Match, first: int, last: int, teams: list[str], language: str,
+             theme: str, frame_ms: int) -> bytes:
+    states = [selectors.initial_view(match), *(row.state() for row in match.turn_rows.filter(
+        number__lte=last).order_by("number"))]
+    rules = rules_for(match.game)
+    taken = [rules.drawing_extras(match.board.data, states[:turn + 1]).get(
+        "treasures_taken", []) for turn in range(first, last + 1)] \
+        if match.board.data.get("treasures") else []
+    return drawing.clip(match.game, match.board.data, states[first:last + 1], language,
+                        teams=teams, turns=match.turns, frame_ms=frame_ms, theme=theme,
+                        taken=taken)
 
 
 def _drawn(match: Match, turn: int, teams: list[str], result) -> bytes:

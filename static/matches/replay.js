@@ -17,6 +17,7 @@ import { drawDebug, startDebug } from "./replay/debug.js";
 import { turnEvent } from "./replay/events.js";
 import { followMatch } from "./replay/follow.js";
 import { watchOverflow } from "./replay/scroll-cue.js";
+import { drawShare, startShare } from "./replay/share.js";
 import { drawStatus, drawTeams } from "./replay/status.js";
 import { drawLeadKey, drawMarks, drawTicks } from "./replay/timeline.js";
 import { drawCurrentLine, turnLine } from "./replay/turns.js";
@@ -110,6 +111,7 @@ class Replay {
     this.stream = followMatch(this);
     startDebug(this);
     startWhatIf(this);
+    startShare(this);
   }
 
   // --- what if (replay/whatif.js) ---------------------------------------------------
@@ -286,6 +288,7 @@ class Replay {
     drawPlayState(this.root, this.playing, this.speed);
     drawDebug(this);
     if (!this.original) describeBranch(this);
+    drawShare(this, false);
     this.showStatus();
   }
 

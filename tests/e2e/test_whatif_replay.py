@@ -45,3 +45,21 @@ def test_a_variation_is_shown_linked_and_left(finished, live_server_process, bro
     assert "whatif=" not in page.url
     page.keyboard.press("End")  # the match's own turns are back
     assert page.input_value("[data-turn-field]") == str(len(timeline["states"]) - 1)
+
+
+def test_share_offers_the_turns_link_its_code_and_a_clip(finished, live_server_process,
+                                                         browser):
+    match, _ = finished
+    base = live_server_process
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{base}/matches/{match.pk}/replay?turn=5")
+    page.click("[data-share-open]")
+    assert page.input_value("[data-share-link]").endswith(f"/matches/{match.pk}/replay?turn=5")
+    page.wait_for_function("() => document.querySelector('[data-share-code]').naturalWidth > 0")
+    assert page.input_value("[data-share-from]") == "0"
+    assert page.input_value("[data-share-to]") == "5"
+    clip = page.get_attribute("[data-share-gif]", "href")
+    assert "from=0" in clip and "to=5" in clip and "lang=en" in clip
+    answer = page.request.get(base + clip)
+    assert answer.status == 200 and answer.headers["content-type"] == "image/gif"
+    assert answer.body()[:6] == b"GIF89a"
