@@ -32,7 +32,7 @@ VECTORS = ROOT / "tests" / "conformance"
 SHOWN_ATTRIBUTES = {"title", "aria-label", "placeholder", "alt"}
 AS_THEY_ARE = {"code", "kbd", "pre", "script", "style", "textarea"}
 # Names and codes that stay as they are in every language.
-NAMES = {"json", "csv", "png", "zip", "api", "procon", "chaser", "cool", "hot", "blokus",
+NAMES = {"json", "csv", "png", "gif", "zip", "api", "procon", "chaser", "cool", "hot", "blokus",
          "duo", "solkoff", "kakomimasu", "u-16", "vietnam",
          "home", "end", "space", "esc",  # keys of a keyboard
          "match-record/1", "timeline/1"}  # formats
