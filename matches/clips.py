@@ -90,7 +90,7 @@ def clip_gif(rules: Any, board: Mapping[str, Any], states: Sequence[Mapping[str,
     width, height = board["width"], board["height"]
     cell = cell_size(width, height)
     style = rules.picture_style()
-    image_w = max(width * cell + 2 * PAD, 360)
+    image_w = max(width * cell + 2 * PAD, 480)  # room for both names and the turn
     left = (image_w - width * cell) // 2
     top = STRIP + PAD
     size = (image_w, top + height * cell + PAD)
