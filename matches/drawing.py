@@ -1,4 +1,4 @@
-"""Board pictures drawn in a process of their own.
+"""Board pictures drawn, and other heavy pure work done, in a process of their own.
 
 Drawing a large board takes a second or more of pure Python; in a server's own process
 it would hold the interpreter's lock against the turn clock and the teams' answers.
@@ -39,7 +39,14 @@ def clip(game: str, board: dict[str, Any], states: list[dict[str, Any]], languag
     return _in_worker(_clip, game, board, states, language, what)
 
 
-def _in_worker(work: Any, *arguments: Any) -> bytes:
+def work(function: Any, *arguments: Any) -> Any:
+    """`function(*arguments)` (a module's pure function, its arguments plain data) done
+    by the worker: work too heavy for a server's own process (a what-if's built-in
+    players, say), which only waits for its answer; its exceptions come back raised."""
+    return _in_worker(function, *arguments)
+
+
+def _in_worker(work: Any, *arguments: Any) -> Any:
     for attempt in (1, 2):  # a worker that died is started again once
         try:
             return _executor().submit(work, *arguments).result(DRAW_SECONDS)

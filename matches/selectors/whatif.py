@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from matches import drawing
 from matches.bots import bots_for, level_bot, levels
 from matches.models import Match
 from matches.rules import rules_for
@@ -17,6 +18,7 @@ from matches.rules.turns import is_alternating
 from matches.selectors.records import match_record
 
 AS_PLAYED = "as-played"  # a team's choice: the actions it sent in the match
+PLAY_ON_TURNS = 100  # turns the built-in players play on at most, in one what-if
 
 
 class WhatIfError(ValueError):
@@ -28,23 +30,36 @@ def whatif(match: Match, from_turn: Any, turns: Any, play_on: Any = None) -> dic
     (each [team 0's actions, team 1's], as match-record/1 writes them; a team's `null`
     is its `play_on` choice), then `play_on["turns"]` more, each team's actions its
     choice in `play_on["teams"]` (a level, "as-played", or nothing). Every turn's
-    actions as played (`turns`), and the result if the variation ends the game."""
+    actions as played (`turns`), and the result if the variation ends the game.
+
+    The match is read here; the variation is played in the drawing worker's process
+    (matches/drawing.py), as pictures are drawn: built-in players think for seconds,
+    which the server's own process must never spend beside the clock."""
     if type(from_turn) is not int or not 0 <= from_turn <= match.resolved_turns:
         raise WhatIfError(f"from_turn: a turn of the match, 0 to {match.resolved_turns}")
-    rules = rules_for(match.game)
-    limit = rules.max_turns if is_alternating(rules) else match.turns
+    record = match_record(match)
+    return drawing.work(whatif_play, record.to_json(), from_turn, turns, play_on,
+                        f"whatif-{match.pk}-{from_turn}")
+
+
+def whatif_play(document: dict[str, Any], from_turn: int, turns: Any, play_on: Any,
+                seed: str) -> dict[str, Any]:
+    """`whatif` on a match's record (pure: no database), its players seeded by `seed`."""
+    rules = rules_for(document["game"])
+    limit = rules.max_turns if is_alternating(rules) else document["turns"]
     given = turns if turns is not None else []
     if not isinstance(given, list) or from_turn + len(given) > limit:
         raise WhatIfError(f"turns: a list of at most {limit - from_turn} turns")
-    record = match_record(match)
-    checked = _checked(record.to_json() | {"turns": limit}, record.actions[:from_turn], given)
-    choices, more = _choices(match.game, play_on, limit - from_turn - len(given))
+    played_before = document["actions"]
+    checked = _checked(document | {"turns": limit}, played_before[:from_turn], given)
+    choices, more = _choices(document["game"], play_on,
+                             min(PLAY_ON_TURNS, limit - from_turn - len(given)))
     state = rules.initial_state(checked)
     history: list[dict[str, Any]] = []
     for number, actions in enumerate(checked.actions[:from_turn], start=1):
         state, outcomes = rules.resolve_turn(state, actions)
         history.append({"turn": number, "outcomes": outcomes})
-    rngs = [random.Random(f"whatif-{match.pk}-{from_turn}-{team}") for team in (0, 1)]
+    rngs = [random.Random(f"{seed}-{team}") for team in (0, 1)]
     states: list[dict[str, Any]] = []
     played: list[list[list[dict[str, Any]]]] = []
     for index in range(len(given) + more):
@@ -53,8 +68,8 @@ def whatif(match: Match, from_turn: Any, turns: Any, play_on: Any = None) -> dic
         number = from_turn + index + 1
         asked = given[index] if index < len(given) else [None, None]
         view = rules.view(state)
-        public = {"game": match.game, "turns": limit, "agents": match.agents,
-                  "board": match.board.data, "turn": view["turn"], "strategy_turn": number,
+        public = {"game": document["game"], "turns": limit, "agents": document["agents"],
+                  "board": document["board"], "turn": view["turn"], "strategy_turn": number,
                   "state": view, "actions": history,
                   "to_move": rules.mover(number) if is_alternating(rules) else None}
         sent: list[list[dict[str, Any]]] = [[], []]
@@ -64,8 +79,8 @@ def whatif(match: Match, from_turn: Any, turns: Any, play_on: Any = None) -> dic
             elif public["to_move"] is not None and team != public["to_move"]:
                 continue
             elif choices[team] == AS_PLAYED:
-                sent[team] = record.actions[number - 1][team] if number <= len(
-                    record.actions) else []
+                sent[team] = played_before[number - 1][team] if number <= len(
+                    played_before) else []
             elif public["to_move"] is not None and rules.must_pass(state):
                 sent[team] = rules.pass_move()
             elif choices[team] is not None:
