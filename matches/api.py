@@ -12,6 +12,7 @@ from typing import Any, Literal
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern
 from django.utils import timezone
+from django.utils.translation import gettext
 from ninja import NinjaAPI, Schema, Status, Swagger
 from ninja.errors import ValidationError
 
@@ -29,7 +30,7 @@ from matches.admission import TooBusy, too_busy_response, visitor_gate
 from matches.models import Match, Team
 from matches.notices_api import router as notices_router
 from matches.rules import LIVE_GAMES, rules_for
-from matches.selectors import debug
+from matches.selectors import analysis, debug
 from matches.selectors.whatif import WhatIfError, whatif
 from matches.services import practice
 from matches.services.submissions import (
@@ -342,6 +343,31 @@ def get_debug(request: HttpRequest, match_id: int):
                                       "is published with it"})
     return Status(200, {"match": match.pk, "teams": teams,
                         "turns": debug.debug_turns(match, teams)})
+
+
+@api.get("/matches/{match_id}/analysis",
+         response={200: dict[str, Any], **errors(404, 422, 429)},
+         summary="The replay's analysis: each team's figure after every turn",
+         description="Where the game's rules measure a position (Blokus Duo: each player's "
+                     "number of legal moves): `name` in the request's language, `series` "
+                     "each team's figure at turn 0 and after every turn played. 404 "
+                     "`no_analysis` for a game without one.",
+         openapi_extra={"parameters": [BEARER]})
+def get_analysis(request: HttpRequest, match_id: int):
+    team = _team(request)
+    with visitor_gate("heavy", request,
+                      exempt=team is not None or is_judge(request.user)) as charge:
+        match = _visible(request, match_id)
+        if match is None or match.board_hidden(timezone.now()):
+            return _not_found(match_id)
+        if not analysis.has_analysis(match.game):
+            return Status(404, {"error": "no_analysis",
+                                "detail": "this game's replay has no analysis"})
+        series = analysis.match_analysis(match)
+        charge.size = 16 * len(series)
+        return Status(200, {"match": match.pk, "name": gettext(rules_for(match.game)
+                                                                .analysis_name),
+                            "series": series})
 
 
 WHATIF_BODY = 256 * 1024

@@ -157,6 +157,15 @@ class Presentation:
         """What the board editor says of a checked board (its symmetry, say), in words."""
         return []
 
+    # The replay's analysis of each position (`analysis`): its name in words, None for
+    # a game that has none.
+    analysis_name: str | None = None
+
+    def analysis(self, state: Any) -> list[int]:
+        """Each team's figure of a position (a rules state) for the replay's analysis
+        chart (Blokus Duo: each team's legal moves)."""
+        raise NotImplementedError
+
     def drawing_extras(self, board: Mapping[str, Any],
                        states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         """What a screen joining late cannot tell from the latest state alone, from the

@@ -45,6 +45,7 @@ from matches.rules.blokus_duo_board import (
     code_problem,
     has_legal_move,
     judge,
+    mobility,
     new_state,
     orient,
     placement,
@@ -59,6 +60,8 @@ from matches.rules.turns import Alternating
 
 class BlokusDuoRules(Alternating, Presentation):
     game = "blokus-duo"
+    # Translators: the replay's chart of each player's number of legal moves after each turn
+    analysis_name = words.gettext_noop("legal moves")
     title = words.gettext_noop("Blokus Duo")  # said in the page's language where shown
     # Translators: the game in one line, for a newcomer watching the TV
     rule_line = words.gettext_noop(
@@ -134,6 +137,10 @@ class BlokusDuoRules(Alternating, Presentation):
             "moves": [[move_words(outcome.get("move")) for outcome in team]
                       for team in state.get("outcomes") or [[], []]],
         }
+
+    def analysis(self, state: BlokusDuoState) -> list[int]:
+        """Each team's legal moves in the position: how much room it has left."""
+        return [mobility(state, 0), mobility(state, 1)]
 
     def picture_style(self) -> dict[str, Any]:
         """Each team's pieces; the start squares ringed in their team's colour while

@@ -323,6 +323,12 @@ def _legal(state: BlokusDuoState, team: int) -> dict[int, int]:
     return legal
 
 
+def mobility(state: BlokusDuoState, team: int) -> int:
+    """How many placements `team` has: every shape of every unused piece at every legal
+    reference cell (Pentobi's analysis plots the like)."""
+    return sum(bin(refs).count("1") for refs in _legal(state, team).values())
+
+
 def has_legal_move(state: BlokusDuoState, team: int) -> bool:
     """Whether `team` could place a piece in this position."""
     legal = state.legal.get(team)

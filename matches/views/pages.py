@@ -108,6 +108,8 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
                              "conflicts": selectors.conflict_threshold(match, now)}},
         "replay_json": reads.replay_text(match, now), "rules": rules_for(match.game),
         "debug_readable": bool(readers),  # else the page offers the team's way in
+        "analysis_name": gettext(rules_for(match.game).analysis_name)
+        if rules_for(match.game).analysis_name else None,
         # what-if's built-in players (none for a game played by programs on its server)
         "whatif_level_list": range(1, len(levels(match.game)) + 1) if bots_for(match.game)
         else ()})

@@ -12,6 +12,7 @@ import { drawChart, drawChartLegend } from "./chart.js";
 import { setHidden } from "./dom.js";
 import { inLanguage } from "./i18n.js";
 import { drawActions } from "./replay/actions.js";
+import { drawAnalysis, loadAnalysis, startAnalysis } from "./replay/analysis.js";
 import { bindControls, drawPlayState, drawPosition } from "./replay/controls.js";
 import { drawDebug, startDebug } from "./replay/debug.js";
 import { turnEvent } from "./replay/events.js";
@@ -112,6 +113,7 @@ class Replay {
     startDebug(this);
     startWhatIf(this);
     startShare(this);
+    startAnalysis(this);
   }
 
   // --- what if (replay/whatif.js) ---------------------------------------------------
@@ -245,6 +247,7 @@ class Replay {
     this.callouts[turn] = message.callouts || null;
     this.noteEvent(turn);
     noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
+    loadAnalysis(this); // a new position to measure
     if (this.status === "upcoming") this.status = "running";
     this.drawTimeline();
     drawTicks(this.root, this.span);
@@ -289,6 +292,7 @@ class Replay {
     drawDebug(this);
     if (!this.original) describeBranch(this);
     drawShare(this, false);
+    drawAnalysis(this);
     this.showStatus();
   }
 

@@ -119,3 +119,24 @@ def test_one_team_changes_its_move_while_the_other_plays_as_it_did(client):
     turns = answer.json()["turns"]
     assert turns[0] == [[], record["actions"][1][1]]  # team B's own move at the branch
     assert turns[1:] == record["actions"][2:]  # and both teams' afterwards
+
+
+def test_a_blokus_duo_replay_has_each_players_legal_moves_after_every_turn(client):
+    from matches.rules.blokus_duo_board import illegal_reason, on_board_placements
+    from matches.rules.timeline import states
+
+    _, record, timeline = vectors("blokus-duo", 1)[0]
+    match = match_import(parse_record(record), published=True)
+    answer = client.get(f"/api/matches/{match.pk}/analysis").json()
+    assert answer["name"] == "legal moves"
+    assert len(answer["series"]) == len(timeline["states"])
+    positions = [state for state, _ in states(parse_record(record))]
+    everywhere = on_board_placements()
+    for turn in (0, len(positions) // 2, len(positions) - 1):  # counted the long way
+        for team in (0, 1):
+            legal = sum(1 for where in everywhere
+                        if not illegal_reason(positions[turn], team, where))
+            assert answer["series"][turn][team] == legal, (turn, team)
+    other = match_import(parse_record(vectors("kakomimasu", 1)[0][1]), published=True)
+    refused = client.get(f"/api/matches/{other.pk}/analysis")
+    assert refused.status_code == 404 and refused.json()["error"] == "no_analysis"
