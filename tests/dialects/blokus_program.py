@@ -29,6 +29,7 @@ def main() -> None:
                     print("11a0", flush=True)  # a code, but no legal placement here
                 code = moves[len(moves) // 2]
                 print(f"thinking about {len(moves)} moves", flush=True)
+                print(f"searched {len(moves)} moves", file=sys.stderr, flush=True)
                 print(code, flush=True)
                 state = play(state, me, placement(code))
                 made += 1

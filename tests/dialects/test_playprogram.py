@@ -63,6 +63,7 @@ def test_a_program_that_speaks_codes_plays_a_whole_game(server, spawn, tmp_path)
     # what it printed besides moves is kept as its output; the bad codes were refused
     printed = "".join(bodies(match_id, status_code=200))
     assert "test program: I play first" in printed and "thinking about" in printed
+    assert "searched" in printed  # its standard error too
     refused = Submission.objects.filter(match_id=match_id, team__index=0, status_code=400)
     assert [(json.loads(bytes(row.body))["actions"][0]["move"], row.error)
             for row in refused] == [("zz9x", "illegal_move"), ("11a0", "illegal_move")]

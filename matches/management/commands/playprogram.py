@@ -11,7 +11,9 @@ program would (docs/dialects.md, "Programs that speak lines"):
 - each line the program prints that is a move is submitted as the team's move; a
   refused one (malformed, illegal, out of turn) is stored and audited by the server as
   any refused request, and the program's next line is taken;
-- every other line it prints is its own output, kept in the audit (`/output`);
+- every other line it prints, and every line of its standard error, is its own output,
+  kept in the audit and shown with its turn in the team's replay (`/output`: docs/api.md,
+  "Your program's debug output");
 - a program that exits before the end is reported in the audit and the relay stops:
   the team then loses on time, as any player who stops moving; at the end of the game
   the program is stopped.
@@ -111,8 +113,8 @@ class Command(BaseCommand):
                  f"running {' '.join(program)}")
         try:
             process = subprocess.Popen(program, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       text=True, encoding="utf-8", errors="replace",
-                                       bufsize=1)
+                                       stderr=subprocess.PIPE, text=True, encoding="utf-8",
+                                       errors="replace", bufsize=1)
         except OSError as error:
             raise CommandError(f"{program[0]}: {error.strerror}", returncode=2) from None
         try:
@@ -131,13 +133,16 @@ class Command(BaseCommand):
     def relay(self, process: subprocess.Popen, poll: float) -> int:
         """Tell, read and submit until the game ends (0) or the program exits (1)."""
         lines: queue.Queue[str | None] = queue.Queue()
+        errors: queue.Queue[str | None] = queue.Queue()  # its standard error: all output
         threading.Thread(target=_read_lines, args=(process.stdout, lines), daemon=True).start()
+        said = threading.Thread(target=_read_lines, args=(process.stderr, errors), daemon=True)
+        said.start()
         told, held, output, posted = 0, [], [], time.monotonic()
         while True:
             state = self.server.state()
             told = self.tell(process, state, told)
             if state["status"] == "finished":
-                self.keep(output)
+                self.keep(output + _drained(errors))
                 process.terminate()
                 self.say(f"the game is over: {state.get('verdict') or state.get('result')}")
                 return 0
@@ -149,12 +154,14 @@ class Command(BaseCommand):
                 except queue.Empty:
                     break
                 if line is None:
-                    return self.exited(process, output)
+                    said.join(timeout=1.0)  # its standard error read to its end
+                    return self.exited(process, output + _drained(errors))
                 move = self.rules.program_move(line)
                 if move is None:
                     output.append(line)
                 else:
                     held.append(move)
+            output += _drained(errors)
             if mine and held:
                 self.keep(output)
                 output = []
@@ -202,6 +209,18 @@ class Command(BaseCommand):
         self.keep(output)
         self.say(output[-1].removeprefix("[playprogram] "))
         return 1
+
+
+def _drained(lines: queue.Queue) -> list[str]:
+    """The lines waiting in the queue (its end, None, left out)."""
+    taken = []
+    while True:
+        try:
+            line = lines.get_nowait()
+        except queue.Empty:
+            return taken
+        if line is not None:
+            taken.append(line)
 
 
 def _read_lines(stream, lines: queue.Queue) -> None:
