@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import json
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -374,7 +375,7 @@ WHATIF_BODY = 256 * 1024
 
 
 @api.post("/matches/{match_id}/whatif",
-          response={200: dict[str, Any], **errors(400, 404, 413, 422, 429)},
+          response={200: dict[str, Any], **errors(400, 404, 413, 422, 429, 503)},
           summary="What if: the match from any turn, with other actions",
           description='`{"from_turn": k, "turns": [[team 0\'s actions, team 1\'s], ...], '
                       '"play_on": {"turns": K, "teams": {"0": "level-3"}}}`: the timeline/1 '
@@ -408,6 +409,9 @@ def post_whatif(request: HttpRequest, match_id: int):
             answer = whatif(match, body.get("from_turn"), body.get("turns"), body.get("play_on"))
         except WhatIfError as error:
             return Status(400, {"error": "bad_request", "detail": str(error)})
+        except (TimeoutError, BrokenProcessPool):  # the worker, busy or gone: not the caller's
+            return Status(503, {"error": "busy", "detail": "the what-if worker is busy or "
+                                                           "restarting: try again in a moment"})
         charge.size = len(json.dumps(answer))
         return Status(200, answer)
 

@@ -87,18 +87,12 @@ def questions_for(holder: Team | Entrant | None) -> list[dict[str, Any]]:
     """A team's own questions (answered or not) and every answer given to everyone,
     newest first; without a team, the answers given to everyone."""
     shown = Q(public=True, answered_at__isnull=False)
-    mine = Q(pk__in=[])
-    if holder is not None:
-        team, entrant = holder_keys(holder)
-        mine = Q(team_id=team) if team is not None else Q(entrant_id=entrant)
+    team, entrant = holder_keys(holder) if holder is not None else (None, None)
+    mine = Q(team_id=team) if team is not None else \
+        Q(entrant_id=entrant) if entrant is not None else Q(pk__in=[])
     rows = Question.objects.filter(shown | mine)[:200]
-    return [_asked(row, own=holder is not None and _is_own(row, holder)) for row in rows]
-
-
-def _is_own(row: Question, holder: Team | Entrant) -> bool:
-    team, entrant = holder_keys(holder)
-    return (team is not None and row.team_id == team) or \
-        (entrant is not None and row.entrant_id == entrant)
+    return [_asked(row, own=(team is not None and row.team_id == team)
+                   or (entrant is not None and row.entrant_id == entrant)) for row in rows]
 
 
 def for_room() -> dict[str, Any]:

@@ -81,6 +81,8 @@ def question_ask(*, holder: Team | Entrant, text: str, remote_addr: str | None =
     QUESTIONS_WAITING unanswered, or asked QUESTIONS_PER_HOUR in the last hour."""
     text = _text(text, "the question")
     team, entrant = holder_keys(holder)
+    if team is None and entrant is None:  # a game's row whose match's first has gone
+        raise NoticeError("this token's team has no match to ask about")
     own = Question.objects.filter(team_id=team) if team is not None else \
         Question.objects.filter(entrant_id=entrant)
     now = timezone.now()
