@@ -5,8 +5,10 @@ Handlers only parse the request, call a service or selector, and answer.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal
 
@@ -30,6 +32,7 @@ from matches.access import (
 from matches.admission import TooBusy, too_busy_response, visitor_gate
 from matches.models import Match, Team
 from matches.notices_api import router as notices_router
+from matches.request_bodies import BodyRefused, json_object
 from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import analysis, debug
 from matches.selectors.whatif import WhatIfError, whatif
@@ -346,6 +349,18 @@ def get_debug(request: HttpRequest, match_id: int):
                         "turns": debug.debug_turns(match, teams)})
 
 
+@contextlib.contextmanager
+def _heavy(request: HttpRequest, match_id: int) -> Iterator[tuple[Match | None, Any]]:
+    """A heavy read of a match (a visitor's holds a place at the heavy reads' gate; a
+    team's token or a judge passes freely): the match, None if the caller may not see
+    it or its board is still secret, and the charge to set the size sent on."""
+    team = _team(request)
+    with visitor_gate("heavy", request,
+                      exempt=team is not None or is_judge(request.user)) as charge:
+        match = _visible(request, match_id)
+        yield (None if match is None or match.board_hidden(timezone.now()) else match), charge
+
+
 @api.get("/matches/{match_id}/analysis",
          response={200: dict[str, Any], **errors(404, 422, 429)},
          summary="The replay's analysis: each team's figure after every turn",
@@ -355,11 +370,8 @@ def get_debug(request: HttpRequest, match_id: int):
                      "`no_analysis` for a game without one.",
          openapi_extra={"parameters": [BEARER]})
 def get_analysis(request: HttpRequest, match_id: int):
-    team = _team(request)
-    with visitor_gate("heavy", request,
-                      exempt=team is not None or is_judge(request.user)) as charge:
-        match = _visible(request, match_id)
-        if match is None or match.board_hidden(timezone.now()):
+    with _heavy(request, match_id) as (match, charge):
+        if match is None:
             return _not_found(match_id)
         if not analysis.has_analysis(match.game):
             return Status(404, {"error": "no_analysis",
@@ -389,22 +401,13 @@ WHATIF_BODY = 256 * 1024
                                  "turns": {"type": "array"},
                                  "play_on": {"type": "object"}}}}}}})
 def post_whatif(request: HttpRequest, match_id: int):
-    team = _team(request)
-    with visitor_gate("heavy", request,
-                      exempt=team is not None or is_judge(request.user)) as charge:
-        match = _visible(request, match_id)
-        if match is None or match.board_hidden(timezone.now()):
+    with _heavy(request, match_id) as (match, charge):
+        if match is None:
             return _not_found(match_id)
-        raw = request.read(WHATIF_BODY + 1)
-        if len(raw) > WHATIF_BODY:
-            return Status(413, {"error": "too_large",
-                                "detail": f"a what-if is at most {WHATIF_BODY // 1024} KiB"})
         try:
-            body = json.loads(raw or b"null")
-        except (ValueError, RecursionError):
-            return Status(400, {"error": "malformed_json", "detail": "the body is not JSON"})
-        if not isinstance(body, dict):
-            return Status(400, {"error": "bad_request", "detail": "expected a JSON object"})
+            body = json_object(request, WHATIF_BODY, "a what-if")
+        except BodyRefused as refused:
+            return Status(*refused.answer())
         try:
             answer = whatif(match, body.get("from_turn"), body.get("turns"), body.get("play_on"))
         except WhatIfError as error:

@@ -4,7 +4,6 @@ its own announcements and questions besides everyone's; without one, everyone's.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.http import HttpRequest
@@ -12,6 +11,7 @@ from ninja import Router, Schema, Status
 
 from matches.access import team_by_authorization
 from matches.models.notices import TEXT_LIMIT
+from matches.request_bodies import BodyRefused, json_object
 from matches.selectors.notices import for_holder, questions_for
 from matches.services.notices import NoticeError, TooManyQuestions, question_ask
 
@@ -72,15 +72,11 @@ def post_question(request: HttpRequest):
     if holder is None:
         return Status(401, {"error": "unauthorized",
                             "detail": "send the team token as 'Authorization: Bearer <token>'"})
-    raw = request.read(BODY_LIMIT + 1)
-    if len(raw) > BODY_LIMIT:
-        return Status(413, {"error": "too_large",
-                            "detail": f"a question is at most {BODY_LIMIT // 1024} KiB"})
     try:
-        body = json.loads(raw or b"null")
-    except (ValueError, RecursionError):
-        return Status(400, {"error": "malformed_json", "detail": "the body is not JSON"})
-    if not isinstance(body, dict) or not isinstance(body.get("question"), str):
+        body = json_object(request, BODY_LIMIT, "a question")
+    except BodyRefused as refused:
+        return Status(*refused.answer())
+    if not isinstance(body.get("question"), str):
         return Status(400, {"error": "bad_request",
                             "detail": 'expected {"question": "<your question>"}'})
     try:
