@@ -32,6 +32,17 @@ class Played:
     actions: list[list[list[dict[str, Any]]]] = field(default_factory=list)
 
 
+def public_state(rules: Any, board: dict[str, Any], agents: int, turns: int,
+                 view: dict[str, Any], history: list[dict[str, Any]]) -> dict[str, Any]:
+    """What a built-in player is given to choose the next turn's actions: the match's
+    state as the answer API shows it (its board, the latest state, the turns so far and,
+    where the teams take turns, whose move it is)."""
+    number = view["turn"] + 1
+    return {"game": rules.game, "turns": turns, "agents": agents, "board": board,
+            "turn": view["turn"], "strategy_turn": number, "state": view, "actions": history,
+            "to_move": rules.mover(number) if is_alternating(rules) else None}
+
+
 def play_match(game: str, board: dict[str, Any], agents: int, turns: int, players,
                seed: int | str = 0, opening: tuple[int, Any] = (0, None)) -> Played:
     """Play `players` (team 0's bot, team 1's bot: public state, team, rng -> actions)
@@ -50,10 +61,7 @@ def play_match(game: str, board: dict[str, Any], agents: int, turns: int, player
     history: list[dict[str, Any]] = []
     while not rules.is_over(state, turns):
         number = view["turn"] + 1
-        public = {"game": game, "turns": turns, "agents": agents, "board": board,
-                  "turn": view["turn"], "strategy_turn": number, "state": view,
-                  "actions": history,
-                  "to_move": rules.mover(number) if alternating else None}
+        public = public_state(rules, board, agents, turns, view, history)
         sent: list[list[dict[str, Any]]] = [[], []]
         for team in (0, 1):
             if alternating and team != public["to_move"]:

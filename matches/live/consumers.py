@@ -18,7 +18,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from matches import metrics, selectors
-from matches.access import can_view, can_view_private, is_judge, session_team, visible_matches
+from matches.access import can_view_private, is_judge, is_public, session_team, visible_matches
 from matches.admission import BYTES, client_address
 from matches.live import messages
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
@@ -45,7 +45,9 @@ def _watchable(scope, match_id: int) -> Match | None:
     match's own teams by their token, everyone once public). A match one may not watch
     is answered as one that does not exist."""
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or not can_view(scope.get("user"), match, _team(scope, match)):
+    # a public match asks nothing more (no session read for a crowd's sockets)
+    if match is None or not (is_public(match) or
+                             can_view_private(scope.get("user"), match, _team(scope, match))):
         return None
     return match
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from matches import drawing
 from matches.bots import bots_for, level_bot, levels
+from matches.bots.arena import public_state
 from matches.models import Match
 from matches.rules import rules_for
 from matches.rules.records import RecordError, parse_record
@@ -67,11 +68,8 @@ def whatif_play(document: dict[str, Any], from_turn: int, turns: Any, play_on: A
             break  # (given turns are replayed all, as a record's are)
         number = from_turn + index + 1
         asked = given[index] if index < len(given) else [None, None]
-        view = rules.view(state)
-        public = {"game": document["game"], "turns": limit, "agents": document["agents"],
-                  "board": document["board"], "turn": view["turn"], "strategy_turn": number,
-                  "state": view, "actions": history,
-                  "to_move": rules.mover(number) if is_alternating(rules) else None}
+        public = public_state(rules, document["board"], document["agents"], limit,
+                              rules.view(state), history)
         sent: list[list[dict[str, Any]]] = [[], []]
         for team in (0, 1):
             if asked[team] is not None:

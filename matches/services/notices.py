@@ -18,7 +18,7 @@ from django.utils import timezone
 from matches.live.broadcast import notices_announce
 from matches.models import Announcement, Entrant, Question, Team
 from matches.models.notices import TEXT_LIMIT
-from matches.selectors.notices import ACTIVE_KEY, holder_keys
+from matches.selectors.notices import ACTIVE_KEY, holder_keys, local_forget
 
 QUESTIONS_WAITING = 5  # a team's questions not yet answered, at most
 QUESTIONS_PER_HOUR = 30  # a team's questions in the last hour, at most
@@ -46,6 +46,7 @@ def _changed(row: Announcement) -> None:
     theirs changed (one to a team alone never reaches a screen)."""
     with contextlib.suppress(Exception):  # the key times out within a minute anyway
         cache.delete(ACTIVE_KEY)
+    local_forget()
     if row.to_everyone:
         notices_announce()
 
