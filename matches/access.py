@@ -18,6 +18,7 @@ from django.db.models import Q, QuerySet
 
 from matches.caches import Kept
 from matches.models import Entrant, Match, Team, storable_id, token_hash
+from matches.selectors.delay import delayed
 
 JUDGE_PERMISSION = "matches.judge"
 TEAMS_CACHED = 4096  # tokens whose team a process keeps: two per match, thousands of matches
@@ -201,6 +202,14 @@ def can_view(user, match: Match, team: Team | None = None) -> bool:
 def can_view_private(user, match: Match, team: Team | None = None) -> bool:
     """Judges and the match's own teams: who may watch it whether it is public or not."""
     return is_judge(user) or owns(team, match)
+
+
+def as_seen(user, match: Match, team: Team | Entrant | None = None) -> Match:
+    """The match as this viewer sees it: live for the judges and its own teams, its
+    spectator delay behind for everyone else (matches/selectors/delay.py)."""
+    if not match.delay_s or can_view_private(user, match, team):
+        return match
+    return delayed(match)
 
 
 # A team signed in on the pages (matches/views/pages.py, `team_sign_in`): its token

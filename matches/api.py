@@ -21,8 +21,10 @@ from ninja.errors import ValidationError
 
 from matches import reads, selectors
 from matches.access import (
-    can_view,
+    as_seen,
+    can_view_private,
     is_judge,
+    is_public,
     not_its_match,
     session_team,
     side_in,
@@ -35,6 +37,7 @@ from matches.notices_api import router as notices_router
 from matches.request_bodies import BodyRefused, json_object
 from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import analysis, debug
+from matches.selectors.delay import delayed
 from matches.selectors.whatif import WhatIfError, whatif
 from matches.services import practice
 from matches.services.submissions import (
@@ -229,10 +232,15 @@ def _visible(request: HttpRequest, match_id: int, published_only: bool = False) 
     match = Match.objects.select_related("board").filter(pk=match_id).first()
     if match is None:
         return None
-    if published_only:
-        return match if match.published or is_judge(request.user) else None
-    return match if can_view(request.user, match, _team(request)) or \
-        session_team(request, match) is not None else None
+    if is_judge(request.user):
+        return match
+    if published_only:  # a published match's end reaches the public after its delay
+        shown = delayed(match) if match.published else None
+        return shown if shown is not None and shown.over else None
+    if can_view_private(request.user, match, _team(request)) or \
+            session_team(request, match) is not None:
+        return match  # its own team, live
+    return delayed(match) if is_public(match) else None
 
 
 def _own_team(request: HttpRequest, match_id: int) -> Team | Status:
@@ -260,8 +268,8 @@ def _not_found(match_id: int, what: str = "match") -> Status:
 def list_matches(request: HttpRequest):
     now, team = timezone.now(), _team(request)
     shown = visible_matches(request.user, team=team)
-    return [{**selectors.match_summary(match, now), "you": _you(team, match)}
-            for match in selectors.recent_matches(now, shown)]
+    return [{**selectors.match_summary(as_seen(request.user, match, team), now),
+             "you": _you(team, match)} for match in selectors.recent_matches(now, shown)]
 
 
 @api.get("/matches/{match_id}", response={200: MatchState, **errors(404, 422, 429)},

@@ -14,6 +14,7 @@ from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.files import record_from_bytes
 from matches.rules.records import RecordError
 from matches.rules.turns import is_alternating
+from matches.selectors.delay import DELAY_MAX_S
 from matches.services.archive import match_import
 from matches.services.boards import board_choose, board_choose_named
 from matches.services.matches import MadeMatch, Timing, match_make
@@ -71,6 +72,10 @@ class NewMatchForm(forms.Form):
     start_in = forms.IntegerField(label=gettext_lazy("Starts in (seconds)"), initial=60,
                                   min_value=0, max_value=7 * 24 * 3600)
     public = forms.BooleanField(label=gettext_lazy("Anyone may watch it live"), required=False)
+    delay = forms.IntegerField(
+        label=gettext_lazy("Spectator delay (seconds)"), initial=0, required=False,
+        min_value=0, max_value=DELAY_MAX_S,
+        help_text=gettext_lazy("Everyone but the judges and the teams sees it this far behind."))
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -89,7 +94,7 @@ class NewMatchForm(forms.Form):
             return match_make(
                 game=game, team_names=[data["team_a"].strip(), data["team_b"].strip()],
                 boards=boards, start_at=timezone.now() + timedelta(seconds=data["start_in"]),
-                public_live=data["public"],
+                public_live=data["public"], delay_seconds=data["delay"] or 0,
                 timing=Timing(turns=None if alternating else data["turns"],
                               strategy_seconds=None if alternating else data["strategy_seconds"],
                               transition_seconds=None if alternating
@@ -137,6 +142,10 @@ class NewTournamentForm(forms.Form):
     start_in = forms.IntegerField(label=gettext_lazy("Starts in (seconds)"), initial=600,
                                   min_value=0, max_value=30 * 24 * 3600)
     public = forms.BooleanField(label=gettext_lazy("Anyone may watch it live"), required=False)
+    delay = forms.IntegerField(
+        label=gettext_lazy("Spectator delay (seconds)"), initial=0, required=False,
+        min_value=0, max_value=DELAY_MAX_S,
+        help_text=gettext_lazy("Everyone but the judges and the teams sees it this far behind."))
     rehearsal = forms.BooleanField(label=gettext_lazy("Each team passes a rehearsal first"),
                                    required=False)
 
@@ -169,7 +178,8 @@ class NewTournamentForm(forms.Form):
                 strategy_seconds=data["strategy_seconds"],
                 transition_seconds=data["transition_seconds"],
                 clock_seconds=data["clock_seconds"], gap_seconds=data["gap_seconds"],
-                public=data["public"], extra={"rehearsal": True} if data["rehearsal"] else {}))
+                public=data["public"], delay_seconds=data["delay"] or 0,
+                extra={"rehearsal": True} if data["rehearsal"] else {}))
         except TournamentError as error:
             self.add_error(None, str(error))
             return None

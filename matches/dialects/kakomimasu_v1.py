@@ -27,7 +27,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import selectors
-from matches.access import can_view, is_judge, visible_matches
+from matches.access import as_seen, can_view, is_judge, visible_matches
 from matches.admission import visitor_gate
 from matches.caches import Kept, identity
 from matches.dialects.base import (
@@ -39,6 +39,7 @@ from matches.dialects.base import (
     team_of,
 )
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP
+from matches.live.delay import DelayLine
 from matches.live.hub import Hub
 from matches.models import Board, Match
 from matches.rules import rules_for
@@ -91,7 +92,7 @@ def game(match: Match, now=None, *, whole_log: bool = True) -> dict[str, Any]:
     (the event stream's Games: a long match's log is read with GET /v1/matches/{id})."""
     now = now or timezone.now()
     board = selectors.board_shown(match, now)
-    turns = match.turn_rows.order_by("number")
+    turns = selectors.stored_turns(match).order_by("number")
     rows = list(turns) if whole_log else list(turns.reverse()[:1])
     view = rows[-1].state() if rows else selectors.initial_view(match)
     teams = list(match.teams.all())
@@ -237,7 +238,7 @@ def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
         match = Match.objects.select_related("board").filter(pk=match_id, game=GAME).first()
         if match is None or not can_view(request.user, match, team):
             return error(400, f"there is no Kakomimasu match {match_id}", NOT_FOUND)
-        response = answer(game(match))
+        response = answer(game(as_seen(request.user, match, team)))
         charge.size = len(response.content)
         return response
 
@@ -245,9 +246,9 @@ def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
 def matches_view(request: HttpRequest) -> HttpResponse:
     """GET /v1/matches: those the caller may see, the token's team's included."""
     now = timezone.now()
-    shown = visible_matches(request.user, Match.objects.filter(game=GAME),
-                            team=team_of(token(request)))
-    return answer([game(match, now) for match in
+    team = team_of(token(request))
+    shown = visible_matches(request.user, Match.objects.filter(game=GAME), team=team)
+    return answer([game(as_seen(request.user, match, team), now) for match in
                    selectors.recent_matches(now, shown)])
 
 
@@ -380,10 +381,13 @@ class Following:
     async def events(self):
         member = _Listener(self.events_queue)
         group = JUDGES_LIST_GROUP if self.judge or self.team is not None else LIST_GROUP
-        hub = await Hub.join(group, member)  # before the reading: nothing falls between
+        # before the reading: nothing falls between; everyone's list hears of a match
+        # with a spectator delay that far behind (matches/live/delay.py)
+        hub = await (Hub.join(group, member) if group != LIST_GROUP
+                     else DelayLine.join(group, member))
         try:
             ids, count = await sync_to_async(self.shown_now)()
-            texts = await sync_to_async(_games)(ids)
+            texts = await sync_to_async(_games)(ids, self.user, self.team)
             games = [json.loads(text) for text in texts]
             for text, each in zip(texts, games, strict=True):
                 self._sent(each)
@@ -444,7 +448,7 @@ class Following:
         if self.team is not None and not self.judge and not await sync_to_async(
                 self.may_see)(game_id):
             return self._removed(game_id)
-        texts = await sync_to_async(_games)([game_id])
+        texts = await sync_to_async(_games)([game_id], self.user, self.team)
         if not texts:  # gone, or no longer shown to this viewer
             return self._removed(game_id)
         if followed and self.sent_texts.get(game_id) == texts[0]:
@@ -508,8 +512,9 @@ def _index(text: str | None, name: str) -> int | None:
 STREAM_GAME_TEXTS = Kept("v1 stream Games", entries=256, limit=32 << 20)
 
 
-def _games(ids: list[str]) -> list[str]:
-    """The stream's Game JSON of each match of `ids` that exists, in that order."""
+def _games(ids: list[str], user=None, team=None) -> list[str]:
+    """The stream's Game JSON of each match of `ids` that exists, in that order, as the
+    stream's viewer sees it (the public: behind a match's spectator delay)."""
     now = timezone.now()
     found = Match.objects.select_related("board").filter(pk__in=[int(i) for i in ids])
     by_id = {str(match.pk): match for match in found}
@@ -518,6 +523,7 @@ def _games(ids: list[str]) -> list[str]:
         match = by_id.get(game_id)
         if match is None:
             continue
+        match = as_seen(user, match, team)
         key = (identity(match), match.start_at, match.resolved_turns, _status(match, now))
         texts.append(STREAM_GAME_TEXTS.get(key, lambda match=match: json.dumps(
             game(match, now, whole_log=False), ensure_ascii=False)))

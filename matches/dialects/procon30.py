@@ -120,7 +120,7 @@ class Procon30:
 
     def state(self, match: Match) -> dict[str, Any]:
         board = match.board.data
-        rows = list(match.turn_rows.order_by("number"))
+        rows = list(selectors.stored_turns(match).order_by("number"))
         view = rows[-1].state() if rows else selectors.initial_view(match)
         per_team = len(view["agents"][0])
         shown: dict[str, Any] = {

@@ -158,7 +158,7 @@ def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
 
 def state(match: Match) -> dict[str, Any]:
     board = match.board.data
-    rows = list(match.turn_rows.order_by("number"))
+    rows = list(selectors.stored_turns(match).order_by("number"))
     view = rows[-1].state() if rows else selectors.initial_view(match)
     per_team = match.agents
     ids = match_team_ids(match)

@@ -28,18 +28,28 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
-def relay_event(message: dict[str, Any]) -> dict[str, Any]:
+def relay_event(message: dict[str, Any], late: int = 0) -> dict[str, Any]:
     """The channel-layer event for a message: its JSON text is encoded once, for every
-    socket, with the message's kind and version alongside for the consumers' ordering."""
-    return {"type": "relay", "kind": message["type"], "turn": message.get("turn"),
-            "text": json.dumps(message, separators=(",", ":"))}
+    socket, with the message's kind and version alongside for the consumers' ordering;
+    `late`, the spectator delay (ms) after which the public may see it (live/delay.py)."""
+    event = {"type": "relay", "kind": message["type"], "turn": message.get("turn"),
+             "text": json.dumps(message, separators=(",", ":"))}
+    if late:
+        event["late"] = late
+    return event
+
+
+def late_of(match: Match) -> int:
+    """The ms after which the public may see what happens in a match now (its
+    spectator delay: matches/selectors/delay.py)."""
+    return match.delay_s * 1000
 
 
 _local = threading.local()
 
 
 @contextlib.contextmanager
-def held() -> Iterator[list[tuple[str, dict[str, Any]]]]:
+def held() -> Iterator[list[tuple[str, dict[str, Any], int]]]:
     """Hold the broadcasts made in this thread inside the block in the list it gives,
     in order, instead of sending them: a caller whose event loop waits for this thread
     (a protocol server's) sends them itself with `broadcast_soon`, without the hop back
@@ -52,17 +62,18 @@ def held() -> Iterator[list[tuple[str, dict[str, Any]]]]:
         _local.held = outer
 
 
-def broadcast(group: str, message: dict[str, Any]) -> None:
-    """Send one event to a group; consumers relay its text to their sockets.
+def broadcast(group: str, message: dict[str, Any], late: int = 0) -> None:
+    """Send one event to a group; consumers relay its text to their sockets (the
+    public's `late` ms later: `relay_event`).
 
     A failure (the layer's server restarting, say) is logged, not raised: what is
     broadcast is already stored, and clients catch up from the stored turns.
     """
     kept = getattr(_local, "held", None)
     if kept is not None:
-        kept.append((group, message))
+        kept.append((group, message, late))
         return
-    _send([(group, message)])
+    _send([(group, message, late)])
 
 
 @contextlib.contextmanager
@@ -73,7 +84,7 @@ def together() -> Iterator[None]:
     if getattr(_local, "held", None) is not None:
         yield
         return
-    kept: list[tuple[str, dict[str, Any]]] = []
+    kept: list[tuple[str, dict[str, Any], int]] = []
     try:
         with held() as kept:
             yield
@@ -81,11 +92,11 @@ def together() -> Iterator[None]:
         _send(kept)
 
 
-def _send(pairs: list[tuple[str, dict[str, Any]]]) -> None:
+def _send(triples: list[tuple[str, dict[str, Any], int]]) -> None:
     layer = get_channel_layer()
-    if layer is None or not pairs:
+    if layer is None or not triples:
         return
-    events = [(group, relay_event(message)) for group, message in pairs]
+    events = [(group, relay_event(message, late)) for group, message, late in triples]
 
     async def send_all() -> None:
         for group, event in events:
@@ -103,13 +114,13 @@ def _send(pairs: list[tuple[str, dict[str, Any]]]) -> None:
         log.warning("broadcast of %d event(s) failed: %r", len(events), error)
 
 
-async def broadcast_soon(group: str, message: dict[str, Any]) -> None:
+async def broadcast_soon(group: str, message: dict[str, Any], late: int = 0) -> None:
     """`broadcast` from an event loop (a protocol server's): the same event, no thread."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        await layer.group_send(group, relay_event(message))
+        await layer.group_send(group, relay_event(message, late))
     except Exception as error:
         log.warning("broadcast of %s to %s failed: %r", message["type"], group, error)
 
@@ -117,11 +128,11 @@ async def broadcast_soon(group: str, message: dict[str, Any]) -> None:
 def turn_announce(match: Match, row: Turn) -> None:
     """After a transition commits: the turn (and the end) to the match's sockets, the
     viewer count when it changed, and the match's new line to the lists."""
-    now = timezone.now()
+    now, late = timezone.now(), late_of(match)
     with together():
-        broadcast(match_group(match.pk), messages.turn(match, row, now))
+        broadcast(match_group(match.pk), messages.turn(match, row, now), late)
         if match.over:
-            broadcast(match_group(match.pk), messages.end(match))
+            broadcast(match_group(match.pk), messages.end(match), late)
         count = viewers_news(match.pk)
         if count is not None:
             broadcast(match_group(match.pk), messages.viewers(count))
@@ -132,7 +143,8 @@ def control_announce(match: Match, action: str) -> None:
     """The judges paused, resumed or extended a match: its sockets get its new timing
     (docs/live-protocol.md, "control"), its line the lists."""
     with together():
-        broadcast(match_group(match.pk), messages.control(match, action, timezone.now()))
+        broadcast(match_group(match.pk), messages.control(match, action, timezone.now()),
+                  late_of(match))
         summary_announce(match)
 
 
@@ -140,7 +152,7 @@ def end_announce(match: Match) -> None:
     """A game that ended without a turn (a player's time ran out): the end to the
     match's sockets, its line to the lists."""
     with together():
-        broadcast(match_group(match.pk), messages.end(match))
+        broadcast(match_group(match.pk), messages.end(match), late_of(match))
         summary_announce(match)
 
 
@@ -151,7 +163,7 @@ def summary_announce(match: Match, now=None, scores=None) -> None:
     with together():
         broadcast(JUDGES_LIST_GROUP, summary)
         if match.published or match.public_live:  # a live one's last summary ends its run
-            broadcast(LIST_GROUP, summary)
+            broadcast(LIST_GROUP, summary, late_of(match))
 
 
 def visibility_announce(match: Match, was_public: bool) -> None:

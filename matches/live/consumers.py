@@ -18,13 +18,28 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from matches import metrics, selectors
-from matches.access import can_view_private, is_judge, is_public, session_team, visible_matches
+from matches.access import (
+    as_seen,
+    can_view_private,
+    is_judge,
+    is_public,
+    session_team,
+    visible_matches,
+)
 from matches.admission import BYTES, client_address
 from matches.live import messages
-from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, match_group
+from matches.live.broadcast import (
+    JUDGES_LIST_GROUP,
+    LIST_GROUP,
+    late_of,
+    match_group,
+    relay_event,
+)
+from matches.live.delay import DelayLine
 from matches.live.hub import Hub
 from matches.live.viewers import viewers_change
-from matches.models import Match
+from matches.models import Match, Turn
+from matches.selectors.delay import delayed, due_times
 
 
 def _since(scope, turns: int) -> tuple[int | None, str | None]:
@@ -82,9 +97,16 @@ def _catch_up_messages(match: Match, since: int) -> list[dict]:
     return messages.turns_since(match, since, now)
 
 
-@database_sync_to_async
-def _opening(match_id: int, since: int | None) -> list[dict]:
+def _read(match_id: int, late: bool) -> Match:
+    """The match, as the socket's viewer sees it now: `late`, the public's copy behind
+    its spectator delay (matches/selectors/delay.py)."""
     match = Match.objects.select_related("board").get(pk=match_id)
+    return delayed(match) if late else match
+
+
+@database_sync_to_async
+def _opening(match_id: int, since: int | None, late: bool = False) -> list[dict]:
+    match = _read(match_id, late)
     if since is None:
         return [messages.snapshot_text(match, timezone.now())]
     caught_up = _catch_up_messages(match, since)
@@ -94,8 +116,23 @@ def _opening(match_id: int, since: int | None) -> list[dict]:
 
 
 @database_sync_to_async
-def _turns_since(match_id: int, since: int) -> list[dict]:
-    return _catch_up_messages(Match.objects.select_related("board").get(pk=match_id), since)
+def _turns_since(match_id: int, since: int, late: bool = False) -> list[dict]:
+    return _catch_up_messages(_read(match_id, late), since)
+
+
+@database_sync_to_async
+def _unseen(match_id: int) -> list[tuple[float, dict]]:
+    """A delayed match's events that the public has not seen yet, each with when it
+    comes to them (epoch s): a new delay line's seed (matches/live/delay.py)."""
+    match = Match.objects.select_related("board").get(pk=match_id)
+    late, now = late_of(match), timezone.now()
+    due = {number: at for at, number in due_times(match, now)}
+    rows = Turn.objects.filter(match_id=match_id, number__in=list(due)).order_by("number")
+    events = [(due[row.number].timestamp(), relay_event(messages.turn(match, row, now), late))
+              for row in rows]
+    if match.over and events:  # it ended with its last turn
+        events.append((events[-1][0], relay_event(messages.end(match), late)))
+    return events
 
 
 @database_sync_to_async
@@ -155,6 +192,7 @@ class MatchConsumer(HubConsumer):
     """
 
     counted = False
+    late = False
     catching_up: asyncio.Task | None = None
 
     async def connect(self):
@@ -166,15 +204,19 @@ class MatchConsumer(HubConsumer):
         if match is None:
             return await self.refuse(4404)
         self.stays_if_private = await _watches_in_private(self.scope, match)
+        # the public's socket of a match with a spectator delay sees it that far behind
+        self.late = bool(match.delay_s) and not self.stays_if_private
         since, problem = _since(self.scope, match.turns)
         if problem is not None:
             return await self.refuse(4400, messages.error("bad_since", problem))
         # Joined before the opening is read, so that no turn falls between the two.
-        self.hub = await Hub.join(match_group(self.match_id), self)
+        group = match_group(self.match_id)
+        self.hub = await (DelayLine.join(group, self, seed=lambda: _unseen(self.match_id))
+                          if self.late else Hub.join(group, self))
         await self.accept()
         self.sent_turn = since if since is not None else -1
         sent = 0
-        for message in await _opening(self.match_id, since):
+        for message in await _opening(self.match_id, since, self.late):
             sent += await self._send_versioned(message)
         if not self.stays_if_private:  # a visitor: charged to its address's byte budget
             BYTES.charge(client_address(self.scope), sent)
@@ -215,7 +257,7 @@ class MatchConsumer(HubConsumer):
 
     async def _catch_up(self):
         try:
-            for message in await _opening(self.match_id, self.sent_turn):
+            for message in await _opening(self.match_id, self.sent_turn, self.late):
                 await self._send_versioned(message)
         finally:
             await self._send_backlog()
@@ -235,7 +277,7 @@ class MatchConsumer(HubConsumer):
             while self.backlog:
                 event = self.backlog.pop(0)
                 if self._after_a_gap(event):
-                    for missed in await _turns_since(self.match_id, self.sent_turn):
+                    for missed in await _turns_since(self.match_id, self.sent_turn, self.late):
                         await self._send_versioned(missed)
                     if self._after_a_gap(event):  # still not stored: the next turn asks again
                         continue
@@ -277,7 +319,7 @@ class MatchConsumer(HubConsumer):
 @database_sync_to_async
 def _summaries(user) -> list[dict]:
     now = timezone.now()
-    return [selectors.match_summary(m, now)
+    return [selectors.match_summary(as_seen(user, m), now)
             for m in selectors.recent_matches(now, visible_matches(user))]
 
 
@@ -288,7 +330,9 @@ class MatchListConsumer(HubConsumer):
     async def connect(self):
         self.held: list[dict] | None = []  # summaries that come while the list is read
         judge = await _is_judge(self.scope)
-        self.hub = await Hub.join(JUDGES_LIST_GROUP if judge else LIST_GROUP, self)
+        # everyone's list hears of a delayed match's turns as late as its sockets do
+        self.hub = await (Hub.join(JUDGES_LIST_GROUP, self) if judge
+                          else DelayLine.join(LIST_GROUP, self))
         await self.accept()
         matches = await _summaries(self.scope.get("user"))
         await self.send_json(messages.matches(matches, timezone.now()))

@@ -64,7 +64,7 @@ def _deadline_after(match: Match, number: int, now: datetime) -> datetime | None
 
 def turns_since(match: Match, since: int, now: datetime) -> list[dict[str, Any]]:
     """The `turn` messages after turn `since`, in order (a reconnecting client's catch-up)."""
-    rows = match.turn_rows.filter(number__gt=since).order_by("number")
+    rows = selectors.stored_turns(match).filter(number__gt=since).order_by("number")
     return [turn(match, row, now) for row in rows]
 
 

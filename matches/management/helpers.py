@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import tempfile
@@ -11,6 +12,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from matches.rules.files import record_from_bytes
 from matches.rules.records import MatchRecord, RecordError
+from matches.selectors.delay import DELAY_MAX_S
 
 
 def read_input(path: str) -> bytes:
@@ -56,3 +58,10 @@ def file_replace(path: Path, data: bytes) -> None:
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
         raise CommandError(f"{path}: {error.strerror}", returncode=2) from None
+
+
+def delay_seconds(text: str) -> int:
+    """--delay, the spectator delay: whole seconds, 0 to DELAY_MAX_S."""
+    if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) > DELAY_MAX_S:
+        raise argparse.ArgumentTypeError(f"whole seconds from 0 to {DELAY_MAX_S}")
+    return int(text)

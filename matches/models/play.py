@@ -107,6 +107,11 @@ class Match(models.Model):
     public_live = models.BooleanField(default=False, help_text="Everyone may watch it live.")
     debug_public = models.BooleanField(
         default=False, help_text="Published with its teams' debug output (a judge's choice).")
+    # The spectator delay (docs/live-protocol.md, "The spectator delay"): everyone but
+    # the judges and the match's own teams sees it this many seconds behind
+    # (matches/selectors/delay.py).
+    delay_s = models.PositiveIntegerField(
+        default=0, help_text="Seconds the public sees the match behind (0: live).")
     # The tournament fixture it is played for, if any (matches/models/tournaments.py).
     fixture = models.ForeignKey("matches.Fixture", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="matches")
@@ -125,6 +130,10 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MatchQuerySet.as_manager()
+
+    # How far behind this instance shows the match: a delayed copy's (selectors/delay.py)
+    # times are shifted by it; a match read from the database is live.
+    shown_late = timedelta(0)
 
     class Meta:
         ordering = ["-start_at", "-id"]

@@ -52,6 +52,7 @@ from matches.selectors.records import (  # noqa: F401
     recent_matches,
     score_history,
     state_before,
+    stored_turns,
     veiled_view,
 )
 from matches.selectors.report import open_report_team, rehearsals, team_report  # noqa: F401

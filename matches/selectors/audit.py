@@ -20,6 +20,7 @@ from matches.selectors.records import (
     latest_scores,
     match_record,
     score_history,
+    stored_turns,
     veiled_view,
 )
 from matches.selectors.verdicts import final_result, reasons_said, verdicts
@@ -144,7 +145,7 @@ def replay_data(match: Match, now: datetime | None = None,
                   "conflicts": conflict_threshold(match, now)},
     }
     if states:
-        rows = match.turn_rows.order_by("number")
+        rows = stored_turns(match).order_by("number")
         data["states"] = [initial_view(match)] + [row.state() for row in rows]
         data["reasons"] = [{}] + [reasons_said(row.outcomes) for row in rows]
     return data

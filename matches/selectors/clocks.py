@@ -67,6 +67,7 @@ def _time_used(match: Match, upto: int) -> tuple[tuple[float, float], datetime]:
     used, last, stored = [0.0, 0.0], match.start_at, 0
     for number, resolved_at in match.turn_rows.filter(number__lte=upto).order_by(
             "number").values_list("number", "resolved_at"):
+        resolved_at += match.shown_late  # a delayed copy's turns come that much later
         used[rules.mover(number)] += ((resolved_at - last).total_seconds() * 1000
                                       - credited_ms(match, number))
         last, stored = resolved_at, number

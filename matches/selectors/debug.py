@@ -32,9 +32,11 @@ def debug_turns(match: Match, teams: list[int]) -> dict[str, list[dict[str, Any]
     (every accepted submission's debug, then its program's printed lines, in the order
     they came) and the marks of its last submission that had some."""
     turns: dict[int, dict[int, dict[str, Any]]] = {}
-    rows = _rows(match, teams).filter(status_code__in=(200, 202), turn__isnull=False) \
-        .values_list("turn", "team__index", "status_code", "detail", "debug", "marks", "body")
-    for turn, team, status, detail, debug, marks, body in rows:
+    rows = _rows(match, teams).filter(status_code__in=(200, 202), turn__isnull=False)
+    if match.shown_late:  # the public's copy: the turns it has seen, none still to come
+        rows = rows.filter(turn__lte=match.resolved_turns)
+    for turn, team, status, detail, debug, marks, body in rows.values_list(
+            "turn", "team__index", "status_code", "detail", "debug", "marks", "body"):
         said = turns.setdefault(turn, {}).setdefault(team, {"team": team, "text": [],
                                                             "marks": None})
         if status == 200 and detail.startswith(OUTPUT):

@@ -21,6 +21,7 @@ from matches.selectors.records import (
     latest_scores,
     latest_view,
     match_games,
+    stored_turns,
 )
 from matches.selectors.verdicts import verdicts_now
 
@@ -87,7 +88,7 @@ def timing(match: Match, now: datetime,
 def public_state(match: Match, now: datetime | None = None) -> dict[str, Any]:
     """GET /api/matches/{id}: the match as everyone may see it."""
     now = now or timezone.now()
-    rows = match.turn_rows.order_by("number").values_list("number", "outcomes")
+    rows = stored_turns(match).order_by("number").values_list("number", "outcomes")
     state = latest_view(match)
     return {
         **match_meta(match),

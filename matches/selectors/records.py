@@ -63,15 +63,22 @@ def board_shown(match: Match, now: datetime | None = None) -> dict[str, Any]:
     return {"name": match.board.name, **match.board.data}
 
 
+def stored_turns(match: Match):
+    """The match's stored turns as this instance shows them: 1 to its `resolved_turns`
+    (a delayed copy's are fewer: selectors/delay.py). Every read of a match's turns
+    goes through here."""
+    return match.turn_rows.filter(number__lte=match.resolved_turns)
+
+
 def latest_view(match: Match) -> dict[str, Any]:
     """The state after the last resolved turn (turn 0: the empty board)."""
-    row = match.turn_rows.order_by("-number").first()
+    row = stored_turns(match).order_by("-number").first()
     return row.state() if row else initial_view(match)
 
 
 def latest_scores(match: Match) -> list[dict[str, int]]:
     """The scores after the last resolved turn (turn 0: before any)."""
-    last = match.turn_rows.order_by("-number").values_list("scores", flat=True).first()
+    last = stored_turns(match).order_by("-number").values_list("scores", flat=True).first()
     return last or initial_view(match)["scores"]
 
 
@@ -111,7 +118,7 @@ def drawing_states(match: Match, upto: int | None = None) -> list[dict[str, Any]
     latest by default), ending with that turn's: every one from the empty board when the
     rules read the history, else the turn's and the one before."""
     upto = match.resolved_turns if upto is None else upto
-    rows = match.turn_rows.filter(number__lte=upto).order_by("number")
+    rows = stored_turns(match).filter(number__lte=upto).order_by("number")
     if not rules_for(match.game).drawing_history:
         rows = rows.filter(number__gte=upto - 1)
     states = [row.state() for row in rows]
@@ -124,11 +131,11 @@ def state_before(match: Match, number: int) -> dict[str, Any] | None:
     turn 1, else turn `number - 1`'s (None if it is not stored)."""
     if number <= 1:
         return initial_view(match)
-    row = match.turn_rows.filter(number=number - 1).first()
+    row = stored_turns(match).filter(number=number - 1).first()
     return row.state() if row else None
 
 
 def score_history(match: Match) -> list[dict[str, Any]]:
-    rows = match.turn_rows.order_by("number").values_list("number", "scores")
+    rows = stored_turns(match).order_by("number").values_list("number", "scores")
     first = initial_view(match)["scores"]
     return [{"turn": 0, "scores": first}] + [{"turn": n, "scores": s} for n, s in rows]

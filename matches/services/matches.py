@@ -98,6 +98,7 @@ def match_create(
     clock_seconds: float | None = None,
     match_games: int = 1,
     first_game: Match | None = None,
+    delay_seconds: int = 0,
 ) -> CreatedMatch:
     """Store a match and its two teams, and wake the clocks. RecordError (one line) for
     team names or a title that no match may have. An alternating game's match has
@@ -121,6 +122,7 @@ def match_create(
             clock_ms=None if clock_seconds is None else round(clock_seconds * 1000),
             start_at=start_at, public_live=public_live, match_games=match_games,
             first_game=first_game,
+            delay_s=first_game.delay_s if first_game is not None else delay_seconds,
         )
         for index, (name, token) in enumerate(zip(names, tokens, strict=True)):
             Team.objects.create(match=match, index=index, name=name, short=shorts[index],
@@ -146,6 +148,7 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
             strategy_ms=first.strategy_ms, transition_ms=first.transition_ms,
             clock_ms=first.clock_ms, start_at=start_at, public_live=first.public_live,
             first_game=first, match_games=first.match_games, secret_board=secret_board,
+            delay_s=first.delay_s,
         )
         for team in first.teams.all():
             Team.objects.create(match=game, index=team.index, name=team.name, short=team.short,
@@ -165,7 +168,7 @@ def whole_second(moment: datetime) -> datetime:
 def match_make(*, game: str, team_names: Sequence[str], start_at: datetime,
                boards: Sequence[ChosenBoard] = (), timing: Timing = Timing(),
                agents: int | None = None, title: str = "", public_live: bool = False,
-               team_shorts: Sequence[str] | None = None) -> MadeMatch:
+               team_shorts: Sequence[str] | None = None, delay_seconds: int = 0) -> MadeMatch:
     """Make a whole match of `game` between two teams, starting at `start_at`: every
     game its rules plan ahead (`games_per_match`), each on its board (`boards` in order,
     as `board_choose` gives them; `board_default` where none is given), each later game
@@ -201,7 +204,8 @@ def match_make(*, game: str, team_names: Sequence[str], start_at: datetime,
             clock_seconds=(timing.clock_seconds or rules.default_clock_seconds)
             if alternating else None,
             start_at=start_at, title=title or hints.get("title") or "",
-            public_live=public_live, match_games=rules.games_per_match)
+            public_live=public_live, match_games=rules.games_per_match,
+            delay_seconds=delay_seconds)
         games = [created.match, *_later_games(created.match, chosen[1:], timing.pause())]
     return MadeMatch(games, created.tokens)
 

@@ -39,6 +39,7 @@ class Game:
 
     match_id: int
     team_ids: tuple[int, int]
+    late: int = 0  # its spectator delay (ms): the public sees its steps that much later
 
 
 def map_board(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
@@ -47,7 +48,8 @@ def map_board(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
 
 def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
                 public_live: bool, games: int = 1, first: int | None = None,
-                seats: list[str] | None = None, practice_by: str = "") -> Game:
+                seats: list[str] | None = None, practice_by: str = "",
+                delay_seconds: int = 0) -> Game:
     """A match for one game, starting now (the server starts it once both programs are
     there); its steps are the server's, so it has no strategy or transition time. A
     match of several `games`: the first is made alone, each later one with `first`
@@ -59,14 +61,15 @@ def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
     created = match_create(board=board, team_names=team_names, agents=1, turns=turns,
                            strategy_seconds=0, transition_seconds=0, start_at=timezone.now(),
                            title=title, public_live=public_live, match_games=games,
-                           first_game=None if first is None else Match.objects.get(pk=first))
+                           first_game=None if first is None else Match.objects.get(pk=first),
+                           delay_seconds=delay_seconds)
     for index, seat in enumerate(seats or ()):
         if seat:
             Team.objects.filter(match=created.match, index=index).update(seat=seat)
     if practice_by:
         Match.objects.filter(pk=created.match.pk).update(practice_by=practice_by[:80])
     teams = dict(Team.objects.filter(match=created.match).values_list("index", "id"))
-    return Game(created.match.pk, (teams[0], teams[1]))
+    return Game(created.match.pk, (teams[0], teams[1]), created.match.delay_s * 1000)
 
 
 LINE_FIELDS = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",
@@ -119,7 +122,7 @@ def fault_store(game: Game, team: int, turn: int, at: datetime, actions: list,
         note=f"protocol fault: {reason}")
 
 
-def turn_store(game: Game, number: int) -> list[tuple[str, dict[str, Any]]]:
+def turn_store(game: Game, number: int) -> list[tuple[str, dict[str, Any], int]]:
     """Play turn `number` from its stored commands; the messages its storage announces
     (the turn, the list's line), for the server's loop to send (`broadcast.held`)."""
     with held() as messages, transaction.atomic():

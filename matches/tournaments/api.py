@@ -97,7 +97,8 @@ def visible_tournaments(request: HttpRequest) -> QuerySet[Tournament]:
 def list_tournaments(request: HttpRequest):
     now = timezone.now()
     shown = visible_tournaments(request).order_by("-start_at", "-pk")[:LISTED]
-    return [_without_rounds(tournament_data(tournament, now)) for tournament in shown]
+    public = not is_judge(request.user)
+    return [_without_rounds(tournament_data(tournament, now, public)) for tournament in shown]
 
 
 @router.get("/{tournament_id}", response={200: TournamentOut, 404: Error, 422: Error},
@@ -111,7 +112,7 @@ def get_tournament(request: HttpRequest, tournament_id: int):
     if found is None:
         return Status(404, {"error": "not_found",
                             "detail": f"there is no tournament {tournament_id}"})
-    return Status(200, tournament_data(found, timezone.now()))
+    return Status(200, tournament_data(found, timezone.now(), not is_judge(request.user)))
 
 
 def _without_rounds(data: dict[str, Any]) -> dict[str, Any]:

@@ -335,7 +335,8 @@ def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
                       clock_seconds=settings.get("clock_seconds"),
                       between_seconds=settings.get("between_seconds", BETWEEN_SECONDS)),
         start_at=now + timedelta(seconds=settings.get("start_seconds", START_SECONDS)),
-        title=title, public_live=tournament.public).games
+        title=title, public_live=tournament.public,
+        delay_seconds=settings.get("delay_seconds", 0)).games
     Match.objects.filter(pk__in=[game.pk for game in games]).update(fixture=fixture)
     for index, seed in enumerate(seeds):
         Team.objects.filter(match__in=games, index=index).update(entrant=entrants[seed])

@@ -21,6 +21,7 @@ from matches.models import Entrant, Fixture, Match, Tournament, new_token, token
 from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating, is_protocol_played
+from matches.selectors.delay import DELAY_MAX_S
 from matches.services.clock import clock_wake
 from matches.services.control import is_void, match_void
 from matches.services.matches import TEAM_SHORT_LIMIT
@@ -74,6 +75,7 @@ class Plan:
     parallel: int = 0
     bots: bool = False
     public: bool = False
+    delay_seconds: int = 0  # the spectator delay of its matches (selectors/delay.py)
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -170,6 +172,8 @@ def plan_check(plan: Plan) -> Plan:
         raise TournamentError(f"--clock: {rules.title} is played in timed turns")
     if plan.parallel < 0 or plan.gap_seconds < 0:
         raise TournamentError("--parallel and --gap: must not be negative")
+    if not 0 <= plan.delay_seconds <= DELAY_MAX_S:
+        raise TournamentError(f"--delay: from 0 to {DELAY_MAX_S} seconds")
     return plan
 
 
@@ -187,6 +191,7 @@ def tournament_create(plan: Plan) -> CreatedTournament:
         "transition_seconds": plan.transition_seconds,
         "clock_seconds": (plan.clock_seconds or rules.default_clock_seconds)
         if is_alternating(rules) else None,
+        **({"delay_seconds": plan.delay_seconds} if plan.delay_seconds else {}),
         **plan.extra,
     }
     with transaction.atomic():

@@ -4,13 +4,16 @@ pages and the downloads all read it here)."""
 
 from __future__ import annotations
 
+import copy
+import functools
+import operator
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import F
+from django.db.models import Min, Q
 from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
@@ -19,6 +22,7 @@ from matches.models import Entrant, Fixture, Match, Tournament, Turn
 from matches.rules import rules_for, words
 from matches.rules.turns import is_protocol_played
 from matches.selectors import epoch_ms, rehearsals
+from matches.selectors.delay import DelayedCopy
 from matches.tournaments.standings import FixtureResult, Row, standings
 
 
@@ -110,11 +114,13 @@ def group_qualifiers(tournament: Tournament, fixtures: Sequence[Fixture]) -> lis
             if place < len(group)]
 
 
-def tournament_data(tournament: Tournament, now: datetime) -> dict[str, Any]:
-    """GET /api/tournaments/{id} (docs/api.md, "Tournaments")."""
+def tournament_data(tournament: Tournament, now: datetime,
+                    public: bool = False) -> dict[str, Any]:
+    """GET /api/tournaments/{id} (docs/api.md, "Tournaments"); `public`: as everyone
+    but the judges sees it, behind its spectator delay (`seen_fixtures`)."""
     entrants = list(tournament.entrants.order_by("index"))
-    fixtures = list(tournament.fixtures.order_by("round", "slot"))
-    matches = _matches_by_fixture(fixtures, now)
+    fixtures, moment = seen_fixtures(tournament, now, public)
+    matches = _matches_by_fixture(fixtures, now, moment)
     rounds: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for fixture in fixtures:
         rounds[fixture.round].append(fixture_data(fixture, matches.get(fixture.pk, [])))
@@ -153,15 +159,61 @@ class MatchLine:
     turns: int
 
 
-def _matches_by_fixture(fixtures: Sequence[Fixture],
-                        now: datetime | None = None) -> dict[int, list[MatchLine]]:
-    """Each fixture's matches (first games), in order, in one query."""
+def seen_fixtures(tournament: Tournament, now: datetime,
+                  public: bool) -> tuple[list[Fixture], datetime | None]:
+    """The tournament's fixtures in order as the viewer sees them, and the moment the
+    public sees (None: live). With a spectator delay (its matches': selectors/delay.py),
+    the public sees a fixture settled once its end has come to them, and a round whose
+    pairings follow from the results (all but a round robin's) once the round before it
+    has; never a copy saved."""
+    fixtures = list(tournament.fixtures.order_by("round", "slot"))
+    delay = (tournament.settings or {}).get("delay_seconds", 0) if public else 0
+    if not delay:
+        return fixtures, None
+    moment = now - timedelta(seconds=delay)
+    seen = []
+    for fixture in fixtures:
+        if fixture.finished_at is not None and fixture.finished_at > moment:
+            fixture = copy.copy(fixture)
+            fixture.finished_at, fixture.winner, fixture.points = None, None, []
+            fixture.decided_by = ""
+            fixture.save = fixture.delete = _never_saved
+        seen.append(fixture)
+    if tournament.format == Tournament.ROUND_ROBIN:
+        return seen, moment
+    first = min((fixture.round for fixture in seen), default=0)
+    open_rounds = {fixture.round for fixture in seen if not fixture.finished}
+    return [fixture for fixture in seen
+            if fixture.round == first or not any(r < fixture.round for r in open_rounds)
+            or fixture.stage == Fixture.GROUP], moment
+
+
+def _never_saved(*args, **kwargs):
+    raise DelayedCopy("a fixture as the public sees it late is never saved")
+
+
+def _matches_by_fixture(fixtures: Sequence[Fixture], now: datetime | None = None,
+                        moment: datetime | None = None) -> dict[int, list[MatchLine]]:
+    """Each fixture's matches (first games), in order, in one query; with `moment`, as
+    the public sees them then (each match's turns resolved by then; its start later by
+    as much), in one query more."""
     now = now or timezone.now()
     found: dict[int, list[MatchLine]] = defaultdict(list)
-    rows = Match.objects.filter(fixture__in=[f.pk for f in fixtures], first_game=None
-                                ).order_by("pk").values_list(
-        "pk", "fixture_id", "start_at", "turns", "resolved_turns", "closed")
+    rows = list(Match.objects.filter(fixture__in=[f.pk for f in fixtures], first_game=None
+                                     ).order_by("pk").values_list(
+        "pk", "fixture_id", "start_at", "turns", "resolved_turns", "closed"))
+    later: dict[int, int] = {}  # a match's first turn the public has not seen
+    if moment is not None:
+        settled = {f.pk for f in fixtures if f.finished}
+        recent = [pk for pk, fixture_id, *_ in rows if fixture_id not in settled]
+        later = dict(Turn.objects.filter(match_id__in=recent, resolved_at__gt=moment)
+                     .values("match_id").annotate(first=Min("number"))
+                     .values_list("match_id", "first"))
     for pk, fixture_id, start_at, turns, resolved, closed in rows:
+        if moment is not None:
+            start_at = start_at + (now - moment)
+            if pk in later:
+                resolved, closed = later[pk] - 1, False
         status = (Match.FINISHED if resolved >= turns or closed
                   else Match.UPCOMING if now < start_at else Match.RUNNING)
         found[fixture_id].append(MatchLine(pk, status, resolved, turns))
@@ -223,16 +275,16 @@ TIEBREAK_NAMES = {"solkoff": gettext_lazy("Solkoff"), "sb": gettext_lazy("SB")}
 SCHEDULE_WHOLE = 160  # a schedule of more fixtures shows a few rounds, the rest as links
 
 
-def page_data(tournament: Tournament, now: datetime,
-              shown_round: int | None = None) -> dict[str, Any]:
+def page_data(tournament: Tournament, now: datetime, shown_round: int | None = None,
+              public: bool = False) -> dict[str, Any]:
     """Everything a tournament's page shows, in one pass over its fixtures and matches.
     A long schedule (a round robin of 64 teams has 2,016 fixtures) shows `shown_round`,
     else the current round and the one before (the last, once finished); every round is
-    a link."""
+    a link. `public`: as everyone but the judges sees it (`seen_fixtures`)."""
     rules = rules_for(tournament.game)
     entrants = list(tournament.entrants.order_by("index"))
-    fixtures = list(tournament.fixtures.order_by("round", "slot"))
-    matches = _matches_by_fixture(fixtures, now)
+    fixtures, moment = seen_fixtures(tournament, now, public)
+    matches = _matches_by_fixture(fixtures, now, moment)
     live = _live_headlines([m for listed in matches.values() for m in listed], now, rules)
     rows = standings_rows(tournament, fixtures, len(entrants))
     keys = list(rows[0].tiebreaks) if rows else []
@@ -308,9 +360,13 @@ def _cross_cells(marks: Sequence[str]) -> SafeString:
 
 
 def _live_headlines(matches: Sequence[MatchLine], now: datetime, rules) -> dict[int, list[int]]:
-    """The running matches' latest headline numbers, in one query."""
-    running = {m.pk: m for m in matches if m.status == Match.RUNNING}
-    rows = Turn.objects.filter(match_id__in=list(running), number=F("match__resolved_turns"))
+    """The running matches' latest headline numbers (as the viewer sees them), in one
+    query."""
+    running = [m for m in matches if m.status == Match.RUNNING and m.resolved_turns]
+    if not running:
+        return {}
+    rows = Turn.objects.filter(functools.reduce(operator.or_, (
+        Q(match_id=m.pk, number=m.resolved_turns) for m in running)))
     return {match_id: rules.headline(scores)
             for match_id, scores in rows.values_list("match_id", "scores")}
 

@@ -17,6 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from matches import clips, drawing, picture, reads, selectors
 from matches.access import (
+    as_seen,
     can_view,
     is_judge,
     is_public,
@@ -30,6 +31,7 @@ from matches.bots import bots_for, levels
 from matches.models import Match, Team, Turn, storable_id
 from matches.rules import GAME_CHOICES, rules_for
 from matches.selectors.debug import debug_readers
+from matches.selectors.delay import delayed
 from matches.views.spreadsheet import csv_attachment
 
 SECTIONS = [(Match.RUNNING, gettext_lazy("Live")), (Match.UPCOMING, gettext_lazy("Upcoming")),
@@ -39,7 +41,8 @@ WALL_LIMIT = 6
 
 def index(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
-    matches = selectors.recent_matches(now, visible_matches(request.user))
+    matches = [as_seen(request.user, match)
+               for match in selectors.recent_matches(now, visible_matches(request.user))]
     present = {match.status(now) for match in matches}
     return render(request, "matches/index.html",
                   {"matches": matches, "sections": SECTIONS, "present": present,
@@ -65,9 +68,10 @@ def visible_match_or_404(request: HttpRequest, match_id: int) -> Match:
     a browser signed in as one of its teams: `team_sign_in`); a private match is a 404
     like a missing one."""
     match = get_object_or_404(Match.objects.select_related("board"), pk=match_id)
-    if not can_view(request.user, match, session_team(request, match)):
+    team = session_team(request, match)
+    if not can_view(request.user, match, team):
         raise Http404(gettext("no match %(numbers)s") % {"numbers": match_id})
-    return match
+    return as_seen(request.user, match, team)  # the public's: its spectator delay behind
 
 
 def team_sign_in(request: HttpRequest, match_id: int) -> HttpResponse:
@@ -207,6 +211,7 @@ PUBLISHED_PAGE = 50
 
 def published(request: HttpRequest) -> HttpResponse:
     """Published matches, newest first, filtered by game, team, board and date."""
+    now = timezone.now()
     chosen = {key: request.GET.get(key, "").strip() for key in ("game", "team", "board",
                                                                   "since", "until")}
     matches = Match.objects.filter(published=True).select_related("board")
@@ -222,6 +227,8 @@ def published(request: HttpRequest) -> HttpResponse:
         except ValueError:
             chosen[key] = ""  # an empty or malformed date filters nothing
     matches = list(matches.prefetch_related("teams").order_by("-start_at")[:PUBLISHED_PAGE])
+    if not is_judge(request.user):  # one whose end is still behind its delay is not yet
+        matches = [match for match in matches if delayed(match, now).over]
     finals = {row.match_id: row.scores for row in Turn.objects.filter(
         match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
     rows = [{"match": m, "teams": list(m.teams.all()), "unit": _unit(m.game),
@@ -255,8 +262,10 @@ def _headline(game: str, scores: list[dict[str, int]] | None) -> list[int] | Non
 def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
     """Scores per turn of a published match: one row a turn, a column per team and part."""
     match = get_object_or_404(Match, pk=match_id)
-    if not (match.published or is_judge(request.user)):
-        raise Http404(f"no published match {match_id}")
+    if not is_judge(request.user):  # the public's, once its end has come to them
+        match = delayed(match)
+        if not (match.published and match.over):
+            raise Http404(f"no published match {match_id}")
     history = selectors.score_history(match)
     parts = list(history[0]["scores"][0])
     return csv_attachment(
@@ -291,7 +300,7 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
     if match.board_hidden(timezone.now()):
         raise Http404("the board is secret until the game starts")
-    latest = match.turn_rows.count()  # the turns stored; 0 is the empty board
+    latest = selectors.stored_turns(match).count()  # the turns stored; 0 is the empty board
     turn = asked_turn(request, latest)
     if turn is None:
         return turn_refused(latest)
@@ -299,7 +308,7 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     result = match.result if turn == latest else None  # the result decides who leads there
     # the words under the numbers are in the page's language: one picture a language
     etag = '"' + picture.picture_key(
-        match=match.pk, start=match.start_at.isoformat(), turn=turn, title=str(match),
+        match=match.pk, start=_start(match), turn=turn, title=str(match),
         teams=teams, turns=match.turns, result=result,
         language=translation.get_language()) + '"'
     if _has_it(request, etag):
@@ -329,14 +338,14 @@ def replay_gif(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
     if match.board_hidden(timezone.now()):
         raise Http404("the board is secret until the game starts")
-    latest = match.turn_rows.count()
+    latest = selectors.stored_turns(match).count()
     problem, asked = _clip_asked(request, latest)
     if problem:
         return HttpResponseBadRequest(problem, content_type="text/plain; charset=utf-8")
     first, last, language, theme, frame_ms = asked
     teams = [team.name for team in match.teams.all()]
     etag = '"' + picture.picture_key(
-        clip=CLIP_VERSION, match=match.pk, start=match.start_at.isoformat(), first=first,
+        clip=CLIP_VERSION, match=match.pk, start=_start(match), first=first,
         last=last, language=language, theme=theme, ms=frame_ms, teams=teams,
         turns=match.turns) + '"'
     if _has_it(request, etag):
@@ -377,8 +386,8 @@ def _clip_asked(request: HttpRequest, latest: int) -> tuple[str, tuple]:
 
 def _clipped(match: Match, first: int, last: int, teams: list[str], language: str,
              theme: str, frame_ms: int) -> bytes:
-    states = [selectors.initial_view(match), *(row.state() for row in match.turn_rows.filter(
-        number__lte=last).order_by("number"))]
+    rows = selectors.stored_turns(match).filter(number__lte=last).order_by("number")
+    states = [selectors.initial_view(match), *(row.state() for row in rows)]
     rules = rules_for(match.game)
     taken = [rules.drawing_extras(match.board.data, states[:turn + 1]).get(
         "treasures_taken", []) for turn in range(first, last + 1)] \
@@ -397,6 +406,12 @@ def _drawn(match: Match, turn: int, teams: list[str], result) -> bytes:
                         previous=shown[-2] if len(shown) > 1 else None, title=str(match),
                         teams=teams, turns=match.turns,
                         taken=sorted(extras.get("treasures_taken", ())), result=result)
+
+
+def _start(match: Match) -> str:
+    """The match's own start, for a picture's key: its turns look the same to the public
+    behind its spectator delay (whose copy starts later) as to its teams."""
+    return (match.start_at - match.shown_late).isoformat()
 
 
 def _has_it(request: HttpRequest, etag: str) -> bool:

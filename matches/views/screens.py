@@ -14,9 +14,10 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 
 from matches import selectors
-from matches.access import public_filter
+from matches.access import as_seen, public_filter
 from matches.models import Match
 from matches.rules import rules_for
+from matches.selectors.delay import delayed
 from matches.views.pages import asked_turn, game_words, turn_refused, visible_match_or_404
 
 
@@ -33,8 +34,9 @@ def featured(now, tournament: int | None = None) -> Match | None:
     public = Match.objects.filter(public_filter()).select_related("board", "fixture__tournament")
     if tournament is not None:
         public = public.filter(fixture__tournament_id=tournament)
-    return (public.running(now).order_by("-start_at", "-pk").first()
-            or public.upcoming(now).order_by("start_at", "pk").first())
+    chosen = (public.running(now).order_by("-start_at", "-pk").first()
+              or public.upcoming(now).order_by("start_at", "pk").first())
+    return chosen and delayed(chosen, now)  # the public's: its spectator delay behind
 
 
 @require_GET
@@ -49,6 +51,7 @@ def tv_now(request: HttpRequest) -> JsonResponse:
     if re.fullmatch(r"[0-9]{1,18}", asked):
         shown = Match.objects.filter(public_filter(), pk=int(asked)).first()
         if shown is not None:
+            shown = as_seen(request.user, shown)  # a screen in the hall: behind its delay
             scores = selectors.latest_scores(shown)
             current = {"id": shown.pk, "status": shown.status(now),
                        "verdict": selectors.verdict(shown, scores),
@@ -73,7 +76,7 @@ def replay_code(request: HttpRequest, match_id: int) -> HttpResponse:
     """A QR code (SVG) of the address of the replay at ?turn=N, for a phone in the hall
     to open the turn the TV shows; drawn here, with no network."""
     match = visible_match_or_404(request, match_id)
-    latest = match.turn_rows.count()
+    latest = selectors.stored_turns(match).count()
     turn = asked_turn(request, latest)
     if turn is None:
         return turn_refused(latest)
@@ -103,7 +106,7 @@ def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
     fixed = None
     if request.GET.get("turn", "").strip():
-        latest = match.turn_rows.count()  # resolved turns only
+        latest = selectors.stored_turns(match).count()  # resolved turns only
         turn = asked_turn(request, latest)
         if turn is None:
             return turn_refused(latest)

@@ -21,6 +21,7 @@ from matches.access import JUDGE_PERMISSION, is_judge
 from matches.models import Fixture, Match, Tournament
 from matches.rules import rules_for
 from matches.selectors import match_export
+from matches.selectors.delay import delayed
 from matches.tournaments.services import (
     FixtureError,
     fixture_decide,
@@ -57,7 +58,8 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(request, tournament_id)
     asked = request.GET.get("round", "")
     shown = int(asked) if asked.isdigit() and len(asked) < 6 else None
-    context = {**page_data(tournament, timezone.now(), shown), "judge": is_judge(request.user),
+    judge = is_judge(request.user)
+    context = {**page_data(tournament, timezone.now(), shown, public=not judge), "judge": judge,
                "reload_seconds": RELOAD_SECONDS,
                "status_words": STATUS_WORDS[tournament.status(timezone.now())]}
     if request.GET.get("part") == "live":
@@ -67,7 +69,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(request, tournament_id)
-    data = page_data(tournament, timezone.now())
+    data = page_data(tournament, timezone.now(), public=not is_judge(request.user))
     keys = data["tiebreak_keys"]
     return csv_attachment(
         filename=f"tournament-{tournament.pk}-standings.csv",
@@ -84,15 +86,16 @@ def records_zip(request: HttpRequest, tournament_id: int) -> HttpResponse:
     files in one ZIP archive, with the tournament itself as tournament.json."""
     tournament = _visible(request, tournament_id)
     matches = Match.objects.filter(fixture__tournament=tournament).select_related("board")
-    if not is_judge(request.user):
+    public = not is_judge(request.user)
+    if public:
         matches = matches.filter(Q(published=True))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         from matches.tournaments.table import tournament_data
         archive.writestr("tournament.json", json.dumps(
-            tournament_data(tournament, timezone.now()), ensure_ascii=False, indent=1))
+            tournament_data(tournament, timezone.now(), public), ensure_ascii=False, indent=1))
         for match in matches.order_by("pk"):
-            if match.over:
+            if (delayed(match) if public else match).over:  # its end shown to this visitor
                 archive.writestr(f"match-{match.pk}-record.json",
                                  json.dumps(match_export(match), ensure_ascii=False))
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")

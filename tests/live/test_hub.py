@@ -235,7 +235,7 @@ async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_o
     assert await versioned(socket) == ("snapshot", 0)
     await resolve(match_id=match.pk, number=1)
     assert await versioned(socket) == ("turn", 1)
-    monkeypatch.setattr(broadcast_module, "broadcast", lambda group, message: None)  # lost events
+    monkeypatch.setattr(broadcast_module, "broadcast", lambda group, message, late=0: None)  # lost
     await resolve(match_id=match.pk, number=2)
     await resolve(match_id=match.pk, number=3)
     assert await nothing_versioned(socket)
@@ -265,7 +265,8 @@ async def test_an_end_whose_last_turn_was_lost_comes_after_that_turn_all_the_sam
     assert await versioned(socket) == ("turn", 1)
     sent = broadcast_module.broadcast
     monkeypatch.setattr(broadcast_module, "broadcast",  # the turns are lost, the rest goes
-                        lambda group, message: message["type"] == "turn" or sent(group, message))
+                        lambda group, message, late=0: message["type"] == "turn"
+                        or sent(group, message, late))
     await resolve(match_id=match.pk, number=2)
     assert await versioned(socket) == ("turn", 2)  # not the end first, a turn short
     assert await versioned(socket) == ("end", 2)

@@ -176,8 +176,8 @@ async def test_turns_resolved_while_the_opening_is_sent_follow_it_in_order(monke
     gate, read = asyncio.Event(), asyncio.Event()
     opening = consumers._opening
 
-    async def slow_opening(match_id, since):
-        messages = await opening(match_id, since)  # read at turn 0 ...
+    async def slow_opening(match_id, since, late=False):
+        messages = await opening(match_id, since, late)  # read at turn 0 ...
         read.set()
         await gate.wait()  # ... and sent only after turns 1 and 2 are broadcast
         return messages
@@ -261,7 +261,7 @@ async def test_summaries_that_come_while_the_list_is_read_follow_it(monkeypatch)
 async def test_a_socket_that_fails_while_opening_leaves_the_hub(monkeypatch, subscriptions):
     from matches.live import consumers
 
-    async def failing_opening(match_id, since):
+    async def failing_opening(match_id, since, late=False):
         raise RuntimeError("database gone")
 
     match, _ = await sync_to_async(make_match)()

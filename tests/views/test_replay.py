@@ -90,8 +90,8 @@ def test_a_finished_match_has_the_verdict_of_its_scores(client):
     turn_resolve(match_id=match.pk, number=1)
     data = embedded(client.get(f"/matches/{match.pk}/replay").content.decode())
     assert data["result"]["winner"] == 0
-    assert data["verdict"] == selectors.verdict(Match.objects.get(pk=match.pk),
-                                                selectors.latest_scores(match))
+    match = Match.objects.get(pk=match.pk)
+    assert data["verdict"] == selectors.verdict(match, selectors.latest_scores(match))
     assert data["verdict"].startswith("Alpha wins by ")
 
 

@@ -13,10 +13,12 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from matches.boards.specs import BoardError
+from matches.management.helpers import delay_seconds
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
 from matches.rules.turns import is_alternating
 from matches.selectors import epoch_ms
+from matches.selectors.delay import DELAY_MAX_S
 from matches.services.boards import board_choose
 from matches.services.matches import (
     Timing,
@@ -71,6 +73,9 @@ class Command(BaseCommand):
         parser.add_argument("--public", action="store_true",
                             help="anyone may watch it while it runs (otherwise judges and its "
                                  "teams only, until a judge publishes it)")
+        parser.add_argument("--delay", type=delay_seconds, default=0, metavar="SECONDS",
+                            help="the spectator delay: everyone but the judges and its teams "
+                                 f"sees it this far behind (0 to {DELAY_MAX_S})")
 
     def handle(self, *args, **options):
         self.timing_check(options)
@@ -125,6 +130,7 @@ class Command(BaseCommand):
             start_at=timezone.now() + timedelta(seconds=options["start_in"]),
             title=options["title"],
             public_live=options["public"],
+            delay_seconds=options["delay"],
         )
 
     def secret_board(self, options) -> list:

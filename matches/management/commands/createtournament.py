@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from matches.boards.specs import BoardError
 from matches.management.commands.creatematch import positive
+from matches.management.helpers import delay_seconds
 from matches.models import Tournament
 from matches.protocol_servers import server_for
 from matches.rules import rules_for
@@ -98,6 +99,9 @@ class Command(BaseCommand):
                             help="built-in bots play every team (rehearsals, demos)")
         parser.add_argument("--public", action="store_true",
                             help="anyone may watch it and its matches live")
+        parser.add_argument("--delay", type=delay_seconds, default=0, metavar="SECONDS",
+                            help="the spectator delay: everyone but the judges and a "
+                                 "match's own teams sees its matches this far behind")
         parser.add_argument("--rehearsal", action="store_true",
                             help="ask each team to pass a rehearsal first: win a practice "
                                  "match against level 1 with its token (the page shows who "
@@ -120,6 +124,7 @@ class Command(BaseCommand):
             transition_seconds=options["transition_seconds"],
             clock_seconds=options["clock"], gap_seconds=options["gap"],
             parallel=options["parallel"], bots=options["bots"], public=options["public"],
+            delay_seconds=options["delay"],
             extra={"rehearsal": True} if options["rehearsal"] else {})
         try:
             created = tournament_create(plan)

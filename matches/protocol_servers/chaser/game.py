@@ -113,7 +113,7 @@ class ChaserGame:
     for the sockets to `relay` (thread-safe, in order)."""
 
     def __init__(self, settings: Settings, programs: tuple[Program, Program],
-                 names: list[str], title: str, relay: Callable[[str, dict], None],
+                 names: list[str], title: str, relay: Callable[[str, dict, int], None],
                  on_start: Callable[[int], None] = lambda match_id: None,
                  stopping: threading.Event | None = None, *, games: int = 1,
                  first: int | None = None, refused: tuple[Refusal, ...] = ()) -> None:
@@ -158,8 +158,8 @@ class ChaserGame:
                     break
                 self.step(player, turn)
             self.state = chaser.end_turn(self.state)
-            for group, message in protocol.turn_store(self.game, turn):
-                self.relay(group, message)
+            for group, message, late in protocol.turn_store(self.game, turn):
+                self.relay(group, message, late)
         self.finish(turn)
         return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
                           self.names)
@@ -268,5 +268,6 @@ class ChaserGame:
         if command and result == "ok" and command[0] in "ls":
             cells = chaser.cells_read(command, self.state.positions[player])
         self.relay(match_group(self.game.match_id), messages.step(
-            turn, player, command, result, RULES.view(self.state), reason=reason, cells=cells))
+            turn, player, command, result, RULES.view(self.state), reason=reason, cells=cells),
+            self.game.late)
 

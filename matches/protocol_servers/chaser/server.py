@@ -94,14 +94,15 @@ class ChaserServer:
             threading.Thread(target=self._accept, args=(side, listener), daemon=True,
                              name=f"chaser {SIDES[side]} {self.ports[side]}").start()
 
-    def relay(self, group: str, message: dict[str, Any]) -> None:
-        """From any thread: a message for a group's sockets, sent in order by the loop."""
-        self.loop.call_soon_threadsafe(self.outbox.put_nowait, (group, message))
+    def relay(self, group: str, message: dict[str, Any], late: int = 0) -> None:
+        """From any thread: a message for a group's sockets, sent in order by the loop
+        (the public's `late` ms later: live/delay.py)."""
+        self.loop.call_soon_threadsafe(self.outbox.put_nowait, (group, message, late))
 
     async def _relay(self) -> None:
         while True:
-            group, message = await self.outbox.get()
-            await broadcast_soon(group, message)
+            group, message, late = await self.outbox.get()
+            await broadcast_soon(group, message, late)
 
     def _accept(self, side: int, listener: socket.socket) -> None:
         while not self.stopping.is_set():

@@ -1,0 +1,171 @@
+"""The public's sockets of a match with a spectator delay (matches/selectors/delay.py):
+a delay line per process and group, between the group's hub and the public's sockets.
+
+A line is one member of its group's hub. An event that carries `late` (ms: the match's
+spectator delay, `broadcast.relay_event`) is held that long, its times moved on by as
+much (a deadline, a start, a pause: the public's copy of the match has them that much
+later), then handed to the line's own members, in the order it came; any other event (a
+viewer count, the judges' announcements, a match taken back) goes through at once. The
+judges' and the teams' sockets are members of the hub itself and get every event live.
+
+One line serves every public socket of the group in the process: an event is held, and
+its times moved, once, however many watch. A line holds at most HELD_MAX events; past
+that the oldest go, and its sockets fill the gap from the stored turns (as after any
+lost event). A line seeds itself when it is made with the events the group had before
+(`seed`): a screen that opens a delayed match sees its next turns come one by one, at
+the moments they would have come, not all at once when the first event reaches it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from channels.layers import get_channel_layer
+from django.utils import timezone
+
+from matches.live.hub import BATCH, Hub, Member
+
+log = logging.getLogger(__name__)
+
+HELD_MAX = 5000  # events one line holds at most (a delay of an hour at a turn a second)
+TIME_FIELDS = frozenset({"deadline", "start_at", "since"})  # epoch ms, moved on by `late`
+
+
+def shifted(text: str, late: int) -> str:
+    """An event's JSON text as the public gets it `late` ms after it was sent: every time
+    in it that many ms later, and the server's time now."""
+    message = json.loads(text)
+    _move_on(message, late, int(timezone.now().timestamp() * 1000))
+    return json.dumps(message, separators=(",", ":"))
+
+
+def _move_on(part: dict[str, Any], late: int, now: int) -> None:
+    for key, value in part.items():
+        if key == "server_time":
+            part[key] = now
+        elif key in TIME_FIELDS and type(value) is int:
+            part[key] = value + late
+        elif isinstance(value, dict):
+            _move_on(value, late, now)
+
+
+Seed = Callable[[], Awaitable[list[tuple[float, dict[str, Any]]]]]
+
+
+class DelayLine:
+    # (event loop, channel layer, group) -> its line, as the hubs are kept
+    _lines: dict[tuple[Any, Any, str], DelayLine] = {}
+
+    def __init__(self, key: tuple[Any, Any, str]) -> None:
+        self.key = key
+        self.members: dict[Member, None] = {}
+        self.held: deque[tuple[float, dict[str, Any]]] = deque()
+        self.wake = asyncio.Event()
+        self.hub: Hub | None = None
+        self.ready = asyncio.get_running_loop().create_future()
+        self.task: asyncio.Task | None = None
+
+    @classmethod
+    async def join(cls, group: str, member: Member, seed: Seed | None = None) -> DelayLine:
+        """Add a public socket: once this returns, it is handed every event of the group,
+        each when the public may see it. `seed` gives, for a line made now, the events
+        sent before it existed that the public has not seen yet, each with its epoch
+        time (s) to come."""
+        loop = asyncio.get_running_loop()
+        key = (loop, get_channel_layer(), group)
+        line = cls._lines.get(key)
+        if line is None:
+            line = cls._lines[key] = cls(key)
+            asyncio.create_task(line._open(seed))
+        line.members[member] = None
+        try:
+            await asyncio.shield(line.ready)
+        except BaseException:
+            await line.leave(member)
+            raise
+        return line
+
+    async def _open(self, seed: Seed | None) -> None:
+        try:
+            self.hub = await Hub.join(self.key[2], self)
+            if seed is not None:  # before the events heard meanwhile, in their order
+                now, clock = timezone.now().timestamp(), self.key[0].time()
+                seeded = [(clock + at - now, event) for at, event in await seed()]
+                self.held = deque(sorted([*seeded, *self.held], key=lambda held: held[0]))
+        except BaseException as error:
+            if self._lines.get(self.key) is self:
+                del self._lines[self.key]
+            if self.hub is not None:
+                await self.hub.leave(self)
+            self.ready.set_exception(error)
+            return
+        self.task = asyncio.create_task(self._run(), name=f"delay line {self.key[2]}")
+        self.ready.set_result(None)
+
+    async def leave(self, member: Member) -> None:
+        """Remove a socket; the last one out ends the line and its place in the hub."""
+        self.members.pop(member, None)
+        if self.members or self._lines.get(self.key) is not self:
+            return
+        del self._lines[self.key]
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        if self.hub is not None:
+            await self.hub.leave(self)
+
+    async def deliver(self, event: dict[str, Any]) -> None:
+        """An event of the group, from its hub."""
+        late = event.get("late")
+        if not late:
+            await self._hand(event)
+            return
+        if len(self.held) >= HELD_MAX:
+            self.held.popleft()  # its sockets find the gap and fill it from the stored turns
+        self.held.append((self.key[0].time() + late / 1000, event))
+        self.wake.set()
+
+    async def resync(self) -> None:
+        """The hub was out of its group: the members catch up from the stored turns."""
+        for member in list(self.members):
+            resync = getattr(member, "resync", None)
+            if resync is not None and member in self.members:
+                await resync()
+
+    async def _run(self) -> None:
+        loop = self.key[0]
+        while True:
+            if not self.held:
+                self.wake.clear()
+                await self.wake.wait()
+                continue
+            due, event = self.held[0]
+            wait = due - loop.time()
+            if wait > 0:
+                self.wake.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), wait)
+                continue
+            self.held.popleft()
+            try:
+                await self._hand({**event, "text": shifted(event["text"], event["late"])})
+            except Exception:  # one bad event must not stop the line
+                log.exception("delay line %s: an event could not be handed on", self.key[2])
+
+    async def _hand(self, event: dict[str, Any]) -> None:
+        for count, member in enumerate(list(self.members), 1):
+            if member not in self.members:
+                continue
+            try:
+                await member.deliver(event)
+            except Exception:
+                log.exception("delay line %s: delivery to %r failed", self.key[2], member)
+            if count % BATCH == 0:
+                await asyncio.sleep(0)

@@ -1,0 +1,142 @@
+"""The spectator delay (docs/api.md, "The spectator delay"): a match made with
+`delay_s` is shown to everyone but the judges and its own teams that far behind, on
+every surface that shows it: the read API and its list, the pages and their data, the
+pictures, what-if, the Kakomimasu v1 dialect, the TV, the downloads of a published
+match and the published list; while its teams and the judges see it live."""
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from matches.models import Match
+from matches.selectors.delay import delayed
+from matches.services.publication import match_publish
+from matches.services.transition import turn_resolve
+from tests.factories import make_match, put, submit
+
+pytestmark = pytest.mark.django_db
+
+DELAY = 60
+
+
+def bearer(token):
+    return {"HTTP_AUTHORIZATION": f"Bearer {token}"}
+
+
+def played(turns_long_ago: int, turns_just_now: int, *, turns: int = 5):
+    """A public match with a minute's delay: `turns_long_ago` turns resolved minutes ago
+    (the public has seen them), then `turns_just_now` resolved seconds ago (it has not)."""
+    now = timezone.now()
+    # turn k's step closes 61k - 1 s after the start; the long-ago ones a minute and more ago
+    match, tokens = make_match(start_in=-(61 * turns_long_ago + 80), strategy=60,
+                               transition=1, turns=turns, teams=("Nara", "Hanoi"), now=now)
+    Match.objects.filter(pk=match.pk).update(delay_s=DELAY)
+    match.refresh_from_db()
+    submit(match, tokens[0], [put(0, 1, 1)], 1)
+    for number in range(1, turns_long_ago + turns_just_now + 1):
+        at = match.deadline(number) if number <= turns_long_ago \
+            else now - timedelta(seconds=5)
+        turn_resolve(match_id=match.pk, number=number, now=at)
+    match.refresh_from_db()
+    return match, tokens
+
+
+def test_the_public_copy_has_the_turns_resolved_a_delay_ago_and_its_times_that_late():
+    match, _ = played(2, 1)
+    now = timezone.now()
+    shown = delayed(match, now)
+    assert (match.resolved_turns, shown.resolved_turns) == (3, 2)
+    assert shown.start_at == match.start_at + timedelta(seconds=DELAY)
+    assert shown.strategy_turn(now) == match.strategy_turn(now - timedelta(seconds=DELAY))
+    with pytest.raises(Exception, match="never saved"):
+        shown.save()
+    assert delayed(Match.objects.get(pk=match.pk), now).resolved_turns == 2  # read afresh
+
+
+def test_every_read_shows_the_public_the_match_a_delay_behind_and_its_teams_live(
+        judge_client):
+    match, tokens = played(2, 1)
+    stranger = Client()
+    team = Client(**bearer(tokens[1]))
+    pk = match.pk
+
+    assert stranger.get(f"/api/matches/{pk}").json()["turn"] == 2
+    assert len(stranger.get(f"/api/matches/{pk}").json()["actions"]) == 2
+    assert team.get(f"/api/matches/{pk}").json()["turn"] == 3
+    assert judge_client.get(f"/api/matches/{pk}").json()["turn"] == 3
+    listed = {m["id"]: m for m in stranger.get("/api/matches").json()}
+    assert listed[pk]["turn"] == 2
+    assert {m["id"]: m for m in team.get("/api/matches").json()}[pk]["turn"] == 3
+
+    # the deadline the public counts down to is the match's own, a delay later
+    live, late = team.get(f"/api/matches/{pk}").json(), stranger.get(f"/api/matches/{pk}").json()
+    assert late["deadline"] - match.deadline(3).timestamp() * 1000 == pytest.approx(
+        DELAY * 1000, abs=1)
+    assert live["deadline"] == int(match.deadline(4).timestamp() * 1000)
+
+    # pictures, clips, the embedded board and QR code of turn 3: not yet the public's
+    for path in (f"/matches/{pk}/board.png?turn=3", f"/matches/{pk}/replay.gif?from=0&to=3",
+                 f"/matches/{pk}/embed?turn=3", f"/matches/{pk}/replay.svg?turn=3"):
+        assert stranger.get(path).status_code == 400, path
+        assert judge_client.get(path).status_code in (200, 304), path
+    assert stranger.get(f"/matches/{pk}/board.png?turn=2").status_code == 200
+
+    # the replay's data: the empty board and two turns
+    page = stranger.get(f"/matches/{pk}/replay").content.decode()
+    data = json.loads(page.split('id="replay-data" type="application/json">')[1]
+                      .split("</script>")[0])
+    assert [state["turn"] for state in data["states"]] == [0, 1, 2]
+
+    # what if from turn 3: a turn the public has not seen
+    asked = stranger.post(f"/api/matches/{pk}/whatif", {"from_turn": 3, "turns": []},
+                          content_type="application/json")
+    assert asked.status_code == 400 and "0 to 2" in asked.json()["detail"]
+
+    # the Kakomimasu v1 dialect: the turn being played, as the community server counts it
+    assert stranger.get(f"/v1/matches/{pk}").json()["turn"] == 3
+    assert team.get(f"/v1/matches/{pk}").json()["turn"] == 4
+    assert {g["id"]: g for g in stranger.get("/v1/matches").json()}[str(pk)]["turn"] == 3
+
+
+def test_a_finished_match_ends_for_the_public_a_delay_after_its_last_turn(judge_client):
+    match, tokens = played(3, 2)
+    assert match.over and match.result is not None
+    match_publish(match_id=match.pk, published=True)
+    stranger, pk = Client(), match.pk
+
+    state = stranger.get(f"/api/matches/{pk}").json()
+    assert (state["status"], state["turn"], state["result"]) == ("running", 3, None)
+    assert "verdict" not in state or state["verdict"] is None
+    for path in (f"/api/matches/{pk}/record", f"/api/matches/{pk}/timeline",
+                 f"/matches/{pk}/scores.csv"):
+        assert stranger.get(path).status_code == 404, path
+        assert judge_client.get(path).status_code == 200, path
+    assert f"/matches/{pk}/" not in stranger.get("/matches/").content.decode()
+    tv = stranger.get(f"/tv/now?current={pk}").json()["current"]
+    assert (tv["status"], tv["verdict"], tv["swing"]) == ("running", None, None)
+    assert Client(**bearer(tokens[0])).get(f"/api/matches/{pk}").json()["status"] == "finished"
+
+    # a delay later, it has ended for everyone
+    Match.objects.filter(pk=pk).update(delay_s=1)
+    assert stranger.get(f"/api/matches/{pk}").json()["status"] == "finished"
+    assert stranger.get(f"/api/matches/{pk}/record").status_code == 200
+    assert f"/matches/{pk}/" in stranger.get("/matches/").content.decode()
+
+
+def test_creatematch_and_the_control_rooms_form_take_a_delay(judge_client):
+    from tests.commands.calls import run
+    made = json.loads(run("creatematch", "--teams", "A", "B", "--board", "random", "--delay",
+                          "45", "--json"))
+    assert Match.objects.get(pk=made["id"]).delay_s == 45
+    answer = judge_client.post("/control/new-match", {
+        "game": "kakomimasu", "team_a": "Ba Dinh", "team_b": "Kyoto", "board": "random",
+        "start_in": 60, "delay": 90})
+    assert answer.status_code == 200
+    assert Match.objects.get(teams__name="Ba Dinh").delay_s == 90
+    refused = judge_client.post("/control/new-match", {
+        "game": "kakomimasu", "team_a": "C", "team_b": "D", "board": "random",
+        "start_in": 60, "delay": 99999})
+    assert refused.status_code == 400 and not Match.objects.filter(teams__name="C").exists()
