@@ -190,6 +190,7 @@ class MatchState(Schema):
     strategy_ms: int
     transition_ms: int
     clock_ms: int | None  # alternating games: each team's thinking time for the game
+    behind_s: int = 0  # the spectator delay this answer shows it behind (docs/api.md)
     to_move: int | None  # alternating games: the team whose move it is
     clocks: list[int] | None  # alternating games: each team's thinking time left (ms)
     # held by the judges: {"since", "reason", "remaining_ms"} (docs/api.md); null while it runs

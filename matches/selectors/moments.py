@@ -37,6 +37,8 @@ def match_meta(match: Match) -> dict[str, Any]:
         "strategy_ms": match.strategy_ms,
         "transition_ms": match.transition_ms,
         "clock_ms": match.clock_ms,  # each team's thinking time: alternating games only
+        # how far behind this view of it is (the public's, with a spectator delay), s
+        "behind_s": int(match.shown_late.total_seconds()),
         "start_at": epoch_ms(match.start_at),
         "teams": [{"index": t.index, "name": t.name, "short": t.short}
                   for t in match.teams.all()],

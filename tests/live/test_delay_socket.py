@@ -57,8 +57,9 @@ async def test_the_public_gets_each_turn_a_delay_after_the_team_with_its_deadlin
     match, tokens = await delayed_match()
     team = await opened(f"/ws/matches/{match.pk}/", tokens[0])
     public = await opened(f"/ws/matches/{match.pk}/")
-    assert (await next_of(team, "snapshot"))["turn"] == 0
-    assert (await next_of(public, "snapshot"))["turn"] == 0
+    seen = await next_of(team, "snapshot"), await next_of(public, "snapshot")
+    assert [(s["turn"], s["match"]["behind_s"]) for s in seen] == [(0, 0), (0, DELAY)]
+    assert seen[1]["deadline"] - seen[0]["deadline"] == DELAY * 1000
 
     await resolve(match_id=match.pk, number=1)
     live = await next_of(team, "turn", timeout=1)

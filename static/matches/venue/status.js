@@ -27,7 +27,10 @@ export function drawPhase(root, screen, clock) {
     // Translators: the status badge of a match that has not started yet
     upcoming: gettext("upcoming"),
     // Translators: the status badge of a match being played now
-    live: gettext("live"),
+    live: behind(screen) ? interpolate(
+      // Translators: the status badge of a match shown to the public behind its spectator
+      // delay (so that nobody can coach a team from the screen); seconds is a number
+      gettext("live · %(seconds)s s behind"), { seconds: behind(screen) }) : gettext("live"),
     // Translators: the status badge of a match that is over
     finished: gettext("finished"),
   }[now]);
@@ -39,6 +42,11 @@ export function drawPhase(root, screen, clock) {
     setText(start.querySelector("[data-starts-in]"), startsIn);
   }
   return { now, startsIn, startCard: Boolean(start) };
+}
+
+// The seconds this screen shows the match behind (its spectator delay), or 0.
+function behind(screen) {
+  return screen.meta?.behind_s || 0;
 }
 
 export function drawViewers(root, count) {
