@@ -56,6 +56,7 @@ export function startEditor(root, start, csrf) {
   }
 
   function changed() {
+    page.asked += 1; // an answer on its way is of a board before this change: dropped
     draw(page.board, null); // at once, as the editor has it; the rules' answer follows
     clearTimeout(page.checking);
     page.checking = setTimeout(check, CHECK_DELAY_MS);
