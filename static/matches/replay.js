@@ -22,7 +22,7 @@ import { drawShare, startShare } from "./replay/share.js";
 import { drawStatus, drawTeams } from "./replay/status.js";
 import { drawLeadKey, drawMarks, drawTicks } from "./replay/timeline.js";
 import { drawCurrentLine, turnLine } from "./replay/turns.js";
-import { describeBranch, startWhatIf } from "./replay/whatif.js";
+import { describeBranch, drawPicks, startWhatIf } from "./replay/whatif.js";
 import { drawCallouts } from "./venue/callouts.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
@@ -291,6 +291,7 @@ class Replay {
     drawPlayState(this.root, this.playing, this.speed);
     drawDebug(this);
     if (!this.original) describeBranch(this);
+    drawPicks(this);
     drawShare(this, false);
     drawAnalysis(this);
     this.showStatus();

@@ -63,3 +63,41 @@ def test_share_offers_the_turns_link_its_code_and_a_clip(finished, live_server_p
     answer = page.request.get(base + clip)
     assert answer.status == 200 and answer.headers["content-type"] == "image/gif"
     assert answer.body()[:6] == b"GIF89a"
+
+
+@pytest.fixture
+def spread(transactional_db):
+    """A Kakomimasu match whose agents have room to move at turn 2 (random24_s42_0)."""
+    _, record, timeline = vectors("kakomimasu", 2)[0]
+    return match_import(parse_record(record), published=True), timeline
+
+
+def test_a_teams_next_actions_are_set_by_clicking_its_agent_and_its_target(
+        spread, live_server_process, browser):
+    match, timeline = spread
+    state = timeline["states"][2]
+    agent = next(index for index, at in enumerate(state["agents"][0]) if at)
+    (x, y), width, height = state["agents"][0][agent], len(state["cells"][0]), len(state["cells"])
+    taken = {tuple(at) for team in state["agents"] for at in team if at}
+    tx, ty = next((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+                  if 0 <= x + dx < width and 0 <= y + dy < height and (dx, dy) != (0, 0)
+                  and (x + dx, y + dy) not in taken)  # a free neighbour of the agent
+    kind = "remove" if state["cells"][ty][tx] == "B" else "move"
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{live_server_process}/matches/{match.pk}/replay?turn=2")
+    page.click("[data-whatif-open]")
+    page.click("[data-whatif-pick='0']")
+    assert page.get_attribute("[data-whatif-pick='0']", "aria-pressed") == "true"
+    page.click(f".board .cell[data-x='{x}'][data-y='{y}']")  # the agent ...
+    page.click(f".board .cell[data-x='{tx}'][data-y='{ty}']")  # ... and its target
+    assert page.input_value("[data-whatif-actions='0']") == \
+        f'[{{"agent":{agent},"type":"{kind}","x":{tx},"y":{ty}}}]'
+    assert page.inner_text(f".board .cell[data-x='{tx}'][data-y='{ty}'] .plan") \
+        .startswith(str(agent))
+    page.fill("[data-whatif-turns]", "1")
+    page.click("[data-whatif] button[type=submit]")
+    page.locator("[data-variation]").wait_for()
+    assert "What if, from turn 2" in page.inner_text("[data-variation]")
+    assert page.locator(".board .plan").count() == 0  # the variation shows no plans
+    if kind == "move":  # the agent went there in the variation's turn 3
+        assert page.locator(f".board .cell[data-x='{tx}'][data-y='{ty}'] .agent").count() == 1

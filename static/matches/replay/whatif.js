@@ -2,8 +2,11 @@
 // built-in level, or nothing, and either may send other actions in the next turn; the
 // server plays it by the rules (POST …/whatif) and the replay shows the variation in
 // place of the match, its link in the address (`whatif=`) to send to a teammate, until
-// "Back to the match".
+// "Back to the match". In a game whose agents are given actions on the board (the play
+// page's input: Kakomimasu, Procon 2020), a team's next actions are set by clicking its
+// agent, then its target, on the replay's board; in the others, typed as JSON.
 
+import { gameRules } from "../board.js";
 import { setHidden, setText } from "../dom.js";
 import { gettext, interpolate } from "../i18n.js";
 
@@ -14,6 +17,7 @@ export function startWhatIf(replay) {
     if (replay.original) replay.exitVariation();
     setHidden(form, !form.hidden);
     describeBranch(replay);
+    drawPicks(replay);
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -26,6 +30,7 @@ export function startWhatIf(replay) {
     url.searchParams.delete("whatif");
     history.replaceState(history.state, "", url);
   });
+  startPicking(replay, form);
   const linked = new URLSearchParams(location.search).get("whatif");
   if (linked) {
     try {
@@ -34,6 +39,110 @@ export function startWhatIf(replay) {
       // a link cut short: the match as it was
     }
   }
+}
+
+// --- setting a team's actions on the board -----------------------------------------
+
+function startPicking(replay, form) {
+  const rules = gameRules(replay.data.game);
+  const play = rules.play;
+  const buttons = form.querySelectorAll("[data-whatif-pick]");
+  if (play?.kind !== "agents") {
+    for (const button of buttons) setHidden(button, true);
+    return;
+  }
+  replay.picks = { team: null, agent: null, turn: null, plans: [new Map(), new Map()], play, rules };
+  for (const button of buttons) {
+    button.addEventListener("click", () => {
+      const team = Number(button.dataset.whatifPick);
+      const picks = replay.picks;
+      picks.team = picks.team === team ? null : team;
+      picks.agent = picks.team === null ? null : 0;
+      drawPicks(replay);
+    });
+  }
+  for (const box of form.querySelectorAll("[data-whatif-actions]")) {
+    box.addEventListener("input", () => { // typed by hand: the board shows what was typed
+      const plans = replay.picks.plans[Number(box.dataset.whatifActions)];
+      plans.clear();
+      try {
+        for (const action of JSON.parse(box.value || "[]")) plans.set(action.agent, action);
+      } catch {
+        // not JSON (yet): nothing drawn; "Play it" says what is wrong
+      }
+      drawPicks(replay);
+    });
+  }
+  replay.find(".board").addEventListener("click", (event) => {
+    const cell = event.target.closest?.(".cell");
+    if (cell && replay.picks.team !== null && !replay.original && !form.hidden) {
+      pickCell(replay, form, [Number(cell.dataset.x), Number(cell.dataset.y)]);
+    }
+  });
+}
+
+function pickCell(replay, form, [x, y]) {
+  const picks = replay.picks;
+  const state = replay.states[replay.turn];
+  const team = picks.team;
+  const agents = state.agents[team] || [];
+  const here = agents.findIndex((at) => at && at[0] === x && at[1] === y);
+  const problem = replay.find("[data-whatif-problem]");
+  setHidden(problem, true);
+  if (here >= 0 && here !== picks.agent) {
+    picks.agent = here;
+  } else if (picks.agent !== null) {
+    const plans = picks.plans[team];
+    const { action, problem: why } = picks.play.plan(state, team, picks.agent, [x, y],
+                                                     plans.get(picks.agent));
+    if (why) {
+      setText(problem, why);
+      setHidden(problem, false);
+    } else {
+      plans.set(picks.agent, action);
+      const next = agents.findIndex((_, agent) => !plans.has(agent));
+      picks.agent = next >= 0 ? next : picks.agent;
+      const sorted = [...plans.values()].sort((a, b) => a.agent - b.agent);
+      form.querySelector(`[data-whatif-actions="${team}"]`).value = JSON.stringify(sorted);
+    }
+  }
+  drawPicks(replay);
+}
+
+// The actions set on the board, each on its target cell (the agent's number and the
+// action's mark, as on the play page), and the agent being given one. A new branch
+// turn forgets them.
+export function drawPicks(replay) {
+  const picks = replay.picks;
+  if (!picks) return;
+  const root = replay.find(".board");
+  for (const old of root.querySelectorAll(".plan")) old.remove();
+  for (const cell of root.querySelectorAll("[data-selected]")) delete cell.dataset.selected;
+  if (picks.turn !== replay.turn) {
+    picks.turn = replay.turn;
+    picks.plans.forEach((plans) => plans.clear());
+    for (const box of replay.root.querySelectorAll("[data-whatif-actions]")) box.value = "";
+  }
+  for (const button of replay.root.querySelectorAll("[data-whatif-pick]")) {
+    button.setAttribute("aria-pressed", String(Number(button.dataset.whatifPick) === picks.team));
+  }
+  if (replay.original || replay.find("[data-whatif]").hidden) return;
+  const state = replay.states[replay.turn];
+  const width = replay.data.board.width;
+  picks.plans.forEach((plans, team) => {
+    const agents = state.agents[team] || [];
+    for (const [agent, action] of plans) {
+      const at = action.type === "stay" ? agents[agent] : picks.rules.target(action, agents);
+      if (!at) continue;
+      const mark = document.createElement("span");
+      mark.className = `plan plan-${action.type} plan-team-${"ab"[team]}`;
+      mark.textContent = `${agent}${picks.play.marks[action.type] || ""}`;
+      replay.view.cells[at[1] * width + at[0]]?.append(mark);
+    }
+  });
+  const chosen = picks.team !== null && picks.agent !== null
+    ? (state.agents[picks.team] || [])[picks.agent] : null;
+  if (chosen) replay.view.cells[chosen[1] * width + chosen[0]].dataset.selected = "";
 }
 
 export function describeBranch(replay) {
