@@ -57,7 +57,7 @@ function startPicking(replay, form) {
       const team = Number(button.dataset.whatifPick);
       const picks = replay.picks;
       picks.team = picks.team === team ? null : team;
-      picks.agent = picks.team === null ? null : 0;
+      picks.agent = null; // the first click on one of its agents chooses it
       drawPicks(replay);
     });
   }
