@@ -257,6 +257,7 @@ class ProtocolFixture:
     board: str | None  # a map of the tournament's, in turn (None: the server's choice)
     turns: int | None
     public: bool
+    delay: int = 0  # the tournament's spectator delay, s
 
 
 def protocol_fixture_claim(tournament_id: int, now: datetime) -> ProtocolFixture | None:
@@ -291,7 +292,8 @@ def protocol_fixture_claim(tournament_id: int, now: datetime) -> ProtocolFixture
             fixture.pk, played, seeds, names, tuple(entrants[seed].bot for seed in seeds),
             title + (f" (match {played + 1})" if played else ""),
             boards[made % len(boards)] if boards else None,
-            tournament.settings.get("turns"), tournament.public)
+            tournament.settings.get("turns"), tournament.public,
+            tournament.settings.get("delay_seconds", 0))
 
 
 def protocol_game_link(claimed: ProtocolFixture, match_id: int, number: int) -> None:

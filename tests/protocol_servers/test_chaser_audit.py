@@ -42,3 +42,20 @@ def test_a_running_tcp_game_has_no_offline_entry_and_refuses_one():
     assert "Refused (409 wrong_protocol)" in answer.content.decode()
     entered = Submission.objects.get(match_id=game.match_id, entered_by="judy")
     assert entered.status_code == 409 and not entered.counted
+
+
+def test_a_games_spectator_delay_is_its_matchs_and_its_later_games():
+    """chaserserver --delay (and a tournament's): the game's match and every later game
+    of it are shown to the public that far behind; its steps carry the delay (ms)."""
+    from matches.models import Match
+
+    board = protocol.map_board("CHaser test map", BOARD, "a test", "chaser")
+    first = protocol.game_create(board=board, team_names=["Alpha", "Beta"], turns=TURNS,
+                                 title="Alpha vs Beta", public_live=True, games=3,
+                                 delay_seconds=30)
+    later = protocol.game_create(board=board, team_names=["Beta", "Alpha"], turns=TURNS,
+                                 title="game 2", public_live=True, games=3,
+                                 first=first.match_id)
+    assert (first.late, later.late) == (30_000, 30_000)
+    assert {m.delay_s for m in Match.objects.filter(pk__in=[first.match_id,
+                                                            later.match_id])} == {30}

@@ -1,6 +1,6 @@
 """python manage.py chaserserver --map FILE|NAME [--ports COOL,HOT] [--turns N]
 [--teams NAME NAME] [--games 3] [--once] [--timeout SECONDS] [--seat-wait SECONDS]
-[--step-delay SECONDS] [--public] [--host ADDRESS]
+[--step-delay SECONDS] [--public] [--delay SECONDS] [--host ADDRESS]
 python manage.py chaserserver --tournament ID [--ports COOL,HOT] [...]
 
 CHaser's TCP server (docs/chaser-server.md): the contests' client programs connect to
@@ -22,6 +22,7 @@ from channels.layers import get_channel_layer
 from django.core.management.base import BaseCommand, CommandError
 
 from matches.bots.chaser import LEVELS
+from matches.management.helpers import delay_seconds
 from matches.protocol_servers.chaser import tournament
 from matches.protocol_servers.chaser.game import SEAT_WAIT, GameResult, Settings
 from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
@@ -81,6 +82,9 @@ class Command(BaseCommand):
         parser.add_argument("--public", action="store_true",
                             help="anyone may watch the games while they run (a practice "
                                  "server's always may)")
+        parser.add_argument("--delay", type=delay_seconds, default=0, metavar="SECONDS",
+                            help="the spectator delay: everyone but the judges and the "
+                                 "games' teams sees them this far behind")
         parser.add_argument("--title", default="", help="the games' title")
 
     def handle(self, *args, **options):
@@ -126,7 +130,7 @@ class Command(BaseCommand):
                             timeout=options["timeout"], seat_wait=options["seat_wait"],
                             step_delay=options["step_delay"],
                             public=options["public"] or options["practice"] is not None,
-                            title=options["title"])
+                            delay=options["delay"], title=options["title"])
 
     @staticmethod
     def check_times(options) -> None:

@@ -65,6 +65,7 @@ class Settings:
     seat_wait: float = SEAT_WAIT  # how long a connection may wait for its game (0: ever)
     step_delay: float = 0.0
     public: bool = False
+    delay: int = 0  # the spectator delay of its games, s (selectors/delay.py)
     title: str = ""
 
 
@@ -142,6 +143,7 @@ class ChaserGame:
         self.game = protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
                                          title=self.title, public_live=s.public,
                                          games=self.games, first=self.first, seats=seats,
+                                         delay_seconds=s.delay,
                                          practice_by=f"tcp:{visitors[0]}"
                                          if any(seats) and visitors else "")
         self.on_start(self.game.match_id)
