@@ -362,9 +362,11 @@ class Following:
     def shown_now(self) -> tuple[list[str], int]:
         """The ids in the window, and how many there are in all."""
         now = timezone.now()
-        matches = self.visible().only("pk", "start_at", "resolved_turns", "turns", "closed")
+        matches = self.visible().only("pk", "start_at", "resolved_turns", "turns", "closed",
+                                      "delay_s", "paused_at", "result", "created_at")
         order = "start_at" if self.wanted.get("sort") == "startAtUnixTime-asc" else "-start_at"
-        ids = [str(m.pk) for m in matches.order_by(order, "-pk") if self.fits(_status(m, now))]
+        ids = [str(m.pk) for m in matches.order_by(order, "-pk")  # as this viewer sees it
+               if self.fits(_status(as_seen(self.user, m, self.team), now))]
         return ids[self.start:self.end], len(ids)
 
     def fits(self, status: str) -> bool:
