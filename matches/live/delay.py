@@ -29,7 +29,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from matches.live.hub import BATCH, Hub, Member
+from matches.live.hub import Hub, Member, hand_out
 
 log = logging.getLogger(__name__)
 
@@ -160,12 +160,4 @@ class DelayLine:
                 log.exception("delay line %s: an event could not be handed on", self.key[2])
 
     async def _hand(self, event: dict[str, Any]) -> None:
-        for count, member in enumerate(list(self.members), 1):
-            if member not in self.members:
-                continue
-            try:
-                await member.deliver(event)
-            except Exception:
-                log.exception("delay line %s: delivery to %r failed", self.key[2], member)
-            if count % BATCH == 0:
-                await asyncio.sleep(0)
+        await hand_out(self.members, event, f"delay line {self.key[2]}")

@@ -170,12 +170,18 @@ class Hub:
                 log.exception("hub %s: resync of %r failed", self.group, member)
 
     async def _deliver(self, event: dict[str, Any]) -> None:
-        for count, member in enumerate(list(self.members), 1):
-            if member not in self.members:  # left while the loop was writing
-                continue
-            try:
-                await member.deliver(event)
-            except Exception:  # one broken socket must not cost the others the event
-                log.exception("hub %s: delivery to %r failed", self.group, member)
-            if count % BATCH == 0:
-                await asyncio.sleep(0)  # let the loop write out the frames queued so far
+        await hand_out(self.members, event, f"hub {self.group}")
+
+
+async def hand_out(members: dict[Member, None], event: dict[str, Any], name: str) -> None:
+    """An event to every member (a hub's, a delay line's), in the order they joined, a
+    BATCH at a time."""
+    for count, member in enumerate(list(members), 1):
+        if member not in members:  # left while the loop was writing
+            continue
+        try:
+            await member.deliver(event)
+        except Exception:  # one broken socket must not cost the others the event
+            log.exception("%s: delivery to %r failed", name, member)
+        if count % BATCH == 0:
+            await asyncio.sleep(0)  # let the loop write out the frames queued so far
