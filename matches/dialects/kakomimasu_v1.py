@@ -382,12 +382,15 @@ class Following:
 
     async def events(self):
         member = _Listener(self.events_queue)
-        group = JUDGES_LIST_GROUP if self.judge or self.team is not None else LIST_GROUP
-        # before the reading: nothing falls between; everyone's list hears of a match
-        # with a spectator delay that far behind (matches/live/delay.py)
-        hub = await (Hub.join(group, member) if group != LIST_GROUP
-                     else DelayLine.join(group, member))
+        # Joined before the reading: nothing falls between. The judges hear every match
+        # live; everyone else hears a match with a spectator delay that far behind
+        # (matches/live/delay.py), and a team its own private matches live as well.
+        hubs = []
         try:
+            if self.judge or self.team is not None:
+                hubs.append(await Hub.join(JUDGES_LIST_GROUP, member))
+            if not self.judge:
+                hubs.append(await DelayLine.join(LIST_GROUP, member))
             ids, count = await sync_to_async(self.shown_now)()
             texts = await sync_to_async(_games)(ids, self.user, self.team)
             games = [json.loads(text) for text in texts]
@@ -406,7 +409,8 @@ class Following:
                 for text in await self._said(event):
                     yield text
         finally:
-            await hub.leave(member)
+            for hub in hubs:
+                await hub.leave(member)
 
     async def _next_event(self) -> dict | None:
         """The next channel-layer event, a start that came due ({"start": id}), or None
