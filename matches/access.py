@@ -15,6 +15,7 @@ import uuid
 
 from django.core.cache import cache
 from django.db.models import Q, QuerySet
+from django.utils import timezone
 
 from matches.caches import Kept
 from matches.models import Entrant, Match, Team, storable_id, token_hash
@@ -72,13 +73,16 @@ def is_judge(user) -> bool:
 
 def public_filter() -> Q:
     """`is_public` as a filter."""
-    return Q(published=True) | Q(public_live=True)
+    return (Q(published=True) | Q(public_live=True)) & (
+        Q(public_from=None) | Q(public_from__lte=timezone.now()))
 
 
 def is_public(match: Match) -> bool:
     """Published, or public live: a match watched by everyone while it ran stays theirs
-    after its end (a venue's screens reload between rounds), until a judge unpublishes it."""
-    return match.published or match.public_live
+    after its end (a venue's screens reload between rounds), until a judge unpublishes it.
+    A match made with a spectator delay is the public's once it is that old."""
+    return (match.published or match.public_live) and (
+        match.public_from is None or match.public_from <= timezone.now())
 
 
 def visible_matches(user, matches: QuerySet[Match] | None = None,
@@ -210,6 +214,18 @@ def as_seen(user, match: Match, team: Team | Entrant | None = None) -> Match:
     if not match.delay_s or can_view_private(user, match, team):
         return match
     return delayed(match)
+
+
+SHOWN_ORDER = {Match.RUNNING: 0, Match.UPCOMING: 1, Match.FINISHED: 2}
+
+
+def all_as_seen(user, matches: list[Match], team: Team | Entrant | None = None) -> list[Match]:
+    """A list of matches (`selectors.recent_matches`: running, upcoming, finished) as
+    this viewer sees each, still in that order by what it sees: a delayed match that
+    ended live is still running to the public."""
+    now = timezone.now()
+    seen = [as_seen(user, match, team) for match in matches]
+    return sorted(seen, key=lambda match: SHOWN_ORDER[match.status(now)])
 
 
 # A team signed in on the pages (matches/views/pages.py, `team_sign_in`): its token

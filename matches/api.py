@@ -21,7 +21,7 @@ from ninja.errors import ValidationError
 
 from matches import reads, selectors
 from matches.access import (
-    as_seen,
+    all_as_seen,
     can_view_private,
     is_judge,
     is_public,
@@ -269,8 +269,8 @@ def _not_found(match_id: int, what: str = "match") -> Status:
 def list_matches(request: HttpRequest):
     now, team = timezone.now(), _team(request)
     shown = visible_matches(request.user, team=team)
-    return [{**selectors.match_summary(as_seen(request.user, match, team), now),
-             "you": _you(team, match)} for match in selectors.recent_matches(now, shown)]
+    return [{**selectors.match_summary(match, now), "you": _you(team, match)}
+            for match in all_as_seen(request.user, selectors.recent_matches(now, shown), team)]
 
 
 @api.get("/matches/{match_id}", response={200: MatchState, **errors(404, 422, 429)},

@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from matches import metrics, selectors
 from matches.access import (
-    as_seen,
+    all_as_seen,
     can_view_private,
     is_judge,
     is_public,
@@ -128,8 +128,9 @@ def _unseen(match_id: int) -> list[tuple[float, dict]]:
     late, now = late_of(match), timezone.now()
     due = {number: at for at, number in due_times(match, now)}
     rows = Turn.objects.filter(match_id=match_id, number__in=list(due)).order_by("number")
-    events = [(due[row.number].timestamp(), relay_event(messages.turn(match, row, now), late))
-              for row in rows]
+    # each as it was sent then (its clocks and deadline of that moment)
+    events = [(due[row.number].timestamp(),
+               relay_event(messages.turn(match, row, row.resolved_at), late)) for row in rows]
     if match.over and events:  # it ended with its last turn
         events.append((events[-1][0], relay_event(messages.end(match), late)))
     return events
@@ -319,8 +320,8 @@ class MatchConsumer(HubConsumer):
 @database_sync_to_async
 def _summaries(user) -> list[dict]:
     now = timezone.now()
-    return [selectors.match_summary(as_seen(user, m), now)
-            for m in selectors.recent_matches(now, visible_matches(user))]
+    return [selectors.match_summary(m, now)
+            for m in all_as_seen(user, selectors.recent_matches(now, visible_matches(user)))]
 
 
 class MatchListConsumer(HubConsumer):

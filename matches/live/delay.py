@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
+import itertools
 import json
 import logging
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -65,10 +66,14 @@ class DelayLine:
     def __init__(self, key: tuple[Any, Any, str]) -> None:
         self.key = key
         self.members: dict[Member, None] = {}
-        self.held: deque[tuple[float, dict[str, Any]]] = deque()
+        # (when it is due, its order of arrival, the event): a heap, soonest first (the
+        # list's group mixes matches of different delays)
+        self.held: list[tuple[float, int, dict[str, Any]]] = []
+        self.arrived = itertools.count()
         self.wake = asyncio.Event()
         self.hub: Hub | None = None
         self.ready = asyncio.get_running_loop().create_future()
+        self.opening: asyncio.Task | None = None
         self.task: asyncio.Task | None = None
 
     @classmethod
@@ -82,7 +87,7 @@ class DelayLine:
         line = cls._lines.get(key)
         if line is None:
             line = cls._lines[key] = cls(key)
-            asyncio.create_task(line._open(seed))
+            line.opening = asyncio.create_task(line._open(seed))
         line.members[member] = None
         try:
             await asyncio.shield(line.ready)
@@ -94,26 +99,33 @@ class DelayLine:
     async def _open(self, seed: Seed | None) -> None:
         try:
             self.hub = await Hub.join(self.key[2], self)
-            if seed is not None:  # before the events heard meanwhile, in their order
+            if seed is not None:  # due at their own moments, among the events heard meanwhile
                 now, clock = timezone.now().timestamp(), self.key[0].time()
-                seeded = [(clock + at - now, event) for at, event in await seed()]
-                self.held = deque(sorted([*seeded, *self.held], key=lambda held: held[0]))
+                for at, event in await seed():
+                    heapq.heappush(self.held, (clock + at - now, next(self.arrived), event))
         except BaseException as error:
             if self._lines.get(self.key) is self:
                 del self._lines[self.key]
             if self.hub is not None:
                 await self.hub.leave(self)
-            self.ready.set_exception(error)
+            if not self.ready.done():
+                self.ready.set_exception(error)
+                self.ready.exception()  # said to the joiners; not "never retrieved"
             return
         self.task = asyncio.create_task(self._run(), name=f"delay line {self.key[2]}")
         self.ready.set_result(None)
 
     async def leave(self, member: Member) -> None:
-        """Remove a socket; the last one out ends the line and its place in the hub."""
+        """Remove a socket; the last one out ends the line and its place in the hub (a
+        line still opening stops opening)."""
         self.members.pop(member, None)
         if self.members or self._lines.get(self.key) is not self:
             return
         del self._lines[self.key]
+        if not self.opening.done():
+            self.opening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.opening
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -125,12 +137,23 @@ class DelayLine:
         """An event of the group, from its hub."""
         late = event.get("late")
         if not late:
+            if event.get("kind") == "withdrawn":  # nothing more of that match for the public
+                self._drop(json.loads(event["text"]).get("match"))
             await self._hand(event)
             return
         if len(self.held) >= HELD_MAX:
-            self.held.popleft()  # its sockets find the gap and fill it from the stored turns
-        self.held.append((self.key[0].time() + late / 1000, event))
+            heapq.heappop(self.held)  # its sockets find the gap, fill it from the stored turns
+        heapq.heappush(self.held, (self.key[0].time() + late / 1000, next(self.arrived), event))
         self.wake.set()
+
+    def _drop(self, match_id: Any) -> None:
+        """Forget the held events of a match taken back by the judges."""
+        def of_it(event: dict[str, Any]) -> bool:
+            said = json.loads(event["text"])
+            shown = said.get("match")
+            return (shown.get("id") if isinstance(shown, dict) else shown) == match_id
+        self.held = [held for held in self.held if not of_it(held[2])]
+        heapq.heapify(self.held)
 
     async def resync(self) -> None:
         """The hub was out of its group: the members catch up from the stored turns."""
@@ -146,14 +169,14 @@ class DelayLine:
                 self.wake.clear()
                 await self.wake.wait()
                 continue
-            due, event = self.held[0]
+            due, _, event = self.held[0]
             wait = due - loop.time()
             if wait > 0:
                 self.wake.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.wake.wait(), wait)
                 continue
-            self.held.popleft()
+            heapq.heappop(self.held)
             try:
                 await self._hand({**event, "text": shifted(event["text"], event["late"])})
             except Exception:  # one bad event must not stop the line

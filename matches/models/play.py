@@ -112,6 +112,12 @@ class Match(models.Model):
     # (matches/selectors/delay.py).
     delay_s = models.PositiveIntegerField(
         default=0, help_text="Seconds the public sees the match behind (0: live).")
+    # When it ended (its last turn, a time-out, a void; None: not over, or from before
+    # this was kept): the public sees its end a delay after it.
+    ended_at = models.DateTimeField(null=True, blank=True)
+    # From when the public may know of it (None: from its making): a match made with a
+    # spectator delay (a tournament's next round, say) comes to them that much later.
+    public_from = models.DateTimeField(null=True, blank=True)
     # The tournament fixture it is played for, if any (matches/models/tournaments.py).
     fixture = models.ForeignKey("matches.Fixture", null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="matches")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from bisect import bisect_right
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.utils import timezone
 
@@ -43,17 +43,46 @@ def delayed(match: Match, now: datetime | None = None) -> Match:
         return match
     now = now or timezone.now()
     late = timedelta(seconds=match.delay_s)
+    moment = now - late
     shown = copy.copy(match)
     shown.__dict__.pop("_prefetched_objects_cache", None)  # its own reads, like the match's
     shown.shown_late = late
     shown.save = shown.delete = shown.refresh_from_db = _never_saved
-    shown.start_at = match.start_at + late
-    if match.paused_at is not None:  # the pause too comes to the public late
-        shown.paused_at = match.paused_at + late if match.paused_at + late <= now else None
-    turns = turns_resolved_by(match, now - late)
-    if turns < match.resolved_turns:  # its last turns, and so its end, are still to come
+    _judges_hand_then(shown, match, moment)
+    shown.start_at += late
+    if shown.paused_at is not None:
+        shown.paused_at += late
+    turns = turns_resolved_by(match, moment)
+    ended = match.ended_at is None or match.ended_at <= moment
+    if turns < match.resolved_turns or (match.over and not ended):
+        # its last turns, or its end without one (a time-out, a void), are still to come
         shown.resolved_turns, shown.result, shown.closed = turns, None, False
     return shown
+
+
+def _judges_hand_then(shown: Match, match: Match, moment: datetime) -> None:
+    """The pause, start and credits of the match as they stood at `moment`, from the
+    judges' log (services/control.py): a resume or an extension since moved the start
+    on (a timed game) or credited the mover (an alternating game's, for the turn it
+    names); the pause then is the last one begun and not yet ended."""
+    at_moment = moment.timestamp() * 1000
+    shown.paused_at, shown.pause_reason = None, ""
+    credits = dict(match.credits or {})
+    for entry in match.control_log or ():
+        action, seconds = entry.get("action"), entry.get("seconds") or 0
+        if entry.get("at", 0) <= at_moment:
+            if action == "pause":
+                shown.paused_at = datetime.fromtimestamp(entry["at"] / 1000, tz=UTC)
+                shown.pause_reason = entry.get("reason", "")
+            elif action in ("resume", "void"):
+                shown.paused_at, shown.pause_reason = None, ""
+        elif action in ("resume", "extend"):
+            if "turn" in entry:  # an alternating game's mover, credited then
+                key = str(entry["turn"])
+                credits[key] = max(0, credits.get(key, 0) - round(seconds * 1000))
+            elif not match.alternating and not match.protocol_played:
+                shown.start_at -= timedelta(seconds=seconds)
+    shown.credits = credits
 
 
 def turns_resolved_by(match: Match, moment: datetime) -> int:

@@ -14,6 +14,7 @@ from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.rules.base import match_wins
 from matches.selectors.clocks import move_clock_fields, next_deadline, paused_now
+from matches.selectors.delay import delayed
 from matches.selectors.records import (
     board_shown,
     epoch_ms,
@@ -57,6 +58,8 @@ def game_of_match(match: Match) -> dict[str, Any] | None:
         return None
     rules = rules_for(match.game)
     games = match_games(first)
+    if match.shown_late:  # the public's: every game of it as far behind as this one
+        games = [delayed(game) for game in games]
     finals = games_in_order(games, games.index(match), rules)
     return {"game": games.index(match) + 1, "of": first.match_games,
             "ids": [game.pk for game in games],

@@ -73,9 +73,11 @@ def match_void(*, match_id: int, reason: str, judge: str) -> Match:
             if is_void(game):
                 continue
             game.result, game.closed = void_result(reason, judge, game.result), True
+            game.ended_at = game.ended_at or now
             _noted(game, now, "void", judge, reason=reason)
             Match.objects.filter(pk=game.pk).update(result=game.result, closed=True,
-                                                    paused_at=None, control_log=game.control_log)
+                                                    paused_at=None, control_log=game.control_log,
+                                                    ended_at=game.ended_at)
             transaction.on_commit(lambda game=game: end_announce(game), robust=True)
         transaction.on_commit(lambda: match_ended.send(match_void, match=first), robust=True)
     return first
@@ -130,9 +132,10 @@ def match_resume(*, match_id: int, judge: str, now: datetime | None = None) -> M
         if match.paused_at is None:
             raise ControlError(f"match {match.pk} is not paused")
         held = now - match.paused_at
-        _give_time(match, held)
+        credited = _give_time(match, held)
         match.paused_at, match.pause_reason = None, ""
-        _noted(match, now, "resume", judge, seconds=round(held.total_seconds(), 3))
+        _noted(match, now, "resume", judge, seconds=round(held.total_seconds(), 3),
+               **credited)
         match.save(update_fields=["paused_at", "pause_reason", "control_log", "start_at",
                                   "credits"])
         transaction.on_commit(lambda: control_announce(match, "resumed"), robust=True)
@@ -148,27 +151,30 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
     now = now or timezone.now()
     with transaction.atomic():
         match = _held(match_id, timed_only=True)
-        _give_time(match, timedelta(seconds=seconds))
-        _noted(match, now, "extend", judge, seconds=seconds, reason=" ".join(reason.split()))
+        credited = _give_time(match, timedelta(seconds=seconds))
+        _noted(match, now, "extend", judge, seconds=seconds, reason=" ".join(reason.split()),
+               **credited)
         match.save(update_fields=["control_log", "start_at", "credits"])
         transaction.on_commit(lambda: control_announce(match, "extended"), robust=True)
         transaction.on_commit(clock_wake, robust=True)
     return match
 
 
-def _give_time(match: Match, given: timedelta) -> None:
+def _give_time(match: Match, given: timedelta) -> dict[str, int]:
     """A timed game's deadlines, and its later games' starts, move by `given`; an
-    alternating game's mover is credited it; a game played step by step has nothing
-    to move (its server simply waited)."""
+    alternating game's mover is credited it (said back: {"turn": the turn credited},
+    for the log, whence the public's copy behind a delay takes it back until then); a
+    game played step by step has nothing to move (its server simply waited)."""
     if match.protocol_played:
-        return
+        return {}
     if match.alternating:
         turn = str(match.resolved_turns + 1)
         credits = dict(match.credits or {})
         credits[turn] = credits.get(turn, 0) + round(given.total_seconds() * 1000)
         match.credits = credits
-        return
+        return {"turn": match.resolved_turns + 1}
     first = match.first_game or match
     Match.objects.filter(pk__in=[game.pk for game in match_games(first)],
                          start_at__gt=match.start_at).update(start_at=F("start_at") + given)
     match.start_at += given
+    return {}

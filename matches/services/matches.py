@@ -124,6 +124,9 @@ def match_create(
             first_game=first_game,
             delay_s=first_game.delay_s if first_game is not None else delay_seconds,
         )
+        if match.delay_s:  # the public hears of it as late as of everything in it
+            match.public_from = match.created_at + timedelta(seconds=match.delay_s)
+            Match.objects.filter(pk=match.pk).update(public_from=match.public_from)
         for index, (name, token) in enumerate(zip(names, tokens, strict=True)):
             Team.objects.create(match=match, index=index, name=name, short=shorts[index],
                                 token_hash=token_hash(token))
@@ -150,6 +153,9 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
             first_game=first, match_games=first.match_games, secret_board=secret_board,
             delay_s=first.delay_s,
         )
+        if game.delay_s:
+            game.public_from = game.created_at + timedelta(seconds=game.delay_s)
+            Match.objects.filter(pk=game.pk).update(public_from=game.public_from)
         for team in first.teams.all():
             Team.objects.create(match=game, index=team.index, name=team.name, short=team.short,
                                 token_hash=token_hash(new_token()))

@@ -82,7 +82,8 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None,
         if number >= match.turns or rules.is_over(state, match.turns):
             match.result = selectors.final_result(match, view["scores"], rules.result(state))
             match.closed = number < match.turns  # decided before its last turn
-            match.save(update_fields=["result", "closed"])
+            match.ended_at = row.resolved_at
+            match.save(update_fields=["result", "closed", "ended_at"])
             transaction.on_commit(lambda: match_ended.send(turn_resolve, match=match),
                                   robust=True)
         transaction.on_commit(lambda: turn_announce(match, row), robust=True)
@@ -122,10 +123,12 @@ def time_out(*, match_id: int, number: int) -> bool:
         match = Match.objects.select_related("board").get(pk=match_id)
         loser = rules_for(match.game).mover(number)
         result = {"winner": 1 - loser, "decided_by": "time"}
+        now = timezone.now()
         ended = Match.objects.filter(pk=match_id, resolved_turns=number - 1, closed=False,
-                                     paused_at=None).update(closed=True, result=result)
+                                     paused_at=None).update(closed=True, result=result,
+                                                            ended_at=now)
         if ended:
-            match.closed, match.result = True, result
+            match.closed, match.result, match.ended_at = True, result, now
             transaction.on_commit(lambda: end_announce(match), robust=True)
             transaction.on_commit(lambda: match_ended.send(time_out, match=match), robust=True)
     return bool(ended)

@@ -17,6 +17,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from matches import clips, drawing, picture, reads, selectors
 from matches.access import (
+    all_as_seen,
     as_seen,
     can_view,
     is_judge,
@@ -41,8 +42,8 @@ WALL_LIMIT = 6
 
 def index(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
-    matches = [as_seen(request.user, match)
-               for match in selectors.recent_matches(now, visible_matches(request.user))]
+    matches = all_as_seen(request.user,
+                          selectors.recent_matches(now, visible_matches(request.user)))
     present = {match.status(now) for match in matches}
     return render(request, "matches/index.html",
                   {"matches": matches, "sections": SECTIONS, "present": present,

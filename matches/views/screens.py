@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import qrcode
 import qrcode.image.svg
@@ -17,7 +18,7 @@ from matches import selectors
 from matches.access import as_seen, public_filter
 from matches.models import Match
 from matches.rules import rules_for
-from matches.selectors.delay import delayed
+from matches.selectors.delay import DELAY_MAX_S, delayed
 from matches.views.pages import asked_turn, game_words, turn_refused, visible_match_or_404
 
 
@@ -34,9 +35,17 @@ def featured(now, tournament: int | None = None) -> Match | None:
     public = Match.objects.filter(public_filter()).select_related("board", "fixture__tournament")
     if tournament is not None:
         public = public.filter(fixture__tournament_id=tournament)
-    chosen = (public.running(now).order_by("-start_at", "-pk").first()
-              or public.upcoming(now).order_by("start_at", "pk").first())
-    return chosen and delayed(chosen, now)  # the public's: its spectator delay behind
+    # as the public sees them: a match with a spectator delay that ended in the last
+    # delay is running still to them (and the TV stays with it)
+    ending = public.finished().filter(delay_s__gt=0, ended_at__gt=now - timedelta(
+        seconds=DELAY_MAX_S))
+    seen = [delayed(match, now) for match in [
+        *public.running(now), *ending, *public.upcoming(now).order_by("start_at", "pk")[:20]]]
+    running = [match for match in seen if match.status(now) == Match.RUNNING]
+    if running:
+        return max(running, key=lambda match: (match.start_at - match.shown_late, match.pk))
+    upcoming = [match for match in seen if match.status(now) == Match.UPCOMING]
+    return min(upcoming, key=lambda match: (match.start_at, match.pk), default=None)
 
 
 @require_GET

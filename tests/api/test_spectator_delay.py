@@ -140,3 +140,70 @@ def test_creatematch_and_the_control_rooms_form_take_a_delay(judge_client):
         "game": "kakomimasu", "team_a": "C", "team_b": "D", "board": "random",
         "start_in": 60, "delay": 99999})
     assert refused.status_code == 400 and not Match.objects.filter(teams__name="C").exists()
+
+
+def test_a_match_made_with_a_delay_comes_to_the_public_that_late(monkeypatch):
+    from matches.services.matches import Timing, match_make
+
+    made = match_make(game="kakomimasu", team_names=["Hue", "Kobe"],
+                      start_at=timezone.now() + timedelta(seconds=5), timing=Timing(turns=3),
+                      public_live=True, delay_seconds=DELAY)
+    match, stranger = made.match, Client()
+    assert match.public_from == match.created_at + timedelta(seconds=DELAY)
+    assert match.pk not in [m["id"] for m in stranger.get("/api/matches").json()]
+    assert stranger.get(f"/api/matches/{match.pk}").status_code == 404  # not yet
+    assert Client(**bearer(made.tokens[0])).get(f"/api/matches/{match.pk}").status_code == 200
+    later = timezone.now() + timedelta(seconds=DELAY + 1)
+    monkeypatch.setattr("django.utils.timezone.now", lambda: later)
+    assert stranger.get(f"/api/matches/{match.pk}").status_code == 200
+
+
+def test_the_other_games_of_the_match_are_as_far_behind():
+    from matches.services.matches import Timing, match_make
+
+    now = timezone.now()
+    made = match_make(game="procon2020", team_names=["Ha Noi", "Hue"],
+                      start_at=now - timedelta(seconds=100), public_live=True,
+                      timing=Timing(turns=2, strategy_seconds=10, transition_seconds=1,
+                                    between_seconds=-100))
+    first, second = made.games
+    Match.objects.filter(pk__in=[first.pk, second.pk]).update(delay_s=DELAY, public_from=None)
+    for number in (1, 2):  # game 1 ends seconds ago: not yet for the public
+        moves = [{"agent": agent, "type": "move", "dx": 1, "dy": number - 1}
+                 for agent in range(first.agents)]
+        submit(first, made.tokens[0], moves, number)
+        turn_resolve(match_id=first.pk, number=number, now=now - timedelta(seconds=3 - number))
+    from matches import selectors
+    from matches.rules import rules_for
+
+    before = rules_for("procon2020").headline(selectors.initial_view(first)["scores"])
+    last = rules_for("procon2020").headline(selectors.latest_scores(Match.objects.get(
+        pk=first.pk)))
+    assert before != last  # game 1's two turns changed its scores
+    state = Client().get(f"/api/matches/{second.pk}").json()
+    assert state["game_of_match"]["headlines"][0] == before  # game 1 as the public has it
+    assert state["game_of_match"]["wins"] == [0, 0]
+    live = Client(**bearer(made.tokens[0])).get(f"/api/matches/{second.pk}").json()
+    assert live["game_of_match"]["headlines"][0] == last
+
+
+def test_an_end_without_a_turn_and_a_pause_reach_the_public_a_delay_late():
+    from matches.services.control import match_pause, match_resume, match_void
+
+    match, _ = played(2, 0)
+    now = timezone.now()
+    match_pause(match_id=match.pk, reason="power cut", judge="judy",
+                now=now - timedelta(seconds=DELAY + 20))
+    match_resume(match_id=match.pk, judge="judy", now=now - timedelta(seconds=5))
+    match.refresh_from_db()
+    shown = delayed(match, now)  # paused then; the 35 s given back on resume not yet
+    assert abs(shown.paused_at - (now - timedelta(seconds=20))) < timedelta(milliseconds=1)
+    assert shown.pause_reason == "power cut"
+    assert shown.start_at == match.start_at - timedelta(seconds=DELAY + 15) + timedelta(
+        seconds=DELAY)
+    assert Client().get(f"/api/matches/{match.pk}").json()["paused"]["reason"] == "power cut"
+    match_void(match_id=match.pk, reason="replayed tomorrow", judge="judy")
+    state = Client().get(f"/api/matches/{match.pk}").json()
+    assert (state["status"], state["result"]) == ("running", None)
+    assert Client(**bearer(_[0])).get(f"/api/matches/{match.pk}").json()["status"] == \
+        "finished"

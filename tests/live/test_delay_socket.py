@@ -99,3 +99,28 @@ async def test_everyones_list_hears_of_a_delayed_match_late_and_the_judges_live(
     assert (await next_of(public, "summary", timeout=DELAY + 3))["match"]["turn"] == 1
     for socket in (judge, public):
         await socket.disconnect()
+
+
+async def test_a_line_hands_each_event_on_when_due_whatever_came_before_it():
+    """Everyone's list mixes matches of different delays: a short delay's event is not
+    held behind a longer one's; a match taken back loses what was held of it."""
+    from matches.live.delay import DelayLine
+
+    got = []
+
+    class Member:
+        async def deliver(self, event):
+            got.append(event["turn"])
+
+    member = Member()
+    line = await DelayLine.join("test.line", member)
+    text = '{"type":"summary","match":{"id":%d,"deadline":1000,"server_time":5}}'
+    await line.deliver({"kind": "summary", "turn": 1, "late": 800, "text": text % 1})
+    await line.deliver({"kind": "summary", "turn": 2, "late": 100, "text": text % 2})
+    await line.deliver({"kind": "summary", "turn": 3, "late": 300, "text": text % 3})
+    gone = '{"type":"withdrawn","match":3}'
+    await line.deliver({"kind": "withdrawn", "turn": None, "text": gone})
+    await asyncio.sleep(1.2)
+    assert got == [None, 2, 1]
+    await line.leave(member)
+    assert line.task.done() and DelayLine._lines.get(line.key) is None
