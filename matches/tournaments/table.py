@@ -128,7 +128,7 @@ def tournament_data(tournament: Tournament, now: datetime,
     passed = rehearsals(tournament)
     return {
         "id": tournament.pk, "name": tournament.name, "game": tournament.game,
-        "format": tournament.format, "status": tournament.status(now),
+        "format": tournament.format, "status": _status_seen(tournament, now, moment),
         "start_at": epoch_ms(tournament.start_at),
         "games_per_fixture": tournament.games_per_fixture,
         "teams": [{"index": e.index, "name": e.name, "short": e.short,
@@ -173,10 +173,12 @@ def seen_fixtures(tournament: Tournament, now: datetime,
     moment = now - timedelta(seconds=delay)
     seen = []
     for fixture in fixtures:
-        if fixture.finished_at is not None and fixture.finished_at > moment:
+        if fixture.finished_at is None or fixture.finished_at > moment:
+            # nothing of its results yet: a drawn match's points and note ("replayed")
+            # are written before the fixture is settled
             fixture = copy.copy(fixture)
             fixture.finished_at, fixture.winner, fixture.points = None, None, []
-            fixture.decided_by = ""
+            fixture.decided_by, fixture.note = "", ""
             fixture.save = fixture.delete = _never_saved
         seen.append(fixture)
     if tournament.format == Tournament.ROUND_ROBIN:
@@ -192,6 +194,14 @@ def _never_saved(*args, **kwargs):
     raise DelayedCopy("a fixture as the public sees it late is never saved")
 
 
+def _status_seen(tournament: Tournament, now: datetime, moment: datetime | None) -> str:
+    """The tournament's status as the viewer sees it: behind its delay, it is not over
+    for the public before the end of its last match has come to them."""
+    if moment is not None and tournament.finished_at and tournament.finished_at > moment:
+        return Tournament.RUNNING
+    return tournament.status(now)
+
+
 def _matches_by_fixture(fixtures: Sequence[Fixture], now: datetime | None = None,
                         moment: datetime | None = None) -> dict[int, list[MatchLine]]:
     """Each fixture's matches (first games), in order, in one query; with `moment`, as
@@ -199,8 +209,10 @@ def _matches_by_fixture(fixtures: Sequence[Fixture], now: datetime | None = None
     as much), in one query more."""
     now = now or timezone.now()
     found: dict[int, list[MatchLine]] = defaultdict(list)
-    rows = list(Match.objects.filter(fixture__in=[f.pk for f in fixtures], first_game=None
-                                     ).order_by("pk").values_list(
+    matches = Match.objects.filter(fixture__in=[f.pk for f in fixtures], first_game=None)
+    if moment is not None:  # a match made since (a rerun, the next match) is not shown yet
+        matches = matches.filter(Q(public_from=None) | Q(public_from__lte=now))
+    rows = list(matches.order_by("pk").values_list(
         "pk", "fixture_id", "start_at", "turns", "resolved_turns", "closed"))
     later: dict[int, int] = {}  # a match's first turn the public has not seen
     if moment is not None:
@@ -307,7 +319,8 @@ def page_data(tournament: Tournament, now: datetime, shown_round: int | None = N
     marks = cross_table(entrants, [f for f in fixtures if f.stage != Fixture.THIRD
                                    and f.stage != Fixture.KNOCKOUT]) if crossed else []
     return {
-        "tournament": tournament, "status": tournament.status(now), "game": rules.title,
+        "tournament": tournament, "status": _status_seen(tournament, now, moment),
+        "game": rules.title,
         "format": tournament.get_format_display(), "entrants": entrants,
         "planned_rounds": _planned_rounds(tournament, fixtures, len(entrants), knockout),
         "current_round": current,
