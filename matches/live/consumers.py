@@ -9,6 +9,7 @@ What a socket sends, who may open one and its close codes: docs/live-protocol.md
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 from types import SimpleNamespace
 from urllib.parse import parse_qs
 
@@ -126,14 +127,20 @@ def _unseen(match_id: int) -> list[tuple[float, dict]]:
     comes to them (epoch s): a new delay line's seed (matches/live/delay.py)."""
     match = Match.objects.select_related("board").get(pk=match_id)
     late, now = late_of(match), timezone.now()
-    due = {number: at for at, number in due_times(match, now)}
+    # the soonest SEED_TURNS: a long delay of fast turns is not read at once (the turns
+    # after them come as a gap, filled from the stored turns, with the first held event)
+    due = {number: at for at, number in due_times(match, now)[:SEED_TURNS]}
     rows = Turn.objects.filter(match_id=match_id, number__in=list(due)).order_by("number")
     # each as it was sent then (its clocks and deadline of that moment)
     events = [(due[row.number].timestamp(),
                relay_event(messages.turn(match, row, row.resolved_at), late)) for row in rows]
-    if match.over and events:  # it ended with its last turn
-        events.append((events[-1][0], relay_event(messages.end(match), late)))
+    ended = match.ended_at and match.ended_at + timedelta(seconds=match.delay_s)
+    if match.over and ended and ended > now:  # its end (with its last turn, or without)
+        events.append((ended.timestamp(), relay_event(messages.end(match), late)))
     return events
+
+
+SEED_TURNS = 600
 
 
 @database_sync_to_async
