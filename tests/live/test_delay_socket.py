@@ -124,3 +124,19 @@ async def test_a_line_hands_each_event_on_when_due_whatever_came_before_it():
     assert got == [None, 2, 1]
     await line.leave(member)
     assert line.task.done() and DelayLine._lines.get(line.key) is None
+
+
+async def test_a_visitor_who_says_it_has_seen_more_gets_nothing_the_public_has_not():
+    """?since=N past the public's turn (a hostile visitor guessing): no turn beyond what
+    the public has is sent, and the next comes at the public's moment."""
+    match, tokens = await delayed_match()
+    await resolve(match_id=match.pk, number=1)
+    public = await opened(f"/ws/matches/{match.pk}/?since=1")
+    await none_of(public, "turn", DELAY / 2)
+    await resolve(match_id=match.pk, number=2)
+    team = await opened(f"/ws/matches/{match.pk}/?since=1", tokens[0])
+    assert (await next_of(team, "turn", timeout=1))["turn"] == 2  # the team: at once
+    await none_of(public, "turn", DELAY / 2)
+    assert (await next_of(public, "turn", timeout=DELAY + 3))["turn"] == 2
+    for socket in (team, public):
+        await socket.disconnect()
