@@ -107,7 +107,8 @@ def match_create(
     One game, stored as told: a new match is made by `match_make`, which fills in the
     defaults and plans its later games. The first game of a match of several has
     `match_games`; a later game played by a protocol server (CHaser's, whose teams swap
-    sides) is made here with `first_game` and its own team names."""
+    sides) is made here with `first_game` and its own team names. `delay_seconds` is
+    its spectator delay (a later game has its first's)."""
     names = team_names_check(team_names)
     shorts = team_shorts_check(team_shorts)
     problem = text_problem(title)
@@ -124,9 +125,7 @@ def match_create(
             first_game=first_game,
             delay_s=first_game.delay_s if first_game is not None else delay_seconds,
         )
-        if match.delay_s:  # the public hears of it as late as of everything in it
-            match.public_from = match.created_at + timedelta(seconds=match.delay_s)
-            Match.objects.filter(pk=match.pk).update(public_from=match.public_from)
+        _public_late(match)
         for index, (name, token) in enumerate(zip(names, tokens, strict=True)):
             Team.objects.create(match=match, index=index, name=name, short=shorts[index],
                                 token_hash=token_hash(token))
@@ -134,6 +133,14 @@ def match_create(
         # the lists and the event streams hear of it now, not at its first turn
         transaction.on_commit(lambda: summary_announce(match), robust=True)
     return CreatedMatch(match, tokens)
+
+
+def _public_late(match: Match) -> None:
+    """A match made with a spectator delay comes to the public as late as everything in
+    it (selectors/delay.py): from its making plus the delay."""
+    if match.delay_s:
+        match.public_from = match.created_at + timedelta(seconds=match.delay_s)
+        Match.objects.filter(pk=match.pk).update(public_from=match.public_from)
 
 
 def next_game_create(*, first: Match, board: Board, agents: int, start_at: datetime,
@@ -153,9 +160,7 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
             first_game=first, match_games=first.match_games, secret_board=secret_board,
             delay_s=first.delay_s,
         )
-        if game.delay_s:
-            game.public_from = game.created_at + timedelta(seconds=game.delay_s)
-            Match.objects.filter(pk=game.pk).update(public_from=game.public_from)
+        _public_late(game)
         for team in first.teams.all():
             Team.objects.create(match=game, index=team.index, name=team.name, short=team.short,
                                 token_hash=token_hash(new_token()))
