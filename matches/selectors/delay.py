@@ -33,8 +33,16 @@ class DelayedCopy(Exception):
     """A delayed copy of a match was asked to be saved: it is only ever read."""
 
 
-def _never_saved(*args, **kwargs):
-    raise DelayedCopy("a match as the public sees it late is never saved")
+def read_only_copy(instance):
+    """A copy of a model instance as the public sees it late (a match, a fixture): it
+    is only ever read; saving, deleting or refreshing it raises DelayedCopy."""
+    def refused(*args, **kwargs):
+        raise DelayedCopy(f"a {type(instance).__name__.lower()} as the public sees it late "
+                          "is never saved")
+    shown = copy.copy(instance)
+    shown.__dict__.pop("_prefetched_objects_cache", None)  # its own reads, like the row's
+    shown.save = shown.delete = shown.refresh_from_db = refused
+    return shown
 
 
 def delayed(match: Match, now: datetime | None = None) -> Match:
@@ -44,10 +52,8 @@ def delayed(match: Match, now: datetime | None = None) -> Match:
     now = now or timezone.now()
     late = timedelta(seconds=match.delay_s)
     moment = now - late
-    shown = copy.copy(match)
-    shown.__dict__.pop("_prefetched_objects_cache", None)  # its own reads, like the match's
+    shown = read_only_copy(match)
     shown.shown_late = late
-    shown.save = shown.delete = shown.refresh_from_db = _never_saved
     _judges_hand_then(shown, match, moment)
     shown.start_at += late
     if shown.paused_at is not None:

@@ -4,7 +4,6 @@ pages and the downloads all read it here)."""
 
 from __future__ import annotations
 
-import copy
 import functools
 import operator
 from collections import defaultdict
@@ -22,7 +21,7 @@ from matches.models import Entrant, Fixture, Match, Tournament, Turn
 from matches.rules import rules_for, words
 from matches.rules.turns import is_protocol_played
 from matches.selectors import epoch_ms, rehearsals
-from matches.selectors.delay import DelayedCopy
+from matches.selectors.delay import read_only_copy
 from matches.tournaments.standings import FixtureResult, Row, standings
 
 
@@ -176,10 +175,9 @@ def seen_fixtures(tournament: Tournament, now: datetime,
         if fixture.finished_at is None or fixture.finished_at > moment:
             # nothing of its results yet: a drawn match's points and note ("replayed")
             # are written before the fixture is settled
-            fixture = copy.copy(fixture)
+            fixture = read_only_copy(fixture)
             fixture.finished_at, fixture.winner, fixture.points = None, None, []
             fixture.decided_by, fixture.note = "", ""
-            fixture.save = fixture.delete = _never_saved
         seen.append(fixture)
     if tournament.format == Tournament.ROUND_ROBIN:
         return seen, moment
@@ -188,10 +186,6 @@ def seen_fixtures(tournament: Tournament, now: datetime,
     return [fixture for fixture in seen
             if fixture.round == first or not any(r < fixture.round for r in open_rounds)
             or fixture.stage == Fixture.GROUP], moment
-
-
-def _never_saved(*args, **kwargs):
-    raise DelayedCopy("a fixture as the public sees it late is never saved")
 
 
 def _status_seen(tournament: Tournament, now: datetime, moment: datetime | None) -> str:
