@@ -235,12 +235,13 @@ def _visible(request: HttpRequest, match_id: int, published_only: bool = False) 
         return None
     if is_judge(request.user):
         return match
+    own = can_view_private(request.user, match, _team(request)) or \
+        session_team(request, match) is not None  # its own team: live
     if published_only:  # a published match's end reaches the public after its delay
-        shown = delayed(match) if match.published else None
-        return shown if shown is not None and shown.over else None
-    if can_view_private(request.user, match, _team(request)) or \
-            session_team(request, match) is not None:
-        return match  # its own team, live
+        shown = match if own else delayed(match)
+        return shown if match.published and shown.over else None
+    if own:
+        return match
     return delayed(match) if is_public(match) else None
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from datetime import date
 from urllib.parse import quote
@@ -227,9 +228,11 @@ def published(request: HttpRequest) -> HttpResponse:
             matches = matches.filter(**{lookup: date.fromisoformat(chosen[key])})
         except ValueError:
             chosen[key] = ""  # an empty or malformed date filters nothing
-    matches = list(matches.prefetch_related("teams").order_by("-start_at")[:PUBLISHED_PAGE])
+    matches = matches.prefetch_related("teams").order_by("-start_at")
     if not is_judge(request.user):  # one whose end is still behind its delay is not yet
-        matches = [match for match in matches if delayed(match, now).over]
+        matches = (match for match in matches.iterator(chunk_size=PUBLISHED_PAGE)
+                   if delayed(match, now).over)
+    matches = list(itertools.islice(matches, PUBLISHED_PAGE))
     finals = {row.match_id: row.scores for row in Turn.objects.filter(
         match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
     rows = [{"match": m, "teams": list(m.teams.all()), "unit": _unit(m.game),

@@ -118,6 +118,7 @@ def test_a_finished_match_ends_for_the_public_a_delay_after_its_last_turn(judge_
     tv = stranger.get(f"/tv/now?current={pk}").json()["current"]
     assert (tv["status"], tv["verdict"], tv["swing"]) == ("running", None, None)
     assert Client(**bearer(tokens[0])).get(f"/api/matches/{pk}").json()["status"] == "finished"
+    assert Client(**bearer(tokens[0])).get(f"/api/matches/{pk}/record").status_code == 200
 
     # a delay later, it has ended for everyone
     Match.objects.filter(pk=pk).update(delay_s=1)
