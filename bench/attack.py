@@ -138,8 +138,11 @@ class System:
                 continue
             if name in ("postgres", "redis-server", "bash", "pgrep", "sleep", "nginx"):
                 continue  # the services' own, and the scripts'; nginx's few MB
-            rss = int(next(line for line in status.splitlines()
-                           if line.startswith("VmRSS")).split()[1])
+            line = next((line for line in status.splitlines() if line.startswith("VmRSS")),
+                        None)
+            if line is None:  # a process ending (a zombie has no memory of its own)
+                continue
+            rss = int(line.split()[1])
             total, largest = total + rss, max(largest, rss)
         return total / 1024, largest / 1024
 
