@@ -20,9 +20,10 @@ After a quiet phase, the attacker, from one other address (127.0.0.2), for --sec
 every connection opened again as soon as it ends. It prints, quiet beside attacked:
 the team's POST latency p50/p99 (goal p99 < 100 ms), each turn's lateness from its
 deadline to its `turn` message at the team's socket (p99 < 250 ms), GET / p99 (< 1 s),
-the server's peak memory (< 500 MB; the sum of its processes with --venue), what the
-attack added to the database (< 1 MB: its growth beyond a quiet phase's), and what
-the gates refused.
+the server's peak memory (< 500 MB; with --venue, the sum of its processes' proportional
+set sizes, where a page they share, a library's, counts once in all; their resident
+sizes' plain sum alongside), what the attack added to the database (< 1 MB: its growth
+beyond a quiet phase's), and what the gates refused.
 """
 
 from __future__ import annotations
@@ -126,25 +127,26 @@ class System:
                                capture_output=True, text=True).stdout.split()
         return [int(pid) for pid in found]
 
-    def memory_mib(self) -> float:
-        """The resident memory of the server's processes (PostgreSQL's and Redis's own
-        are not counted), and of the largest of them."""
-        total = largest = 0
+    def memory_mib(self) -> tuple[float, float, float]:
+        """The memory of the server's processes (PostgreSQL's and Redis's own are not
+        counted): their proportional set size (each page shared by several processes,
+        a library's, counted once in all, in shares), the largest one's resident size,
+        and the sum of their resident sizes (shared pages counted in each)."""
+        pss = rss_total = largest = 0
         for pid in self.pids():
             try:
                 status = Path(f"/proc/{pid}/status").read_text()
+                rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
                 name = Path(f"/proc/{pid}/comm").read_text().strip()
             except OSError:
                 continue
             if name in ("postgres", "redis-server", "bash", "pgrep", "sleep", "nginx"):
                 continue  # the services' own, and the scripts'; nginx's few MB
-            line = next((line for line in status.splitlines() if line.startswith("VmRSS")),
-                        None)
-            if line is None:  # a process ending (a zombie has no memory of its own)
+            rss, share = _kib(status, "VmRSS:"), _kib(rollup, "Pss:")
+            if rss is None or share is None:  # a process ending (a zombie has no memory)
                 continue
-            rss = int(line.split()[1])
-            total, largest = total + rss, max(largest, rss)
-        return total / 1024, largest / 1024
+            pss, rss_total, largest = pss + share, rss_total + rss, max(largest, rss)
+        return pss / 1024, largest / 1024, rss_total / 1024
 
     def database_bytes(self) -> int:
         if not self.venue:
@@ -253,6 +255,12 @@ async def probe_index(base: str, until: float, times: list) -> None:
                 pass
             times.append((time.time(), (time.perf_counter() - began) * 1000))
             await asyncio.sleep(0.25)
+
+
+def _kib(text: str, field: str) -> int | None:
+    """A field in kB of a /proc status or smaps_rollup file."""
+    line = next((line for line in text.splitlines() if line.startswith(field)), None)
+    return None if line is None else int(line.split()[1])
 
 
 def sample_memory(system: System, until: float, samples: list) -> None:
@@ -486,12 +494,15 @@ def main() -> None:
         print(figures("turn lateness, deadline→turn (ms)", window(team.lateness, begin, end),
                       "goal p99 < 250"))
         print(figures("GET / (ms)", window(index_times, begin, end), "goal p99 < 1000"))
-        peak = max((total for at, (total, _) in memory if begin <= at < end),
+        peak = max((total for at, (total, _, _) in memory if begin <= at < end),
                    default=float("nan"))
-        largest = max((one for at, (_, one) in memory if begin <= at < end),
+        largest = max((one for at, (_, one, _) in memory if begin <= at < end),
                       default=float("nan"))
-        print(f"{'server memory, peak (MiB)':<34} {peak:8.1f}  goal < 500"
-              f"  (its largest process {largest:.1f})")
+        resident = max((every for at, (_, _, every) in memory if begin <= at < end),
+                       default=float("nan"))
+        print(f"{'server memory, peak (MiB)':<34} {peak:8.1f}  goal < 500  (proportional: "
+              f"shared pages once; resident, each process's own count: {resident:.1f}; "
+              f"its largest process {largest:.1f})")
     if options.show:
         for name, samples in (("POST", team.posts), ("lateness", team.lateness)):
             print(f"{name} by second of the attack:", " ".join(
