@@ -9,7 +9,7 @@
     with 1-second steps and a round robin of --teams teams (half of its fixtures playing
     a match at a time), then --ticks ticks of the clock as `runclock` runs them (turns,
     the tournaments' runner, the next wake-up), each timed and its SQL queries counted,
-    the simulated time moving 0.1 s a tick, and what parts of a turn cost. Goal: tick
+    the simulated time moving 0.1 s a tick, and what parts of the ticks that resolve turns cost. Goal: tick
     p99 under 20 ms.
 Prints the figures.
 """
@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import os
+import pstats
 import signal
 import statistics
 import subprocess
@@ -68,8 +70,8 @@ def demo_cpu(seconds: float) -> None:
 
 def time_parts() -> dict[str, float]:
     """Wrap the parts of a turn's resolution in timers: their seconds by name, summed."""
-    from matches.live import broadcast
-    from matches.services import transition
+    from matches.live import broadcast, messages
+    from matches.services import clock, transition
 
     spent: dict[str, float] = {}
 
@@ -85,16 +87,19 @@ def time_parts() -> dict[str, float]:
         setattr(module, name, wrapper)
 
     for module, name, label in (
-            (transition, "counted_submissions", "the counted submissions' query"),
-            (transition, "turn_announce", "announcing it (after the commit)"),
+            (transition, "_claim", "claiming and reading the matches"),
+            (transition, "_counted", "the counted submissions' query"),
+            (transition, "turns_announce", "announcing it (after the commit)"),
             (broadcast, "summary_announce", "of which the lists' line"),
-            (broadcast, "_send", "of which sending")):
+            (messages, "turn", "of which the turn's message"),
+            (broadcast, "_send", "of which sending"),
+            (clock, "next_wakeup", "the next wake-up (a tick's share)")):
         spent[label] = 0.0
         timed(module, name, label)
     return spent
 
 
-def ticks(matches: int, teams: int, count: int) -> None:
+def ticks(matches: int, teams: int, count: int, profile=None) -> None:
     scratch = tempfile.mkdtemp(prefix="bench-clockload-")
     os.environ["SPECTATOR_VAR_DIR"] = scratch
     os.environ.pop("DATABASE_URL", None)
@@ -110,7 +115,7 @@ def ticks(matches: int, teams: int, count: int) -> None:
     from django.utils import timezone
 
     from matches.models import Turn
-    from matches.services.clock import tick_and_wait
+    from matches.services.clock import keep_loaded, tick_and_wait
 
     parts = time_parts()
     from matches.tournaments.services import EntrantSpec, Plan, tournament_create
@@ -132,18 +137,28 @@ def ticks(matches: int, teams: int, count: int) -> None:
                            strategy_seconds=1.0, transition_seconds=0.5,
                            parallel=teams // 4))
     clock.advance(2)
+    keep_loaded()  # as `run_clock` does when it starts
     times, queries, resolved = [], [], []
 
+    busy_parts = dict.fromkeys(parts, 0.0)
+
     def tick(first: bool = False) -> None:
-        before = Turn.objects.count()
+        before, spent = Turn.objects.count(), dict(parts)
         with CaptureQueriesContext(connection) as captured:
+            if profile and not first:
+                profile.enable()
             began = time.perf_counter()
             tick_and_wait(woken=first)
             elapsed = (time.perf_counter() - began) * 1000
+            if profile and not first:
+                profile.disable()
         if not first:
             times.append(elapsed)
             queries.append(len(captured))
             resolved.append(Turn.objects.count() - before)
+            if resolved[-1]:
+                for label, seconds in parts.items():
+                    busy_parts[label] += seconds - spent[label]
 
     async def run() -> None:  # as `runclock` runs its ticks: a thread of their own beside
         step = sync_to_async(tick, thread_sensitive=False,  # the event loop the
@@ -163,6 +178,7 @@ def ticks(matches: int, teams: int, count: int) -> None:
     idle = [(ms, count) for ms, count, turns in zip(times, queries, resolved, strict=True)
             if not turns]
     busy = [(ms, turns) for ms, turns in zip(times, resolved, strict=True) if turns]
+    busy_queries = [count for count, turns in zip(queries, resolved, strict=True) if turns]
     if idle:
         print(f"    {len(idle)} ticks with no turn due: p50 "
               f"{percentile([ms for ms, _ in idle], 0.5):.1f} ms, p99 "
@@ -173,9 +189,12 @@ def ticks(matches: int, teams: int, count: int) -> None:
         print(f"    {len(busy)} ticks resolving {sum(t for _, t in busy)} turns "
               f"(up to {max(t for _, t in busy)} at once): {statistics.median(each):.1f} ms "
               f"a turn (median over those ticks)")
-        turns = sum(t for _, t in busy)
-        print("    of a turn, on average: " + ", ".join(
-            f"{label} {seconds * 1000 / turns:.1f} ms" for label, seconds in parts.items()))
+        print("    those ticks: " + ", ".join(
+            f"{ms:.1f} ms ({turns} turns, {count} queries)"
+            for (ms, turns), count in zip(busy, busy_queries, strict=True)))
+        print("    of those ticks, on average: " + ", ".join(
+            f"{label} {seconds * 1000 / len(busy):.1f} ms"
+            for label, seconds in busy_parts.items()))
 
 
 def main() -> None:
@@ -185,11 +204,16 @@ def main() -> None:
     parser.add_argument("--teams", type=int, default=60)
     parser.add_argument("--ticks", type=int, default=200)
     parser.add_argument("--only", choices=["demo", "ticks"])
+    parser.add_argument("--profile", choices=["cumulative", "tottime"],
+                        help="profile the ticks' thread; print where its time goes")
     options = parser.parse_args()
     if options.only != "ticks":
         demo_cpu(options.seconds)
     if options.only != "demo":
-        ticks(options.matches, options.teams, options.ticks)
+        profile = cProfile.Profile() if options.profile else None
+        ticks(options.matches, options.teams, options.ticks, profile)
+        if profile:
+            pstats.Stats(profile).sort_stats(options.profile).print_stats(40)
 
 
 if __name__ == "__main__":

@@ -28,12 +28,14 @@ def match_group(match_id: int) -> str:
     return f"match.{match_id}"
 
 
-def relay_event(message: dict[str, Any], late: int = 0) -> dict[str, Any]:
-    """The channel-layer event for a message: its JSON text is encoded once, for every
-    socket, with the message's kind and version alongside for the consumers' ordering;
-    `late`, the spectator delay (ms) after which the public may see it (live/delay.py)."""
+def relay_event(message: dict[str, Any], late: int = 0, text: str | None = None
+                ) -> dict[str, Any]:
+    """The channel-layer event for a message: its JSON text (`text`, when the caller
+    has encoded it) is encoded once, for every socket, with the message's kind and
+    version alongside for the consumers' ordering; `late`, the spectator delay (ms)
+    after which the public may see it (live/delay.py)."""
     event = {"type": "relay", "kind": message["type"], "turn": message.get("turn"),
-             "text": json.dumps(message, separators=(",", ":"))}
+             "text": text or json.dumps(message, separators=(",", ":"))}
     if late:
         event["late"] = late
     return event
@@ -96,7 +98,12 @@ def _send(triples: list[tuple[str, dict[str, Any], int]]) -> None:
     layer = get_channel_layer()
     if layer is None or not triples:
         return
-    events = [(group, relay_event(message, late)) for group, message, late in triples]
+    texts: dict[int, str] = {}  # one message sent to two groups is encoded once
+    events = []
+    for group, message, late in triples:
+        event = relay_event(message, late, texts.get(id(message)))
+        texts[id(message)] = event["text"]
+        events.append((group, event))
 
     async def send_all() -> None:
         for group, event in events:
@@ -125,18 +132,31 @@ async def broadcast_soon(group: str, message: dict[str, Any], late: int = 0) -> 
         log.warning("broadcast of %s to %s failed: %r", message["type"], group, error)
 
 
-def turn_announce(match: Match, row: Turn) -> None:
+def turn_announce(match: Match, row: Turn, before: dict[str, Any] | None = None) -> None:
     """After a transition commits: the turn (and the end) to the match's sockets, the
-    viewer count when it changed, and the match's new line to the lists."""
+    viewer count when it changed, and the match's new line to the lists (`before`: the
+    timeline/1 state of the turn before, when the caller holds it)."""
     now, late = timezone.now(), late_of(match)
     with together():
-        broadcast(match_group(match.pk), messages.turn(match, row, now), late)
+        broadcast(match_group(match.pk), messages.turn(match, row, now, before), late)
         if match.over:
             broadcast(match_group(match.pk), messages.end(match), late)
         count = viewers_news(match.pk)
         if count is not None:
             broadcast(match_group(match.pk), messages.viewers(count))
         summary_announce(match, now, row.scores)
+
+
+def turns_announce(played: list[tuple[Match, Turn, dict[str, Any] | None]]) -> None:
+    """`turn_announce` of several matches' turns, sent in one hop to the layer's event
+    loop; one that fails to build is logged and the others still go."""
+    with together():
+        for match, row, before in played:
+            try:
+                turn_announce(match, row, before)
+            except Exception:
+                log.exception("the announcement of match %s's turn %s failed",
+                              match.pk, row.number)
 
 
 def control_announce(match: Match, action: str) -> None:

@@ -20,15 +20,22 @@ from matches.rules import rules_for
 from matches.selectors.notices import for_everyone
 
 
-def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
+def turn(match: Match, row: Turn, now: datetime,
+         before: dict[str, Any] | None = None) -> dict[str, Any]:
     """One transition: a timeline/1 state plus the next deadline and the server's time,
     who leads (`lead`), the side panel's parts (`panel`) as the game's rules say, the
     outcomes' reasons in every language (`reasons`) and what mattered in the turn
-    (`callouts`, in every language)."""
+    (`callouts`, in every language; `before`: the turn before's state, read here when
+    the caller has not)."""
     state = row.state()
     rules = rules_for(match.game)
-    panels = selectors.every_language(lambda: rules.panel(state))
-    before = selectors.state_before(match, row.number) if row.number else None
+    if before is None and row.number:
+        before = selectors.state_before(match, row.number)
+    names = None if _quiet(before, state) else [team.name for team in match.teams.all()]
+    said = selectors.every_language(lambda: (  # (one pass over the languages for both)
+        rules.panel(state),
+        names and selectors.callouts_here(rules, before, state, names)))
+    panels = {code: panel for code, (panel, _) in said.items()}
     return {
         "type": "turn",
         "match": match.pk,
@@ -37,7 +44,8 @@ def turn(match: Match, row: Turn, now: datetime) -> dict[str, Any]:
         "panel": panels["en"],
         "panels": panels,
         "reasons": selectors.reasons_said(state.get("outcomes")),
-        "callouts": _callouts(match, before, state),
+        "callouts": names and selectors.said_callouts(
+            {code: callouts for code, (_, callouts) in said.items()}),
         "deadline": selectors.epoch_ms(_deadline_after(match, row.number, now)),
         "server_time": selectors.epoch_ms(now),
         **selectors.move_clock_fields(match, now, row.number),
@@ -48,10 +56,15 @@ def _callouts(match: Match, before: dict[str, Any] | None,
               state: dict[str, Any]) -> dict[str, list[dict[str, Any]]] | None:
     """What the game's rules find notable in the turn from `before` to `state`, in every
     language; None before the first turn."""
-    if before is None or before is state or before.get("turn") == state.get("turn"):
+    if _quiet(before, state):
         return None
     names = [team.name for team in match.teams.all()]
     return selectors.callouts_said(match.game, before, state, names)
+
+
+def _quiet(before: dict[str, Any] | None, state: dict[str, Any]) -> bool:
+    """No turn between `before` and `state` to call out (before the first turn)."""
+    return before is None or before is state or before.get("turn") == state.get("turn")
 
 
 def _deadline_after(match: Match, number: int, now: datetime) -> datetime | None:

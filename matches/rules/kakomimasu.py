@@ -158,9 +158,11 @@ class KakomimasuRules(Presentation):
         found = collisions(state, target)
         for team, letter in enumerate("ab"):
             gained = state["scores"][team]["territory"] - previous["scores"][team]["territory"]
+            if gained <= 0:
+                continue
             closed = [(x, y) for y, row in enumerate(state["cells"]) for x, char in enumerate(row)
                       if char == letter and previous["cells"][y][x] != letter]
-            if gained > 0 and closed:
+            if closed:
                 x, y = closed[len(closed) // 2]
                 # Translators: a turn's callout, e.g. "Greedy +29: territory closed at (4, 4)"
                 text = words.gettext("%(name)s +%(points)s: territory closed at (%(x)s, %(y)s)")

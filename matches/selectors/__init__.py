@@ -57,10 +57,12 @@ from matches.selectors.records import (  # noqa: F401
 )
 from matches.selectors.report import open_report_team, rehearsals, team_report  # noqa: F401
 from matches.selectors.verdicts import (  # noqa: F401
+    callouts_here,
     callouts_said,
     every_language,
     final_result,
     reasons_said,
+    said_callouts,
     verdict,
     verdicts,
     verdicts_now,

@@ -16,6 +16,7 @@ from matches.rules.base import match_wins
 from matches.selectors.clocks import move_clock_fields, next_deadline, paused_now
 from matches.selectors.delay import delayed
 from matches.selectors.records import (
+    board_name_shown,
     board_shown,
     epoch_ms,
     games_in_order,
@@ -113,7 +114,7 @@ def match_summary(match: Match, now: datetime,
         "game": match.game,
         "title": str(match),
         "teams": [t.name for t in match.teams.all()],
-        "board": board_shown(match, now)["name"],
+        "board": board_name_shown(match, now),
         "turns": match.turns,
         "scores": scores,
         "headline": rules_for(match.game).headline(scores),

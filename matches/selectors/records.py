@@ -23,10 +23,11 @@ def match_record(match: Match, upto: int | None = None) -> MatchRecord:
     """The match-record/1 of a match: the counted submissions of its resolved turns."""
     upto = match.resolved_turns if upto is None else upto
     actions: list[list[list[dict]]] = [[[], []] for _ in range(upto)]
-    counted = Submission.objects.filter(match=match, counted=True, turn__lte=upto)
-    for turn, index, team_actions in counted.values_list("turn", "team__index", "actions"):
-        actions[turn - 1][index] = team_actions
-    teams = tuple({"name": name} for name in match.teams.values_list("name", flat=True))
+    if upto:  # (before turn 1 there is nothing to read)
+        counted = Submission.objects.filter(match=match, counted=True, turn__lte=upto)
+        for turn, index, team_actions in counted.values_list("turn", "team__index", "actions"):
+            actions[turn - 1][index] = team_actions
+    teams = tuple({"name": team.name} for team in match.teams.all())  # (prefetched, often)
     return _record(match, teams, actions)
 
 
@@ -61,6 +62,12 @@ def board_shown(match: Match, now: datetime | None = None) -> dict[str, Any]:
     if match.board_hidden(now or timezone.now()):
         return dict(SECRET_BOARD)
     return {"name": match.board.name, **match.board.data}
+
+
+def board_name_shown(match: Match, now: datetime | None = None) -> str:
+    """`board_shown`'s name alone (a list's line names the board, nothing more)."""
+    return SECRET_BOARD["name"] if match.board_hidden(now or timezone.now()) \
+        else match.board.name
 
 
 def stored_turns(match: Match):

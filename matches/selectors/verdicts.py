@@ -80,12 +80,27 @@ def callouts_said(game: str, before: Mapping[str, Any], state: Mapping[str, Any]
     language; None for a quiet turn (or one its rules cannot read: words about a turn
     never hold up the turn, a replay or a socket)."""
     rules = rules_for(game)
+    return said_callouts(every_language(lambda: callouts_here(rules, before, state, names)))
+
+
+def callouts_here(rules, before: Mapping[str, Any], state: Mapping[str, Any],
+                  names: Sequence[str]) -> list[dict[str, Any]] | None:
+    """The turn's callouts in the language of the moment (None: the rules could not
+    read it, logged)."""
     try:
-        said = every_language(lambda: rules.callouts(before, state, names))
+        return rules.callouts(before, state, names)
     except Exception:
-        log.exception("callouts of a %s turn %s", game, state.get("turn"))
+        log.exception("callouts of a %s turn %s", rules.game, state.get("turn"))
         return None
-    return said if any(said.values()) else None
+
+
+def said_callouts(said: dict[str, list[dict[str, Any]] | None]
+                  ) -> dict[str, list[dict[str, Any]]] | None:
+    """`callouts_here` of every language as `callouts_said` gives them: None for a quiet
+    turn or one the rules could not read."""
+    if any(callouts is None for callouts in said.values()) or not any(said.values()):
+        return None
+    return said
 
 
 def verdicts(match: Match, scores: list[dict[str, int]]) -> dict[str, str] | None:

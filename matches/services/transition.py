@@ -1,24 +1,29 @@
 """The transition step: resolve each due turn exactly once, then broadcast it.
 
-Several clocks may run against one database. A turn is claimed with a conditional
-update of the match's version (`resolved_turns`), so exactly one of them resolves
-it; the rest see zero rows updated and move on.
+Several clocks may run against one database. A turn is claimed by locking its match's
+row and moving its version (`resolved_turns`) on, only where it still stands at the
+turn before, so exactly one of them resolves it; the rest find it moved and go on.
+The turns due at once are claimed, resolved, stored and announced together
+(`turns_resolve`), in a number of queries that does not grow with how many they are.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
 from django.dispatch import Signal
 from django.utils import timezone
 
 from matches import metrics, selectors
 from matches.caches import Kept, identity
-from matches.live.broadcast import end_announce, turn_announce
-from matches.models import Match, Submission, Turn
+from matches.live.broadcast import end_announce, turns_announce
+from matches.models import Board, Match, Submission, Turn
 from matches.rules import rules_for
 from matches.rules.timeline import states
 
@@ -29,9 +34,9 @@ log = logging.getLogger(__name__)
 # this core never names the features that do.
 match_ended = Signal()
 
-# The latest (turn, rules state) of recently resolved matches in this process, by the
-# match's identity, so that a turn is resolved from the previous state instead of
-# replaying the whole record.
+# The latest (turn, rules state, timeline/1 state) of recently resolved matches in this
+# process, by the match's identity, so that a turn is resolved from the previous state
+# instead of replaying the whole record, and announced beside it without reading it.
 STATES = Kept("rules states", entries=64)
 
 
@@ -46,49 +51,125 @@ def _state_before(match: Match, turn: int) -> Any:
 def counted_submissions(match: Match, turn: int) -> dict[int, tuple[int, Any]]:
     """The last accepted submission of each team for a turn, as (id, actions) by team
     index."""
-    accepted = (Submission.objects.filter(match=match, turn=turn, status_code=202)
-                .order_by("received_at", "id").values_list("team__index", "id", "actions"))
-    return {index: (pk, actions) for index, pk, actions in accepted}
+    return _counted({match.pk: turn}).get(match.pk, {})
+
+
+def _counted(turns: dict[int, int]) -> dict[int, dict[int, tuple[int, Any]]]:
+    """`counted_submissions` of several matches at once (`turns`: the turn by match id),
+    in one query: by match id, then team index."""
+    accepted = (Submission.objects.filter(match_id__in=turns, turn__in=set(turns.values()),
+                                          status_code=202)
+                .order_by("received_at", "id")
+                .values_list("match_id", "turn", "team__index", "id", "actions"))
+    counted: dict[int, dict[int, tuple[int, Any]]] = {}
+    for match_id, turn, index, pk, actions in accepted:
+        if turns[match_id] == turn:
+            counted.setdefault(match_id, {})[index] = (pk, actions)
+    return counted
+
+
+@dataclass(frozen=True)
+class Due:
+    """A turn a clock found due: match `match_id`'s turn `number`, found by its start
+    `start_at` (None: whatever its start is now)."""
+    match_id: int
+    number: int
+    start_at: datetime | None = None
 
 
 def turn_resolve(*, match_id: int, number: int, now: datetime | None = None,
                  start_at: datetime | None = None) -> Turn | None:
     """Resolve turn `number` if nobody has yet; None when another clock claimed it, or
     the match is paused, or (`start_at`: the start the caller found the turn due by)
-    the judges moved its deadlines since (services/control.py).
+    the judges moved its deadlines since (services/control.py)."""
+    return turns_resolve([Due(match_id, number, start_at)], now).get(match_id)
 
-    The match ends after the turn when it was the last or the rules say the game is
-    decided (a capture, neither player able to move): its result is stored then."""
+
+def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn]:
+    """Resolve every turn in `due` (one per match) that nobody has yet, in one
+    transaction whose queries do not grow with the number of turns; return the stored
+    turns by match id. A turn is left out when another clock claimed it, or its match is
+    paused, or the judges moved its deadlines since it was found due.
+
+    A match ends after its turn when it was the last or the rules say the game is
+    decided (a capture, neither player able to move): its result is stored then. Once
+    the transaction commits, the turns are announced in one hop (live/broadcast.py)."""
+    now = now or timezone.now()
     with transaction.atomic():
-        unmoved = {} if start_at is None else {"start_at": start_at}
-        claimed = Match.objects.filter(pk=match_id, resolved_turns=number - 1, closed=False,
-                                       paused_at=None, **unmoved).update(resolved_turns=number)
-        if not claimed:
-            return None
-        match = Match.objects.select_related("board").get(pk=match_id)
-        rules = rules_for(match.game)
-        state = _state_before(match, number)
-        counted = counted_submissions(match, number)
-        actions = [counted[index][1] if index in counted else [] for index in (0, 1)]
-        state, outcomes = rules.resolve_turn(state, actions)
-        view = rules.view(state)
-        Submission.objects.filter(pk__in=[pk for pk, _ in counted.values()]).update(counted=True)
-        row = Turn.objects.create(match=match, number=number, cells=view["cells"],
-                                  agents=view["agents"], outcomes=outcomes,
-                                  scores=view["scores"], resolved_at=now or timezone.now())
+        matches = _claim({turn.match_id: turn for turn in due})
+        if not matches:
+            return {}
+        counted = _counted({match.pk: match.resolved_turns for match in matches})
+        played, rows = [], []
+        for match in matches:
+            number = match.resolved_turns
+            rules = rules_for(match.game)
+            cached = STATES.peek(identity(match))
+            shown = cached[2] if cached and cached[0] == number - 1 else None
+            state = _state_before(match, number)
+            if number == 1:  # the empty board's state, shown (a secret one is open by now)
+                shown = rules.view(state)
+            mine = counted.get(match.pk, {})
+            actions = [mine[index][1] if index in mine else [] for index in (0, 1)]
+            state, outcomes = rules.resolve_turn(state, actions)
+            view = rules.view(state)
+            row = Turn(match=match, number=number, cells=view["cells"], agents=view["agents"],
+                       outcomes=outcomes, scores=view["scores"], resolved_at=now)
+            played.append((match, row, state, shown))
+            rows.append(row)
+        Submission.objects.filter(pk__in=[pk for mine in counted.values()
+                                          for pk, _ in mine.values()]).update(counted=True)
+        Turn.objects.bulk_create(rows)
+        for match, row, state, _ in played:
+            if row.number >= match.turns or rules_for(match.game).is_over(state, match.turns):
+                _end(match, row, state)
+                transaction.on_commit(partial(match_ended.send, turn_resolve, match=match),
+                                      robust=True)
+        transaction.on_commit(lambda: _committed(played), robust=True)
+    for match, row, state, _ in played:
+        STATES.put(identity(match), (row.number, state, row.state()))
+    return {match.pk: row for match, row, _, _ in played}
+
+
+def _claim(due: dict[int, Due]) -> list[Match]:
+    """The matches whose due turn this clock takes, in id order, each with its
+    `resolved_turns` moved on to that turn: their rows are locked (on PostgreSQL, in id
+    order, so that two clocks never wait on each other in a circle) and only those
+    still at the turn before, unpaused, open and on the start they were found by are
+    taken."""
+    locked = (Match.objects.select_for_update().prefetch_related("teams")
+              .filter(pk__in=due, closed=False, paused_at=None).order_by("pk"))
+    taken = [match for match in locked
+             if match.resolved_turns == due[match.pk].number - 1
+             and due[match.pk].start_at in (None, match.start_at)]
+    if not taken:
+        return []
+    Match.objects.filter(pk__in=[match.pk for match in taken]).update(
+        resolved_turns=F("resolved_turns") + 1)
+    boards = Board.objects.in_bulk({match.board_id for match in taken})  # read once each
+    for match in taken:
+        match.resolved_turns += 1
+        match.board = boards[match.board_id]
+    return taken
+
+
+def _end(match: Match, row: Turn, state: Any) -> None:
+    """Store the result of a match that ended with `row` (in the caller's transaction)."""
+    rules = rules_for(match.game)
+    match.result = selectors.final_result(match, row.scores, rules.result(state))
+    match.closed = row.number < match.turns  # decided before its last turn
+    match.ended_at = row.resolved_at
+    match.save(update_fields=["result", "closed", "ended_at"])
+
+
+def _committed(played: list[tuple[Match, Turn, Any, Any]]) -> None:
+    """After the turns' transaction commits (and what follows a match's end has been
+    told): count them and announce them."""
+    for match, row, _, _ in played:
         late = None if match.alternating or match.protocol_played else \
-            (row.resolved_at - match.deadline(number)).total_seconds()
-        transaction.on_commit(lambda: metrics.turn_resolved(match.game, late), robust=True)
-        if number >= match.turns or rules.is_over(state, match.turns):
-            match.result = selectors.final_result(match, view["scores"], rules.result(state))
-            match.closed = number < match.turns  # decided before its last turn
-            match.ended_at = row.resolved_at
-            match.save(update_fields=["result", "closed", "ended_at"])
-            transaction.on_commit(lambda: match_ended.send(turn_resolve, match=match),
-                                  robust=True)
-        transaction.on_commit(lambda: turn_announce(match, row), robust=True)
-    STATES.put(identity(match), (number, state))
-    return row
+            (row.resolved_at - match.deadline(row.number)).total_seconds()
+        metrics.turn_resolved(match.game, late)
+    turns_announce([(match, row, shown) for match, row, _, shown in played])
 
 
 def state_before(match: Match, turn: int) -> Any:

@@ -202,10 +202,10 @@ async def test_a_lost_turn_is_filled_from_the_stored_turns(monkeypatch):
     match, _ = await sync_to_async(make_match)()
     socket = await connect(f"/ws/matches/{match.pk}/")
     await receive_type(socket, "snapshot")
-    announce = transition.turn_announce
-    monkeypatch.setattr(transition, "turn_announce", lambda match, row: None)
+    announce = transition.turns_announce
+    monkeypatch.setattr(transition, "turns_announce", lambda played: None)
     await resolve(match_id=match.pk, number=1)  # stored, but its event is lost
-    monkeypatch.setattr(transition, "turn_announce", announce)
+    monkeypatch.setattr(transition, "turns_announce", announce)
     await resolve(match_id=match.pk, number=2)
     first, second = await receive_type(socket, "turn"), await receive_type(socket, "turn")
     assert (first["turn"], second["turn"]) == (1, 2)

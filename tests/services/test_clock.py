@@ -60,24 +60,29 @@ def test_a_turn_claimed_by_another_clock_is_not_resolved_again():
 
 
 def test_two_clock_processes_resolve_every_turn_exactly_once(spawn, tmp_path):
-    match, _ = make_match(strategy=0.15, transition=0.05, start_in=1.5, turns=25)
+    """Three matches whose deadlines fall together: each clock claims them in waves."""
+    made = [make_match(strategy=0.15, transition=0.05, start_in=1.5, turns=25)[0]
+            for _ in range(3)]
+    Match.objects.filter(pk__in=[match.pk for match in made]).update(start_at=made[0].start_at)
     logs = [tmp_path / "clock1.log", tmp_path / "clock2.log"]
     for log in logs:
         spawn("runclock", log_to=log)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
-        match.refresh_from_db()
-        if match.resolved_turns == match.turns:
+        if all(match.resolved_turns == match.turns
+               for match in Match.objects.filter(pk__in=[match.pk for match in made])):
             break
         time.sleep(0.2)
     time.sleep(0.5)  # let both clocks tick once more after the end
-    assert list(match.turn_rows.values_list("number", flat=True)) == list(range(1, 26))
+    for match in made:
+        assert list(match.turn_rows.values_list("number", flat=True)) == list(range(1, 26))
+        match.refresh_from_db()
+        assert stored_equals_replay(match)
     text = [log.read_text() for log in logs]
     claimed = sum(int(line.split("resolved ")[1].split()[0])
                   for log in text for line in log.splitlines() if "resolved " in line)
-    assert claimed == 25, text
+    assert claimed == 3 * 25, text
     assert "Traceback" not in "".join(text)
-    assert stored_equals_replay(match)
 
 
 # --- sleeping until the next deadline, woken by new matches; stopping cleanly ----------

@@ -62,3 +62,34 @@ def test_a_turn_reads_its_match_s_rows_without_joining_the_match():
     assert len(read) == 2
     assert all('"matches_match"' not in query["sql"] for query in read.captured_queries), \
         read.captured_queries
+
+
+@pytest.mark.django_db(transaction=True)  # (the turns' announcements run at the commit)
+def test_turns_due_together_take_as_many_queries_for_eight_matches_as_for_two():
+    def queries_of_a_tick(count: int) -> int:
+        matches = [make_match(start_in=-10, strategy=3600)[0] for _ in range(count)]
+        due = timezone.now() + timedelta(seconds=3590)  # every first deadline has passed
+        Match.objects.filter(pk__in=[m.pk for m in matches]).update(
+            start_at=due - timedelta(seconds=3600))
+        with CaptureQueriesContext(connection) as read:
+            assert clock_tick(due + timedelta(seconds=1)) == count
+        Match.objects.filter(pk__in=[m.pk for m in matches]).update(closed=True)
+        return len(read.captured_queries)
+
+    assert queries_of_a_tick(8) == queries_of_a_tick(2)
+
+
+@pytest.mark.django_db
+def test_a_wave_leaves_out_the_paused_the_moved_and_the_taken_and_resolves_the_rest():
+    from matches.services.transition import Due, turns_resolve
+
+    made = [make_match(start_in=-10, strategy=1, transition=1)[0] for _ in range(4)]
+    paused, moved, taken, free = made
+    Match.objects.filter(pk=paused.pk).update(paused_at=timezone.now())
+    turns_resolve([Due(taken.pk, 1)])  # another clock's, before this one's wave
+    stale = moved.start_at - timedelta(seconds=5)  # the start the caller read, since moved
+    rows = turns_resolve([Due(paused.pk, 1, paused.start_at), Due(moved.pk, 1, stale),
+                          Due(taken.pk, 1, taken.start_at), Due(free.pk, 1, free.start_at)])
+    assert list(rows) == [free.pk] and rows[free.pk].number == 1
+    assert {m.pk: m.resolved_turns for m in Match.objects.filter(pk__in=[m.pk for m in made])} \
+        == {paused.pk: 0, moved.pk: 0, taken.pk: 1, free.pk: 1}
