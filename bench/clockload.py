@@ -9,7 +9,8 @@
     with 1-second steps and a round robin of --teams teams (half of its fixtures playing
     a match at a time), then --ticks ticks of the clock as `runclock` runs them (turns,
     the tournaments' runner, the next wake-up), each timed and its SQL queries counted,
-    the simulated time moving 0.1 s a tick, and what parts of the ticks that resolve turns cost. Goal: tick
+    the simulated time moving 0.1 s a tick, and what the parts of the ticks that
+    resolve turns cost (--profile: where the ticks' thread spends its time). Goal: tick
     p99 under 20 ms.
 Prints the figures.
 """
