@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import os
 import pstats
 import signal
@@ -87,6 +88,17 @@ def time_parts() -> dict[str, float]:
                 spent[label] = spent.get(label, 0.0) + time.perf_counter() - began
         setattr(module, name, wrapper)
 
+    collecting = {"since": 0.0}
+
+    def collector(phase: str, info: dict) -> None:  # the garbage collector's passes
+        if phase == "start":
+            collecting["since"] = time.perf_counter()
+        else:
+            spent[label_gc] += time.perf_counter() - collecting["since"]
+
+    label_gc = "the garbage collector"
+    spent[label_gc] = 0.0
+    gc.callbacks.append(collector)
     for module, name, label in (
             (transition, "_claim", "claiming and reading the matches"),
             (transition, "_counted", "the counted submissions' query"),

@@ -37,7 +37,7 @@ match_ended = Signal()
 # The latest (turn, rules state, timeline/1 state) of recently resolved matches in this
 # process, by the match's identity, so that a turn is resolved from the previous state
 # instead of replaying the whole record, and announced beside it without reading it.
-STATES = Kept("rules states", entries=64)
+STATES = Kept("rules states", entries=512)  # (more than a venue has live at once)
 
 
 def _state_before(match: Match, turn: int) -> Any:
