@@ -102,14 +102,24 @@ def time_parts() -> dict[str, float]:
     for module, name, label in (
             (transition, "_claim", "claiming and reading the matches"),
             (transition, "_counted", "the counted submissions' query"),
-            (transition, "turns_announce", "announcing it (after the commit)"),
+            (clock, "next_wakeup", "the next wake-up"),
+            (clock, "turns_announce", ANNOUNCING),
             (broadcast, "summary_announce", "of which the lists' line"),
             (messages, "turn", "of which the turn's message"),
-            (broadcast, "_send", "of which sending"),
-            (clock, "next_wakeup", "the next wake-up (a tick's share)")):
+            (broadcast, "_send", "of which sending")):
         spent[label] = 0.0
         timed(module, name, label)
+    announced = clock._announce
+
+    def announce(played):  # when the announcer's thread has sent a tick's turns
+        announced(played)
+        SENT.append(time.perf_counter())
+    clock._announce = announce  # (before the clock's Announcer is made)
     return spent
+
+
+ANNOUNCING = "announcing them"  # the parts from here on are the announcer thread's
+SENT: list[float] = []
 
 
 def ticks(matches: int, teams: int, count: int, profiles: list | None = None) -> None:
@@ -128,7 +138,7 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
     from django.utils import timezone
 
     from matches.models import Turn
-    from matches.services.clock import keep_loaded, tick_and_wait
+    from matches.services.clock import Announcer, keep_loaded, tick_and_wait
 
     parts = time_parts()
     from matches.tournaments.services import EntrantSpec, Plan, tournament_create
@@ -155,14 +165,16 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
 
     busy_parts = dict.fromkeys(parts, 0.0)
 
-    def tick(first: bool = False) -> None:
+    began_busy: list[float] = []
+
+    def tick(announcer, first: bool = False) -> None:
         before, spent = Turn.objects.count(), dict(parts)
         with CaptureQueriesContext(connection) as captured:
             profile = cProfile.Profile() if profiles is not None and not first else None
             if profile:
                 profile.enable()
             began = time.perf_counter()
-            tick_and_wait(woken=first)
+            tick_and_wait(woken=first, announce=announcer)
             elapsed = (time.perf_counter() - began) * 1000
             if profile:
                 profile.disable()
@@ -173,16 +185,20 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
             if resolved[-1] and profile:
                 profiles.append(profile)  # only the ticks that resolve turns
             if resolved[-1]:
+                began_busy.append(began)
                 for label, seconds in parts.items():
                     busy_parts[label] += seconds - spent[label]
 
     async def run() -> None:  # as `runclock` runs its ticks: a thread of their own beside
         step = sync_to_async(tick, thread_sensitive=False,  # the event loop the
                              executor=ThreadPoolExecutor(max_workers=1))  # broadcasts use
-        await step(True)  # the first reading, and the tournament's first matches
+        announcer = Announcer(asyncio.get_running_loop())  # as `run_clock` makes it
+        await step(announcer, True)  # the first reading, and the tournament's first matches
         for _ in range(count):
             clock.advance(0.1)
-            await step()
+            await step(announcer)
+        await asyncio.sleep(1.0)  # the last turns sent
+        announcer.close()
 
     asyncio.run(run())
     print(f"(b) {count} ticks with {matches} live matches and a round robin of {teams} teams "
@@ -208,9 +224,17 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
         print("    those ticks: " + ", ".join(
             f"{ms:.1f} ms ({turns} turns, {count} queries)"
             for (ms, turns), count in zip(busy, busy_queries, strict=True)))
+        labels = list(parts)
+        mine = labels[:labels.index(ANNOUNCING)]
         print("    of those ticks, on average: " + ", ".join(
-            f"{label} {seconds * 1000 / len(busy):.1f} ms"
-            for label, seconds in busy_parts.items()))
+            f"{label} {busy_parts[label] * 1000 / len(busy):.1f} ms" for label in mine))
+        print("    then, in the announcer's thread, for each of those ticks: " + ", ".join(
+            f"{label} {parts[label] * 1000 / len(busy):.1f} ms" for label in labels
+            if label not in mine))
+        sent = [(done - began) * 1000 for done, began in zip(SENT[-len(busy):], began_busy,
+                                                             strict=True)]
+        print(f"    a tick's turns all sent {percentile(sent, 0.5):.1f} ms after the tick "
+              f"began (p50), {max(sent):.1f} ms at most")
 
 
 def main() -> None:

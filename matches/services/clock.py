@@ -33,9 +33,10 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from matches import selectors
+from matches.live.broadcast import turns_announce
 from matches.live.hub import stop_if_cancelled
 from matches.models import Match
-from matches.services.transition import Due, time_out, turns_resolve
+from matches.services.transition import Announce, Due, time_out, turns_resolve
 
 # Sent after every tick with `now` and `woken` (the clock was told something changed,
 # maybe in another process); each receiver does what is due and returns how many
@@ -60,7 +61,8 @@ def unfinished_matches() -> list[Match]:
     return sorted(Match.objects.unfinished().only(*CLOCK_FIELDS), key=lambda match: match.pk)
 
 
-def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) -> int:
+def clock_tick(now: datetime | None = None, matches: list[Match] | None = None,
+               announce: Announce | None = None) -> int:
     """Resolve every due turn of every match, in order, and end the alternating games
     whose mover's time has run out (`matches`: the unfinished ones, read here when not
     given; their turns and ends are brought up to date). Returns how many turns and
@@ -69,7 +71,8 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) 
     The turns due at once are resolved together, in waves: each match's first due turn
     in one transaction, then the second of those with two or more, and so on
     (services/transition.py's `turns_resolve`), so that a round of 45 matches whose
-    deadlines fall together costs a few queries, not a few per match."""
+    deadlines fall together costs a few queries, not a few per match. `announce`: what
+    sends the turns once stored (by default, this thread: `Announcer`)."""
     now = now or timezone.now()
     resolved = 0
     listed = {match.pk: match for match in (unfinished_matches() if matches is None
@@ -89,7 +92,7 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) 
             waiting[match.pk] = turns
     while waiting:
         wave = [turns.pop(0) for turns in waiting.values()]
-        taken = turns_resolve(wave)
+        taken = turns_resolve(wave, announce=announce)
         resolved += len(taken)
         for match_id, row in taken.items():  # the caller's copies stay current
             listed[match_id].resolved_turns = row.number
@@ -179,13 +182,15 @@ def heartbeat() -> None:
             log.warning("the clock's heartbeat could not be written to the cache")
 
 
-def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> float:
+def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
+                  announce: Announce | None = None) -> float:
     """One step: resolve what is due, then let the clock's listeners do theirs; return
-    how long to sleep before the next. `woken`: the clock was told something changed."""
+    how long to sleep before the next. `woken`: the clock was told something changed;
+    `announce`: what sends the turns resolved (`clock_tick`)."""
     close_old_connections()
     heartbeat()
     matches = unfinished_matches()  # the tick's one read of the matches
-    resolved = clock_tick(matches=matches)
+    resolved = clock_tick(matches=matches, announce=announce)
     if resolved:
         log.info("resolved %d turn(s)", resolved)
     now = timezone.now()
@@ -221,6 +226,36 @@ def keep_loaded() -> None:
     gc.freeze()
 
 
+class Announcer:
+    """Sends the turns a tick resolved (live/broadcast.py's `turns_announce`: their
+    messages built, then sent through the channel layer) from a thread of its own, in the
+    order they were resolved, so that the clock goes on to its next deadline while they
+    go out. Made and called within the clock's event loop's threads; `close` when done."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="announcer")
+        self.send = sync_to_async(_announce, thread_sensitive=False, executor=self.executor)
+
+    def __call__(self, played: list) -> None:
+        sent = asyncio.run_coroutine_threadsafe(self.send(played), self.loop)
+        sent.add_done_callback(_failed)
+
+    def close(self) -> None:
+        self.executor.submit(connections.close_all)  # (after what was handed to it)
+        self.executor.shutdown(wait=False)
+
+
+def _announce(played: list) -> None:
+    close_old_connections()  # (a message may read: the thread's connection, kept fresh)
+    turns_announce(played)
+
+
+def _failed(sent) -> None:
+    if not sent.cancelled() and sent.exception() is not None:
+        log.error("an announcement of turns failed", exc_info=sent.exception())
+
+
 async def run_clock(stop: asyncio.Event | None = None, *,
                     idle_seconds: float = IDLE_SECONDS) -> None:
     """Tick until `stop` is set; a tick under way when it is set is finished first."""
@@ -230,20 +265,22 @@ async def run_clock(stop: asyncio.Event | None = None, *,
     # queued behind a tick in the same process (the embedded demo).
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock")
     step = sync_to_async(tick_and_wait, thread_sensitive=False, executor=executor)
+    announcer = Announcer(asyncio.get_running_loop())
     try:
         async with clock_alarm(stop) as alarm:
             while not stop.is_set():
                 woken = alarm.rung.is_set()
                 alarm.rung.clear()  # a notification during the tick rings again after it
                 try:
-                    delay = await step(idle_seconds, woken)
+                    delay = await step(idle_seconds, woken, announcer)
                 except Exception:  # a database hiccup must not stop the match clock
                     log.exception("clock tick failed; retrying")
                     delay = RETRY_SECONDS
                 await alarm.sleep(delay)
-    finally:  # the tick thread's database connection closes with the clock
+    finally:  # the threads' database connections close with the clock
         executor.submit(connections.close_all)
         executor.shutdown(wait=False)
+        announcer.close()
 
 
 @contextlib.asynccontextmanager

@@ -10,6 +10,7 @@ The turns due at once are claimed, resolved, stored and announced together
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -85,7 +86,11 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None,
     return turns_resolve([Due(match_id, number, start_at)], now).get(match_id)
 
 
-def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn]:
+Announce = Callable[[list[tuple[Match, Turn, Any]]], None]
+
+
+def turns_resolve(due: list[Due], now: datetime | None = None,
+                  announce: Announce | None = None) -> dict[int, Turn]:
     """Resolve every turn in `due` (one per match) that nobody has yet, in one
     transaction whose queries do not grow with the number of turns; return the stored
     turns by match id. A turn is left out when another clock claimed it, or its match is
@@ -93,7 +98,9 @@ def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn
 
     A match ends after its turn when it was the last or the rules say the game is
     decided (a capture, neither player able to move): its result is stored then. Once
-    the transaction commits, the turns are announced in one hop (live/broadcast.py)."""
+    the transaction commits, the turns are announced in one hop (live/broadcast.py's
+    `turns_announce`, or `announce`: the clock's, which sends them from a thread of its
+    own)."""
     now = now or timezone.now()
     with transaction.atomic():
         matches = _claim({turn.match_id: turn for turn in due})
@@ -125,7 +132,7 @@ def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn
                 _end(match, row, state)
                 transaction.on_commit(partial(match_ended.send, turn_resolve, match=match),
                                       robust=True)
-        transaction.on_commit(lambda: _committed(played), robust=True)
+        transaction.on_commit(lambda: _committed(played, announce), robust=True)
     for match, row, state, _ in played:
         STATES.put(identity(match), (row.number, state, row.state()))
     return {match.pk: row for match, row, _, _ in played}
@@ -162,14 +169,14 @@ def _end(match: Match, row: Turn, state: Any) -> None:
     match.save(update_fields=["result", "closed", "ended_at"])
 
 
-def _committed(played: list[tuple[Match, Turn, Any, Any]]) -> None:
+def _committed(played: list[tuple[Match, Turn, Any, Any]], announce: Announce | None) -> None:
     """After the turns' transaction commits (and what follows a match's end has been
     told): count them and announce them."""
     for match, row, _, _ in played:
         late = None if match.alternating or match.protocol_played else \
             (row.resolved_at - match.deadline(row.number)).total_seconds()
         metrics.turn_resolved(match.game, late)
-    turns_announce([(match, row, shown) for match, row, _, shown in played])
+    (announce or turns_announce)([(match, row, shown) for match, row, _, shown in played])
 
 
 def state_before(match: Match, turn: int) -> Any:

@@ -130,6 +130,30 @@ def test_a_new_match_wakes_the_clock_running_in_this_process(transactional_db):
         wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns")
 
 
+def test_the_clock_sends_its_turns_from_a_thread_of_their_own_in_order(transactional_db,
+                                                                        monkeypatch):
+    """The tick goes on to its next deadline while its turns go out: each tick's turns
+    are announced by the clock's announcer thread, after they are stored, in order."""
+    import threading
+
+    from matches.services import clock
+
+    heard = []
+    announce = clock.turns_announce
+
+    def turns_announce(played):
+        stored = Turn.objects.filter(match=played[0][0], number=played[0][1].number).exists()
+        heard.append((threading.current_thread().name, played[0][1].number, stored))
+        announce(played)
+
+    monkeypatch.setattr(clock, "turns_announce", turns_announce)
+    with clock_in_this_process():
+        match, _ = make_match(strategy=0.3, transition=0.1, start_in=0.3, turns=4)
+        wait_for(lambda: len(heard) == 4, "four turns announced")
+    assert [number for _, number, _ in heard] == [1, 2, 3, 4]
+    assert all(name.startswith("announcer") and stored for name, _, stored in heard), heard
+
+
 @contextlib.contextmanager
 def clock_in_this_process():
     """A clock on an event loop in a thread of this process, as the demo runs it, that
