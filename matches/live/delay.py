@@ -30,7 +30,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from django.utils import timezone
 
-from matches.live.hub import Hub, Member, hand_out
+from matches.live.hub import Hub, Member, hand_out, wake_or_time
 
 log = logging.getLogger(__name__)
 
@@ -173,8 +173,7 @@ class DelayLine:
             wait = due - loop.time()
             if wait > 0:
                 self.wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wake.wait(), wait)
+                await wake_or_time(self.wake, wait)
                 continue
             heapq.heappop(self.held)
             try:

@@ -42,6 +42,15 @@ REJOIN_SECONDS = 3600
 RETRY_SECONDS = 1.0
 
 
+async def wake_or_time(event: asyncio.Event, seconds: float) -> None:
+    """Wait until `event` is set or `seconds` have passed. (Not `asyncio.wait_for`: in
+    Python 3.11 it loses a cancellation that comes in the same turn of the loop as the
+    event, and a task cancelled then goes on for good, its canceller waiting for ever.)"""
+    with contextlib.suppress(TimeoutError):
+        async with asyncio.timeout(seconds):
+            await event.wait()
+
+
 def stop_if_cancelled() -> None:
     """Raise CancelledError when this task has been asked to stop. A retry loop calls it
     on a failure: a cancellation that reached the layer's client in the middle of a read
@@ -142,8 +151,7 @@ class Hub:
         """Join the group again every REJOIN_SECONDS, and as soon as the server answers
         after a failure; then let the members catch up on what they may have missed."""
         while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.lost.wait(), REJOIN_SECONDS)
+            await wake_or_time(self.lost, REJOIN_SECONDS)
             while True:
                 try:
                     await self.layer.group_add(self.group, self.channel)

@@ -126,6 +126,27 @@ async def test_a_line_hands_each_event_on_when_due_whatever_came_before_it():
     assert line.task.done() and DelayLine._lines.get(line.key) is None
 
 
+async def test_a_line_left_as_an_event_arrives_ends():
+    """The last member leaving while an event wakes the line: the line's task ends (with
+    asyncio.wait_for, Python 3.11 lost the cancellation that met the wake-up in the same
+    turn of the loop, and the leaving waited for ever)."""
+    from matches.live.delay import DelayLine
+
+    class Member:
+        async def deliver(self, event):
+            pass
+
+    member = Member()
+    line = await DelayLine.join("test.line.left", member)
+    text = '{"type":"summary","match":{"id":1,"deadline":1000,"server_time":5}}'
+    await line.deliver({"kind": "summary", "turn": 1, "late": 60_000, "text": text})
+    await asyncio.sleep(0.05)  # the line waits for it, a minute away
+    await line.deliver({"kind": "summary", "turn": 2, "late": 60_000, "text": text})
+    leaving = asyncio.ensure_future(line.leave(member))  # (in the same turn of the loop)
+    await asyncio.wait([leaving], timeout=5)
+    assert leaving.done() and line.task.done()
+
+
 async def test_a_visitor_who_says_it_has_seen_more_gets_nothing_the_public_has_not():
     """?since=N past the public's turn (a hostile visitor guessing): no turn beyond what
     the public has is sent, and the next comes at the public's moment."""
