@@ -43,12 +43,16 @@ RETRY_SECONDS = 1.0
 
 
 async def wake_or_time(event: asyncio.Event, seconds: float) -> None:
-    """Wait until `event` is set or `seconds` have passed. (Not `asyncio.wait_for`: in
-    Python 3.11 it loses a cancellation that comes in the same turn of the loop as the
-    event, and a task cancelled then goes on for good, its canceller waiting for ever.)"""
-    with contextlib.suppress(TimeoutError):
-        async with asyncio.timeout(seconds):
-            await event.wait()
+    """Wait until `event` is set or `seconds` have passed; a cancellation always ends it.
+    (Python 3.11's `asyncio.wait_for` loses a cancellation that comes in the same turn
+    of the loop as the event: the task cancelled then went on for good, and whoever
+    waited for its end waited for ever. Its `asyncio.timeout` can leave a stray
+    cancellation behind when the time runs out as the event comes.)"""
+    waiting = asyncio.ensure_future(event.wait())
+    try:
+        await asyncio.wait([waiting], timeout=seconds)
+    finally:
+        waiting.cancel()
 
 
 def stop_if_cancelled() -> None:
