@@ -72,7 +72,8 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None,
     in one transaction, then the second of those with two or more, and so on
     (services/transition.py's `turns_resolve`), so that a round of 45 matches whose
     deadlines fall together costs a few queries, not a few per match. `announce`: what
-    sends the turns once stored (by default, this thread: `Announcer`)."""
+    sends the turns once stored (`run_clock` passes its `Announcer`; by default this
+    thread sends them)."""
     now = now or timezone.now()
     resolved = 0
     listed = {match.pk: match for match in (unfinished_matches() if matches is None
