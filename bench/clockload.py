@@ -192,11 +192,13 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
     async def run() -> None:  # as `runclock` runs its ticks: a thread of their own beside
         step = sync_to_async(tick, thread_sensitive=False,  # the event loop the
                              executor=ThreadPoolExecutor(max_workers=1))  # broadcasts use
-        announcer = Announcer(asyncio.get_running_loop())  # as `run_clock` makes it
+        announcer = Announcer()  # as `run_clock` makes it and flushes it after each tick
         await step(announcer, True)  # the first reading, and the tournament's first matches
+        announcer.flush()
         for _ in range(count):
             clock.advance(0.1)
             await step(announcer)
+            announcer.flush()
         await asyncio.sleep(1.0)  # the last turns sent
         announcer.close()
 

@@ -230,17 +230,23 @@ def keep_loaded() -> None:
 class Announcer:
     """Sends the turns a tick resolved (live/broadcast.py's `turns_announce`: their
     messages built, then sent through the channel layer) from a thread of its own, in the
-    order they were resolved, so that the clock goes on to its next deadline while they
-    go out. Made and called within the clock's event loop's threads; `close` when done."""
+    order they were resolved. The tick only hands them over; `flush`, on the clock's
+    event loop once the tick is over, starts their sending, so that the tick never
+    shares the interpreter with it and the clock sleeps while they go out. `close`
+    when done."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+    def __init__(self) -> None:
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="announcer")
         self.send = sync_to_async(_announce, thread_sensitive=False, executor=self.executor)
+        self.pending: list[list] = []
 
-    def __call__(self, played: list) -> None:
-        sent = asyncio.run_coroutine_threadsafe(self.send(played), self.loop)
-        sent.add_done_callback(_failed)
+    def __call__(self, played: list) -> None:  # (in the tick's thread)
+        self.pending.append(played)
+
+    def flush(self) -> None:  # (on the event loop, after the tick)
+        pending, self.pending = self.pending, []
+        for played in pending:  # each task hands its turns to the thread in this order
+            asyncio.ensure_future(self.send(played)).add_done_callback(_failed)
 
     def close(self) -> None:
         self.executor.submit(connections.close_all)  # (after what was handed to it)
@@ -266,7 +272,7 @@ async def run_clock(stop: asyncio.Event | None = None, *,
     # queued behind a tick in the same process (the embedded demo).
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock")
     step = sync_to_async(tick_and_wait, thread_sensitive=False, executor=executor)
-    announcer = Announcer(asyncio.get_running_loop())
+    announcer = Announcer()
     try:
         async with clock_alarm(stop) as alarm:
             while not stop.is_set():
@@ -277,6 +283,7 @@ async def run_clock(stop: asyncio.Event | None = None, *,
                 except Exception:  # a database hiccup must not stop the match clock
                     log.exception("clock tick failed; retrying")
                     delay = RETRY_SECONDS
+                announcer.flush()  # what the tick stored (before a failure too)
                 await alarm.sleep(delay)
     finally:  # the threads' database connections close with the clock
         executor.submit(connections.close_all)
