@@ -49,15 +49,9 @@ def _state_before(match: Match, turn: int) -> Any:
     return state
 
 
-def counted_submissions(match: Match, turn: int) -> dict[int, tuple[int, Any]]:
-    """The last accepted submission of each team for a turn, as (id, actions) by team
-    index."""
-    return _counted({match.pk: turn}).get(match.pk, {})
-
-
 def _counted(turns: dict[int, int]) -> dict[int, dict[int, tuple[int, Any]]]:
-    """`counted_submissions` of several matches at once (`turns`: the turn by match id),
-    in one query: by match id, then team index."""
+    """The last accepted submission of each team for each match's turn (`turns`: the
+    turn by match id), in one query: (id, actions) by match id, then team index."""
     accepted = (Submission.objects.filter(match_id__in=turns, turn__in=set(turns.values()),
                                           status_code=202)
                 .order_by("received_at", "id")
