@@ -116,7 +116,9 @@ for i in $(seq 1 "$N"); do
   ports+=("$port")
   # A backlog of 1,024: a burst of connections from nginx (a thousand sockets opened at
   # once) waits to be accepted instead of being refused (Twisted's default is 50).
-  "$ROOT/.venv/bin/daphne" -e "tcp:port=$port:interface=127.0.0.1:backlog=1024" \
+  # SPECTATOR_DRAWING_EARLY: its drawing worker is forked at its start, sharing the
+  # server's loaded pages instead of loading its own copy (matches/drawing.py).
+  SPECTATOR_DRAWING_EARLY=1 "$ROOT/.venv/bin/daphne" -e "tcp:port=$port:interface=127.0.0.1:backlog=1024" \
     --proxy-headers spectator.asgi:application \
     >"$RUN/daphne-$port.log" 2>&1 &
   pids+=($!)

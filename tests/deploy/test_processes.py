@@ -124,3 +124,31 @@ def test_a_pause_holds_both_clocks_and_a_resume_lets_them_go_on_exactly_once(ven
     assert_resolved_once_and_replayed(match)
     match.refresh_from_db()
     assert [entry["action"] for entry in match.control_log] == ["pause", "resume"]
+
+
+def test_a_venue_server_forks_its_drawing_worker_at_its_start_and_draws(venue):
+    """SPECTATOR_DRAWING_EARLY=1 (deploy/serve.sh): the worker is a fork of the server,
+    sharing what it loaded, started before the first picture, and it draws."""
+    import urllib.request
+    from pathlib import Path
+
+    from tests.e2e.conftest import wait_for_port
+
+    match, _ = make_match()
+    venue.env["SPECTATOR_DRAWING_EARLY"] = "1"
+    server, port = venue.server()
+    wait_for_port(port)
+
+    def children() -> list[str]:
+        found = []
+        for task in Path(f"/proc/{server.pid}/task").iterdir():
+            found += (task / "children").read_text().split()
+        return [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in found]
+
+    own = Path(f"/proc/{server.pid}/cmdline").read_bytes()
+    assert own in children()  # a fork: its command line is the server's
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/matches/{match.pk}/board.png",
+                                timeout=30) as answer:
+        assert answer.headers["Content-Type"] == "image/png"
+        assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
+    assert not any(b"multiprocessing.spawn" in child for child in children())
