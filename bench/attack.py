@@ -123,7 +123,11 @@ class System:
 
     def pids(self) -> list[int]:
         """The server's processes: the demo, or every daphne, clock and nginx of serve.sh."""
-        found = subprocess.run(["pgrep", "-g", str(os.getpgid(self.process.pid))],
+        try:
+            group = os.getpgid(self.process.pid)
+        except ProcessLookupError:  # the server has stopped: nothing left to measure
+            return []
+        found = subprocess.run(["pgrep", "-g", str(group)],
                                capture_output=True, text=True).stdout.split()
         return [int(pid) for pid in found]
 
