@@ -46,6 +46,7 @@ clock_ticked = Signal()
 log = logging.getLogger("matches.clock")  # (the name operators' log settings know)
 IDLE_SECONDS = 5.0  # the longest sleep: how late a turn is when a notification is lost
 RETRY_SECONDS = 1.0  # after a failed tick, or a lost listening connection
+DRAIN_SECONDS = 1.0  # the longest a stopping clock waits for its last turns to be sent
 REJOIN_SECONDS = 3600.0
 
 # What the clock reads of each unfinished match: enough for its deadlines (`created_at`:
@@ -239,6 +240,7 @@ class Announcer:
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="announcer")
         self.send = sync_to_async(_announce, thread_sensitive=False, executor=self.executor)
         self.pending: list[list] = []
+        self.sending: set[asyncio.Future] = set()
 
     def __call__(self, played: list) -> None:  # (in the tick's thread)
         self.pending.append(played)
@@ -246,7 +248,18 @@ class Announcer:
     def flush(self) -> None:  # (on the event loop, after the tick)
         pending, self.pending = self.pending, []
         for played in pending:  # each task hands its turns to the thread in this order
-            asyncio.ensure_future(self.send(played)).add_done_callback(_failed)
+            sending = asyncio.ensure_future(self.send(played))
+            self.sending.add(sending)
+            sending.add_done_callback(self._sent)
+
+    def _sent(self, sending: asyncio.Future) -> None:
+        self.sending.discard(sending)
+        _failed(sending)
+
+    async def drain(self, seconds: float) -> None:
+        """Wait, `seconds` at most, for what is being sent (a clock that stops)."""
+        if self.sending:
+            await asyncio.wait(list(self.sending), timeout=seconds)
 
     def close(self) -> None:
         self.executor.submit(connections.close_all)  # (after what was handed to it)
@@ -285,7 +298,8 @@ async def run_clock(stop: asyncio.Event | None = None, *,
                     delay = RETRY_SECONDS
                 announcer.flush()  # what the tick stored (before a failure too)
                 await alarm.sleep(delay)
-    finally:  # the threads' database connections close with the clock
+    finally:  # the last turns sent; the threads' database connections close with the clock
+        await announcer.drain(DRAIN_SECONDS)
         executor.submit(connections.close_all)
         executor.shutdown(wait=False)
         announcer.close()
