@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import logging
 import multiprocessing
 import os
 import signal
@@ -98,7 +99,11 @@ def start_early() -> None:
             return
         _pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_setup,
                                     mp_context=multiprocessing.get_context("fork"))
-    _pool.submit(int).result(DRAW_SECONDS)  # (a fork pool starts its worker at its first job)
+    try:
+        _pool.submit(int).result(DRAW_SECONDS)  # (a fork pool starts its worker at its first job)
+    except Exception as error:  # the server starts all the same: a spawned worker later
+        logging.getLogger(__name__).warning("the drawing worker could not be forked: %r", error)
+        _forget()
 
 
 def _forget() -> None:
