@@ -4,9 +4,9 @@ Drawing a large board takes a second or more of pure Python; in a server's own p
 it would hold the interpreter's lock against the turn clock and the teams' answers.
 So `draw` hands the drawing (`picture.board_png`, pure) to one worker process, started
 on the first picture (or forked at a venue server's start: `start_early`) and kept: the
-server's threads only wait for its bytes. One worker
-draws one picture at a time; the heavy reads' gate (matches/admission.py) bounds how
-many requests wait for it, and `picture.DRAWN` keeps what it drew.
+server's threads only wait for its bytes. One worker draws one picture at a time; the
+heavy reads' gate (matches/admission.py) bounds how many requests wait for it, and
+`picture.DRAWN` keeps what it drew.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+log = logging.getLogger(__name__)
 DRAW_SECONDS = 60  # the longest a picture is waited for
 
 _pool: ProcessPoolExecutor | None = None
@@ -80,9 +81,13 @@ def _executor() -> ProcessPoolExecutor:
     global _pool
     with _lock:
         if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_setup,
-                                        mp_context=multiprocessing.get_context("spawn"))
+            _pool = _new_pool("spawn")
         return _pool
+
+
+def _new_pool(start_method: str) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=1, initializer=_worker_setup,
+                               mp_context=multiprocessing.get_context(start_method))
 
 
 def start_early() -> None:
@@ -97,12 +102,11 @@ def start_early() -> None:
     with _lock:
         if _pool is not None:
             return
-        _pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_setup,
-                                    mp_context=multiprocessing.get_context("fork"))
+        _pool = _new_pool("fork")
     try:
         _pool.submit(int).result(DRAW_SECONDS)  # (a fork pool starts its worker at its first job)
     except Exception as error:  # the server starts all the same: a spawned worker later
-        logging.getLogger(__name__).warning("the drawing worker could not be forked: %r", error)
+        log.warning("the drawing worker could not be forked: %r", error)
         _forget()
 
 

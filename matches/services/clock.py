@@ -254,7 +254,8 @@ class Announcer:
 
     def _sent(self, sending: asyncio.Future) -> None:
         self.sending.discard(sending)
-        _failed(sending)
+        if not sending.cancelled() and sending.exception() is not None:
+            log.error("an announcement of turns failed", exc_info=sending.exception())
 
     async def drain(self, seconds: float) -> None:
         """Wait, `seconds` at most, for what is being sent (a clock that stops)."""
@@ -269,11 +270,6 @@ class Announcer:
 def _announce(played: list) -> None:
     close_old_connections()  # (a message may read: the thread's connection, kept fresh)
     turns_announce(played)
-
-
-def _failed(sent) -> None:
-    if not sent.cancelled() and sent.exception() is not None:
-        log.error("an announcement of turns failed", exc_info=sent.exception())
 
 
 async def run_clock(stop: asyncio.Event | None = None, *,
