@@ -131,17 +131,20 @@ class System:
                                capture_output=True, text=True).stdout.split()
         return [int(pid) for pid in found]
 
-    def memory_mib(self) -> tuple[float, float, float]:
+    def memory_mib(self) -> tuple[float, float, float, dict[str, float]]:
         """The memory of the server's processes (PostgreSQL's and Redis's own are not
         counted): their proportional set size (each page shared by several processes,
         a library's, counted once in all, in shares), the largest one's resident size,
-        and the sum of their resident sizes (shared pages counted in each)."""
+        the sum of their resident sizes (shared pages counted in each), and each
+        process's proportional set size by what it is."""
         pss = rss_total = largest = 0
+        each: dict[str, float] = {}
         for pid in self.pids():
             try:
                 status = Path(f"/proc/{pid}/status").read_text()
                 rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
                 name = Path(f"/proc/{pid}/comm").read_text().strip()
+                command = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             except OSError:
                 continue
             if name in ("postgres", "redis-server", "bash", "pgrep", "sleep", "nginx"):
@@ -150,7 +153,8 @@ class System:
             if rss is None or share is None:  # a process ending (a zombie has no memory)
                 continue
             pss, rss_total, largest = pss + share, rss_total + rss, max(largest, rss)
-        return pss / 1024, largest / 1024, rss_total / 1024
+            each[f"{pid} {_role(command)}"] = share / 1024
+        return pss / 1024, largest / 1024, rss_total / 1024, each
 
     def database_bytes(self) -> int:
         if not self.venue:
@@ -265,6 +269,17 @@ def _kib(text: str, field: str) -> int | None:
     """A field in kB of a /proc status or smaps_rollup file."""
     line = next((line for line in text.splitlines() if line.startswith(field)), None)
     return None if line is None else int(line.split()[1])
+
+
+def _role(command: list[bytes]) -> str:
+    """What a server's process is, from its command line, in a few words."""
+    words = [word.decode(errors="replace") for word in command if word]
+    if any("multiprocessing" in word for word in words):
+        return "a spawned helper: " + " ".join(words[-2:])
+    for word in words:
+        if word in ("runclock", "demo") or word.endswith("daphne"):
+            return " ".join(words[words.index(word):])[:60]
+    return " ".join(words)[:60]
 
 
 def sample_memory(system: System, until: float, samples: list) -> None:
@@ -498,15 +513,17 @@ def main() -> None:
         print(figures("turn lateness, deadline→turn (ms)", window(team.lateness, begin, end),
                       "goal p99 < 250"))
         print(figures("GET / (ms)", window(index_times, begin, end), "goal p99 < 1000"))
-        peak = max((total for at, (total, _, _) in memory if begin <= at < end),
-                   default=float("nan"))
-        largest = max((one for at, (_, one, _) in memory if begin <= at < end),
-                      default=float("nan"))
-        resident = max((every for at, (_, _, every) in memory if begin <= at < end),
-                       default=float("nan"))
+        seen = [sample for at, sample in memory if begin <= at < end]
+        peak = max((total for total, _, _, _ in seen), default=float("nan"))
+        largest = max((one for _, one, _, _ in seen), default=float("nan"))
+        resident = max((every for _, _, every, _ in seen), default=float("nan"))
         print(f"{'server memory, peak (MiB)':<34} {peak:8.1f}  goal < 500  (proportional: "
               f"shared pages once; resident, each process's own count: {resident:.1f}; "
               f"its largest process {largest:.1f})")
+        if seen and options.venue:
+            at_peak = max(seen, key=lambda sample: sample[0])[3]
+            print("  at the peak: " + "; ".join(
+                f"{who} {mib:.1f}" for who, mib in sorted(at_peak.items())))
     if options.show:
         for name, samples in (("POST", team.posts), ("lateness", team.lateness)):
             print(f"{name} by second of the attack:", " ".join(
