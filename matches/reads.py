@@ -36,26 +36,35 @@ def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+# Each form: the turn's columns it reads (None: all of them), and how it is encoded.
 TURN_FORMS = {
     # timeline/1's state of a turn: the replay's and the timeline's
-    "state": lambda row: _dumps(row.state()),
+    "state": (None, lambda row: _dumps(row.state())),
     # the replay's words for the turn's reasons, in every language
-    "reasons": lambda row: _dumps(selectors.reasons_said(row.outcomes)),
+    "reasons": (("number", "outcomes"), lambda row: _dumps(selectors.reasons_said(row.outcomes))),
     # the API's `actions`: what the turn's actions did
-    "actions": lambda row: _dumps({"turn": row.number, "outcomes": row.outcomes}),
+    "actions": (("number", "outcomes"),
+                lambda row: _dumps({"turn": row.number, "outcomes": row.outcomes})),
 }
+CHUNK = 100  # turns read from the database at a time: a long match's big boards are
+#              never all in memory at once, only their texts
+
+
+def _turn_rows(match: Match, first: int, last: int, columns: tuple[str, ...] | None = None):
+    """The stored turns first..last in order, read a chunk at a time."""
+    rows = Turn.objects.filter(match_id=match.pk, number__gte=first,
+                               number__lte=last).order_by("number")
+    return (rows if columns is None else rows.only(*columns)).iterator(chunk_size=CHUNK)
 
 
 def turn_texts(match: Match, upto: int, form: str) -> list[str]:
     """The text of each stored turn 1..upto, in `form` (a key of TURN_FORMS); the
-    turns not kept yet are read in one query."""
-    identity, encode = _identity(match), TURN_FORMS[form]
+    turns not kept yet are read in one query, a chunk at a time."""
+    identity, (columns, encode) = _identity(match), TURN_FORMS[form]
     texts = [TURN_TEXTS.peek((identity, form, number)) for number in range(1, upto + 1)]
     missing = [number for number, text in enumerate(texts, 1) if text is None]
     if missing:
-        rows = Turn.objects.filter(match_id=match.pk, number__gte=missing[0],
-                                   number__lte=missing[-1])
-        for row in rows:
+        for row in _turn_rows(match, missing[0], missing[-1], columns):
             if texts[row.number - 1] is None:
                 texts[row.number - 1] = encode(row)
                 TURN_TEXTS.put((identity, form, row.number), texts[row.number - 1])
@@ -71,10 +80,8 @@ def callout_texts(match: Match, upto: int) -> list[str]:
     missing = [number for number, text in enumerate(texts, 1) if text is None]
     if missing:
         names = [team.name for team in match.teams.all()]
-        rows = Turn.objects.filter(match_id=match.pk, number__gte=missing[0] - 1,
-                                   number__lte=missing[-1]).order_by("number")
         before = selectors.initial_view(match) if missing[0] == 1 else None
-        for row in rows:
+        for row in _turn_rows(match, missing[0] - 1, missing[-1]):
             state = row.state()
             if before is not None and texts[row.number - 1] is None:
                 text = _dumps(selectors.callouts_said(match.game, before, state, names))

@@ -91,3 +91,24 @@ def test_a_download_is_built_once_and_a_client_that_has_it_gets_a_304(client, ki
     assert cached.status_code == 304 and cached.content == b""
     assert cached["ETag"] == first["ETag"]
     assert client.get(url, HTTP_IF_NONE_MATCH='"other"').status_code == 200
+
+
+def test_a_long_match_s_api_state_reads_its_turns_actions_without_their_boards(client):
+    """`actions` of GET /api/matches/{id} needs each turn's outcomes only: its turns are
+    read without their cells and agents (a 64 × 64 board's 1,000 turns would otherwise all
+    be in memory at once, some 40 MB for 4 MB of answer); only the latest is read whole."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from matches.caches import caches_reset
+
+    match = imported("kakomimasu/enclosure_ring")
+    caches_reset()
+    with CaptureQueriesContext(connection) as queries:
+        answer = client.get(f"/api/matches/{match.pk}")
+    assert answer.status_code == 200
+    assert len(answer.json()["actions"]) == match.resolved_turns
+    turns = [q["sql"] for q in queries if 'FROM "matches_turn"' in q["sql"]]
+    assert any('"number" >=' in sql for sql in turns)  # the actions' one read of them all
+    whole = [sql for sql in turns if '"matches_turn"."cells"' in sql]
+    assert whole and all('"number" >=' not in sql for sql in whole)
