@@ -31,6 +31,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
+import multiprocessing.queues
 import os
 import random
 import shutil
@@ -292,8 +294,9 @@ def sample_memory(system: System, until: float, samples: list) -> None:
 
 
 class Attacker:
-    """Every part of the attack in threads of one process (this one), each connection
-    opened again as soon as it ends, until `stop`."""
+    """Every part of the attack in threads of one process (a process of its own, as a
+    real attacker's: its threads never hold the measuring team's interpreter), each
+    connection opened again as soon as it ends, until `stop`."""
 
     def __init__(self, port: int, big: int, live: int, stop: threading.Event) -> None:
         self.port, self.big, self.live, self.stop = port, big, live, stop
@@ -353,9 +356,10 @@ class Attacker:
             try:
                 with self.connect() as raw:
                     raw.sendall(self.request("GET", path, "Connection: close\r\n"))
-                    answer = b""
+                    parts = []
                     while chunk := raw.recv(65536):
-                        answer += chunk
+                        parts.append(chunk)
+                    answer = b"".join(parts)
                 status = int(answer[9:12]) if answer[:5] == b"HTTP/" else 0
                 self.count(part, status, len(answer))
             except OSError:
@@ -429,6 +433,15 @@ class Attacker:
         self.stop.set()
 
 
+def attack_apart(port: int, big: int, live: int, seconds: float, parts: tuple[str, ...],
+                 results: multiprocessing.queues.Queue) -> None:
+    """The attack, in a process of its own: what it was answered, and how many bytes."""
+    attacker = Attacker(port, big, live, threading.Event())
+    attacker.run(seconds, parts)
+    with attacker.lock:
+        results.put((attacker.answers, attacker.received))
+
+
 # --- the run ----------------------------------------------------------------------
 
 
@@ -474,15 +487,21 @@ def main() -> None:
         attack_end = quiet_end + options.seconds
         index_times: list = []
         memory: list = []
-        stop = threading.Event()
-        attacker = Attacker(system.port, big, live["id"], stop)
+        context = multiprocessing.get_context("spawn")
+        results = context.Queue()
         threading.Thread(target=sample_memory, args=(system, attack_end + 2, memory),
                          daemon=True).start()
-        database = {}
+        database: dict = {}
+        attacked: dict = {}
 
         def attack() -> None:
             time.sleep(max(0.0, quiet_end - time.time()))
-            attacker.run(options.seconds, tuple(options.parts.split(",")))
+            apart = context.Process(target=attack_apart, args=(
+                system.port, big, live["id"], options.seconds,
+                tuple(options.parts.split(",")), results), daemon=True)
+            apart.start()
+            attacked.update(zip(("answers", "received"), results.get(), strict=True))
+            apart.join()
 
         def sizes() -> None:
             time.sleep(max(0.0, began - time.time()))
@@ -534,8 +553,8 @@ def main() -> None:
     print(f"{'database growth (bytes)':<34} quiet {grew_quiet:,}  attacked {grew_attacked:,}  "
           f"added by the attack {max(0, grew_attacked - grew_quiet):,}  goal < 1,000,000")
     print(f"team's answers: {team.statuses}")
-    print(f"attacker: received {attacker.received / 1e6:.1f} MB;")
-    for part, counts in sorted(attacker.answers.items()):
+    print(f"attacker: received {attacked['received'] / 1e6:.1f} MB;")
+    for part, counts in sorted(attacked["answers"].items()):
         print(f"  {part:<10} {dict(sorted(counts.items()))}  (0: refused or failed to connect,"
               " 1: opened)" if part in ("streams", "sockets") else
               f"  {part:<10} {dict(sorted(counts.items()))}")
