@@ -279,7 +279,7 @@ def _role(command: list[bytes]) -> str:
     if any("multiprocessing" in word for word in words):
         return "a spawned helper: " + " ".join(words[-2:])
     for word in words:
-        if word in ("runclock", "demo") or word.endswith("daphne"):
+        if word in ("runclock", "rundrawing", "demo") or word.endswith("daphne"):
             return " ".join(words[words.index(word):])[:60]
     return " ".join(words)[:60]
 

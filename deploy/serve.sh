@@ -2,8 +2,10 @@
 # The venue layout on one machine, in the foreground:
 #
 #   nginx :8000 ──> daphne :8001 … :800N ──> PostgreSQL + Redis <── runclock
+#                          └──> rundrawing (the pictures of them all, at a Unix socket)
 #
-#   deploy/serve.sh [N]               N daphne processes (default 2), one clock, nginx
+#   deploy/serve.sh [N]               N daphne processes (default 2), one clock, one
+#                                     drawing worker, nginx
 #   deploy/serve.sh nginx-conf PORT STATIC_ROOT DIR DAPHNE_PORT...
 #                                     print deploy/nginx.conf rendered for those
 #
@@ -70,6 +72,7 @@ stop_all() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait || true
   if [ -n "${services_started:-}" ]; then bash tests/databases.sh stop --keep; fi
+  if [ -n "${drawing_dir:-}" ]; then rm -rf "$drawing_dir"; fi
 }
 trap stop_all INT TERM EXIT
 
@@ -110,15 +113,21 @@ rm -rf "$PROMETHEUS_MULTIPROC_DIR" && mkdir -p "$PROMETHEUS_MULTIPROC_DIR"
 key_from="$VAR/secret_key"
 [ -z "${DJANGO_SECRET_KEY:-}" ] || key_from=DJANGO_SECRET_KEY
 
+# One drawing worker for every server: the pictures take one core at most, and one
+# copy of Django is in memory for them (matches/drawing.py). Its socket is in a private
+# folder of a short path (a Unix socket's path may not pass 107 bytes: a checkout's may).
+drawing_dir=$(mktemp -d "${TMPDIR:-/tmp}/spectator-drawing.XXXXXX")
+export SPECTATOR_DRAWING_SOCKET="$drawing_dir/socket"
+"$PY" manage.py rundrawing >"$RUN/drawing.log" 2>&1 &
+pids+=($!)
+
 ports=()
 for i in $(seq 1 "$N"); do
   port=$((PORT + i))
   ports+=("$port")
   # A backlog of 1,024: a burst of connections from nginx (a thousand sockets opened at
   # once) waits to be accepted instead of being refused (Twisted's default is 50).
-  # SPECTATOR_DRAWING_EARLY: its drawing worker is forked at its start, sharing the
-  # server's loaded pages instead of loading its own copy (matches/drawing.py).
-  SPECTATOR_DRAWING_EARLY=1 "$ROOT/.venv/bin/daphne" -e "tcp:port=$port:interface=127.0.0.1:backlog=1024" \
+  "$ROOT/.venv/bin/daphne" -e "tcp:port=$port:interface=127.0.0.1:backlog=1024" \
     --proxy-headers spectator.asgi:application \
     >"$RUN/daphne-$port.log" 2>&1 &
   pids+=($!)
@@ -135,6 +144,7 @@ cat <<EOT
 $(for port in "${ports[@]}"; do
   echo "  daphne      http://127.0.0.1:$port/         log $RUN/daphne-$port.log"; done)
   runclock                                    log $RUN/clock.log
+  rundrawing  $SPECTATOR_DRAWING_SOCKET   log $RUN/drawing.log
   secret key  ${key_from}
   PostgreSQL  ${DATABASE_URL}
   Redis       ${REDIS_URL}

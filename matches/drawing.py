@@ -2,11 +2,20 @@
 
 Drawing a large board takes a second or more of pure Python; in a server's own process
 it would hold the interpreter's lock against the turn clock and the teams' answers.
-So `draw` hands the drawing (`picture.board_png`, pure) to one worker process, started
-on the first picture (or forked at a venue server's start: `start_early`) and kept: the
-server's threads only wait for its bytes. One worker draws one picture at a time; the
-heavy reads' gate (matches/admission.py) bounds how many requests wait for it, and
-`picture.DRAWN` keeps what it drew.
+So `draw` hands the drawing (`picture.board_png`, pure) to a worker process, and the
+server's threads only wait for its bytes. The worker is either
+
+- **the machine's** (`manage.py rundrawing`, deploy/serve.sh starts it): one process
+  draws for every server of the machine, which reach it at the Unix socket named by
+  `SPECTATOR_DRAWING_SOCKET` (`serve`). So a venue's pictures take one core at most,
+  whatever the number of servers, and one copy of Django is in memory for them all; or
+- **the server's own**, started on the first picture and kept: where no socket is
+  set (the demo, one server), or while the machine's cannot be reached (it is logged).
+
+A worker draws one picture at a time; the heavy reads' gate (matches/admission.py)
+bounds how many requests of a server wait for it, and `picture.DRAWN` keeps what it drew.
+The socket is made readable and writable by its owner only: whoever may use it may
+already run anything as the servers' user, so the work it carries (pickled) is trusted.
 """
 
 from __future__ import annotations
@@ -17,17 +26,24 @@ import logging
 import multiprocessing
 import os
 import signal
+import socket
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 from typing import Any
+
+from django.conf import settings
 
 log = logging.getLogger(__name__)
 DRAW_SECONDS = 60  # the longest a picture is waited for
+CONNECT_SECONDS = 2.0  # the longest the machine's worker is waited for to take a job
+WARN_EVERY = 60.0  # seconds between two warnings that the machine's worker is unreachable
 
 _pool: ProcessPoolExecutor | None = None
 _lock = threading.Lock()
+_warned_at = -WARN_EVERY
 
 
 def draw(game: str, board: dict[str, Any], state: dict[str, Any], language: str,
@@ -52,6 +68,16 @@ def work(function: Any, *arguments: Any) -> Any:
 
 
 def _in_worker(work: Any, *arguments: Any) -> Any:
+    address = settings.DRAWING_SOCKET
+    if address:
+        try:
+            done, value = _at_machine_worker(address, work, arguments)
+        except (FileNotFoundError, ConnectionError, EOFError) as error:  # gone, or going
+            _warn_unreachable(address, error)
+        else:
+            if not done:
+                raise value
+            return value
     for attempt in (1, 2):  # a worker that died is started again once
         try:
             return _executor().submit(_done_lightly, work, *arguments).result(DRAW_SECONDS)
@@ -60,6 +86,33 @@ def _in_worker(work: Any, *arguments: Any) -> Any:
             if attempt == 2:
                 raise
     raise AssertionError("unreachable")
+
+
+def _at_machine_worker(address: str, work: Any, arguments: tuple) -> tuple[bool, Any]:
+    """`work(*arguments)` done by the machine's worker (`serve`): (True, its value) or
+    (False, its exception). A worker that ends during the work: EOFError or a
+    ConnectionError."""
+    raw = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        raw.settimeout(CONNECT_SECONDS)
+        raw.connect(address)
+        raw.setblocking(True)
+        link = Connection(raw.detach())
+    finally:
+        raw.close()
+    with link:
+        link.send((work, arguments))
+        if not link.poll(DRAW_SECONDS):
+            raise TimeoutError(f"the drawing worker did not answer in {DRAW_SECONDS} s")
+        return link.recv()
+
+
+def _warn_unreachable(address: str, error: OSError) -> None:
+    global _warned_at
+    if time.monotonic() - _warned_at >= WARN_EVERY:
+        _warned_at = time.monotonic()
+        log.warning("the machine's drawing worker (%s) cannot be reached (%s): this server "
+                    "draws in a worker of its own meanwhile", address, error)
 
 
 def _done_lightly(work: Any, *arguments: Any) -> Any:
@@ -81,33 +134,9 @@ def _executor() -> ProcessPoolExecutor:
     global _pool
     with _lock:
         if _pool is None:
-            _pool = _new_pool("spawn")
+            _pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_setup,
+                                        mp_context=multiprocessing.get_context("spawn"))
         return _pool
-
-
-def _new_pool(start_method: str) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=1, initializer=_worker_setup,
-                               mp_context=multiprocessing.get_context(start_method))
-
-
-def start_early() -> None:
-    """Start the worker now, as a fork of this process, if this process has no other
-    thread yet (a server's, at its start): the worker then shares every page of what the
-    server loaded (Django, the rules) instead of loading its own copy, some 70 MB less.
-    Otherwise (threads running: a fork is unsafe) the worker is spawned on the first
-    picture, as ever."""
-    global _pool
-    if threading.active_count() != 1:
-        return
-    with _lock:
-        if _pool is not None:
-            return
-        _pool = _new_pool("fork")
-    try:
-        _pool.submit(int).result(DRAW_SECONDS)  # (a fork pool starts its worker at its first job)
-    except Exception as error:  # the server starts all the same: a spawned worker later
-        log.warning("the drawing worker could not be forked: %r", error)
-        _forget()
 
 
 def _forget() -> None:
@@ -121,6 +150,58 @@ def _forget() -> None:
 def shutdown() -> None:
     """End the worker (a server that stops)."""
     _forget()
+
+
+def serve(address: str) -> None:
+    """The machine's drawing worker: listen at the Unix socket `address` and do each job
+    a server sends (a connection, a job), one at a time, until KeyboardInterrupt (its
+    command turns SIGTERM into one). Refuses to start if another worker answers there."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    with probe, contextlib.suppress(FileNotFoundError, ConnectionRefusedError):
+        probe.connect(address)
+        raise OSError(f"another drawing worker is listening at {address}")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(address)  # left by a worker that was killed
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    mask = os.umask(0o177)  # the socket: its owner's alone
+    try:
+        listener.bind(address)
+    finally:
+        os.umask(mask)
+    one_at_a_time = threading.Lock()
+    try:
+        with listener:
+            listener.listen(128)
+            while True:
+                raw, _ = listener.accept()
+                threading.Thread(target=_answer, args=(Connection(raw.detach()), one_at_a_time),
+                                 name="drawing-job", daemon=True).start()
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(address)
+
+
+def _answer(link: Connection, one_at_a_time: threading.Lock) -> None:
+    """One server's job, done and answered: (True, its value) or (False, its exception)."""
+    with link:
+        try:
+            work, arguments = link.recv()
+        except (EOFError, OSError):
+            return  # the server left before it asked
+        except Exception as error:  # something that is no job: said so, and nothing done
+            reply: tuple[bool, Any] = (False, ValueError(f"not a drawing job: {error!r}"))
+        else:
+            with one_at_a_time:
+                try:
+                    reply = (True, _done_lightly(work, *arguments))
+                except Exception as error:
+                    reply = (False, error)
+        try:
+            link.send(reply)
+        except OSError:
+            pass  # the server left (it gave up waiting)
+        except Exception:  # an exception that cannot be pickled: its words instead
+            link.send((False, RuntimeError(repr(reply[1]))))
 
 
 def _worker_setup() -> None:

@@ -31,9 +31,3 @@ application = ProtocolTypeRouter({
 # What is loaded by now lives as long as the process: keep it out of the collector's full
 # passes, which otherwise stop the loop for 100 ms or more while a crowd is being served.
 gc.freeze()
-# A venue's server (deploy/serve.sh sets it) starts its drawing worker now, as a fork that
-# shares what was loaded above instead of loading its own copy (matches/drawing.py).
-if os.environ.get("SPECTATOR_DRAWING_EARLY") == "1":
-    from matches import drawing  # noqa: E402
-
-    drawing.start_early()

@@ -173,6 +173,11 @@ else:
 AUTHENTICATION_BACKENDS = ["matches.login_limits.ThrottledBackend"]
 LOGIN_REDIRECT_URL = "/"  # the matches; Django's default /accounts/profile/ is no page here
 
+# The Unix socket of the machine's drawing worker (`manage.py rundrawing`, started by
+# deploy/serve.sh), which draws the pictures of every server of the machine; unset, each
+# server draws in a worker process of its own (matches/drawing.py).
+DRAWING_SOCKET = os.environ.get("SPECTATOR_DRAWING_SOCKET", "")
+
 # The bytes of request bodies kept whole for one team in one match; past it only each
 # body's size, SHA-256 and first 256 bytes are kept (docs/api.md, "Limits and what is
 # kept"). 16 MiB by default.

@@ -126,29 +126,30 @@ def test_a_pause_holds_both_clocks_and_a_resume_lets_them_go_on_exactly_once(ven
     assert [entry["action"] for entry in match.control_log] == ["pause", "resume"]
 
 
-def test_a_venue_server_forks_its_drawing_worker_at_its_start_and_draws(venue):
-    """SPECTATOR_DRAWING_EARLY=1 (deploy/serve.sh): the worker is a fork of the server,
-    sharing what it loaded, started before the first picture, and it draws."""
+def test_a_venue_s_servers_have_their_pictures_drawn_by_the_machine_s_one_worker(venue):
+    """deploy/serve.sh's layout: one `rundrawing` for the machine, each server handed its
+    socket: both servers' pictures are drawn there, and no server starts a worker."""
     import urllib.request
     from pathlib import Path
 
     from tests.e2e.conftest import wait_for_port
 
     match, _ = make_match()
-    venue.env["SPECTATOR_DRAWING_EARLY"] = "1"
-    server, port = venue.server()
-    wait_for_port(port)
+    address = str(venue.logs / "drawing.sock")
+    drawer = venue._start("drawing", "manage.py", "rundrawing", "--socket", address)
+    venue.env["SPECTATOR_DRAWING_SOCKET"] = address
+    wait_until(lambda: Path(address).exists(), "the drawing worker's socket")
+    servers = [venue.server() for _ in range(2)]
 
-    def children() -> list[str]:
-        found = []
-        for task in Path(f"/proc/{server.pid}/task").iterdir():
-            found += (task / "children").read_text().split()
-        return [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in found]
+    def children(process) -> list[str]:
+        return [pid for task in Path(f"/proc/{process.pid}/task").iterdir()
+                for pid in (task / "children").read_text().split()]
 
-    own = Path(f"/proc/{server.pid}/cmdline").read_bytes()
-    assert own in children()  # a fork: its command line is the server's
-    with urllib.request.urlopen(f"http://127.0.0.1:{port}/matches/{match.pk}/board.png",
-                                timeout=30) as answer:
-        assert answer.headers["Content-Type"] == "image/png"
-        assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
-    assert not any(b"multiprocessing.spawn" in child for child in children())
+    for server, port in servers:
+        wait_for_port(port)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/matches/{match.pk}/board.png",
+                                    timeout=30) as answer:
+            assert answer.headers["Content-Type"] == "image/png"
+            assert answer.read(8) == b"\x89PNG\r\n\x1a\n"
+        assert children(server) == []  # drawn by the machine's worker, not one of its own
+    assert drawer.poll() is None
