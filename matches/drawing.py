@@ -192,6 +192,8 @@ def _answer(link: Connection, one_at_a_time: threading.Lock) -> None:
             reply: tuple[bool, Any] = (False, ValueError(f"not a drawing job: {error!r}"))
         else:
             with one_at_a_time:
+                if link.poll():  # the server closed it while it waited: gave up on it
+                    return
                 try:
                     reply = (True, _done_lightly(work, *arguments))
                 except Exception as error:

@@ -98,6 +98,26 @@ def test_work_under_way_when_the_worker_dies_is_done_again_in_the_server_s_own(
     assert done and done[0] not in (worker.pid, os.getpid())
 
 
+def test_a_job_whose_server_gave_up_while_it_waited_is_not_done(machine_worker, tmp_path):
+    import socket
+    import threading
+    from multiprocessing.connection import Connection
+
+    worker, address, _ = machine_worker
+    busy = threading.Thread(target=drawing.work, args=(slow_pid, 1.0))
+    busy.start()
+    time.sleep(0.3)  # the worker busy: the next job waits
+    given_up = tmp_path / "done by a job nobody waits for"
+    raw = socket.socket(socket.AF_UNIX)
+    raw.connect(address)
+    with Connection(raw.detach()) as link:
+        link.send((given_up.touch, ()))
+    busy.join(30)
+    assert drawing.work(os.getpid) == worker.pid  # after it, in its turn
+    time.sleep(0.3)
+    assert not given_up.exists()
+
+
 def test_a_second_worker_at_the_same_socket_is_refused(machine_worker):
     worker, address, _ = machine_worker
     second = subprocess.run([sys.executable, "manage.py", "rundrawing", "--socket", address],
