@@ -138,7 +138,8 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
     from django.utils import timezone
 
     from matches.models import Turn
-    from matches.services.clock import Announcer, keep_loaded, tick_and_wait
+    from matches.responsive import keep_responsive
+    from matches.services.clock import Announcer, tick_and_wait
 
     parts = time_parts()
     from matches.tournaments.services import EntrantSpec, Plan, tournament_create
@@ -160,7 +161,7 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
                            strategy_seconds=1.0, transition_seconds=0.5,
                            parallel=teams // 4))
     clock.advance(2)
-    keep_loaded()  # as `run_clock` does when it starts
+    keep_responsive()  # as `run_clock` does when it starts
     times, queries, resolved = [], [], []
 
     busy_parts = dict.fromkeys(parts, 0.0)

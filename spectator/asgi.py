@@ -1,6 +1,5 @@
 """The ASGI entry point: `daphne spectator.asgi:application`."""
 
-import gc
 import os
 
 import django
@@ -18,6 +17,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from matches.admission import Admission  # noqa: E402
 from matches.api_asgi import AnswerEndpoint  # noqa: E402
 from matches.metrics import Counted  # noqa: E402
+from matches.responsive import keep_responsive  # noqa: E402
 from spectator.routing import websocket_urlpatterns  # noqa: E402
 from spectator.sessions import HandshakeGuard, ReadSessionAuthStack  # noqa: E402
 
@@ -28,6 +28,7 @@ application = ProtocolTypeRouter({
     "websocket": HandshakeGuard(ReadSessionAuthStack(URLRouter(websocket_urlpatterns))),
 })
 
-# What is loaded by now lives as long as the process: keep it out of the collector's full
-# passes, which otherwise stop the loop for 100 ms or more while a crowd is being served.
-gc.freeze()
+# What is loaded by now lives as long as the process: kept out of the collector's full
+# passes, which otherwise stop the loop for 100 ms or more while a crowd is being served;
+# and the loop and the answers' thread take the interpreter back quickly.
+keep_responsive()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -36,6 +35,7 @@ from matches import selectors
 from matches.live.broadcast import turns_announce
 from matches.live.hub import stop_if_cancelled
 from matches.models import Match
+from matches.responsive import keep_responsive
 from matches.services.transition import Announce, Due, time_out, turns_resolve
 
 # Sent after every tick with `now` and `woken` (the clock was told something changed,
@@ -221,13 +221,6 @@ class Alarm:
                 wait.cancel()
 
 
-def keep_loaded() -> None:
-    """Keep what the process has loaded by now (Django, the rules, the routes) out of
-    the garbage collector's full passes, which otherwise scan it all and hold the tick
-    that meets one for 50 ms or more; what is made later is collected as ever."""
-    gc.freeze()
-
-
 class Announcer:
     """Sends the turns a tick resolved (live/broadcast.py's `turns_announce`: their
     messages built, then sent through the channel layer) from a thread of its own, in the
@@ -276,7 +269,7 @@ async def run_clock(stop: asyncio.Event | None = None, *,
                     idle_seconds: float = IDLE_SECONDS) -> None:
     """Tick until `stop` is set; a tick under way when it is set is finished first."""
     stop = stop or asyncio.Event()
-    keep_loaded()
+    keep_responsive()  # (a full collection held the tick it met for 50 ms or more)
     # One thread of its own: one database connection, and HTTP views are never
     # queued behind a tick in the same process (the embedded demo).
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock")

@@ -38,3 +38,16 @@ def test_runserver_still_serves_through_daphne(spawn, tmp_path):
     wait_for_port(port)
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=20) as answer:
         assert answer.headers["Server"] == "daphne"
+
+
+def test_a_server_keeps_its_loaded_code_out_of_full_collections_and_switches_quickly():
+    """A server (spectator.asgi, as daphne loads it) freezes what it loaded and lets a
+    waiting thread (the answers', the event loop) take the interpreter after 1 ms: behind a
+    thread building a large read, a team's answer otherwise waited 5 ms at each of its
+    turns (bench/attack.py)."""
+    program = ("import gc, sys, spectator.asgi; "
+               "print(sys.getswitchinterval(), gc.get_freeze_count() > 10_000)")
+    done = subprocess.run([sys.executable, "-c", program], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0.001", "True"]
