@@ -4,8 +4,10 @@ is kept").
 
 A stored turn never changes, so each turn's text is encoded once and kept
 (`TURN_TEXTS`); a read of a long match joins kept texts instead of reading and encoding
-every turn again. The parts that change with the clock (status, deadline, server time)
-are added per request, outside what is kept.
+every turn again. Once a match is over its whole texts never change again: they are
+kept, and its turns' texts are not (they would be a second copy of them). The parts
+that change with the clock (status, deadline, server time) are added per request,
+outside what is kept.
 """
 
 from __future__ import annotations
@@ -59,7 +61,8 @@ def _turn_rows(match: Match, first: int, last: int, columns: tuple[str, ...] | N
 
 def turn_texts(match: Match, upto: int, form: str) -> list[str]:
     """The text of each stored turn 1..upto, in `form` (a key of TURN_FORMS); the
-    turns not kept yet are read in one query, a chunk at a time."""
+    turns not kept yet are read in one query, a chunk at a time, and kept while the
+    match goes on."""
     identity, (columns, encode) = _identity(match), TURN_FORMS[form]
     texts = [TURN_TEXTS.peek((identity, form, number)) for number in range(1, upto + 1)]
     missing = [number for number, text in enumerate(texts, 1) if text is None]
@@ -67,7 +70,8 @@ def turn_texts(match: Match, upto: int, form: str) -> list[str]:
         for row in _turn_rows(match, missing[0], missing[-1], columns):
             if texts[row.number - 1] is None:
                 texts[row.number - 1] = encode(row)
-                TURN_TEXTS.put((identity, form, row.number), texts[row.number - 1])
+                if not match.over:
+                    TURN_TEXTS.put((identity, form, row.number), texts[row.number - 1])
     return [text for text in texts if text is not None]
 
 
@@ -86,7 +90,8 @@ def callout_texts(match: Match, upto: int) -> list[str]:
             if before is not None and texts[row.number - 1] is None:
                 text = _dumps(selectors.callouts_said(match.game, before, state, names))
                 texts[row.number - 1] = text
-                TURN_TEXTS.put((identity, "callouts", row.number), text)
+                if not match.over:
+                    TURN_TEXTS.put((identity, "callouts", row.number), text)
             before = state
     return [text if text is not None else "null" for text in texts]
 

@@ -112,3 +112,22 @@ def test_a_long_match_s_api_state_reads_its_turns_actions_without_their_boards(c
     assert any('"number" >=' in sql for sql in turns)  # the actions' one read of them all
     whole = [sql for sql in turns if '"matches_turn"."cells"' in sql]
     assert whole and all('"number" >=' not in sql for sql in whole)
+
+
+def test_a_finished_match_s_whole_reads_are_kept_without_a_second_copy_of_its_turns(client):
+    """Once a match is over, its whole texts never change: they are kept, its turns' own
+    texts are not (a 1,000-turn match's would double what its reads keep)."""
+    from matches.caches import caches_reset
+    from matches.reads import TURN_TEXTS, WHOLE_TEXTS
+    from matches.services.transition import turn_resolve
+    from tests.factories import make_match
+
+    finished = imported("kakomimasu/enclosure_ring")
+    live, _ = make_match(start_in=-5, strategy=1.0, transition=0.5, turns=30)
+    assert turn_resolve(match_id=live.pk, number=1) is not None
+    caches_reset()
+    for match in (finished, live):
+        assert client.get(f"/api/matches/{match.pk}").status_code == 200
+    kept = {key[0][0] for key in TURN_TEXTS._values}
+    assert kept == {live.pk}
+    assert any(key[1] == finished.pk for key in WHOLE_TEXTS._values)
