@@ -65,11 +65,12 @@ SUDO=""
 mkdir -p "$RUN/nginx-temp"
 
 pids=()
+helpers=()
 stop_all() {
   trap - INT TERM EXIT
   echo "Stopping everything this started (logs in $RUN)."
   local pid
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}" "${helpers[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait || true
   if [ -n "${services_started:-}" ]; then bash tests/databases.sh stop --keep; fi
   if [ -n "${drawing_dir:-}" ]; then rm -rf "$drawing_dir"; fi
@@ -118,8 +119,10 @@ key_from="$VAR/secret_key"
 # folder of a short path (a Unix socket's path may not pass 107 bytes: a checkout's may).
 drawing_dir=$(mktemp -d "${TMPDIR:-/tmp}/spectator-drawing.XXXXXX")
 export SPECTATOR_DRAWING_SOCKET="$drawing_dir/socket"
+# Not among the processes whose end ends the venue (below): without it each server
+# draws in a worker of its own, and says so in its log.
 "$PY" manage.py rundrawing >"$RUN/drawing.log" 2>&1 &
-pids+=($!)
+helpers+=($!)
 
 ports=()
 for i in $(seq 1 "$N"); do
