@@ -160,25 +160,28 @@ def serve(address: str) -> None:
     with probe, contextlib.suppress(FileNotFoundError, ConnectionRefusedError):
         probe.connect(address)
         raise OSError(f"another drawing worker is listening at {address}")
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(address)  # left by a worker that was killed
+    for path in (address, address + ".new"):  # left by a worker that was killed
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     mask = os.umask(0o177)  # the socket: its owner's alone
     try:
-        listener.bind(address)
+        listener.bind(address + ".new")
     finally:
         os.umask(mask)
     one_at_a_time = threading.Lock()
     try:
         with listener:
             listener.listen(128)
+            os.rename(address + ".new", address)  # there once it takes jobs, not before
             while True:
                 raw, _ = listener.accept()
                 threading.Thread(target=_answer, args=(Connection(raw.detach()), one_at_a_time),
                                  name="drawing-job", daemon=True).start()
     finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(address)
+        for path in (address, address + ".new"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
 
 
 def _answer(link: Connection, one_at_a_time: threading.Lock) -> None:
