@@ -12,7 +12,7 @@ import sys
 # How long a thread may hold the interpreter while another waits for it (Python's
 # default is 5 ms). A team's answer takes the interpreter back some ten times (after each
 # query, each read of its socket); behind a thread building a large read, each of those
-# waited up to the whole interval: bench/attack.py's team POST p99 went from 43–116 ms
+# waited up to the whole interval: bench/attack.py's team POST p99 went from 23–116 ms
 # to 15–31 ms with 1 ms.
 SWITCH_SECONDS = 0.001
 
