@@ -96,6 +96,19 @@ def callout_texts(match: Match, upto: int) -> list[str]:
     return [text if text is not None else "null" for text in texts]
 
 
+def _array(texts: list[str]) -> list[str]:
+    """The pieces of one JSON array of `texts` (JSON texts), to be joined with the rest of
+    a read at once: joining a long match's read piece by piece made a copy of it at each
+    step (the replay's data of a 1,000-turn 64 × 64 match held 81 MiB at once for 15)."""
+    pieces = ["["]
+    for index, text in enumerate(texts):
+        if index:
+            pieces.append(",")
+        pieces.append(text)
+    pieces.append("]")
+    return pieces
+
+
 def _version(match: Match, now: datetime) -> tuple:
     return (*_identity(match), match.resolved_turns, match.closed, match.board_hidden(now),
             json.dumps(match.result, sort_keys=True))
@@ -116,7 +129,8 @@ def public_state_text(match: Match, you: int | None, now: datetime | None = None
         meta.pop("game_of_match")  # other games move on without this one: read per request
         state = selectors.latest_view(match)
         actions = turn_texts(match, match.resolved_turns, "actions")
-        text = _dumps({**meta, "state": state})[1:-1] + ',"actions":[' + ",".join(actions) + "]"
+        text = "".join([_dumps({**meta, "state": state})[1:-1], ',"actions":',
+                        *_array(actions)])
         return text.encode(), state["scores"]  # kept as bytes: each answer one copy
 
     kept, scores = WHOLE_TEXTS.get(("api", *_version(match, now)), build)
@@ -141,8 +155,8 @@ def replay_text(match: Match, now: datetime | None = None) -> str:
         hidden = match.board_hidden(now)
         callouts = ["null", *(["null"] * match.resolved_turns if hidden
                               else callout_texts(match, match.resolved_turns))]
-        text = (_dumps(data)[:-1] + ',"states":[' + ",".join(states) + '],"reasons":['
-                + ",".join(reasons) + '],"callouts":[' + ",".join(callouts) + "]}")
+        text = "".join([_dumps(data)[:-1], ',"states":', *_array(states), ',"reasons":',
+                        *_array(reasons), ',"callouts":', *_array(callouts), "}"])
         return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
     return WHOLE_TEXTS.get(("replay", match.status(now), *_version(match, now)), build)
@@ -160,7 +174,7 @@ def timeline_text(match: Match) -> tuple[str, str]:
         states = [_dumps(selectors.initial_view(match)),
                   *turn_texts(match, match.resolved_turns, "state")]
         tail = "" if match.result is None else ',"result":' + _dumps(match.result)
-        return _dumps(head)[:-1] + ',"states":[' + ",".join(states) + "]" + tail + "}"
+        return "".join([_dumps(head)[:-1], ',"states":', *_array(states), tail, "}"])
 
     return WHOLE_TEXTS.get(version, build), etag_of(version)
 
