@@ -2,13 +2,14 @@
 
 Starts `make demo`'s server (one process: SQLite, the in-memory layer, the clock and
 the demo's bots on its loop) in a scratch folder — or, with --venue, the layout of
-`make serve` (nginx in front of two daphne processes and a clock, PostgreSQL and
-Redis: deploy/serve.sh) — with a published Kakomimasu match of 1,000 turns on a 64×64
-board and a live match of 1-second strategy steps. A team's program plays the live
+`make serve` (nginx in front of two daphne processes, a clock and the drawing worker,
+PostgreSQL and Redis: deploy/serve.sh) — with a published Kakomimasu match of 1,000
+turns on a 64×64 board and a live match of 1-second strategy steps. A team's program plays the live
 match from 127.0.0.1 all along: it posts its actions as each step opens and watches
 its match's socket. A prober fetches `GET /` four times a second.
 
-After a quiet phase, the attacker, from one other address (127.0.0.2), for --seconds:
+After a quiet phase, the attacker (a process of its own), from one other address
+(127.0.0.2), for --seconds:
   - holds 100 Kakomimasu v1 event streams that it never reads;
   - opens 1,000 websockets to the live match that it never reads;
   - keeps 10 websockets with ?since=0 on the published match, reading all they send;
@@ -22,8 +23,10 @@ the team's POST latency p50/p99 (goal p99 < 100 ms), each turn's lateness from i
 deadline to its `turn` message at the team's socket (p99 < 250 ms), GET / p99 (< 1 s),
 the server's peak memory (< 500 MB; with --venue, the sum of its processes' proportional
 set sizes, where a page they share, a library's, counts once in all; their resident
-sizes' plain sum alongside), what the attack added to the database (< 1 MB: its growth
-beyond a quiet phase's), and what the gates refused.
+sizes' plain sum alongside; with --venue, each process's share at the peak), what the
+attack added to the database (< 1 MB: its growth beyond a quiet phase's), and what the
+gates refused. --parts attacks with some of the parts only (streams, sockets, since,
+pictures, reads, posts), to see what each costs.
 """
 
 from __future__ import annotations
@@ -500,7 +503,8 @@ def main() -> None:
                 system.port, big, live["id"], options.seconds,
                 tuple(options.parts.split(",")), results), daemon=True)
             apart.start()
-            attacked.update(zip(("answers", "received"), results.get(), strict=True))
+            answered = results.get(timeout=options.seconds + 120)  # (it did not die)
+            attacked.update(zip(("answers", "received"), answered, strict=True))
             apart.join()
 
         def sizes() -> None:
