@@ -55,10 +55,38 @@ data_dir() {
   echo "$data"
 }
 
+# A port already served by another checkout's services (or anything else) is said, not
+# shared: this checkout's tests would run on, and its end stop, what it did not start.
+taken() {
+  echo "Port $1 is taken by $2, not by this checkout's services ($3)." >&2
+  echo "Stop those (in their checkout: bash tests/databases.sh stop), or choose other" >&2
+  echo "ports for this one: TEST_PG_PORT=55442 TEST_REDIS_PORT=56389 make test" >&2
+  exit 1
+}
+
+# Before anything is made: services already on the ports must be this checkout's own
+# (those of the data folder it recorded).
+check_ports() {
+  local bin ours running
+  bin=$(pg_bin)
+  ours=$(cat "$RECORD" 2>/dev/null || true)
+  if "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then
+    running=$("$bin/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -d postgres -tAc \
+      "SHOW data_directory" 2>/dev/null || true)
+    [ -n "$ours" ] && [ "$running" = "$ours/pg" ] ||
+      taken "$PG_PORT" "a PostgreSQL of ${running:-unknown data}" "${ours:-none yet}"
+  fi
+  if redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then
+    running=$(redis-cli -p "$REDIS_PORT" config get dir 2>/dev/null | sed -n 2p || true)
+    [ -n "$ours" ] && [ "$running" = "$ours" ] ||
+      taken "$REDIS_PORT" "a Redis in ${running:-an unknown folder}" "${ours:-none yet}"
+  fi
+}
+
 start_postgres() {
   local bin data=$1
   bin=$(pg_bin)
-  if "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then return; fi
+  if "$bin/pg_isready" -q -h 127.0.0.1 -p "$PG_PORT"; then return; fi  # (ours: check_ports)
   if [ ! -f "$data/pg/PG_VERSION" ]; then
     as_db_owner "$bin/initdb" -D "$data/pg" -U postgres -A trust --no-sync >/dev/null
   fi
@@ -68,7 +96,7 @@ start_postgres() {
 
 start_redis() {
   local data=$1
-  if redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then return; fi
+  if redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then return; fi  # (ours: check_ports)
   redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes --save "" \
     --appendonly no --dir "$data" --logfile "$data/redis.log" --pidfile "$data/redis.pid"
   for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return; sleep 0.1; done
@@ -98,6 +126,7 @@ stop_services() {
 case "${1:-}" in
   start)
     install_missing
+    check_ports
     data=$(data_dir)
     start_postgres "$data"
     start_redis "$data"

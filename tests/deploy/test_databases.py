@@ -40,3 +40,28 @@ def test_the_data_is_outside_the_checkout_where_postgres_can_reach_it():
     runs_postgres = pwd.getpwuid((data / "pg").stat().st_uid)
     assert runs_postgres.pw_uid != 0  # PostgreSQL never runs as root
     assert reachable_by(runs_postgres, data / "pg")
+
+
+def test_another_checkout_s_start_on_ports_in_use_says_so_and_touches_nothing(tmp_path):
+    """A second checkout (a fresh clone) starting its services on the ports this run's
+    occupy is refused with what to do, makes no data folder, and leaves them running:
+    it used to run its tests on them silently, and its end stopped them."""
+    import subprocess
+
+    data_dir()  # (this run's services, started by tests/databases.sh)
+    other = tmp_path / "clone"
+    (other / "tests").mkdir(parents=True)
+    (other / "tests" / "databases.sh").write_bytes((ROOT / "tests" / "databases.sh").read_bytes())
+    ports = {"TEST_PG_PORT": str(urlparse(os.environ["DATABASE_URL"]).port),
+             "TEST_REDIS_PORT": str(urlparse(os.environ["REDIS_URL"]).port),
+             "SERVICES_TMP": str(tmp_path)}
+    done = subprocess.run(["bash", str(other / "tests" / "databases.sh"), "start"],
+                          env=dict(os.environ, **ports), capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1
+    assert f"Port {ports['TEST_PG_PORT']} is taken by a PostgreSQL of " in done.stderr
+    assert "TEST_PG_PORT=" in done.stderr  # what to do instead
+    assert not (other / "var").exists() and not list(tmp_path.glob("spectator-services.*"))
+    ready = subprocess.run(["redis-cli", "-p", ports["TEST_REDIS_PORT"], "ping"],
+                           capture_output=True, text=True, timeout=10)
+    assert ready.stdout.strip() == "PONG"
