@@ -87,7 +87,7 @@ class System:
     """The server under attack: the demo's one process, or the venue layout."""
 
     def __init__(self, scratch: Path, venue: bool) -> None:
-        self.scratch, self.venue = scratch, venue
+        self.scratch, self.venue, self.services_started = scratch, venue, False
         self.env = dict(os.environ, SPECTATOR_VAR_DIR=str(scratch), DJANGO_DEBUG="0",
                         LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
         for name in ("DATABASE_URL", "REDIS_URL", "SPECTATOR_TRUSTED_NETWORKS"):
@@ -96,6 +96,10 @@ class System:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(scratch / "server.log", "w")  # noqa: SIM115
         if venue:  # a database and a Redis db of the bench's own, on the tests' services
+            # (stopped again at the end unless they were running already: left running,
+            # they would hold the ports of another checkout's `make test`)
+            self.services_started = subprocess.run(
+                ["redis-cli", "-p", "56379", "ping"], capture_output=True).returncode != 0
             subprocess.run(["bash", "tests/databases.sh", "start"], cwd=ROOT, check=True,
                            stdout=subprocess.DEVNULL)
             self.env |= {"DATABASE_URL": VENUE_DATABASE, "REDIS_URL": VENUE_REDIS}
@@ -177,6 +181,9 @@ class System:
         except subprocess.TimeoutExpired:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        if self.services_started:
+            subprocess.run(["bash", "tests/databases.sh", "stop"], cwd=ROOT,
+                           stdout=subprocess.DEVNULL)
 
 
 VENUE_DATABASE = "postgres://postgres@127.0.0.1:55432/spectator_attack"
