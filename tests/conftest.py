@@ -132,10 +132,20 @@ def spawn(transactional_db):
     processes_stop(started)
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A port nothing listens on, and never one this process was given before: the
+    kernel hands out a port it just gave again about once in 300 calls, and two servers
+    asked for at once got the same one (a CHaser server refused '--ports 42389,42389')."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port not in _HANDED_OUT:
+            _HANDED_OUT.add(port)
+            return port
 
 
 def wait_for_port(port: int, seconds: float = 30) -> None:
