@@ -107,7 +107,7 @@ def _at_machine_worker(address: str, work: Any, arguments: tuple) -> tuple[bool,
         return link.recv()
 
 
-def _warn_unreachable(address: str, error: OSError) -> None:
+def _warn_unreachable(address: str, error: Exception) -> None:
     global _warned_at
     if time.monotonic() - _warned_at >= WARN_EVERY:
         _warned_at = time.monotonic()
