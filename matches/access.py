@@ -133,6 +133,27 @@ def team_by_authorization(header: str, match_id: int | None = None) -> Team | En
     return team
 
 
+class TokenRefused(Exception):
+    """A request carried a bearer token that no team holds (made up, mistyped, or
+    replaced by a new token): answered 401, whatever it asked for (docs/api.md,
+    "Tokens"), never read as a stranger's request."""
+
+
+def bearer_holder(header: str, match_id: int | None = None) -> Team | Entrant | None:
+    """The team of an `Authorization` header's bearer token, as `team_by_authorization`
+    (None: no bearer token at all); TokenRefused for a token that is nobody's. A
+    registered practice team's token is somebody's: it reads as a stranger."""
+    holder = team_by_authorization(header, match_id)
+    scheme, _, token = header.strip().partition(" ")
+    if holder is None and scheme.lower() == "bearer" and token.strip():
+        from matches.models import PracticeTeam
+
+        if not PracticeTeam.objects.filter(token_hash=token_hash(token.strip())).exists():
+            raise TokenRefused("this token is no team's: it may have been replaced by a "
+                               "new one (ask the judges), or mistyped")
+    return holder
+
+
 def _team_in_later_game(team: Team, match_id: int) -> Team:
     """The team of the same side in a later game of the team's match (a game's teams
     never change); Team.DoesNotExist if `match_id` is no such game."""

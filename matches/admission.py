@@ -8,10 +8,21 @@ websocket), never queued: a refusal costs a few bytes, a queue would cost time.
 
 - `sockets`: open websockets (the venue, wall, TV, replay and list screens).
 - `streams`: open event streams (Kakomimasu v1's `GET /v1/matches/stream`).
-- `heavy`: reads that can cost much to build or send, in flight: board pictures, a
-  match's whole state, records, timelines, the replay, exports, the dialects' match
-  reads.
-- `pages`: every other read in flight (pages, small API reads, static files).
+- `heavy`: reads that can cost much to build or send, in flight: board pictures,
+  records, timelines, the replay, exports, and a match's state once it is large.
+- `pages`: every other read in flight (pages, small API reads, static files). A read
+  that carries a bearer token counts against its address and token together: the
+  programs of several teams behind one router (a school's, a venue's NAT) each have
+  the address's places, and a token the server does not accept is answered 401 at
+  once (docs/api.md, "Tokens").
+
+A match's state is what a program polls (the community's Kakomimasu client reads it
+every 100 ms while it waits for the start, and gives up on any answer but 200): a text
+built once per turn, small for any match but a very long one on a large board. A
+visitor's read of it is counted by its rate (SMALL_READS: a rate per address that a
+client polling ten times a second, or several such clients behind one address, never
+reach) and by its bytes (the byte budget below); it takes a place at the heavy gate only
+when the match's size makes it large (`Charge.expect`, `LARGE_READ`).
 
 Writes (a team's answer, a judge's form) pass no gate: the answer service has rate
 limits of its own per token and address, and must never wait behind a visitor.
@@ -27,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import ipaddress
 import json
 import os
@@ -78,25 +90,31 @@ class Gate:
         self.buckets: dict[str, tuple[float, float]] = {}  # address -> (openings left, when)
         self._lock = threading.Lock()
 
-    def enter(self, address: str | None) -> Ticket | None:
+    def enter(self, address: str | None, key: str | None = None) -> Ticket | None:
         """A ticket to hold while the thing is open, or None: over a cap (or, for the
-        heavy reads and the sockets, over the address's byte budget)."""
-        key = address or "-"
+        heavy reads and the sockets, over the address's byte budget). With a `key` of
+        its own (an address and a token), the key has the address's caps, and the
+        address as a whole TOKENS_AN_ADDRESS times them."""
+        address_key = address or "-"
+        keys = [address_key] if key in (None, address) else [key, address_key]
         trusted = is_trusted(address)
         limit = self.caps.trusted if trusted else self.caps.per_address
+        limits = [limit] if len(keys) == 1 else [limit, limit * TOKENS_AN_ADDRESS]
         if self.name in BUDGETED and BYTES.used_up(address):
             with self._lock:
                 self.refused += 1
             return None
         with self._lock:
-            held = self.open.get(key, 0)
-            if held >= limit or self.total >= self.caps.in_all or (
-                    not trusted and not self._may_open(key)):
+            full = any(self.open.get(each, 0) >= most
+                       for each, most in zip(keys, limits, strict=True))
+            if full or self.total >= self.caps.in_all or (
+                    not trusted and not self._may_open(address_key)):
                 self.refused += 1
                 return None
-            self.open[key] = held + 1
+            for each in keys:
+                self.open[each] = self.open.get(each, 0) + 1
             self.total += 1
-        return Ticket(self, key)
+        return Ticket(self, keys)
 
     def _may_open(self, key: str) -> bool:
         """A token bucket per address (with the lock held): `rate` openings a second, a
@@ -114,13 +132,14 @@ class Gate:
         self.buckets[key] = (left - 1, now)
         return True
 
-    def _leave(self, key: str) -> None:
+    def _leave(self, keys: list[str]) -> None:
         with self._lock:
-            held = self.open.get(key, 0) - 1
-            if held > 0:
-                self.open[key] = held
-            else:
-                self.open.pop(key, None)
+            for key in keys:
+                held = self.open.get(key, 0) - 1
+                if held > 0:
+                    self.open[key] = held
+                else:
+                    self.open.pop(key, None)
             self.total -= 1
 
     def reset(self) -> None:
@@ -133,13 +152,13 @@ class Gate:
 class Ticket:
     """A place at a gate; `release()` gives it back (once, however often called)."""
 
-    def __init__(self, gate: Gate, key: str) -> None:
-        self.gate, self.key, self.held = gate, key, True
+    def __init__(self, gate: Gate, keys: list[str]) -> None:
+        self.gate, self.keys, self.held = gate, keys, True
 
     def release(self) -> None:
         if self.held:
             self.held = False
-            self.gate._leave(self.key)
+            self.gate._leave(self.keys)
 
 
 class ByteBudget:
@@ -178,6 +197,54 @@ class ByteBudget:
             self.left.clear()
 
 
+class RequestRate:
+    """Requests each address may make: a bucket of `burst`, filled again at `rate` a
+    second; a request over it is refused, however few are in flight. Trusted networks
+    have none."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.left: dict[str, tuple[float, float]] = {}
+        self.refused = 0
+        self._lock = threading.Lock()
+
+    def take(self, address: str | None) -> bool:
+        if is_trusted(address):
+            return True
+        key, now = address or "-", time.monotonic()
+        with self._lock:
+            if len(self.left) > 10_000:  # addresses long quiet are full again
+                self.left = {k: v for k, v in self.left.items() if now - v[1] < 60}
+            left, then = self.left.get(key, (self.burst, now))
+            left = min(self.burst, left + (now - then) * self.rate)
+            if left < 1:
+                self.left[key] = (left, now)
+                self.refused += 1
+                return False
+            self.left[key] = (left - 1, now)
+            return True
+
+    def reset(self) -> None:
+        with self._lock:
+            self.left.clear()
+            self.refused = 0
+
+
+def _small_reads() -> RequestRate:
+    """SPECTATOR_SMALL_READS=rate,burst a second per address (default 50, 100: five
+    clients behind one address, each polling ten times a second, pass)."""
+    given = [float(part) for part in os.environ.get("SPECTATOR_SMALL_READS", "").split(",")
+             if part.strip().replace(".", "", 1).isdigit()]
+    return RequestRate(*given) if len(given) == 2 else RequestRate(50.0, 100.0)
+
+
+SMALL_READS = _small_reads()
+# The estimated size (in bytes) from which a match's state is a large read: about a
+# byte a cell a turn (bench/reads.py: 4.4 MiB for 1,000 turns on 64x64), so a 24x24
+# board's state grows large only after some 450 turns.
+LARGE_READ = 256 << 10
+
+
 def _budget() -> ByteBudget:
     """SPECTATOR_READ_BUDGET=burst,rate in bytes (default 32 MiB, then 256 KiB a second:
     the whole replay of a long match, a few times a minute)."""
@@ -188,6 +255,7 @@ def _budget() -> ByteBudget:
 
 BYTES = _budget()
 
+TOKENS_AN_ADDRESS = 4  # an address's places at a gate, in its caps, for all its tokens
 BUDGETED = {"heavy", "sockets"}  # gates whose sends are charged to BYTES
 GATES = {
     "sockets": Gate("sockets", _caps("sockets", 32, 4000, 5000, rate=4.0)),
@@ -203,6 +271,7 @@ def gates_reset() -> None:
     for gate in GATES.values():
         gate.reset()
     BYTES.reset()
+    SMALL_READS.reset()
     _trusted_networks.cache_clear()
 
 
@@ -249,9 +318,9 @@ def client_address(scope: dict) -> str | None:
 # --- HTTP --------------------------------------------------------------------------
 
 MATCH = r"[0-9]{1,18}"
-# Heavy whoever asks. A match's state, which a team's program reads every turn, is gated
-# in its views instead (`visitor_gate`), where the team's token is known: its own team
-# passes no gate.
+# Heavy whoever asks. A match's state, which programs poll, is a small read gated in its
+# views (`visitor_read`), where the match's size and the team's token are known: its own
+# team passes no gate.
 HEAVY_PATHS = re.compile("|".join([
     rf"/matches/{MATCH}/(board\.png|replay|replay\.gif|scores\.csv|audit|"
     rf"audit/submissions\.\w+)",
@@ -259,31 +328,32 @@ HEAVY_PATHS = re.compile("|".join([
     rf"/tournaments/{MATCH}/records\.zip",
     r"/v1/matches/?",
 ]))
-# A match's state: heavy for a visitor, the bread of a team's program. One with neither a
-# token nor a session (no team, no judge) is gated here, before any work is done for it;
-# any other in the view, once its token is read (`visitor_gate`).
-MATCH_STATES = re.compile(rf"/(api|v1)/matches/{MATCH}/?")
 STREAM_PATHS = re.compile(r"/v1/matches/stream/?")
 READS = {"GET", "HEAD"}
 JSON_PREFIXES = ("/api/", "/v1/", "/procon30/", "/procon2020/", "/procon31/")
 
 
-def gate_of(method: str, path: str, anonymous: bool = True) -> str | None:
+def gate_of(method: str, path: str) -> str | None:
     """Which gate an HTTP request passes (None: a write, which passes none)."""
     if method not in READS:
         return None
     if STREAM_PATHS.fullmatch(path):
         return "streams"
-    if HEAVY_PATHS.fullmatch(path) or (anonymous and MATCH_STATES.fullmatch(path)):
+    if HEAVY_PATHS.fullmatch(path):
         return "heavy"
     return "pages"
 
 
-def _anonymous(scope: dict) -> bool:
-    """Neither a token nor a cookie: nobody the views would let pass a gate."""
-    return not any(name in (b"authorization", b"cookie", b"x-api-token")
-                   for name, _ in scope.get("headers", ())) and b"token=" not in \
-        scope.get("query_string", b"")
+def _key(scope: dict, address: str | None) -> str | None:
+    """Whom a read's place at the pages gate counts against: its address, and with a
+    bearer token the token too (each team's program behind one router has the places
+    of an address; a made-up token buys nothing but a 401)."""
+    for name, value in scope.get("headers", ()):
+        if name == b"authorization" and value[:7].lower() == b"bearer ":
+            token = value[7:].strip()
+            if token:
+                return f"{address or '-'} {hashlib.blake2b(token, digest_size=8).hexdigest()}"
+    return address
 
 
 class Admission:
@@ -295,12 +365,13 @@ class Admission:
         self.application = application
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        name = gate_of(scope.get("method", ""), scope.get("path", ""), _anonymous(scope)) \
+        name = gate_of(scope.get("method", ""), scope.get("path", "")) \
             if scope["type"] == "http" else None
         if name is None:
             return await self.application(scope, receive, send)
         address = client_address(scope)
-        ticket = GATES[name].enter(address)
+        ticket = GATES[name].enter(address, _key(scope, address) if name == "pages"
+                                   else address)
         if ticket is None:
             return await too_busy(send, scope.get("path", ""), name)
         sent = 0
@@ -331,6 +402,10 @@ class Charge:
 
     size = 0
 
+    def expect(self, estimate: int) -> None:
+        """The read's estimated size, known once its match is: nothing for a gated
+        block; a small read's becomes heavy past LARGE_READ (`visitor_read`)."""
+
 
 @contextlib.contextmanager
 def visitor_gate(name: str, request: Any, exempt: bool = False) -> Iterator[Charge]:
@@ -351,6 +426,43 @@ def visitor_gate(name: str, request: Any, exempt: bool = False) -> Iterator[Char
         yield charge
     finally:
         ticket.release()
+        BYTES.charge(address, charge.size)
+
+
+class SmallRead(Charge):
+    """A visitor's small read (`visitor_read`): heavy once its estimate is large."""
+
+    def __init__(self, request: Any) -> None:
+        self.request, self.ticket = request, None
+
+    def expect(self, estimate: int) -> None:
+        if estimate >= LARGE_READ and self.ticket is None:
+            self.ticket = GATES["heavy"].enter(self.request.META.get("REMOTE_ADDR"))
+            if self.ticket is None:
+                raise TooBusy("heavy")
+
+
+@contextlib.contextmanager
+def visitor_read(request: Any, exempt: bool = False) -> Iterator[Charge]:
+    """A visitor's read of a text built once per turn (a match's state): refused
+    (TooBusy) over its address's rate of small reads or byte budget, before any work is
+    done for it; a large one (`Charge.expect`) also holds a place at the heavy gate.
+    What it sends is charged to the byte budget. `exempt`: the match's own team and the
+    judges pass freely."""
+    if exempt:
+        yield Charge()
+        return
+    address = request.META.get("REMOTE_ADDR")
+    if BYTES.used_up(address):
+        raise TooBusy("bytes")
+    if not SMALL_READS.take(address):
+        raise TooBusy("small")
+    charge = SmallRead(request)
+    try:
+        yield charge
+    finally:
+        if charge.ticket is not None:
+            charge.ticket.release()
         BYTES.charge(address, charge.size)
 
 
@@ -375,6 +487,8 @@ class TooBusyMiddleware(MiddlewareMixin):
 REFUSALS = {
     "streams": "too many event streams are open from this address",
     "heavy": "too many large reads at once: try again in a second",
+    "bytes": "this address has read too much lately: try again in a few seconds",
+    "small": "too many reads a second from this address: try again in a second",
     "pages": "too many requests at once from this address: try again in a second",
 }
 

@@ -21,17 +21,18 @@ from ninja.errors import ValidationError
 
 from matches import reads, selectors
 from matches.access import (
+    TokenRefused,
     all_as_seen,
+    bearer_holder,
     can_view_private,
     is_judge,
     is_public,
     not_its_match,
     session_team,
     side_in,
-    team_by_authorization,
     visible_matches,
 )
-from matches.admission import TooBusy, too_busy_response, visitor_gate
+from matches.admission import TooBusy, too_busy_response, visitor_gate, visitor_read
 from matches.models import Match, Team
 from matches.notices_api import router as notices_router
 from matches.request_bodies import BodyRefused, json_object
@@ -115,6 +116,12 @@ def invalid_request(request: HttpRequest, exc: ValidationError) -> HttpResponse:
                          for error in exc.errors)
     return api.create_response(request, {"error": "invalid_request", "detail": problems},
                                status=422)
+
+
+@api.exception_handler(TokenRefused)
+def token_refused(request: HttpRequest, exc: TokenRefused) -> HttpResponse:
+    return api.create_response(request, {"error": "unauthorized", "detail": str(exc)},
+                               status=401)
 
 
 @api.exception_handler(TooBusy)
@@ -220,7 +227,9 @@ ACTION_LIST = {
 
 
 def _team(request: HttpRequest, match_id: int | None = None) -> Team | None:
-    return team_by_authorization(request.headers.get("Authorization", ""), match_id)
+    """The team of the request's bearer token (None without one); a token nobody holds
+    raises TokenRefused, answered 401."""
+    return bearer_holder(request.headers.get("Authorization", ""), match_id)
 
 
 def _you(team: Team | None, match: Match) -> int | None:
@@ -282,14 +291,14 @@ def list_matches(request: HttpRequest):
          openapi_extra={"parameters": [BEARER]})
 def get_match(request: HttpRequest, match_id: int):
     team = _team(request)
-    # A visitor's read holds a place at the heavy reads' gate, before any work is done
-    # for it, and what it is sent is charged to its address; a team's token and a judge
-    # pass freely. What changes only with a turn is built once (matches/reads.py).
-    with visitor_gate("heavy", request,
-                      exempt=team is not None or is_judge(request.user)) as charge:
+    # A visitor's read is counted by its rate and its bytes, and holds a place at the
+    # heavy reads' gate only when the match is large; a team's token and a judge pass
+    # freely. What changes only with a turn is built once (matches/reads.py).
+    with visitor_read(request, exempt=team is not None or is_judge(request.user)) as charge:
         match = _visible(request, match_id)
         if match is None:
             return _not_found(match_id)
+        charge.expect(reads.estimated_size(match))
         text = reads.public_state_text(match, _you(team, match), holder=team)
         charge.size = len(text)
         return _json(text)

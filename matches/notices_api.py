@@ -9,7 +9,7 @@ from typing import Any
 from django.http import HttpRequest
 from ninja import Router, Schema, Status
 
-from matches.access import team_by_authorization
+from matches.access import bearer_holder
 from matches.models.notices import TEXT_LIMIT
 from matches.request_bodies import BodyRefused, json_object
 from matches.selectors.notices import for_holder, questions_for
@@ -35,7 +35,7 @@ class Questions(Schema):
 
 
 def _holder(request: HttpRequest):
-    return team_by_authorization(request.headers.get("Authorization", ""))
+    return bearer_holder(request.headers.get("Authorization", ""))
 
 
 @router.get("/announcements", response={200: Announcements},

@@ -34,6 +34,15 @@ def _identity(match: Match) -> tuple:
     return *identity(match), match.start_at.timestamp()
 
 
+def estimated_size(match: Match) -> int:
+    """About how many bytes a match's whole state is (a byte a cell a turn, and its
+    board's cells once: bench/reads.py), known from its row alone, before any work is
+    done for it (matches/admission.py, `LARGE_READ`)."""
+    board = match.board
+    cells = board.width * board.height if board is not None else 0
+    return cells * (match.resolved_turns + 1) + 4096
+
+
 def _dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 

@@ -27,8 +27,16 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
 
 from matches import selectors
-from matches.access import all_as_seen, as_seen, can_view, is_judge, visible_matches
-from matches.admission import visitor_gate
+from matches.access import (
+    TokenRefused,
+    all_as_seen,
+    as_seen,
+    bearer_holder,
+    can_view,
+    is_judge,
+    visible_matches,
+)
+from matches.admission import visitor_read
 from matches.caches import Kept, identity
 from matches.dialects.base import (
     action_objects,
@@ -42,6 +50,7 @@ from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP
 from matches.live.delay import DelayLine
 from matches.live.hub import Hub
 from matches.models import Board, Match
+from matches.reads import estimated_size
 from matches.rules import rules_for
 from matches.services import practice
 from matches.services.submissions import DryRun, Refusal, json_read
@@ -57,10 +66,25 @@ RES = {"ok": 0, "conflict": 1, "invalid": 5}  # 5: an illegal action
 TILE = {".": (0, None), "A": (1, 0), "B": (1, 1), "a": (0, 0), "b": (0, 1)}
 
 
+# What the community's JavaScript library sends as a token when it has none: it writes
+# `Bearer ${token}` whatever the token is (docs/dialects.md, "Tokens").
+NO_TOKEN = {"undefined", "null"}
+
+
 def token(request: HttpRequest) -> str:
-    """The pic as it is, or a `Bearer` token."""
+    """The pic as it is, or a `Bearer` token ("" for none, `Bearer undefined` too)."""
     header = request.headers.get("Authorization", "").strip()
-    return header[7:] if header[:7].lower() == "bearer " else header
+    given = header[7:].strip() if header[:7].lower() == "bearer " else header
+    return "" if given in NO_TOKEN or given.lower() == "bearer" else given
+
+
+def _refused(request: HttpRequest) -> bool:
+    """A token came that no team holds (a registered practice team's is somebody's)."""
+    try:
+        bearer_holder(f"Bearer {token(request)}")
+    except TokenRefused:
+        return True
+    return False
 
 
 def error(status: int, message: str, code: int) -> HttpResponse:
@@ -232,12 +256,15 @@ def _practice(request: HttpRequest, ai_field: str | None) -> HttpResponse:
 def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """GET /v1/matches/{id}: the Game, to whoever may see the match."""
     team = team_of(token(request), match_id)
-    # a visitor's read passes the heavy reads' gate first; a team's token reads freely
-    with visitor_gate("heavy", request,
-                      exempt=team is not None or is_judge(request.user)) as charge:
+    if team is None and _refused(request):
+        return error(401, "Unauthorized: this token is no team's", UNAUTHORIZED)
+    # a visitor's read is counted by its rate and bytes, and is heavy only for a large
+    # match (matches/admission.py); a team's token reads freely
+    with visitor_read(request, exempt=team is not None or is_judge(request.user)) as charge:
         match = Match.objects.select_related("board").filter(pk=match_id, game=GAME).first()
         if match is None or not can_view(request.user, match, team):
             return error(400, f"there is no Kakomimasu match {match_id}", NOT_FOUND)
+        charge.expect(estimated_size(match))
         response = answer(game(as_seen(request.user, match, team)))
         charge.size = len(response.content)
         return response
@@ -247,6 +274,8 @@ def matches_view(request: HttpRequest) -> HttpResponse:
     """GET /v1/matches: those the caller may see, the token's team's included."""
     now = timezone.now()
     team = team_of(token(request))
+    if team is None and _refused(request):
+        return error(401, "Unauthorized: this token is no team's", UNAUTHORIZED)
     shown = visible_matches(request.user, Match.objects.filter(game=GAME), team=team)
     return answer([game(match, now) for match in
                    all_as_seen(request.user, selectors.recent_matches(now, shown), team)])

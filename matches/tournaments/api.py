@@ -11,7 +11,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from ninja import Router, Schema, Status
 
-from matches.access import is_judge, team_by_authorization
+from matches.access import bearer_holder, is_judge
 from matches.models import Entrant, Team, Tournament, storable_id
 from matches.tournaments.table import tournament_data
 
@@ -82,7 +82,7 @@ def visible_tournaments(request: HttpRequest) -> QuerySet[Tournament]:
     tournaments = Tournament.objects.all()
     if is_judge(request.user):
         return tournaments
-    holder = team_by_authorization(request.headers.get("Authorization", ""))
+    holder = bearer_holder(request.headers.get("Authorization", ""))
     own = Q(pk=-1)
     if isinstance(holder, Entrant):
         own = Q(pk=holder.tournament_id)

@@ -67,3 +67,36 @@ def test_openapi_schema_and_docs(client):
     body = post["requestBody"]["content"]["application/json"]["schema"]
     assert body["required"] == ["actions"]
     assert client.get("/api/docs").status_code == 200
+
+
+def test_a_token_nobody_holds_is_401_even_on_a_public_match(
+        client, django_capture_on_commit_callbacks):
+    """A revoked (reissued) or made-up token reads nothing as a stranger would: a client
+    written from docs/api.md would otherwise fail on `you`, or play on an old board."""
+    from matches.models import Team
+    from matches.services.tokens import token_reissue
+
+    match, tokens = make_match(public=True)
+    assert client.get(f"/api/matches/{match.pk}").status_code == 200  # no token: public
+    own = client.get(f"/api/matches/{match.pk}", HTTP_AUTHORIZATION=f"Bearer {tokens[0]}")
+    assert own.status_code == 200 and own.json()["you"] == 0
+    with django_capture_on_commit_callbacks(execute=True):
+        token_reissue(Team.objects.get(match=match, index=0))
+    for path in (f"/api/matches/{match.pk}", "/api/matches", "/api/tournaments",
+                 "/api/announcements"):
+        for token in (tokens[0], "made-up"):
+            answer = client.get(path, HTTP_AUTHORIZATION=f"Bearer {token}")
+            assert answer.status_code == 401, (path, token)
+            assert answer.json()["error"] == "unauthorized"
+    assert client.get(f"/api/matches/{match.pk}",
+                      HTTP_AUTHORIZATION=f"Bearer {tokens[1]}").json()["you"] == 1
+
+
+def test_a_token_nobody_holds_is_401_on_the_v1_reads_and_undefined_is_none(client):
+    match, tokens = make_match(public=True)
+    for path in (f"/v1/matches/{match.pk}", "/v1/matches"):
+        refused = client.get(path, HTTP_AUTHORIZATION="Bearer made-up")
+        assert refused.status_code == 401 and refused.json()["errorCode"] == 4
+        # the community library's way of sending no token
+        assert client.get(path, HTTP_AUTHORIZATION="Bearer undefined").status_code == 200
+        assert client.get(path, HTTP_AUTHORIZATION=f"Bearer {tokens[0]}").status_code == 200

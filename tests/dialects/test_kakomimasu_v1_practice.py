@@ -70,6 +70,25 @@ def test_two_guests_meet_in_a_free_match(client, clock, open_practice):
         assert status == 200 and received["turn"] == 1
 
 
+@pytest.mark.parametrize("nothing", ["undefined", "null", ""])
+def test_a_guest_whose_library_sends_bearer_undefined_is_seated_as_a_guest(
+        client, clock, open_practice, nothing):
+    """The community library writes `Authorization: Bearer ${token}` whatever it has: a
+    guest's program, with no token, sends `Bearer undefined`. The community server seats
+    the guest; so does this one (it answered 401, errorCode 4)."""
+    status, first = join(client, "/v1/matches/free/players", {"guestName": "AI-1"},
+                         token=nothing or " ")
+    assert status == 200, first
+    assert first["userId"] == "AI-1" and first["index"] == 0 and first["pic"]
+    status, second = join(client, "/v1/matches/free/players", {"guestName": "AI-2"},
+                          token=nothing or " ", address="198.51.100.2")
+    assert status == 200 and second["gameId"] == first["gameId"] and second["index"] == 1
+    # a token that is no team's is still refused, as before
+    status, refused = join(client, "/v1/matches/free/players", {"guestName": "AI-3"},
+                           token="not-a-token", address="198.51.100.3")
+    assert status == 401 and refused["errorCode"] == 4
+
+
 def test_a_team_token_joins_as_its_team(client, clock, settings):
     settings.PRACTICE = "teams"
     from tests.factories import make_match

@@ -106,15 +106,79 @@ async def test_a_second_heavy_read_from_one_address_is_429_in_json(monkeypatch):
     assert GATES["heavy"].total == 0
 
 
-async def test_a_match_state_without_token_or_session_is_gated_here_and_one_with_is_not(
-        monkeypatch):
+async def test_a_match_state_is_a_small_read_for_the_middleware(monkeypatch):
+    """Programs poll a match's state (the community library every 100 ms without a
+    token): the middleware gives it no place at the heavy gate, whoever asks; its view
+    counts it (`visitor_read`)."""
     monkeypatch.setitem(GATES, "heavy", Gate("heavy", Caps(0, 0, 0)))  # every one refused
     app, held = Admission(application), asyncio.Event()
     held.set()
-    assert (await call(app, "/api/matches/7", "192.0.2.1", held))[0] == 429
-    assert (await call(app, "/v1/matches/7", "192.0.2.1", held))[0] == 429
-    with_token = {"headers": [(b"authorization", b"Bearer t")]}
-    assert (await call(app, "/api/matches/7", "192.0.2.1", held, **with_token))[0] == 200
+    assert (await call(app, "/api/matches/7", "192.0.2.1", held))[0] == 200
+    assert (await call(app, "/v1/matches/7", "192.0.2.1", held))[0] == 200
+    assert (await call(app, "/api/matches/7/record", "192.0.2.1", held))[0] == 429
+
+
+async def test_programs_behind_one_address_each_have_its_places_with_their_tokens(
+        monkeypatch):
+    """Six teams' programs behind one router, each with two reads in flight: with its
+    token each counts as an address of its own at the pages gate; the address as a whole
+    has TOKENS_AN_ADDRESS times the places, and no token has more than an address."""
+    monkeypatch.setitem(GATES, "pages", Gate("pages", Caps(2, 2, 100)))
+    monkeypatch.setattr(admission, "TOKENS_AN_ADDRESS", 6)
+    app, held = Admission(application), asyncio.Event()
+
+    def read(token: str | None, address: str = "192.0.2.1"):
+        headers = [(b"authorization", f"Bearer {token}".encode())] if token else []
+        return asyncio.create_task(call(app, "/api/matches", address, held, headers=headers))
+
+    in_flight = [read(f"team-{team}") for team in range(6) for _ in range(2)]
+    await asyncio.sleep(0.01)
+    assert GATES["pages"].total == 12  # all twelve admitted
+    assert (await read("team-0"))[0] == 429  # a third from one program: over its two
+    assert (await read("team-6"))[0] == 429  # the address's twelve in all
+    held.set()
+    assert [(await task)[0] for task in in_flight] == [200] * 12
+    assert GATES["pages"].total == 0
+
+
+def test_a_visitors_small_reads_are_counted_by_rate_and_a_large_one_is_heavy(monkeypatch):
+    """`visitor_read`: a client polling ten times a second never meets the rate; a
+    flood does, at once, and is told so; a read whose match is large holds the address's
+    place at the heavy gate; a team or judge (exempt) passes freely."""
+    from types import SimpleNamespace
+
+    now = [1000.0]
+    monkeypatch.setattr(admission.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(admission, "SMALL_READS", admission.RequestRate(50.0, 100.0))
+    request = SimpleNamespace(META={"REMOTE_ADDR": "192.0.2.1"})
+
+    def read(estimate: int = 3000) -> None:
+        with admission.visitor_read(request) as charge:
+            charge.expect(estimate)
+            charge.size = 3000
+
+    for _ in range(600):  # two programs polling ten times a second for 30 s
+        read()
+        read()
+        now[0] += 0.1
+    for _ in range(50):  # a burst of a flood: the bucket's rest
+        read()
+    with pytest.raises(admission.TooBusy) as refused:
+        for _ in range(200):
+            read()
+    assert refused.value.gate == "small" and "a second" in str(refused.value)
+    now[0] += 10
+    monkeypatch.setitem(GATES, "heavy", Gate("heavy", Caps(1, 1, 10)))
+    with admission.visitor_read(request) as charge:
+        charge.expect(admission.LARGE_READ)  # large: the address's one heavy place
+        assert GATES["heavy"].total == 1
+        with pytest.raises(admission.TooBusy):
+            read(admission.LARGE_READ)
+        read()  # a small one meanwhile passes
+    assert GATES["heavy"].total == 0
+    with admission.visitor_read(request, exempt=True) as charge:
+        charge.expect(admission.LARGE_READ)
+        assert GATES["heavy"].total == 0
 
 
 async def test_what_a_heavy_read_sends_is_charged_to_its_address(monkeypatch):
