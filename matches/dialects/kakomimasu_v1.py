@@ -122,14 +122,20 @@ def game(match: Match, now=None, *, whole_log: bool = True) -> dict[str, Any]:
     teams = list(match.teams.all())
     width, height = board.get("width", 0), board.get("height", 0)
     status = _status(match, now, teams)
+    turn = 0 if status in ("free", "ready") else min(view["turn"] + (status == "gaming"),
+                                                    match.turns)
+    # A client counts each step from the start (`startedAtUnixTime + (operationSec +
+    # transitionSec) × turn` is when it reads again): after a judge's extension, the
+    # start it is given is later by what the steps so far were given, so that its count
+    # still finds the next step (the turns played keep their own times).
+    started = match.opens_at(turn + 1) - turn * match.period
     return {
         "id": str(match.pk),
         "name": str(match),
         "status": status,
         # the turn being played, as the community server counts it: 0 before the start,
         # 1 in the first turn's steps, `totalTurn` at the end
-        "turn": 0 if status in ("free", "ready") else min(view["turn"] + (status == "gaming"),
-                                                 match.turns),
+        "turn": turn,
         "totalTurn": match.turns,
         "nPlayer": 2,
         "nAgent": match.agents,
@@ -137,7 +143,7 @@ def game(match: Match, now=None, *, whole_log: bool = True) -> dict[str, Any]:
         "transitionSec": match.transition_ms / 1000,
         # whole seconds, as the community server has it; rounded up, so that a client that
         # sleeps until then (its library does) finds the match under way, never early
-        "startedAtUnixTime": math.ceil(match.start_at.timestamp()),  # whole: match_make
+        "startedAtUnixTime": math.ceil(started.timestamp()),  # whole: match_make
         "reservedUsers": [team.name for team in teams],
         "type": "normal",
         "field": {

@@ -185,13 +185,40 @@ class Match(models.Model):
     def period(self) -> timedelta:
         return timedelta(milliseconds=self.strategy_ms + self.transition_ms)
 
+    def _credited(self, turn: int) -> int:
+        """The milliseconds the judges' extensions gave turn `turn`'s strategy step (a
+        timed game: services/control.py)."""
+        return (self.credits or {}).get(str(turn), 0) if not self.alternating else 0
+
+    def _credited_before(self, turn: int) -> int:
+        """The milliseconds given to the steps of the turns before `turn`: how much later
+        `turn` opens than the plain arithmetic says."""
+        if self.alternating or not self.credits:
+            return 0
+        return sum(ms for key, ms in self.credits.items() if int(key) < turn)
+
     def opens_at(self, turn: int) -> datetime:
-        """When the strategy step of `turn` (1-based) opens."""
-        return self.start_at + (turn - 1) * self.period
+        """When the strategy step of `turn` (1-based) opens: the start, a period a turn
+        before it, and what extensions gave the steps before it."""
+        return self.start_at + (turn - 1) * self.period + timedelta(
+            milliseconds=self._credited_before(turn))
 
     def deadline(self, turn: int) -> datetime:
-        """When the strategy step of `turn` closes and its transition is due."""
-        return self.opens_at(turn) + timedelta(milliseconds=self.strategy_ms)
+        """When the strategy step of `turn` closes and its transition is due (later by
+        what an extension gave it)."""
+        return self.opens_at(turn) + timedelta(
+            milliseconds=self.strategy_ms + self._credited(turn))
+
+    def _last_turn_by(self, now: datetime, when) -> int:
+        """The last turn t (0 if none) with when(t) <= now; `when` grows with t."""
+        low, high = 0, self.turns
+        while low < high:
+            middle = (low + high + 1) // 2
+            if when(middle) <= now:
+                low = middle
+            else:
+                high = middle - 1
+        return low
 
     @property
     def over(self) -> bool:
@@ -209,13 +236,16 @@ class Match(models.Model):
             return None
         if self.moves_one_by_one:
             return None if self.over else self.resolved_turns + 1
-        elapsed = now - self.start_at
-        turn = elapsed // self.period + 1
-        if turn > self.turns or elapsed - (turn - 1) * self.period >= timedelta(
-            milliseconds=self.strategy_ms
-        ):
-            return None
-        return turn
+        if not self.credits:
+            elapsed = now - self.start_at
+            turn = elapsed // self.period + 1
+            if turn > self.turns or elapsed - (turn - 1) * self.period >= timedelta(
+                milliseconds=self.strategy_ms
+            ):
+                return None
+            return turn
+        turn = self._last_turn_by(now, self.opens_at)
+        return turn if turn >= 1 and now < self.deadline(turn) else None
 
     def next_turn_to_open(self, now: datetime) -> int:
         """The turn whose strategy step is open at `now`, else the next one to open
@@ -224,7 +254,9 @@ class Match(models.Model):
             return 1
         if self.moves_one_by_one:
             return self.resolved_turns + 1
-        return self.strategy_turn(now) or (now - self.start_at) // self.period + 2
+        if not self.credits:
+            return self.strategy_turn(now) or (now - self.start_at) // self.period + 2
+        return self.strategy_turn(now) or self._last_turn_by(now, self.opens_at) + 1
 
     def due_turns(self, now: datetime) -> range:
         """Turns whose deadline has passed but which are not resolved yet, in order
@@ -232,7 +264,11 @@ class Match(models.Model):
         match's, none until it resumes)."""
         if now < self.start_at or self.closed or self.moves_one_by_one or self.paused_at:
             return range(0)
-        past = (now - self.start_at - timedelta(milliseconds=self.strategy_ms)) // self.period + 1
+        if self.credits:
+            past = self._last_turn_by(now, self.deadline)
+        else:
+            past = (now - self.start_at - timedelta(milliseconds=self.strategy_ms)) // \
+                self.period + 1
         return range(self.resolved_turns + 1, min(max(past, 0), self.turns) + 1)
 
 

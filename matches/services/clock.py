@@ -89,7 +89,8 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None,
                 match.closed = True
                 resolved += 1
             continue
-        turns = [Due(match.pk, number, match.start_at) for number in match.due_turns(now)]
+        turns = [Due(match.pk, number, match.deadline(number))
+                 for number in match.due_turns(now)]
         if turns:
             waiting[match.pk] = turns
     while waiting:

@@ -151,7 +151,7 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
     now = now or timezone.now()
     with transaction.atomic():
         match = _held(match_id, timed_only=True)
-        credited = _give_time(match, timedelta(seconds=seconds))
+        credited = _give_time(match, timedelta(seconds=seconds), extended=now)
         _noted(match, now, "extend", judge, seconds=seconds, reason=" ".join(reason.split()),
                **credited)
         match.save(update_fields=["control_log", "start_at", "credits"])
@@ -160,21 +160,36 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
     return match
 
 
-def _give_time(match: Match, given: timedelta) -> dict[str, int]:
-    """A timed game's deadlines, and its later games' starts, move by `given`; an
-    alternating game's mover is credited it (said back: {"turn": the turn credited},
-    for the log, whence the public's copy behind a delay takes it back until then); a
-    game played step by step has nothing to move (its server simply waited)."""
+def _give_time(match: Match, given: timedelta, extended: datetime | None = None
+               ) -> dict[str, int]:
+    """Time given back (a resume) or given (an extension, made at `extended`):
+    - an alternating game's mover is credited it;
+    - a timed game's extension is credited to the step open then, or the next to open
+      (between steps): that step closes `given` later and every later step follows, while
+      the turns before keep their times (the open turn a program reads never goes back);
+    - a timed game's resume moves its whole clock on (its start), as it stood still;
+    - its later games' starts move on too.
+    Said back for the log ({"turn": the turn credited}), whence the public's copy behind
+    a delay takes it back until then. A game played step by step has nothing to move (its
+    server simply waited)."""
     if match.protocol_played:
         return {}
-    if match.alternating:
-        turn = str(match.resolved_turns + 1)
+    if match.alternating or extended is not None:
+        number = match.resolved_turns + 1 if match.alternating else \
+            match.next_turn_to_open(extended)
         credits = dict(match.credits or {})
-        credits[turn] = credits.get(turn, 0) + round(given.total_seconds() * 1000)
+        credits[str(number)] = credits.get(str(number), 0) + \
+            round(given.total_seconds() * 1000)
         match.credits = credits
-        return {"turn": match.resolved_turns + 1}
+        if not match.alternating:
+            _later_games_move(match, given)
+        return {"turn": number}
+    _later_games_move(match, given)
+    match.start_at += given
+    return {}
+
+
+def _later_games_move(match: Match, given: timedelta) -> None:
     first = match.first_game or match
     Match.objects.filter(pk__in=[game.pk for game in match_games(first)],
                          start_at__gt=match.start_at).update(start_at=F("start_at") + given)
-    match.start_at += given
-    return {}

@@ -65,19 +65,19 @@ def _counted(turns: dict[int, int]) -> dict[int, dict[int, tuple[int, Any]]]:
 
 @dataclass(frozen=True)
 class Due:
-    """A turn a clock found due: match `match_id`'s turn `number`, found by its start
-    `start_at` (None: whatever its start is now)."""
+    """A turn a clock found due: match `match_id`'s turn `number`, found due by its
+    deadline `deadline` (None: whatever its deadline is now)."""
     match_id: int
     number: int
-    start_at: datetime | None = None
+    deadline: datetime | None = None
 
 
 def turn_resolve(*, match_id: int, number: int, now: datetime | None = None,
-                 start_at: datetime | None = None) -> Turn | None:
+                 deadline: datetime | None = None) -> Turn | None:
     """Resolve turn `number` if nobody has yet; None when another clock claimed it, or
-    the match is paused, or (`start_at`: the start the caller found the turn due by)
-    the judges moved its deadlines since (services/control.py)."""
-    return turns_resolve([Due(match_id, number, start_at)], now).get(match_id)
+    the match is paused, or (`deadline`: the deadline the caller found the turn due by)
+    the judges moved its deadline since (services/control.py)."""
+    return turns_resolve([Due(match_id, number, deadline)], now).get(match_id)
 
 
 Announce = Callable[[list[tuple[Match, Turn, Any]]], None]
@@ -136,13 +136,13 @@ def _claim(due: dict[int, Due]) -> list[Match]:
     """The matches whose due turn this clock takes, in id order, each with its
     `resolved_turns` moved on to that turn: their rows are locked (on PostgreSQL, in id
     order, so that two clocks never wait on each other in a circle) and only those
-    still at the turn before, unpaused, open and on the start they were found by are
-    taken."""
+    still at the turn before, unpaused, open and with the deadline they were found due by
+    are taken."""
     locked = (Match.objects.select_for_update().prefetch_related("teams")
               .filter(pk__in=due, closed=False, paused_at=None).order_by("pk"))
     taken = [match for match in locked
              if match.resolved_turns == due[match.pk].number - 1
-             and due[match.pk].start_at in (None, match.start_at)]
+             and due[match.pk].deadline in (None, match.deadline(due[match.pk].number))]
     if not taken:
         return []
     Match.objects.filter(pk__in=[match.pk for match in taken]).update(

@@ -101,7 +101,11 @@ def test_a_token_of_no_team_or_a_second_player_with_first_is_refused(server):
     match_id, tokens = blokus_match(clock=60)
     assert refusal("playprogram", "--match", str(match_id), "--token", "nope", "--server",
                    server, "--", *PROGRAM, "first") == (
-        f"--match {match_id}: no such match, or --token is not the token of one of its teams")
+        "--token is no team's token (mistyped, or replaced by a new one: ask the judges)")
+    other, _ = blokus_match(clock=60)  # a team's token of another, private match
+    assert refusal("playprogram", "--match", str(other), "--token", tokens[0], "--server",
+                   server, "--", *PROGRAM, "first") == (
+        f"--match {other}: no such match, or --token is not the token of one of its teams")
     assert refusal("playprogram", "--match", str(match_id), "--token", tokens[1], "--server",
                    server, "--first", "--", *PROGRAM, "first") == (
         f"--first: Bot moves second in match {match_id}")

@@ -87,9 +87,9 @@ def test_a_wave_leaves_out_the_paused_the_moved_and_the_taken_and_resolves_the_r
     paused, moved, taken, free = made
     Match.objects.filter(pk=paused.pk).update(paused_at=timezone.now())
     turns_resolve([Due(taken.pk, 1)])  # another clock's, before this one's wave
-    stale = moved.start_at - timedelta(seconds=5)  # the start the caller read, since moved
-    rows = turns_resolve([Due(paused.pk, 1, paused.start_at), Due(moved.pk, 1, stale),
-                          Due(taken.pk, 1, taken.start_at), Due(free.pk, 1, free.start_at)])
+    stale = moved.deadline(1) - timedelta(seconds=5)  # the deadline read, since moved
+    rows = turns_resolve([Due(paused.pk, 1, paused.deadline(1)), Due(moved.pk, 1, stale),
+                          Due(taken.pk, 1, taken.deadline(1)), Due(free.pk, 1, free.deadline(1))])
     assert list(rows) == [free.pk] and rows[free.pk].number == 1
     assert {m.pk: m.resolved_turns for m in Match.objects.filter(pk__in=[m.pk for m in made])} \
         == {paused.pk: 0, moved.pk: 0, taken.pk: 1, free.pk: 1}

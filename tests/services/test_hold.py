@@ -75,16 +75,17 @@ def test_a_pause_holds_the_clock_and_answers_and_a_resume_gives_the_time_back(cl
 
 def test_a_clock_that_read_the_old_deadlines_resolves_nothing():
     """Two clocks: one read the match before the judges moved its deadlines; its claim
-    fails (the start it computed by has changed), so a turn is never resolved early."""
+    fails (the deadline it found the turn due by has changed), so a turn is never
+    resolved early."""
     match, _ = running()
-    read = match.start_at
+    read = match.deadline(1)
     match_extend(match_id=match.pk, seconds=30, judge="judy")
-    assert turn_resolve(match_id=match.pk, number=1, start_at=read) is None
+    assert turn_resolve(match_id=match.pk, number=1, deadline=read) is None
     assert Match.objects.get(pk=match.pk).resolved_turns == 0
     moved = Match.objects.get(pk=match.pk)
-    assert moved.start_at - read == timedelta(seconds=30)
+    assert moved.deadline(1) - read == timedelta(seconds=30)
     match_pause(match_id=match.pk, reason="a fire drill", judge="judy")
-    assert turn_resolve(match_id=match.pk, number=1, start_at=moved.start_at) is None
+    assert turn_resolve(match_id=match.pk, number=1, deadline=moved.deadline(1)) is None
 
 
 def test_an_alternating_games_clock_stops_in_a_pause_and_its_mover_is_credited(client):
@@ -202,3 +203,43 @@ def test_a_held_match_sets_no_wakeup_so_the_clock_sleeps_through_the_pause():
     assert next_wakeup(later) is None
     match_resume(match_id=timed.pk, judge="judy", now=later)
     assert next_wakeup(later) == Match.objects.get(pk=timed.pk).deadline(1)
+
+
+def test_an_extension_lengthens_the_open_step_and_the_turn_read_never_goes_back(
+        client, clock):
+    """Seen in a tournament: `extendmatch ID 10` after turn 3 made the API name turns
+    already resolved as the open one (`strategy_turn` 3, 3, 4, 4, 4, None, 5 …) with
+    deadlines of their own, and a client written from docs/api.md got 141 refusals
+    `step_over`. The open turn stays the one that was open, its deadline later by the
+    extension; the turns after follow; those before keep their times."""
+    match, tokens = make_match(turns=12, strategy=3.0, transition=1.0, start_in=0)
+    match.refresh_from_db()
+    before = {turn: (match.opens_at(turn), match.deadline(turn)) for turn in range(1, 13)}
+    for turn in (1, 2, 3):
+        clock.time = match.deadline(turn) + timedelta(seconds=0.1)
+        clock_tick()
+    clock.time = match.opens_at(4) + timedelta(seconds=1)  # turn 4's step: 2 s left
+    match_extend(match_id=match.pk, seconds=10, judge="judy", reason="a router")
+    match.refresh_from_db()
+    assert match.deadline(4) == before[4][1] + timedelta(seconds=10)
+    assert match.opens_at(4) == before[4][0]  # it opened when it did
+    assert match.opens_at(5) == before[5][0] + timedelta(seconds=10)
+    assert [match.deadline(turn) for turn in (1, 2, 3)] == [before[t][1] for t in (1, 2, 3)]
+    seen = []
+    for _ in range(40):  # 20 s from inside turn 4's step, half a second at a time
+        state = client.get(f"/api/matches/{match.pk}").json()
+        seen.append((state["strategy_turn"], state["turn"], state["deadline"]))
+        if state["strategy_turn"] == 4:
+            assert state["deadline"] == int(match.deadline(4).timestamp() * 1000)
+            answered = send(client, match, tokens[0],
+                            body={"turn": 4, "actions": []})
+            assert answered.status_code == 202, answered.json()
+        clock_tick()
+        clock.advance(0.5)
+    open_turns = [turn for turn, _, _ in seen if turn is not None]
+    assert open_turns == sorted(open_turns) and open_turns[0] == 4  # never goes back
+    assert 5 in open_turns and min(open_turns) >= 4
+    resolved = [turn for _, turn, _ in seen]
+    assert resolved == sorted(resolved) and resolved[0] == 3
+    assert open_turns.count(4) >= 2 * 11  # the 2 s it had left and the 10 s given
+    assert Match.objects.get(pk=match.pk).control_log[-1]["turn"] == 4

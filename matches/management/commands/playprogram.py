@@ -59,6 +59,9 @@ class Server:
 
     def state(self) -> dict[str, Any]:
         status, state = self.call("GET")
+        if status == 401:
+            raise CommandError("--token is no team's token (mistyped, or replaced by a new "
+                               "one: ask the judges)", returncode=2)
         if status == 404:
             raise CommandError(f"--match {self.match_id}: no such match, or --token is not "
                                "the token of one of its teams", returncode=2)
