@@ -35,6 +35,7 @@ class TeamEntry(Schema):
 
 
 class FixtureOut(Schema):
+    id: int  # what `manage.py awardfixture` and the judges' forms name it by
     teams: list[int | None]  # seeds; the second null for a bye
     matches: list[int]
     winner: int | None

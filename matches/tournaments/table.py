@@ -141,7 +141,8 @@ def tournament_data(tournament: Tournament, now: datetime,
 
 
 def fixture_data(fixture: Fixture, matches: list[MatchLine]) -> dict[str, Any]:
-    return {"teams": [fixture.team_a, fixture.team_b], "matches": [m.pk for m in matches],
+    return {"id": fixture.pk, "teams": [fixture.team_a, fixture.team_b],
+            "matches": [m.pk for m in matches],
             "winner": fixture.winner, "finished": fixture.finished, "stage": fixture.stage,
             "group": fixture.group, "decided_by": fixture.decided_by,
             "points": fixture.points}

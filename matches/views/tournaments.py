@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import ngettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from matches.access import JUDGE_PERMISSION, is_judge
@@ -24,6 +24,7 @@ from matches.selectors import match_export
 from matches.selectors.delay import delayed
 from matches.tournaments.services import (
     FixtureError,
+    fixture_award,
     fixture_decide,
     fixture_rerun,
     tournament_publish,
@@ -125,11 +126,15 @@ def fixture_hand(request: HttpRequest, tournament_id: int, fixture_id: int) -> H
     fixture = get_object_or_404(Fixture, pk=fixture_id, tournament_id=tournament_id)
     note, judge = request.POST.get("note", ""), request.user.get_username()
     try:
+        chosen = request.POST.get("winner", "")
+        winner = None if chosen == "draw" else int(chosen) if chosen.isdigit() else -1
         if "rerun" in request.POST:
             fixture_rerun(fixture_id=fixture.pk, note=note, judge=judge)
+        elif "award" in request.POST:  # the other team forfeits; matches under way are void
+            if winner is None:
+                raise FixtureError(gettext("an award names the team it goes to, not a draw"))
+            fixture_award(fixture_id=fixture.pk, winner=winner, note=note, judge=judge)
         else:
-            chosen = request.POST.get("winner", "")
-            winner = None if chosen == "draw" else int(chosen) if chosen.isdigit() else -1
             fixture_decide(fixture_id=fixture.pk, winner=winner, note=note, judge=judge)
     except FixtureError as error:
         tournament = fixture.tournament

@@ -312,6 +312,31 @@ def test_an_award_voids_the_fixtures_match_under_way_and_stands(client, clock):
     assert refusal("awardfixture", "999999", "0", "--reason", "x") == "there is no fixture 999999"
 
 
+def test_a_judge_awards_a_fixture_named_by_the_api_from_the_tournament_page(
+        judge_client, clock):
+    """`awardfixture` took an id found only in the page's HTML: the API gives each
+    fixture its id, the judges' form on the page shows it and awards with it."""
+    tournament, _ = started(clock, public=True)
+    clock.advance(6)
+    data = judge_client.get(f"/api/tournaments/{tournament.pk}").json()
+    listed = data["rounds"][0]["fixtures"][0]
+    fixture = tournament.fixtures.get(pk=listed["id"])
+    assert listed["teams"] == list(fixture.teams)
+    page = judge_client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert f'<span class="muted">#{fixture.pk}</span>' in page and 'name="award"' in page
+    address = f"/tournaments/{tournament.pk}/fixtures/{fixture.pk}"
+    refused = judge_client.post(address, {"winner": "draw", "note": "x", "award": "1"})
+    assert refused.status_code == 400 and "not a draw" in refused.content.decode()
+    (running,) = Match.objects.filter(fixture=fixture)
+    done = judge_client.post(address, {"winner": str(fixture.team_b), "award": "1",
+                                       "note": "its program never connected"})
+    assert done.status_code == 302
+    fixture.refresh_from_db()
+    running.refresh_from_db()
+    assert (fixture.winner, fixture.decided_by) == (fixture.team_b, "award")
+    assert running.result["decided_by"] == "void"
+
+
 def test_a_judge_publishes_a_whole_tournaments_finished_matches_at_once(judge_client, clock):
     tournament, _ = started(clock)  # private: nothing published as it ends
     first = tournament.fixtures.filter(round=1).order_by("slot").first()
