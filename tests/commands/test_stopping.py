@@ -6,6 +6,7 @@ server waiting for programs)."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -85,3 +86,33 @@ def test_a_waiting_chaser_server_stops(tmp_path):
         wait_for_port(ports[0])
         ends_on(server, signal.SIGINT)
     assert server.returncode == 0 and "stopped" in log_path.read_text()
+
+
+@pytest.mark.parametrize("command", ["demo", "runclock", "chaserserver"])
+def test_a_command_whose_pipe_s_reader_died_with_the_ctrl_c_still_stops(command):
+    """`make demo 2>&1 | tee demo.log`, then Ctrl-C: the terminal's SIGINT ends `tee`
+    at once, and the command's next words meet a closed pipe. The demo's "Stopping…"
+    raised BrokenPipeError inside its signal handler, before anything was told to stop:
+    it ran on for good."""
+    port = free_port()
+    args = {"demo": ["demo", "--port", str(port)], "runclock": ["runclock"],
+            "chaserserver": ["chaserserver", "--map", "akisato_m01", "--ports",
+                             f"{port},{free_port()}"]}[command]
+    process = started(*args, log=subprocess.PIPE)
+    try:
+        said = b""
+        deadline = time.monotonic() + 60
+        ready = {"demo": b"Serving at", "runclock": b"Clock running",
+                 "chaserserver": b"CHaser server:"}[command]
+        while ready not in said and time.monotonic() < deadline:
+            if select.select([process.stdout], [], [], 1.0)[0]:
+                said += os.read(process.stdout.fileno(), 4096)
+        assert ready in said, said
+        if command != "runclock":
+            wait_for_port(port)
+        process.stdout.close()  # the reader is gone: every later write meets a closed pipe
+        ends_on(process, signal.SIGINT)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
