@@ -61,20 +61,42 @@ def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[di
 
 
 def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
-    """Each agent walks the ring around the most valuable centre near it."""
+    """Each agent walks the ring around the most valuable centre near it. An agent whose
+    action lost a conflict last turn (the other team wanted the same cell: two such bots
+    on a symmetric board want the same cells every turn, and played a whole match of
+    nothing) tries elsewhere this turn, half the time: the two teams' own dice part them
+    within a few turns."""
     view = View(public, team)
     centres = _centres(view)
     claimed: set[tuple[int, int]] = set()
+    lost = _lost_conflicts(public, team)
     actions = []
     for agent, position in enumerate(view.agents):
-        centre = _best_centre(centres, position, claimed, rng)
+        elsewhere = agent in lost and rng.random() < 0.5
+        centre = _best_centre(centres, position, claimed | (lost[agent] if elsewhere
+                                                            else set()), rng)
         if centre is None:
             continue
         claimed.update((centre[0] + dx, centre[1] + dy) for dx, dy in RING + [(0, 0)])
-        action = _step_towards_ring(view, agent, position, centre)
+        action = _step_towards_ring(view, agent, position, centre,
+                                    lost.get(agent, set()) if elsewhere else set())
         if action:
             actions.append(action)
     return actions
+
+
+def _lost_conflicts(public: dict[str, Any], team: int) -> dict[int, set[tuple[int, int]]]:
+    """The cells each of the team's agents aimed at last turn and lost in a conflict,
+    with the centres of the rings they were for (the cells around them)."""
+    if not public.get("actions"):
+        return {}
+    outcomes = public["actions"][-1]["outcomes"]
+    lost: dict[int, set[tuple[int, int]]] = {}
+    for outcome in outcomes[team] if team < len(outcomes) else ():
+        if outcome.get("result") == "conflict" and "x" in outcome:
+            x, y = outcome["x"], outcome["y"]
+            lost[outcome["agent"]] = {(x + dx, y + dy) for dx, dy in RING + [(0, 0)]}
+    return lost
 
 
 def _centre_value(view: View, x: int, y: int) -> float | None:
@@ -117,18 +139,20 @@ def _distance(a, b) -> int:
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def _step_towards_ring(view: View, agent: int, position, centre) -> dict | None:
+def _step_towards_ring(view: View, agent: int, position, centre,
+                       avoid: set = frozenset()) -> dict | None:
     ring = [(centre[0] + dx, centre[1] + dy) for dx, dy in RING]
     missing = [cell for cell in ring if view.cell(*cell) != view.own]
     if position is None:
         spot = next((c for c in missing if view.cell(*c) != view.theirs
-                     and c not in view.occupied), None)
+                     and c not in view.occupied and c not in avoid), None)
         return spot and {"agent": agent, "type": "put", "x": spot[0], "y": spot[1]}
     if not missing:
         return {"agent": agent, "type": "stay"}
     goal = min(missing, key=lambda c: (_distance(c, position), ring.index(c)))
     # never through the centre itself (walling it would spoil the enclosure)
-    steps = [c for c in view.neighbours(*position) if c != centre]
+    steps = [c for c in view.neighbours(*position) if c != centre and c not in avoid] or \
+        [c for c in view.neighbours(*position) if c != centre]
     step = min(steps, key=lambda c: (_distance(c, goal), c not in ring))
     if view.cell(*step) == view.theirs:
         return {"agent": agent, "type": "remove", "x": step[0], "y": step[1]}

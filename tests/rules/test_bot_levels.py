@@ -160,3 +160,15 @@ def test_chasers_level_4_closes_the_last_open_side_of_a_diagonal_other(known, co
     # the other up-right (digit 3), a block on our right (digit 6), floor elsewhere
     assert tracker.choose("1001002000") == command  # else it watches it
     assert Tracker("seed").choose("1000001000") == "pr"  # beside it: a block on it wins
+
+
+@pytest.mark.parametrize("name", ["Kakom-1", "Kakom-2", "island-1", "island-3", "island-5"])
+def test_two_greedy_teams_on_a_symmetric_board_do_not_play_a_match_of_nothing(name):
+    """The demo's cup ended 0–0 with 16 conflicts every turn: both teams' greedy players
+    chose the same cells on a symmetric board, lost them both, and chose them again.
+    One that lost a conflict tries elsewhere half the time, by its own dice."""
+    board, hints = board_spec_public("kakomimasu", name)
+    for seed in range(3):
+        played = arena.play_match("kakomimasu", board, hints.get("agents", 6), 20,
+                                  [kakomimasu.greedy_bot] * 2, seed=seed)
+        assert any(score["total"] for score in played.scores), (name, seed)
