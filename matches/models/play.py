@@ -209,6 +209,10 @@ class Match(models.Model):
         return self.opens_at(turn) + timedelta(
             milliseconds=self.strategy_ms + self._credited(turn))
 
+    def last_opened(self, moment: datetime) -> int:
+        """The last turn whose strategy step had opened by `moment` (0: none yet)."""
+        return self._last_turn_by(moment, self.opens_at)
+
     def _last_turn_by(self, now: datetime, when) -> int:
         """The last turn t (0 if none) with when(t) <= now; `when` grows with t."""
         low, high = 0, self.turns

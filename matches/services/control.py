@@ -132,7 +132,7 @@ def match_resume(*, match_id: int, judge: str, now: datetime | None = None) -> M
         if match.paused_at is None:
             raise ControlError(f"match {match.pk} is not paused")
         held = now - match.paused_at
-        credited = _give_time(match, held)
+        credited = _give_time(match, held, paused_at=match.paused_at)
         match.paused_at, match.pause_reason = None, ""
         _noted(match, now, "resume", judge, seconds=round(held.total_seconds(), 3),
                **credited)
@@ -160,33 +160,39 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
     return match
 
 
-def _give_time(match: Match, given: timedelta, extended: datetime | None = None
-               ) -> dict[str, int]:
-    """Time given back (a resume) or given (an extension, made at `extended`):
+def _give_time(match: Match, given: timedelta, extended: datetime | None = None,
+               paused_at: datetime | None = None) -> dict[str, int]:
+    """Time given (an extension made at `extended`) or given back (the resume of a pause
+    begun at `paused_at`):
     - an alternating game's mover is credited it;
-    - a timed game's extension is credited to the step open then, or the next to open
-      (between steps): that step closes `given` later and every later step follows, while
-      the turns before keep their times (the open turn a program reads never goes back);
-    - a timed game's resume moves its whole clock on (its start), as it stood still;
-    - its later games' starts move on too.
+    - a timed game's step is credited it: on an extension, the step open then, or the
+      next to open (between steps); on a resume, the step open when the pause began (or,
+      begun between steps, the one that had just closed, so that the next opens later).
+      That step closes `given` later and every later step follows, while the turns
+      before keep their times: the open turn a program reads never goes back, and each
+      past turn's answers are still timed from when it really opened;
+    - a pause begun before the start moves the start;
+    - a later game's start moves too.
     Said back for the log ({"turn": the turn credited}), whence the public's copy behind
     a delay takes it back until then. A game played step by step has nothing to move (its
     server simply waited)."""
     if match.protocol_played:
         return {}
-    if match.alternating or extended is not None:
-        number = match.resolved_turns + 1 if match.alternating else \
-            match.next_turn_to_open(extended)
-        credits = dict(match.credits or {})
-        credits[str(number)] = credits.get(str(number), 0) + \
-            round(given.total_seconds() * 1000)
-        match.credits = credits
-        if not match.alternating:
-            _later_games_move(match, given)
-        return {"turn": number}
-    _later_games_move(match, given)
-    match.start_at += given
-    return {}
+    if match.alternating:
+        number = match.resolved_turns + 1
+    else:
+        _later_games_move(match, given)
+        if extended is not None:
+            number = match.next_turn_to_open(extended)
+        elif paused_at is not None and match.last_opened(paused_at) >= 1:
+            number = match.last_opened(paused_at)
+        else:
+            match.start_at += given
+            return {}
+    credits = dict(match.credits or {})
+    credits[str(number)] = credits.get(str(number), 0) + round(given.total_seconds() * 1000)
+    match.credits = credits
+    return {"turn": number}
 
 
 def _later_games_move(match: Match, given: timedelta) -> None:

@@ -200,8 +200,9 @@ def test_an_end_without_a_turn_and_a_pause_reach_the_public_a_delay_late():
     shown = delayed(match, now)  # paused then; the 35 s given back on resume not yet
     assert abs(shown.paused_at - (now - timedelta(seconds=20))) < timedelta(milliseconds=1)
     assert shown.pause_reason == "power cut"
-    assert shown.start_at == match.start_at - timedelta(seconds=DELAY + 15) + timedelta(
-        seconds=DELAY)
+    credited = match.control_log[-1]["turn"]  # the step open when it was paused
+    assert shown.deadline(credited) == match.deadline(credited) - timedelta(
+        seconds=DELAY + 15) + timedelta(seconds=DELAY)
     assert Client().get(f"/api/matches/{match.pk}").json()["paused"]["reason"] == "power cut"
     match_void(match_id=match.pk, reason="replayed tomorrow", judge="judy")
     state = Client().get(f"/api/matches/{match.pk}").json()

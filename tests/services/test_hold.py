@@ -243,3 +243,26 @@ def test_an_extension_lengthens_the_open_step_and_the_turn_read_never_goes_back(
     assert resolved == sorted(resolved) and resolved[0] == 3
     assert open_turns.count(4) >= 2 * 11  # the 2 s it had left and the 10 s given
     assert Match.objects.get(pk=match.pk).control_log[-1]["turn"] == 4
+
+
+def test_after_a_resume_each_answer_is_still_timed_from_when_its_step_opened():
+    """The control room said "answers -41488 ms into the step" after a resume: the pause
+    moved the whole clock, so the answers of the turns before were timed from a later
+    opening than theirs."""
+    from matches.selectors.control import control_matches
+    from tests.factories import submit
+
+    match, tokens = make_match(turns=5, strategy=10.0, transition=1.0, start_in=-4)
+    match.refresh_from_db()
+    submit(match, tokens[0], [], 1)  # a second into turn 1's step
+    opened = match.opens_at(1)
+    paused = opened + timedelta(seconds=4)
+    match_pause(match_id=match.pk, reason="the hall's power", judge="judy", now=paused)
+    match_resume(match_id=match.pk, judge="judy", now=paused + timedelta(seconds=40))
+    match.refresh_from_db()
+    assert match.opens_at(1) == opened  # it opened when it did
+    assert match.deadline(1) == opened + timedelta(seconds=10 + 40)
+    assert match.opens_at(2) == opened + timedelta(seconds=11 + 40)
+    (row,) = [row for row in control_matches(paused + timedelta(seconds=41))
+              if row["match"].pk == match.pk]
+    assert row["teams"][0]["latency"] == 1000

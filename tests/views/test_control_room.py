@@ -63,11 +63,11 @@ def test_a_judge_pauses_extends_resumes_and_voids_from_the_room(judge_client):
     assert match.pause_reason == "Nara's router" and match.control_log[-1]["by"] == "judy"
     page = section(judge_client.get("/control/").content.decode(), match.pk)
     assert "paused: Nara&#x27;s router" in page and ">Resume</button>" in page
-    before = match.start_at
+    before = match.deadline(1)
     judge_client.post(f"/control/matches/{match.pk}/extend", {"seconds": "20"})
     judge_client.post(f"/control/matches/{match.pk}/resume")
     match.refresh_from_db()
-    assert match.paused_at is None and match.start_at - before >= timedelta(seconds=20)
+    assert match.paused_at is None and match.deadline(1) - before >= timedelta(seconds=20)
     refused = judge_client.post(f"/control/matches/{match.pk}/extend", {"seconds": "lots"},
                                 follow=True).content.decode()
     assert "Not done: the seconds to give are a number" in refused
