@@ -345,13 +345,19 @@ def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
     return games[0]
 
 
+def fixture_matches_publish(fixture: Fixture) -> None:
+    """A public tournament's games are published as each ends: those the judges ended
+    (void by an award or a rerun) as well as those played out."""
+    if Tournament.objects.filter(pk=fixture.tournament_id, public=True).exists():
+        Match.objects.finished().filter(fixture=fixture, published=False).update(published=True)
+
+
 def fixture_settle(tournament: Tournament, fixture: Fixture, now: datetime) -> None:
     """Once every match of the fixture has ended: its result (each team's points over all
     its games; the winner of more matches, or of the replay); a drawn knockout fixture
     gets a replay; a fixture of several matches, its next match."""
     matches = [match for match in fixture_matches(fixture) if not is_void(match)]
-    if tournament.public:  # a public tournament's games are published as each ends
-        Match.objects.finished().filter(fixture=fixture, published=False).update(published=True)
+    fixture_matches_publish(fixture)
     if not all(_ended(match) for match in matches):  # (a void match counts nowhere:
         return                                          # the fixture plays another)
     protocol = is_protocol_played(rules_for(tournament.game))

@@ -28,7 +28,7 @@ from matches.services.matches import TEAM_SHORT_LIMIT
 from matches.services.publication import match_publish
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, round_robin, swiss_round
-from matches.tournaments.runner import runner_nudge
+from matches.tournaments.runner import fixture_matches_publish, runner_nudge
 
 NAME_LIMIT = Entrant._meta.get_field("name").max_length
 SHORT_LIMIT = TEAM_SHORT_LIMIT  # the same as a match's
@@ -314,6 +314,7 @@ def _judged(fixture_id: int, winner: int | None, decided_by: str, judge: str,
         fixture.finished_at = fixture.finished_at or timezone.now()
         fixture.note = _noted(fixture.note, judge, note)
         fixture.save()
+        fixture_matches_publish(fixture)
         _look_now(fixture.tournament_id)
     return fixture
 
@@ -339,6 +340,7 @@ def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
         fixture.claimed_at = None  # a protocol server takes it again
         fixture.note = _noted(fixture.note, judge, f"rerun: {note}")
         fixture.save()
+        fixture_matches_publish(fixture)
         Tournament.objects.filter(pk=fixture.tournament_id).update(finished_at=None)
         _look_now(fixture.tournament_id)
     return fixture

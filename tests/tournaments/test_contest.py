@@ -357,3 +357,16 @@ def test_only_a_judge_publishes_a_tournament(client, clock):
     tournament, _ = started(clock, public=True)
     assert client.post(f"/tournaments/{tournament.pk}/publish").status_code in (302, 403)
     assert not Match.objects.filter(fixture__tournament=tournament, published=True).exists()
+
+
+def test_a_public_tournaments_matches_the_judges_ended_are_published_too(clock):
+    """A --public tournament publishes its games as each ends; those voided by an award
+    waited for a judge's "Publish its 2 finished matches"."""
+    from tests.commands.calls import run
+
+    tournament, _ = started(clock, public=True)
+    fixture = tournament.fixtures.filter(round=1).order_by("slot").first()
+    clock.advance(6)
+    run("awardfixture", str(fixture.pk), "0", "--reason", "never connected")
+    voided = Match.objects.filter(fixture=fixture)
+    assert voided and all(match.published for match in voided)
