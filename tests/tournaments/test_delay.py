@@ -38,6 +38,9 @@ def test_the_public_sees_results_and_the_next_round_a_delay_late(clock, judge_cl
     # (a fixture settled a delay before, after a replayed draw, it may see)
     rounds, played = seen(Client())
     assert len(rounds) == 1 and False in rounds[0] and played < 4
+    # its own teams read it live, as docs/api.md says of team reads
+    token = created.tokens[0]
+    assert seen(Client(HTTP_AUTHORIZATION=f"Bearer {token}")) == seen(judge_client)
     page = Client().get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "Delta" in page and judge_client.get(f"/tournaments/{tournament.pk}/").status_code \
         == 200
