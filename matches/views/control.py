@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from matches.forms import NewMatchForm, NewTournamentForm
 from matches.models import Entrant, Match, Team, storable_id
@@ -180,11 +180,17 @@ def control_act(request: HttpRequest, match_id: int, action: str) -> HttpRespons
     return redirect(f"{reverse('control')}#match-{match.pk}")
 
 
-@require_POST
+@require_http_methods(["GET", "POST"])
 @judges_only
 def control_token(request: HttpRequest, team_id: int) -> HttpResponse:
     """A team lost its token: a new one, shown on this answer alone (never kept in a
-    message, a cookie or a log); the old one stops working within a second."""
+    message, a cookie or a log); the old one stops working within a second. A GET (the
+    answer's address reloaded, or opened again) makes none: back to the room, saying so."""
+    if request.method == "GET":
+        messages.info(request, gettext("A new token is shown once, on the answer that made "
+                                       "it; no other was made. If it was lost, ask for "
+                                       "another."))
+        return redirect(reverse("control"))
     team = get_object_or_404(Team.objects.select_related("match"), pk=team_id)
     first = team.match.first_game
     if first is not None:  # a later game's team: its match's first game holds the token

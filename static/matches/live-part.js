@@ -7,6 +7,7 @@ const part = document.querySelector("[data-live-part]");
 async function reload() {
   if (part.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")) return;
   if ([...part.querySelectorAll("textarea")].some((area) => area.value.trim())) return; // an answer half-written
+  if (part.querySelector("details[open]")) return; // a judge's box open (a confirmation, a form)
   try {
     const query = new URLSearchParams(location.search);
     query.set("part", "live");

@@ -91,6 +91,14 @@ def test_a_judge_gives_a_team_a_new_token_shown_once(judge_client):
     assert Team.objects.get(pk=team.pk).token_hash == token_hash(token) != token_hash(tokens[1])
     assert token not in judge_client.get("/control/").content.decode()  # shown that once
     assert Client().post(f"/control/teams/{team.pk}/token").status_code == 302  # judges only
+    # its answer's address opened again (a reload, the history) makes none: the room says so
+    again = judge_client.get(f"/control/teams/{team.pk}/token", follow=True)
+    assert again.status_code == 200 and "no other was made" in again.content.decode()
+    assert Team.objects.get(pk=team.pk).token_hash == token_hash(token)
+    # the room asks before it replaces one: a box to open, then the button that does it
+    room = judge_client.get("/control/").content.decode()
+    assert '<summary class="link-button">new token</summary>' in room
+    assert "Replace Hanoi's token" in room
 
 
 def test_a_judge_makes_a_match_from_the_room_as_creatematch_would(judge_client):
