@@ -49,7 +49,10 @@ def _row(match: Match, now: datetime) -> dict[str, Any]:
     deadline = None if match.paused_at is not None or match.protocol_played else \
         next_deadline(match, now)
     teams = sorted(match.teams.all(), key=lambda team: team.index)
-    return {"match": match, "status": status, "paused": paused_now(match),
+    # a game on chess clocks has no step's deadline: its mover's clock runs out then
+    mover = teams[rules_for(match.game).mover(match.resolved_turns + 1)] \
+        if match.alternating and status == "running" else None
+    return {"match": match, "status": status, "paused": paused_now(match), "mover": mover,
             "deadline_in": None if deadline is None else (deadline - now).total_seconds(),
             "starts_in": (match.start_at - now).total_seconds() if status == "upcoming" else None,
             "tournament": match.fixture.tournament if match.fixture_id else None,

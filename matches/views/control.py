@@ -34,22 +34,36 @@ RELOAD_SECONDS = 3
 
 @judges_only
 def control_room(request: HttpRequest) -> HttpResponse:
+    chosen = request.GET.get("tournament", "")
     if request.GET.get("part") == "live":
-        return render(request, "matches/_control_live.html", _room())
-    return render(request, "matches/control.html", _room())
+        return render(request, "matches/_control_live.html", _room(chosen))
+    return render(request, "matches/control.html", _room(chosen))
 
 
-def _room(**more) -> dict:
-    rows = control_matches(timezone.now())
+def _room(chosen: str = "", **more) -> dict:
+    """The room's matches (`chosen`: those of one tournament, by its id, or "none":
+    those of no tournament; "": all), the tournaments to choose among, and the rest."""
+    every = control_matches(timezone.now())
+    tournaments = list({row["tournament"].pk: row["tournament"] for row in every
+                        if row["tournament"] is not None}.values())
+    rows = [row for row in every if not chosen or (
+        row["tournament"] is None if chosen == "none"
+        else row["tournament"] is not None and str(row["tournament"].pk) == chosen)]
     return {"rows": rows, "reload_seconds": RELOAD_SECONDS, "notices": notices.for_room(),
-            "audiences": _audiences(rows), "new": NewMatchForm(),
-            "new_tournament": NewTournamentForm(), **more}
+            "audiences": _audiences(every), "new": NewMatchForm(),
+            "new_tournament": NewTournamentForm(), "tournaments": tournaments,
+            "chosen": chosen, "mixed": len(tournaments) > 1 or (
+                tournaments and any(row["tournament"] is None for row in every)), **more}
 
 
 def _audiences(rows: list[dict]) -> list[tuple[str, str]]:
     """Whom an announcement may be for, besides everyone: each team in the room, once
-    (a tournament's team for all its matches)."""
+    (a tournament's team for all its matches), and every team of a tournament not over,
+    between its matches as well."""
     seen: dict[str, str] = {}
+    for entrant in Entrant.objects.filter(tournament__finished_at=None).select_related(
+            "tournament").order_by("tournament_id", "index")[:500]:
+        seen[f"entrant:{entrant.pk}"] = f"{entrant.name} ({entrant.tournament.name})"
     for row in rows:
         for health in row["teams"]:
             team = health["team"]

@@ -195,3 +195,43 @@ def test_a_teams_clock_offset_shows_where_its_program_says_its_time(judge_client
                                content_type="application/json", HTTP_X_CLIENT_TIME="soon",
                                HTTP_AUTHORIZATION=f"Bearer {tokens[1]}")
     assert answer.status_code == 202  # a time that is no time is no offset, and no refusal
+
+
+def test_a_chess_clock_game_says_who_is_to_move_not_a_steps_deadline(judge_client):
+    from tests.factories import make_alternating_match
+
+    match, _ = make_alternating_match(clock=300, teams=("Nara", "Hanoi"))
+    shown = section(judge_client.get("/control/").content.decode(), match.pk)
+    assert "deadline in" not in shown
+    assert re.search(r"Nara to move: 29\d s left on its clock", shown), shown[:600]
+
+
+def test_the_room_shows_one_tournament_s_matches_when_asked(judge_client):
+    from matches.tournaments.runner import tournaments_tick
+    from matches.tournaments.services import EntrantSpec, Plan, tournament_create
+
+    tournament = tournament_create(Plan(
+        name="Cup", game="kakomimasu", format="round-robin", start_at=timezone.now(),
+        teams=[EntrantSpec(n) for n in ("Alpha", "Beta", "Gamma", "Delta")],
+        boards=["A-1"], turns=5)).tournament
+    tournaments_tick(timezone.now())
+    loose, _ = make_match(teams=("Loose", "Ends"))
+    ours = set(Match.objects.filter(fixture__tournament=tournament).values_list("pk", flat=True))
+    every = judge_client.get("/control/").content.decode()
+    assert f'href="?tournament={tournament.pk}"' in every and f'id="match-{loose.pk}"' in every
+    only = judge_client.get(f"/control/?tournament={tournament.pk}&part=live").content.decode()
+    assert f'id="match-{loose.pk}"' not in only
+    assert ours and all(f'id="match-{pk}"' in only for pk in ours)
+    none = judge_client.get("/control/?tournament=none").content.decode()
+    assert f'id="match-{loose.pk}"' in none and not any(f'id="match-{pk}"' in none for pk in ours)
+
+
+def test_an_announcement_may_be_for_a_tournament_s_team_between_its_matches(judge_client):
+    from matches.tournaments.services import EntrantSpec, Plan, tournament_create
+
+    tournament_create(Plan(
+        name="Spring cup", game="kakomimasu", format="round-robin",
+        start_at=timezone.now() + timedelta(hours=3),  # no match of it in the room yet
+        teams=[EntrantSpec(n) for n in ("Alpha", "Beta")], boards=["A-1"], turns=5))
+    room = judge_client.get("/control/").content.decode()
+    assert ">Alpha (Spring cup)</option>" in room and ">Beta (Spring cup)</option>" in room
