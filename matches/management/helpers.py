@@ -15,6 +15,34 @@ from matches.rules.records import MatchRecord, RecordError
 from matches.selectors.delay import DELAY_MAX_S
 
 
+def page_address(path: str) -> str:
+    """A page's whole address, to open or hand on as it is: SPECTATOR_BASE_URL (the
+    address the teams and the hall reach the server at, e.g. http://10.0.0.5:8000) and
+    the path; by default the demo's, http://127.0.0.1:8000."""
+    base = os.environ.get("SPECTATOR_BASE_URL", "").strip().rstrip("/") or \
+        "http://127.0.0.1:8000"
+    return f"{base}{path}"
+
+
+def said_time(moment) -> str:
+    """A time as a person reads it: to the second, in the server's time zone (TIME_ZONE
+    or the environment's TZ), named."""
+    from django.utils import timezone
+
+    shown = timezone.localtime(moment, _zone())
+    return shown.strftime("%Y-%m-%d %H:%M:%S %Z")
+
+
+def _zone():
+    import zoneinfo
+
+    name = os.environ.get("TZ", "").strip()
+    try:
+        return zoneinfo.ZoneInfo(name) if name else None
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return None
+
+
 def read_input(path: str) -> bytes:
     """A file's bytes, or standard input's for "-"; exit 2 when it cannot be read."""
     try:

@@ -2,13 +2,14 @@
 status 2 and nothing stored or half-written; output through the command's stdout."""
 
 import json
+import re
 import sys
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
-from matches.models import Board, Match, Submission, Team
+from matches.models import Board, Match, Submission, Team, Tournament
 from matches.services.transition import turn_resolve
 from tests.commands.calls import VECTORS, refusal, run
 from tests.factories import make_match, put, record_json, submit
@@ -49,8 +50,21 @@ def test_creatematch_keeps_a_name_of_exactly_the_limit():
 def test_creatematch_says_where_to_watch_and_where_a_person_plays():
     printed = run("creatematch", "--game", "blokus-duo", "--teams", "A", "B")
     match = Match.objects.get()
-    assert f"/matches/{match.pk}/play" in printed
-    assert f"Watch it at /matches/{match.pk}/;" in printed
+    assert f"http://127.0.0.1:8000/matches/{match.pk}/play" in printed
+    assert f"Watch it at http://127.0.0.1:8000/matches/{match.pk}/ ;" in printed
+    # to the second, named: no microseconds to read past
+    assert re.search(r"Starts at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\n", printed), printed
+
+
+@pytest.mark.django_db
+def test_the_commands_give_whole_addresses_at_the_server_s_own_base(monkeypatch):
+    monkeypatch.setenv("SPECTATOR_BASE_URL", "http://10.0.0.5:8000/")
+    monkeypatch.setenv("TZ", "Asia/Tokyo")
+    printed = run("createtournament", "Cup", "--game", "kakomimasu", "--format", "swiss", "--teams",
+                  "Alpha", "Beta", "--boards", "A-1")
+    tournament = Tournament.objects.get()
+    assert f"Its page: http://10.0.0.5:8000/tournaments/{tournament.pk}/ ;" in printed
+    assert re.search(r"starts at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d JST\n", printed), printed
 
 
 @pytest.mark.django_db

@@ -13,7 +13,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from matches.boards.specs import BoardError
-from matches.management.helpers import delay_seconds
+from matches.management.helpers import delay_seconds, page_address, said_time
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
 from matches.rules.turns import is_alternating
@@ -110,11 +110,12 @@ class Command(BaseCommand):
             shown = "a secret field" if game.secret_board else game.board.name
             self.stdout.write(f"Match {game.pk}{of}: {shown}, {game.turns} turns, "
                               f"{game.agents} agents a team")
-            self.stdout.write(f"Starts at {game.start_at.isoformat()}")
+            self.stdout.write(f"Starts at {said_time(game.start_at)}")
         for name, token in zip(options["teams"], tokens, strict=True):
             self.stdout.write(f"Token of {name}: {token}")
-        self.stdout.write(f"Watch it at /matches/{match.pk}/; a person plays a team at "
-                          f"/matches/{match.pk}/play with the team's token")
+        self.stdout.write(f"Watch it at {page_address(f'/matches/{match.pk}/')} ; a person "
+                          f"plays a team at {page_address(f'/matches/{match.pk}/play')} with "
+                          "the team's token")
 
     def make(self, options, boards):
         return match_make(

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from matches.boards.specs import BoardError
 from matches.management.commands.creatematch import positive
-from matches.management.helpers import delay_seconds
+from matches.management.helpers import delay_seconds, page_address, said_time
 from matches.models import Tournament
 from matches.protocol_servers import server_for
 from matches.rules import rules_for
@@ -139,11 +139,11 @@ class Command(BaseCommand):
             return
         self.stdout.write(f"Tournament {tournament.pk}: {tournament.name} "
                           f"({tournament.get_format_display()}, {len(teams)} teams), "
-                          f"starts at {tournament.start_at.isoformat()}")
+                          f"starts at {said_time(tournament.start_at)}")
         for pair in pairs:
             self.stdout.write(f"Token of {pair['name']}: {pair['token']}")
-        self.stdout.write(f"Its page: /tournaments/{tournament.pk}/ ; each token plays every "
-                          "match of its team (GET /api/matches lists them)")
+        self.stdout.write(f"Its page: {page_address(f'/tournaments/{tournament.pk}/')} ; each "
+                          "token plays every match of its team (GET /api/matches lists them)")
         if is_protocol_played(rules_for(tournament.game)):
             self.stdout.write(f"Its games are played by: python manage.py chaserserver "
                               f"--tournament {tournament.pk}")
