@@ -271,7 +271,7 @@ class Presentation:
     def match_verdict(self, result: Mapping[str, Any], names: Sequence[str]) -> str | None:
         """A match of wins decided by this game, in words: "Alpha wins the match 2–1"."""
         match = result.get("match")
-        if not match:
+        if not match or "wins" not in match:  # (a match of totals: its game says it)
             return None
         wins = match["wins"]
         if match["winner"] is None:

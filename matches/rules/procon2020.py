@@ -427,7 +427,8 @@ class Procon2020Rules(Presentation):
         """The match's result, once its last game ends, from each game's final timeline
         scores: the higher total summed over the games, then the higher tile points
         summed, else a draw (a lot, if the organisers draw one, is their note). It is
-        the last game's result (`winner`, `decided_by`) in place of the game's own."""
+        the last game's result (`winner`, `decided_by`) in place of the game's own, with
+        the sums it was decided by (`match`: docs/formats.md), which its words quote."""
         if len(finals) < games:
             return {}
         totals, tiles = [0, 0], [0, 0]
@@ -435,7 +436,32 @@ class Procon2020Rules(Presentation):
             for team in (0, 1):
                 totals[team] += scores[team]["total"]
                 tiles[team] += scores[team]["tile"]
-        return _decided(totals, tiles)
+        decided = _decided(totals, tiles)
+        return {**decided, "match": {"winner": decided["winner"], "totals": totals,
+                                     "tiles": tiles, "games": len(finals)}}
+
+    def verdict(self, result: Mapping[str, Any], scores: Sequence[Mapping[str, int]],
+                names: Sequence[str]) -> str:
+        """The last game of a match says the match's result, which it carries, in the
+        match's sums (its own scores are another game's: "Alpha wins by 149 points"
+        beside a game Alpha lost 51 to 200 said the opposite of what happened)."""
+        match = result.get("match")
+        if not match or "totals" not in match or result.get("decided_by") == "void":
+            return super().verdict(result, scores, names)
+        totals, winner = match["totals"], match["winner"]
+        summed = {"a": words.number(totals[0]), "b": words.number(totals[1]),
+                  "games": match.get("games", 2)}
+        if winner is None:
+            return words.gettext("The match is drawn: %(a)s – %(b)s over its %(games)s "
+                                 "games") % summed
+        if totals[0] == totals[1]:  # the tile points summed decided it
+            return words.gettext("%(name)s wins the match on tile points: %(a)s – %(b)s "
+                                 "over its %(games)s games") % {
+                **summed, "name": names[winner], "a": words.number(match["tiles"][0]),
+                "b": words.number(match["tiles"][1])}
+        return words.gettext("%(name)s wins the match by %(amount)s: %(a)s – %(b)s over "
+                             "its %(games)s games") % {
+            **summed, "name": names[winner], "amount": self.amount(abs(totals[0] - totals[1]))}
 
     # --- step 1: invalid actions ------------------------------------------------------
 

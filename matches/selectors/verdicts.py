@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import translation
+from django.utils.translation import gettext
 
 from matches.caches import Kept, identity
 from matches.models import Match
@@ -118,4 +119,14 @@ def verdict(match: Match, scores: list[dict[str, int]]) -> str | None:
     rules = rules_for(match.game)
     words = rules.verdict(match.result, scores, names)
     of_match = rules.match_verdict(match.result, names)
-    return f"{words} · {of_match}" if of_match else words
+    if of_match:
+        return f"{words} · {of_match}"
+    first = match.first_game or match
+    if first.match_games > 1 and "match" not in match.result and \
+            match.result.get("decided_by") != "void":
+        # a game that does not end its match: its words are the game's, and say so
+        games = match_games(first)
+        number = next((index for index, game in enumerate(games, 1) if game.pk == match.pk), 1)
+        return gettext("Game %(number)s of %(games)s: %(said)s") % {
+            "number": number, "games": first.match_games, "said": words}
+    return words

@@ -156,3 +156,39 @@ def test_a_later_game_made_after_its_token_was_tried_on_it_is_found():
                          first_game=first, match_games=3).match
     assert later.pk == unmade
     assert team_by_authorization(f"Bearer {tokens[0]}", unmade).match_id == later.pk
+
+
+def test_the_deciding_game_says_the_match_s_result_in_the_match_s_sums(client):
+    """Seen: "Alpha wins by 149 points — final 51 – 200": the winner was the match's
+    (558–331), the margin the second game's, which Alpha lost. The second game's result
+    carries the sums, and its words say the match's."""
+    from matches.rules import rules_for
+
+    first, second, _ = two_games()
+    rules = rules_for("procon2020")
+    games = [([{"total": 507, "tile": 300}, {"total": 131, "tile": 90}], {"winner": 0}),
+             ([{"total": 51, "tile": 40}, {"total": 200, "tile": 150}], {"winner": 1})]
+    result = {**games[1][1], **rules.match_result(games, 2)}
+    assert result["winner"] == 0 and result["match"]["totals"] == [558, 331]
+    said = rules.verdict(result, games[1][0], ["Alpha", "Beta"])
+    assert said == "Alpha wins the match by 227 points: 558 – 331 over its 2 games"
+    assert rules.match_verdict(result, ["Alpha", "Beta"]) is None  # said once
+    tied = rules.match_result([([{"total": 10, "tile": 7}, {"total": 5, "tile": 5}], {}),
+                               ([{"total": 5, "tile": 1}, {"total": 10, "tile": 2}], {})], 2)
+    assert rules.verdict(tied, [], ["Alpha", "Beta"]) == \
+        "Alpha wins the match on tile points: 8 – 7 over its 2 games"
+
+
+def test_the_first_game_s_words_are_the_game_s_not_a_match_win():
+    """Game 1 of two announced "Alpha wins by 376 points", as if the match were won."""
+    from matches.selectors.verdicts import verdict
+
+    first, second, _ = two_games()
+    Match.objects.filter(pk=first.pk).update(start_at=timezone.now() - timedelta(minutes=10))
+    for number in (1, 2):
+        turn_resolve(match_id=first.pk, number=number)
+    first.refresh_from_db()
+    scores = public_state(first)["state"]["scores"]
+    said = verdict(first, scores)
+    assert said.startswith("Game 1 of 2: "), said
+    assert "match" not in said
