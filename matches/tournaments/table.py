@@ -157,6 +157,7 @@ class MatchLine:
     status: str
     resolved_turns: int
     turns: int
+    void: bool = False  # the judges voided it (a rerun, an award): it counts nowhere
 
 
 def seen_fixtures(tournament: Tournament, now: datetime,
@@ -208,7 +209,8 @@ def _matches_by_fixture(fixtures: Sequence[Fixture], now: datetime | None = None
     if moment is not None:  # a match made since (a rerun, the next match) is not shown yet
         matches = matches.filter(Q(public_from=None) | Q(public_from__lte=now))
     rows = list(matches.order_by("pk").values_list(
-        "pk", "fixture_id", "start_at", "turns", "resolved_turns", "closed"))
+        "pk", "fixture_id", "start_at", "turns", "resolved_turns", "closed",
+        "result__decided_by"))
     later: dict[int, int] = {}  # a match's first turn the public has not seen
     if moment is not None:
         settled = {f.pk for f in fixtures if f.finished}
@@ -216,14 +218,15 @@ def _matches_by_fixture(fixtures: Sequence[Fixture], now: datetime | None = None
         later = dict(Turn.objects.filter(match_id__in=recent, resolved_at__gt=moment)
                      .values("match_id").annotate(first=Min("number"))
                      .values_list("match_id", "first"))
-    for pk, fixture_id, start_at, turns, resolved, closed in rows:
+    for pk, fixture_id, start_at, turns, resolved, closed, decided_by in rows:
         if moment is not None:
             start_at = start_at + (now - moment)
             if pk in later:
                 resolved, closed = later[pk] - 1, False
         status = (Match.FINISHED if resolved >= turns or closed
                   else Match.UPCOMING if now < start_at else Match.RUNNING)
-        found[fixture_id].append(MatchLine(pk, status, resolved, turns))
+        found[fixture_id].append(MatchLine(pk, status, resolved, turns,
+                                           status == Match.FINISHED and decided_by == "void"))
     return found
 
 
@@ -399,7 +402,7 @@ def _fixture_entry(fixture: Fixture, entrants: Sequence[Entrant],
     headline numbers)."""
     played = matches.get(fixture.pk, [])
     shown = [{"id": m.pk, "status": m.status, "turn": m.resolved_turns, "turns": m.turns,
-              "headline": live.get(m.pk)} for m in played]
+              "headline": live.get(m.pk), "void": m.void} for m in played]
     if fixture.bye:
         state = "bye"
     elif fixture.finished:

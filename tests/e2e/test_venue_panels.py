@@ -34,7 +34,11 @@ def matches(transactional_db):
     running, _ = make_match(teams=LONG)  # turn 1's strategy step is open for an hour
     longest, _ = make_match(teams=(VERY_LONG, "Beta"))
     Team.objects.filter(match=longest, index=0).update(short="HUS")
-    return {"upcoming": upcoming.pk, "running": running.pk, "longest": longest.pk,
+    voided, _ = make_match(teams=("Alpha", "Beta"))
+    from matches.services.control import match_void
+
+    match_void(match_id=voided.pk, reason="the hall's power failed", judge="judy")
+    return {"voided": voided.pk, "upcoming": upcoming.pk, "running": running.pk, "longest": longest.pk,
             "kakomimasu": imported("kakomimasu/conflict_same_target"),
             "invalid": imported("kakomimasu/bad_actions_duplicate_unknown_offboard"),
             "trapped": imported("chaser/item_block_traps_self"),
@@ -123,6 +127,15 @@ def test_the_end_says_who_won_by_how_much(open_page, matches):
     assert re.fullmatch(r"\S.* wins by \d+ points?|A draw: .*", verdict)
     assert page.inner_text("[data-result] .verdict") == verdict
     assert page.inner_text("[data-status]") == "finished"
+
+
+def test_a_void_match_s_card_gives_the_reason_and_no_final_score(open_page, matches):
+    """Its card read "final 511 – 544" under "Void by the judges": a score that counts
+    nowhere."""
+    page = open_page(matches["voided"], ready="[data-result]:not([hidden])")
+    assert page.inner_text("[data-result] .verdict") == \
+        "Void by the judges: the hall's power failed"
+    assert page.inner_text("[data-result] .final") == "stopped at turn 0"
 
 
 def test_chaser_says_why_the_game_ended(open_page, matches):

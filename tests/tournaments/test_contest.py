@@ -370,3 +370,21 @@ def test_a_public_tournaments_matches_the_judges_ended_are_published_too(clock):
     run("awardfixture", str(fixture.pk), "0", "--reason", "never connected")
     voided = Match.objects.filter(fixture=fixture)
     assert voided and all(match.published for match in voided)
+
+
+def test_the_schedule_marks_a_voided_match(client, clock):
+    """The public schedule showed a voided match as "replay 61", like any other."""
+    from tests.commands.calls import run
+
+    tournament, _ = started(clock, public=True)
+    fixture = tournament.fixtures.filter(round=1).order_by("slot").first()
+    clock.advance(6)
+    (voided,) = Match.objects.filter(fixture=fixture)
+    run("awardfixture", str(fixture.pk), "0", "--reason", "never connected")
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    row = page[page.index(f'id="fixture-{fixture.pk}"'):]
+    row = row[:row.index("</tr>")]
+    assert f"{voided.pk}</a> <span class=\"void-mark\">void</span>" in row
+    other = tournament.fixtures.filter(round=1).exclude(pk=fixture.pk).get()
+    later = page[page.index(f'id="fixture-{other.pk}"'):]
+    assert "void-mark" not in later[:later.index("</tr>")]

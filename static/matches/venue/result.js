@@ -21,6 +21,13 @@ export function drawResult(root, screen) {
   const { winner } = screen.result;
   setData(banner, "winner", winner === null || winner === undefined ? "none" : String(winner));
   setText(banner.querySelector(".verdict"), screen.verdict || "");
+  if (screen.result.decided_by === "void") {
+    // a void match has no final score: it counts nowhere (the verdict gives the reason)
+    // Translators: a match the judges voided, where it stopped, e.g. "stopped at turn 12"
+    setText(banner.querySelector(".final"), interpolate(gettext("stopped at turn %(turn)s"),
+                                                       { turn: screen.state.turn }));
+    return;
+  }
   const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
   // Translators: the final score, e.g. "final 12 – 7 · turn 30"
   setText(banner.querySelector(".final"), interpolate(gettext("final %(score)s · turn %(turn)s"),
