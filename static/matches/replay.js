@@ -124,7 +124,8 @@ class Replay {
   enterVariation(from, answer) {
     if (this.original) this.exitVariation();
     this.original = { states: this.states, reasons: this.reasons, callouts: this.callouts,
-                      events: this.events, leaders: this.leaders, arrived: this.arrived, live: [] };
+                      events: this.events, leaders: this.leaders, arrived: this.arrived, live: [],
+                      from };
     this.pause();
     this.states = [...this.states.slice(0, from + 1), ...answer.states];
     this.reasons = [...this.reasons.slice(0, from + 1), ...answer.states.map(() => ({}))];

@@ -46,6 +46,15 @@ def test_a_team_sees_its_own_debug_in_its_replay_and_a_visitor_none(
     page.keyboard.press("Home")  # turn 0: nothing said yet
     page.wait_for_function("() => !document.querySelector('.board svg.debug-marks')")
     assert "Nothing said this turn." in page.inner_text("[data-debug-text]")
+    # a variation from turn 0: its turn 1 was never played, so the match's marks of
+    # turn 1 are not drawn over it (they were)
+    page.click("[data-whatif-open]")
+    page.fill("[data-whatif-turns]", "1")
+    page.click("[data-whatif] button[type=submit]")
+    page.locator("[data-variation]").wait_for()
+    page.wait_for_function("() => document.querySelector('[data-turn-field]').value === '1'")
+    assert page.locator(".board svg.debug-marks").count() == 0
+    assert "corner first" not in page.inner_text("[data-debug-text]")
 
 
 @pytest.fixture

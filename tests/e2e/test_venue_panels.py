@@ -38,7 +38,8 @@ def matches(transactional_db):
     from matches.services.control import match_void
 
     match_void(match_id=voided.pk, reason="the hall's power failed", judge="judy")
-    return {"voided": voided.pk, "upcoming": upcoming.pk, "running": running.pk, "longest": longest.pk,
+    return {"voided": voided.pk, "upcoming": upcoming.pk, "running": running.pk,
+            "longest": longest.pk,
             "kakomimasu": imported("kakomimasu/conflict_same_target"),
             "invalid": imported("kakomimasu/bad_actions_duplicate_unknown_offboard"),
             "trapped": imported("chaser/item_block_traps_self"),

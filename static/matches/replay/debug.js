@@ -43,7 +43,9 @@ export async function startDebug(replay) {
 }
 
 export function drawDebug(replay) {
-  const said = replay.debug ? replay.debug[String(replay.turn)] || [] : [];
+  // a variation's turns were never played: the match's debug of those turns is not theirs
+  const played = !replay.original || replay.turn <= replay.original.from;
+  const said = replay.debug && played ? replay.debug[String(replay.turn)] || [] : [];
   const box = replay.find("[data-debug-text]");
   if (box && replay.debug) {
     box.replaceChildren(...(said.length ? said.map((entry) => teamText(replay, entry))

@@ -102,7 +102,11 @@ function pickCell(replay, form, [x, y]) {
       plans.set(picks.agent, action);
       const next = agents.findIndex((_, agent) => !plans.has(agent));
       picks.agent = next >= 0 ? next : picks.agent;
-      const sorted = [...plans.values()].sort((a, b) => a.agent - b.agent);
+      // the agents not set do what they did in the match's next turn (not nothing)
+      const played = (replay.states[replay.turn + 1]?.outcomes || [[], []])[team] || [];
+      const others = played.filter((outcome) => Number.isInteger(outcome.agent) && !plans.has(outcome.agent))
+        .map(({ result, reason, ...action }) => action);
+      const sorted = [...plans.values(), ...others].sort((a, b) => a.agent - b.agent);
       form.querySelector(`[data-whatif-actions="${team}"]`).value = JSON.stringify(sorted);
     }
   }
