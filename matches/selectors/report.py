@@ -46,8 +46,12 @@ def team_report(match: Match, team: Team) -> dict[str, Any]:
         latency = None if opened is None else round((received - opened).total_seconds() * 1000)
         if status == 202 and latency is not None:
             latencies.append(latency)
+        # what it was: actions (or a command), a line of the game's own protocol (read as
+        # it wants: CHaser's name, `gr`, `#`), or the program's printed output (POST
+        # /output: kept for the replay, never a move), each its own words on the page
+        kind = "actions" if status != 200 else "protocol" if asks else "output"
         by_turn.setdefault(turn, []).append({
-            "received_at": epoch_ms(received), "status": status, "error": error,
+            "kind": kind, "received_at": epoch_ms(received), "status": status, "error": error,
             "detail": detail, "counted": counted, "dialect": dialect,
             "actions": len(actions) if isinstance(actions, list) else None,
             "latency_ms": latency})
@@ -79,7 +83,10 @@ def team_report(match: Match, team: Team) -> dict[str, Any]:
         "turns": rows,
         "unresolved": unresolved,  # requests of the open step, or outside any step
         "summary": {
-            "requests": sum(len(requests) for requests in by_turn.values()),
+            "requests": sum(request["kind"] != "output" for requests in by_turn.values()
+                            for request in requests),
+            "outputs": sum(request["kind"] == "output" for requests in by_turn.values()
+                           for request in requests),
             "accepted": sum(request["status"] == 202 for requests in by_turn.values()
                             for request in requests),
             "refused": dict(refused),

@@ -76,7 +76,9 @@ function summary(list, report) {
   const rows = [
     [gettext("Team"), report.name],
     [gettext("Requests"), interpolate(gettext("%(count)s sent, %(accepted)s accepted"),
-                                      { count: s.requests, accepted: s.accepted }, true)],
+                                      { count: s.requests, accepted: s.accepted }, true)
+      + (s.outputs ? ` · ${interpolate(ngettext("%(count)s output kept", "%(count)s outputs kept", s.outputs),
+                                       { count: s.outputs }, true)}` : "")],
     [gettext("Refused"), refused.length ? refused.join(", ") : "—"],
     [gettext("From the step's opening"), latency],
     [gettext("Invalid actions"), String(s.invalid_actions)],
@@ -105,12 +107,14 @@ function turns(body, report) {
     for (const request of turn.requests) {
       const line = document.createElement("div");
       // 202: actions or a command; 200: a line of a game's own protocol (CHaser's
-      // name, `gr`, `#`), read as the protocol wants; anything else was refused
+      // name, `gr`, `#`), read as the protocol wants, or the program's printed output
+      // (the server says which: `kind`); anything else was refused
       const words = request.status === 202
         ? interpolate(gettext("accepted after %(ms)s ms%(counted)s"),
                       { ms: request.latency_ms, counted: request.counted ? ` · ${gettext("counted")}` : "" }, true)
-        : request.status === 200 ? gettext("a protocol line, read")
-          : `${request.status} ${request.error}: ${request.detail}`;
+        : request.kind === "output" ? gettext("its program's output, kept for the replay")
+          : request.status === 200 ? gettext("a protocol line, read")
+            : `${request.status} ${request.error}: ${request.detail}`;
       line.textContent = words;
       if (request.status === 200) line.className = "protocol";
       else if (request.status !== 202) line.className = "refused";

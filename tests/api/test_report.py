@@ -58,6 +58,16 @@ def test_a_team_reads_what_became_of_each_of_its_requests(client):
     assert summary["invalid_actions"] == 1 and summary["steps_missed"] == 1
     assert summary["turns_resolved"] == 2 and summary["won"] is None
     assert set(summary["latency_ms"]) == {"p50", "p99", "max"}
+    # a program's printed output (POST /output) is kept, and said as such: no request
+    # that could play, nor "a protocol line" (CHaser's words)
+    assert client.post(f"/api/matches/{match.pk}/output", "thinking...\nchose 3 moves",
+                       content_type="text/plain",
+                       HTTP_AUTHORIZATION=f"Bearer {tokens[0]}").status_code == 200
+    got = report(client, match, tokens[0]).json()
+    assert got["summary"]["requests"] == 2 and got["summary"]["outputs"] == 1
+    kinds = [request["kind"] for turn in got["turns"] for request in turn["requests"]] + \
+        [request["kind"] for request in got["unresolved"]]
+    assert kinds == ["actions", "actions", "output"]
     # team B's report holds its own request only
     other = report(client, match, tokens[1]).json()
     assert [len(t["requests"]) for t in other["turns"]] == [1, 0]
