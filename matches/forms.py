@@ -126,6 +126,15 @@ class NewTournamentForm(forms.Form):
                             widget=forms.Textarea(attrs={"rows": 6}))
     rounds = forms.IntegerField(label=gettext_lazy("Rounds (Swiss)"), required=False,
                                 min_value=1, max_value=20)
+    double = forms.BooleanField(label=gettext_lazy("Double round robin (each pair meets twice, "
+                                                   "sides swapped)"), required=False)
+    groups = forms.IntegerField(label=gettext_lazy("Groups (group stage, then a knockout)"),
+                                required=False, min_value=2, max_value=16)
+    advance = forms.IntegerField(label=gettext_lazy("Teams each group sends to the knockout"),
+                                 required=False, initial=2, min_value=1, max_value=8)
+    games_per_fixture = forms.IntegerField(
+        label=gettext_lazy("Matches a fixture plays"), required=False, min_value=1, max_value=9,
+        help_text=gettext_lazy("empty: the game's own (one; CHaser's best of three)"))
     boards = forms.CharField(label=gettext_lazy("Boards, in turn"), required=False,
                              max_length=400, help_text=gettext_lazy(
                                  "public boards' names or random, separated by commas"))
@@ -174,7 +183,9 @@ class NewTournamentForm(forms.Form):
             return tournament_create(Plan(
                 name=data["name"].strip(), game=game, format=data["format"], teams=teams,
                 start_at=timezone.now() + timedelta(seconds=data["start_in"]),
-                rounds=data["rounds"], boards=boards, turns=data["turns"],
+                rounds=data["rounds"], double=data["double"], groups=data["groups"] or 0,
+                advance=data["advance"] or 2, games_per_fixture=data["games_per_fixture"],
+                boards=boards, turns=data["turns"],
                 strategy_seconds=data["strategy_seconds"],
                 transition_seconds=data["transition_seconds"],
                 clock_seconds=data["clock_seconds"], gap_seconds=data["gap_seconds"],

@@ -5,6 +5,8 @@ match: pause, resume, extend, void (matches/services/control.py, the commands' s
 
 from __future__ import annotations
 
+import uuid
+
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -52,7 +54,7 @@ def _room(chosen: str = "", **more) -> dict:
     return {"rows": rows, "reload_seconds": RELOAD_SECONDS, "notices": notices.for_room(),
             "audiences": _audiences(every), "new": NewMatchForm(),
             "new_tournament": NewTournamentForm(), "tournaments": tournaments,
-            "chosen": chosen, "mixed": len(tournaments) > 1 or (
+            "once": uuid.uuid4().hex, "chosen": chosen, "mixed": len(tournaments) > 1 or (
                 tournaments and any(row["tournament"] is None for row in every)), **more}
 
 
@@ -134,16 +136,45 @@ def control_answer(request: HttpRequest, question_id: int) -> HttpResponse:
     return redirect(f"{reverse('control')}#notices")
 
 
+# The room's forms that make something carry a key of their own (`once`), given with
+# the page: a form sent again with a key already used (the answer reloaded, which
+# browsers send again) makes nothing a second time; the room says what it made then.
+ONCE_KEPT = 50  # keys a judge's session remembers
+
+
+def _made_before(request: HttpRequest) -> HttpResponse | None:
+    key = request.POST.get("once", "")
+    made = request.session.get("made_once", {})
+    if key and key in made:
+        messages.info(request, gettext("This form was sent already, and %(what)s was made from "
+                                       "it then: nothing more was made. Its tokens were shown "
+                                       "once, on that answer.") % {"what": made[key]})
+        return redirect(reverse("control"))
+    return None
+
+
+def _made_now(request: HttpRequest, what: str) -> None:
+    key = request.POST.get("once", "")
+    if key:
+        made = dict(list(request.session.get("made_once", {}).items())[-(ONCE_KEPT - 1):])
+        made[key] = what
+        request.session["made_once"] = made
+
+
 @require_POST
 @judges_only
 def control_new_tournament(request: HttpRequest) -> HttpResponse:
     """A tournament made from the room's form (`tournament_create`, as
-    `createtournament`): each team's token on this answer alone."""
+    `createtournament`): each team's token on this answer alone, on a sheet to print."""
+    again = _made_before(request)
+    if again is not None:
+        return again
     form = NewTournamentForm(request.POST)
     created = form.made()
     if created is None:
         return render(request, "matches/control.html",
                       _room(new_tournament=form, opened_tournament=True), status=400)
+    _made_now(request, gettext("tournament %(id)s") % {"id": created.tournament.pk})
     names = list(created.tournament.entrants.order_by("index").values_list("name", flat=True))
     return render(request, "matches/control.html", _room(made_tournament={
         "tournament": created.tournament,
@@ -155,10 +186,14 @@ def control_new_tournament(request: HttpRequest) -> HttpResponse:
 def control_new_match(request: HttpRequest) -> HttpResponse:
     """A match made from the room's form (`match_make`, as `creatematch`): its teams'
     tokens shown on this answer alone; the form again with its words where refused."""
+    again = _made_before(request)
+    if again is not None:
+        return again
     form = NewMatchForm(request.POST)
     made = form.made()
     if made is None:
         return render(request, "matches/control.html", _room(new=form, opened=True), status=400)
+    _made_now(request, gettext("match %(id)s") % {"id": made.match.pk})
     names = list(made.match.teams.order_by("index").values_list("name", flat=True))
     return render(request, "matches/control.html", _room(
         made={"match": made.match, "teams": list(zip(names, made.tokens, strict=True))}))

@@ -174,6 +174,33 @@ def test_a_judge_makes_a_tournament_from_the_room_as_createtournament_would(judg
     assert not Tournament.objects.filter(name="Bad").exists()
 
 
+def test_the_new_tournament_form_takes_every_format_s_settings_and_is_made_once(judge_client):
+    """The form lacked games per fixture, a double round robin and groups, and its answer
+    reloaded (a browser sends the form again) made a second tournament."""
+    from matches.models import Tournament
+
+    room = judge_client.get("/control/").content.decode()
+    once = re.search(r'name="once" value="([0-9a-f]{32}-t)"', room).group(1)
+    sent = {"name": "Twice cup", "game": "kakomimasu", "format": "round-robin",
+            "teams": "A\nB\nC\nD", "double": "on", "games_per_fixture": "2",
+            "strategy_seconds": "3", "transition_seconds": "1", "gap_seconds": "20",
+            "start_in": "600", "once": once}
+    answer = judge_client.post("/control/new-tournament", sent)
+    assert answer.status_code == 200, answer.content.decode()[:2000]
+    made = Tournament.objects.get(name="Twice cup")
+    assert made.double and made.games_per_fixture == 2
+    assert 'class="token-card"' in answer.content.decode()  # a sheet of cards to print
+    again = judge_client.post("/control/new-tournament", sent, follow=True)
+    assert Tournament.objects.filter(name="Twice cup").count() == 1
+    assert f"tournament {made.pk} was made from it then" in again.content.decode()
+    groups = judge_client.post("/control/new-tournament", {
+        **sent, "name": "Group cup", "format": "groups", "groups": "2", "advance": "1",
+        "double": "", "once": "another-key"})
+    assert groups.status_code == 200, groups.content.decode()[:2000]
+    grouped = Tournament.objects.get(name="Group cup")
+    assert (grouped.groups, grouped.advance) == (2, 1)
+
+
 def test_a_teams_clock_offset_shows_where_its_program_says_its_time(judge_client):
     from email.utils import format_datetime
 
