@@ -16,9 +16,10 @@ from django.views.decorators.http import require_GET
 
 from matches import selectors
 from matches.access import as_seen, public_filter
-from matches.models import Match
+from matches.models import Match, Tournament
 from matches.rules import rules_for
 from matches.selectors.delay import DELAY_MAX_S, delayed
+from matches.tournaments.table import tournament_data
 from matches.views.pages import asked_turn, game_words, turn_refused, visible_match_or_404
 
 
@@ -54,7 +55,8 @@ def tv_now(request: HttpRequest) -> JsonResponse:
     and its end in plain words, or null once it is not public any more."""
     now = timezone.now()
     following = request.GET.get("tournament", "")
-    chosen = featured(now, int(following) if re.fullmatch(r"[0-9]{1,18}", following) else None)
+    followed = int(following) if re.fullmatch(r"[0-9]{1,18}", following) else None
+    chosen = featured(now, followed)
     current = None
     asked = request.GET.get("current", "")
     if re.fullmatch(r"[0-9]{1,18}", asked):
@@ -68,7 +70,31 @@ def tv_now(request: HttpRequest) -> JsonResponse:
                        # the turn the TV replays while the result stands
                        "swing": _swing(shown) if shown.over else None}
     return JsonResponse({"server_time": selectors.epoch_ms(now), "current": current,
-                         "featured": chosen and _line(chosen, now)})
+                         "featured": chosen and _line(chosen, now),
+                         "tournament_end": _tournament_end(followed, now)
+                         if chosen is None and followed is not None else None})
+
+
+STANDINGS_SHOWN = 8  # the TV's table of a tournament over: its first places
+
+
+def _tournament_end(tournament_id: int, now) -> dict | None:
+    """A followed tournament once it is over (to the public: behind its spectator
+    delay), for the TV to show instead of "No match on": its name, its champion (None
+    where the first place is shared) and its first places."""
+    tournament = Tournament.objects.filter(pk=tournament_id, public=True).first()
+    if tournament is None:
+        return None
+    data = tournament_data(tournament, now, public=True)
+    if data["status"] != Tournament.FINISHED:
+        return None
+    names = {team["index"]: team["name"] for team in data["teams"]}
+    rows = data["standings"]
+    first = [row for row in rows if row["rank"] == 1]
+    return {"name": tournament.name,
+            "champion": names[first[0]["team"]] if len(first) == 1 else None,
+            "standings": [{"rank": row["rank"], "name": names[row["team"]],
+                           "score": row["score"]} for row in rows[:STANDINGS_SHOWN]]}
 
 
 def _swing(match: Match) -> dict | None:

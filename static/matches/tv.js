@@ -47,8 +47,9 @@ async function tick() {
   setTimeout(tick, POLL_MS);
 }
 
-function decide({ current, featured }) {
+function decide({ current, featured, tournament_end: ended }) {
   tv.next = featured;
+  tv.ended = ended;
   if (tv.shown !== null && current) {
     if (current.status !== "finished") return; // still being played
     if (tv.endedAt === null) {
@@ -138,13 +139,19 @@ function idle(next) {
   drop();
   idleBox.hidden = false;
   root.dataset.showing = "";
+  const ended = !next && tv.ended;
   const [headline, title] = next
     ? [nextAt(next), next.title]
-    : [gettext("No match on"), gettext("The next match shows here when it is scheduled.")];
+    : ended
+      // Translators: the TV once the tournament it follows is over, e.g. "Spring cup is over"
+      ? [interpolate(gettext("%(name)s is over"), { name: ended.name }),
+         ended.champion ? interpolate(gettext("Champion: %(name)s"), { name: ended.champion }) : ""]
+      : [gettext("No match on"), gettext("The next match shows here when it is scheduled.")];
   idleBox.querySelector("[data-idle-headline]").textContent = headline;
   idleBox.querySelector("[data-idle-title]").textContent = title;
   const teams = idleBox.querySelector("[data-idle-teams]");
   teams.replaceChildren();
+  if (ended) teams.append(finalStandings(ended.standings));
   if (next) {
     // Translators: the two teams of the next match, e.g. "Alpha vs Beta" (each name in its colour)
     const sentence = gettext("%(a)s vs %(b)s");
@@ -153,6 +160,19 @@ function idle(next) {
     teams.append(...sentence.split(/(%\(\w+\)s)/).filter(Boolean)
       .map((part) => names[/^%\((\w+)\)s$/.exec(part)?.[1]] ?? part));
   }
+}
+
+// A finished tournament's first places, as its page ranks them: "1  Alpha  7".
+function finalStandings(rows) {
+  const list = document.createElement("ol");
+  list.className = "tv-standings";
+  for (const row of rows) {
+    const item = document.createElement("li");
+    item.append(words("rank", String(row.rank)), words("name", row.name),
+                words("score", String(row.score)));
+    list.append(item);
+  }
+  return list;
 }
 
 // "Next match at 14:30", in the screen's time zone.

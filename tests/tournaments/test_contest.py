@@ -15,6 +15,7 @@ from matches.tournaments.services import (
     EntrantSpec,
     FixtureError,
     Plan,
+    fixture_award,
     fixture_decide,
     fixture_rerun,
     tournament_create,
@@ -388,3 +389,24 @@ def test_the_schedule_marks_a_voided_match(client, clock):
     other = tournament.fixtures.filter(round=1).exclude(pk=fixture.pk).get()
     later = page[page.index(f'id="fixture-{other.pk}"'):]
     assert "void-mark" not in later[:later.index("</tr>")]
+
+
+def test_the_tv_following_a_finished_tournament_shows_its_champion_and_standings(client, clock):
+    """`/tv/?tournament=ID` after the end said only "No match on"."""
+    tournament, _ = started(clock, public=True, game="blokus-duo", boards=[], turns=None)
+    assert client.get(f"/tv/now?tournament={tournament.pk}").json()["tournament_end"] is None
+    for fixture in tournament.fixtures.all():  # the lower seed is given every fixture
+        fixture_award(fixture_id=fixture.pk, winner=min(fixture.teams), note="rehearsal",
+                      judge="judy")
+    run_until(tournament, clock)
+    tournament.refresh_from_db()
+    answer = client.get(f"/tv/now?tournament={tournament.pk}").json()
+    assert answer["featured"] is None
+    ended = answer["tournament_end"]
+    data = client.get(f"/api/tournaments/{tournament.pk}").json()
+    names = {team["index"]: team["name"] for team in data["teams"]}
+    first = data["standings"][0]
+    assert ended["name"] == "Cup" and ended["champion"] == names[first["team"]]
+    assert [row["name"] for row in ended["standings"]] == \
+        [names[row["team"]] for row in data["standings"]]
+    assert client.get("/tv/now?tournament=999999").json()["tournament_end"] is None
