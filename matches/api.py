@@ -272,7 +272,8 @@ def _not_found(match_id: int, what: str = "match") -> Status:
     return Status(404, {"error": "not_found", "detail": f"there is no {what} {match_id}"})
 
 
-@api.get("/matches", response=list[MatchSummary], summary="Running, upcoming and recent matches",
+@api.get("/matches", response={200: list[MatchSummary], **errors(401)},
+         summary="Running, upcoming and recent matches",
          description="Those the caller may see: the public ones, and with a team's bearer "
                      "token its own match too (private or not), marked with `you`.",
          openapi_extra={"parameters": [BEARER]})
@@ -283,7 +284,7 @@ def list_matches(request: HttpRequest):
             for match in all_as_seen(request.user, selectors.recent_matches(now, shown), team)]
 
 
-@api.get("/matches/{match_id}", response={200: MatchState, **errors(404, 422, 429)},
+@api.get("/matches/{match_id}", response={200: MatchState, **errors(401, 404, 422, 429)},
          summary="The public state of a match",
          description="Private matches are shown to judges and, with their bearer token, "
                      "to the match's own teams; to anyone else they do not exist (404). "
@@ -346,7 +347,7 @@ def get_submissions(request: HttpRequest, match_id: int):
 
 
 @api.get("/matches/{match_id}/debug",
-         response={200: dict[str, Any], **errors(403, 404, 422)},
+         response={200: dict[str, Any], **errors(401, 403, 404, 422)},
          summary="Your program's debug output and marks, turn by turn",
          description="What the replay draws: by turn, each team's debug text (and its "
                      "program's printed lines) and marks. A team's own with its token, "
@@ -381,7 +382,7 @@ def _heavy(request: HttpRequest, match_id: int) -> Iterator[tuple[Match | None, 
 
 
 @api.get("/matches/{match_id}/analysis",
-         response={200: dict[str, Any], **errors(404, 422, 429)},
+         response={200: dict[str, Any], **errors(401, 404, 422, 429)},
          summary="The replay's analysis: each team's figure after every turn",
          description="Where the game's rules measure a position (Blokus Duo: each player's "
                      "number of legal moves): `name` in the request's language, `series` "
@@ -406,7 +407,7 @@ WHATIF_BODY = 256 * 1024
 
 
 @api.post("/matches/{match_id}/whatif",
-          response={200: dict[str, Any], **errors(400, 404, 413, 422, 429, 503)},
+          response={200: dict[str, Any], **errors(400, 401, 404, 413, 422, 429, 503)},
           summary="What if: the match from any turn, with other actions",
           description='`{"from_turn": k, "turns": [[team 0\'s actions, team 1\'s], ...], '
                       '"play_on": {"turns": K, "teams": {"0": "level-3"}}}`: the timeline/1 '
@@ -460,7 +461,8 @@ def get_report(request: HttpRequest, match_id: int):
     return Status(200, selectors.team_report(Match.objects.get(pk=match_id), team))
 
 
-@api.get("/matches/{match_id}/record", response={200: dict[str, Any], **errors(404, 422)},
+@api.get("/matches/{match_id}/record",
+         response={200: dict[str, Any], **errors(401, 404, 422)},
          summary="The match-record/1 of a published match")
 def get_record(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
@@ -472,7 +474,8 @@ def get_record(request: HttpRequest, match_id: int):
     return _json(*reads.record_text(match), request=request)
 
 
-@api.get("/matches/{match_id}/timeline", response={200: dict[str, Any], **errors(404, 422)},
+@api.get("/matches/{match_id}/timeline",
+         response={200: dict[str, Any], **errors(401, 404, 422)},
          summary="The timeline/1 of a published match (every stored turn)")
 def get_timeline(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
@@ -602,7 +605,7 @@ def start_practice(request: HttpRequest):
 RatedGame = Literal.__getitem__(tuple(practice.rated_games()))
 
 
-@api.get("/practice/ladder", response={200: list[dict[str, Any]], **errors(404, 422)},
+@api.get("/practice/ladder", response={200: list[dict[str, Any]], **errors(401, 404, 422)},
          summary="The practice ladder of a game",
          description="`?game=kakomimasu` (or procon2020, blokus-duo, chaser): the built-in "
                      "levels and every team rated by its finished practice games, best first "

@@ -38,7 +38,7 @@ def _holder(request: HttpRequest):
     return bearer_holder(request.headers.get("Authorization", ""))
 
 
-@router.get("/announcements", response={200: Announcements},
+@router.get("/announcements", response={200: Announcements, 401: Error},
             summary="The judges' announcements up now",
             description="Newest first, each `{id, text, at, to}`: `to` is `everyone`, or "
                         "`you` for one to the token's team alone.",
@@ -47,7 +47,7 @@ def get_announcements(request: HttpRequest):
     return Status(200, {"announcements": for_holder(_holder(request))})
 
 
-@router.get("/questions", response={200: Questions},
+@router.get("/questions", response={200: Questions, 401: Error},
             summary="Your questions and the answers given to everyone",
             description="Newest first. With a team's token, its own questions too, answered "
                         "or not (`yours`: true); `answer` null while the judges have not "

@@ -92,7 +92,7 @@ def visible_tournaments(request: HttpRequest) -> QuerySet[Tournament]:
     return tournaments.filter(Q(public=True) | own).distinct()
 
 
-@router.get("", response=list[TournamentSummary], summary="Tournaments",
+@router.get("", response={200: list[TournamentSummary], 401: Error}, summary="Tournaments",
             description="The most recent tournaments the caller may see (the public ones; "
                         "with a team's token its own), each with its teams and standings.")
 def list_tournaments(request: HttpRequest):
@@ -102,7 +102,8 @@ def list_tournaments(request: HttpRequest):
     return [_without_rounds(tournament_data(tournament, now, public)) for tournament in shown]
 
 
-@router.get("/{tournament_id}", response={200: TournamentOut, 404: Error, 422: Error},
+@router.get("/{tournament_id}", response={200: TournamentOut, 401: Error, 404: Error,
+                                          422: Error},
             summary="A tournament: its teams, rounds, fixtures and standings",
             description="Fixtures and standings name teams by their `index` in `teams`. "
                         "Standings are ranked by the game's contest rules; `tiebreaks` holds "
