@@ -311,3 +311,30 @@ def test_blokus_duos_last_move_has_a_line_beside_the_trays(matches, size, langua
     lines = page.locator("[data-failures] li:not(.more)").all_inner_texts()
     said = r"(piece|quân) [a-u] · \d (squares?|ô) · |pass|bỏ lượt"  # a move, or a pass
     assert lines and re.search(said, lines[0]), lines
+
+
+@pytest.fixture
+def long_pause(transactional_db):
+    from matches.services.control import match_pause
+
+    match, _ = make_match(teams=LONG)
+    match_pause(match_id=match.pk, judge="judy", reason=(
+        "会場のネットワーク機器が再起動中のため、すべての試合を一時停止しています。"
+        "復旧まで数分お待ちください。奈良高専チームのルーターも確認中です。"))
+    return match.pk
+
+
+@pytest.mark.parametrize("size", SIZES[:2], ids=lambda size: f"{size[0]}x{size[1]}")
+def test_a_long_pause_reason_leaves_the_panels_under_the_clock_on_screen(
+        long_pause, live_server_process, pages, size):
+    """A long reason in Japanese beside the turn pushed the chart, the legend and the
+    status chip off the venue screen: the reason now runs under the turn, three lines
+    at most, the times first."""
+    page = pages.open(f"{live_server_process}/matches/{long_pause}/?lang=ja", size)
+    page.wait_for_selector("[data-countdown][data-kind='paused'] .paused-said")
+    assert "審判により一時停止中" in page.inner_text("[data-countdown] .paused-said")
+    assert page.inner_text("[data-countdown] .paused-times").strip()
+    height = size[1]
+    for part in (".status-line", "[data-board-legend]", ".chart-panel"):
+        box = page.locator(f".side {part}").bounding_box()
+        assert box and box["y"] + box["height"] <= height + 0.5, (part, box)

@@ -46,15 +46,18 @@ export function drawCountdown(root, screen, clock, { now, startsIn, startCard })
   setData(countdown, "kind", now);
 }
 
-// Held by the judges: why, for how long so far, and the time the open step keeps for
-// when it goes on.
+// Held by the judges: for how long so far and the time the open step keeps for when it
+// goes on, on a line of their own that a long reason never pushes away; then why, in at
+// most three lines (the panels under the clock stay on the screen).
 function drawPaused(countdown, paused, clock) {
   const said = interpolate(gettext("Paused by the judges: %(reason)s"), { reason: paused.reason }, true);
   const held = interpolate(gettext("for %(time)s"),
                            { time: formatCountdown(Math.max(0, clock.now() - paused.since)) }, true);
   const left = paused.remaining_ms === null || paused.remaining_ms === undefined ? ""
     : ` · ${interpolate(gettext("%(time)s left"), { time: formatCountdown(paused.remaining_ms) }, true)}`;
-  setText(countdown, `${said} · ${held}${left}`);
+  const reason = words("paused-said", said);
+  reason.title = said;
+  countdown.replaceChildren(words("paused-times", `${held}${left}`), reason);
   setData(countdown, "mover", null);
   setData(countdown, "step", null);
   setData(countdown, "kind", "paused");
