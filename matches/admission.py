@@ -328,6 +328,10 @@ HEAVY_PATHS = re.compile("|".join([
     rf"/tournaments/{MATCH}/records\.zip",
     r"/v1/matches/?",
 ]))
+# A match's state: a small read, counted by its rate and bytes. One with neither a token
+# nor a cookie (a visitor's) is counted here, before any work is done for it, and a
+# refusal is held like any other; the view counts the rest (`visitor_read`).
+MATCH_STATES = re.compile(rf"/(api|v1)/matches/{MATCH}/?")
 STREAM_PATHS = re.compile(r"/v1/matches/stream/?")
 READS = {"GET", "HEAD"}
 JSON_PREFIXES = ("/api/", "/v1/", "/procon30/", "/procon2020/", "/procon31/")
@@ -342,6 +346,24 @@ def gate_of(method: str, path: str) -> str | None:
     if HEAVY_PATHS.fullmatch(path):
         return "heavy"
     return "pages"
+
+
+def _anonymous(scope: dict) -> bool:
+    """Neither a token nor a cookie: nobody a view would let read freely."""
+    return not any(name in (b"authorization", b"cookie", b"x-api-token")
+                   for name, _ in scope.get("headers", ())) and b"token=" not in \
+        scope.get("query_string", b"")
+
+
+def _small_read_refused(scope: dict, address: str | None) -> str | None:
+    """A visitor's read of a match's state over its address's byte budget or rate of
+    small reads: the refusal's reason; None when it may go on (the view then counts it
+    no more, `visitor_read`)."""
+    if not (MATCH_STATES.fullmatch(scope.get("path", "")) and _anonymous(scope)):
+        return None
+    if BYTES.used_up(address):
+        return "bytes"
+    return None if SMALL_READS.take(address) else "small"
 
 
 def _key(scope: dict, address: str | None) -> str | None:
@@ -370,6 +392,9 @@ class Admission:
         if name is None:
             return await self.application(scope, receive, send)
         address = client_address(scope)
+        refused = _small_read_refused(scope, address)
+        if refused is not None:
+            return await too_busy(send, scope.get("path", ""), refused)
         ticket = GATES[name].enter(address, _key(scope, address) if name == "pages"
                                    else address)
         if ticket is None:
@@ -378,15 +403,21 @@ class Admission:
 
         async def counted(message: dict) -> None:
             nonlocal sent
+            if message.get("type") == "http.response.start" and message.get("status") == 429:
+                await tarpit()  # a view's refusal is held as this middleware's are
             sent += len(message.get("body", b""))
             await send(message)
 
-        try:  # (the scope says which gate it passed: a view gates no read twice)
-            await self.application(dict(scope, admitted=name), receive,
-                                   counted if name == "heavy" else send)
+        try:  # (the scope says which gate it passed, and whether its rate was counted:
+            #    a view gates no read twice)
+            await self.application(
+                dict(scope, admitted=name, small_read=MATCH_STATES.fullmatch(
+                    scope.get("path", "")) is not None and _anonymous(scope)),
+                receive, counted)
         finally:
             ticket.release()
-            BYTES.charge(address, sent)
+            if name == "heavy":
+                BYTES.charge(address, sent)
 
 
 class TooBusy(Exception):
@@ -453,9 +484,10 @@ def visitor_read(request: Any, exempt: bool = False) -> Iterator[Charge]:
         yield Charge()
         return
     address = request.META.get("REMOTE_ADDR")
-    if BYTES.used_up(address):
+    counted = getattr(request, "scope", {}).get("small_read")  # by `Admission` already
+    if not counted and BYTES.used_up(address):
         raise TooBusy("bytes")
-    if not SMALL_READS.take(address):
+    if not counted and not SMALL_READS.take(address):
         raise TooBusy("small")
     charge = SmallRead(request)
     try:

@@ -237,3 +237,36 @@ async def test_a_visitors_read_of_a_match_state_takes_one_place_not_two(monkeypa
     assert GATES["heavy"].total == 0
     left, _ = admission.BYTES.left["192.0.2.1"]  # what it was sent, charged once a read
     assert admission.BYTES.burst - left == 2 * len(answer["body"])
+
+
+async def test_a_visitors_state_reads_over_the_rate_are_refused_here_and_views_refusals_held(
+        monkeypatch):
+    """A flood of a match's state reads is refused before any work is done for it (no
+    thread, no query), and a refusal a view makes (a large state at the heavy gate) is
+    held like the middleware's own: a client that asks again at once asks once a second."""
+    monkeypatch.setattr(admission, "SMALL_READS", admission.RequestRate(0.0, 2.0))
+    reached = []
+
+    async def counting(scope, receive, send):
+        reached.append(scope["path"])
+        await application(scope, receive, send)
+
+    app, held = Admission(counting), asyncio.Event()
+    held.set()
+    codes = [(await call(app, "/v1/matches/7", "192.0.2.1", held))[0] for _ in range(3)]
+    assert codes == [200, 200, 429] and len(reached) == 2  # the third never reached a view
+    with_token = {"headers": [(b"authorization", b"Bearer t")]}
+    assert (await call(app, "/v1/matches/7", "192.0.2.1", held, **with_token))[0] == 200
+
+    async def refusing(scope, receive, send):
+        await send({"type": "http.response.start", "status": 429, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    holds = []
+
+    async def tarpit():
+        holds.append(True)
+
+    monkeypatch.setattr(admission, "tarpit", tarpit)
+    assert (await call(Admission(refusing), "/api/matches/8", "192.0.2.9", held))[0] == 429
+    assert holds == [True]
