@@ -3,6 +3,7 @@
 
 import { createBoard, drawState, guessArrivals, scoreCards } from "./board.js";
 import { gettext, interpolate } from "./i18n.js";
+import { signed } from "./venue/words.js";
 
 export function showTurn(tile, data) {
   const { match, state } = data;
@@ -14,7 +15,7 @@ export function showTurn(tile, data) {
   match.teams.forEach((team) => {
     const card = tile.querySelector(`[data-team="${team.index}"]`);
     card.querySelector(".name").textContent = team.name;
-    card.querySelector(".total").textContent = cards.numbers[team.index];
+    card.querySelector(".total").textContent = signed(cards.numbers[team.index]);
     card.classList.toggle("leader", cards.leader === team.index);
   });
   // a game on chess clocks ends by its rules: the turn alone

@@ -14,6 +14,7 @@ SHOWN = [
     "chaser/item_block_traps_self",  # Hot wins by trapping Cool, who has more items
     "blokus-duo/random_s7_00",
     "blokus-duo/corner_contact_required",
+    "kakomimasu/random_s7_00",
 ]
 
 
@@ -189,3 +190,14 @@ def test_the_list_of_turns_words_each_games_moves(open_page):
     assert "66t0 · piece t, 5 squares" in page.inner_text('[data-line-turn="1"]')
     page.click('[data-line-turn="3"]')
     at_turn(page, 3)
+
+
+def test_a_negative_score_is_written_with_a_minus_sign_on_the_replay_and_the_embed(open_page):
+    """The replay's cards wrote "-21" with a hyphen, the venue "−21"."""
+    final = vector_states("kakomimasu/random_s7_00")[1]["scores"]
+    assert final[0]["total"] == -21
+    page = open_page("kakomimasu/random_s7_00", turn=1)
+    at_turn(page, 1)
+    assert page.inner_text('[data-team="0"] .total') == "\u221221"
+    embed = open_page("kakomimasu/random_s7_00", path="embed", turn=1)
+    assert embed.inner_text('[data-team="0"] .total') == "\u221221"

@@ -3,6 +3,7 @@
 
 import { scoreCards } from "../board.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
+import { signed } from "../venue/words.js";
 
 // `decided` is the winner where the result says who won (the last turn of a match
 // over: a game may be won otherwise than on points), else undefined.
@@ -10,7 +11,7 @@ export function drawTeams(root, game, scores, decided) {
   const cards = scoreCards(game, scores, decided);
   scores.forEach((score, team) => {
     const card = root.querySelector(`[data-team="${team}"]`);
-    card.querySelector(".total").textContent = cards.numbers[team];
+    card.querySelector(".total").textContent = signed(cards.numbers[team]); // "−86", not "-86"
     card.querySelector(".details").textContent = cards.details[team];
     card.classList.toggle("leader", cards.leader === team);
   });
