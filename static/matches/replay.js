@@ -317,6 +317,9 @@ class Replay {
   showStatus() {
     const { connection, status, verdict } = this;
     drawStatus(this.root, { connection, status, verdict, played: this.latest, turns: this.data.turns });
+    // over, a game has the turns it played ("/ 33"), not the most it might have ("/ 84")
+    const of = this.find("[data-turn-of]");
+    if (of && this.status === "finished" && !this.original) of.textContent = `/ ${this.latest}`;
   }
 }
 

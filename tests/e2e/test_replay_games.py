@@ -113,6 +113,8 @@ def test_blokus_draws_each_colour_pieces_outlines_and_start_squares(open_page):
     page.keyboard.press("End")
     last = len(expected) - 1
     at_turn(page, last)
+    # a game over has the turns it played, not the 84 it might have had ("Turn 20 / 84")
+    assert last < 84 and page.inner_text("[data-turn-of]") == f"/ {last}"
     drawn = page.eval_on_selector_all(".board .cell", "cells => cells.map((c) => c.className)")
     wanted = {"A": "piece-a", "B": "piece-b", ".": "empty"}
     for y, row in enumerate(expected[last]["cells"]):
