@@ -115,6 +115,8 @@ function connect() {
   };
 }
 
+const RESOLVING_MS = 5000;
+
 connect();
 setInterval(() => {
   for (const row of rows.values()) {
@@ -136,6 +138,9 @@ setInterval(() => {
       // Translators: on the list of matches, how long until a match starts, e.g. "starts in 57:49"
       : upcoming ? (left > 0 ? interpolate(gettext("starts in %(time)s"), { time: formatCountdown(left) }) : "")
         : left > 0 ? interpolate(gettext("next turn in %(time)s"), { time: formatCountdown(left) })
-          : gettext("resolving the turn…"));
+          // a turn takes a moment past its deadline; long past it, the line waits for the
+          // match's next summary (a game played step by step, one behind a delay) saying
+          // nothing rather than "resolving…" for ever
+          : left > -RESOLVING_MS ? gettext("resolving the turn…") : "");
   }
 }, 250);

@@ -191,3 +191,22 @@ def test_audit_bodies_have_the_room_the_short_columns_leave(live_server_process,
         (pre) => pre.offsetWidth / pre.parentElement.clientWidth))}))""")
     assert shares and all(share["body"] >= 0.45 and share["used"] >= 0.9 for share in shares), \
         shares
+
+
+def test_a_line_long_past_its_deadline_stops_saying_it_resolves_the_turn(
+        live_server_process, matches, browser):
+    """The lists said "resolving the turn…" for ever where no next summary came (a game
+    played step by step, a match behind a delay): a few seconds past a deadline, it says
+    nothing more than the line's status."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.clock.install()
+    page.goto(f"{live_server_process}/")
+    row = page.locator(f'.match-row[data-match="{matches.pk}"]')
+    row.locator(".countdown", has_text="next turn in").wait_for()
+    page.clock.fast_forward("59:59")  # its strategy step of an hour: a second to go
+    page.clock.fast_forward(2000)
+    row.locator(".countdown", has_text="resolving the turn").wait_for()
+    page.clock.fast_forward(10_000)  # no summary came
+    page.wait_for_function(
+        f"() => document.querySelector('.match-row[data-match=\"{matches.pk}\"] .countdown')"
+        ".textContent === ''")
