@@ -186,6 +186,7 @@ class MatchState(Schema):
     id: int
     game: str
     title: str
+    titles: dict[str, str]  # the title in each language ({"ja", "vi", "en"})
     status: str
     turn: int
     turns: int

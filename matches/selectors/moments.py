@@ -25,7 +25,7 @@ from matches.selectors.records import (
     match_games,
     stored_turns,
 )
-from matches.selectors.verdicts import verdicts_now
+from matches.selectors.verdicts import every_language, verdicts_now
 
 
 def match_meta(match: Match) -> dict[str, Any]:
@@ -33,6 +33,8 @@ def match_meta(match: Match) -> dict[str, Any]:
         "id": match.pk,
         "game": match.game,
         "title": str(match),
+        # in every language: an untitled match is "Match 12" in each screen's own words
+        "titles": every_language(lambda: str(match)),
         "turns": match.turns,
         # a secret board's number of agents is part of the secret (its start cells)
         "agents": None if match.board_hidden(timezone.now()) else match.agents,

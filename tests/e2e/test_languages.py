@@ -84,6 +84,25 @@ def test_a_vietnamese_venue_shows_the_servers_verdict_in_vietnamese(finished,
     page.close()
 
 
+@pytest.fixture
+def untitled(transactional_db):
+    return make_match(teams=("東京", "大阪"))[0]
+
+
+def test_an_untitled_match_is_named_in_the_venue_s_language(untitled, live_server_process,
+                                                             browser):
+    """The venue's title line said "Match 12" in English on a Japanese or Vietnamese
+    screen: the socket's one title was the server's default language's."""
+    match = untitled
+    for language, named in (("ja", f"試合 {match.pk}"), ("vi", f"Trận {match.pk}")):
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(f"{live_server_process}/matches/{match.pk}/?lang={language}")
+        page.wait_for_function(
+            "document.querySelector('#venue').dataset.phase !== 'connecting'")
+        assert page.inner_text("[data-title]").startswith(named), page.inner_text("[data-title]")
+        page.close()
+
+
 # Matches whose last turn failed actions for reasons with values inside: an agent's
 # name (Kakomimasu, Procon 2020), a piece (Blokus Duo), a quote of a command (CHaser).
 REASONED = ["kakomimasu/random_s7_00", "procon2020/move_into_staying_agent",

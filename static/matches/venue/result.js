@@ -3,12 +3,12 @@
 
 import { scoreCards } from "../board.js";
 import { setData, setHidden, setText } from "../dom.js";
-import { gettext, interpolate } from "../i18n.js";
+import { gettext, inLanguage, interpolate } from "../i18n.js";
 import { signed, versus } from "./words.js";
 
 export function drawTitle(root, match) {
   const title = root.querySelector("[data-title]");
-  if (title) title.textContent = match.title + gameOfMatch(match.game_of_match, match.teams);
+  if (title) title.textContent = (inLanguage(match.titles) || match.title) + gameOfMatch(match.game_of_match, match.teams);
 }
 
 export function drawResult(root, screen) {
