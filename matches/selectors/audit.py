@@ -101,7 +101,8 @@ def swing_threshold(match: Match, now: datetime | None = None) -> int:
 def biggest_swing(match: Match) -> dict[str, int] | None:
     """The turn that moved the score difference most, as the TV replays it between
     matches: {"turn", "team" (who gained), "points"}; None for a match with no turn or
-    none that moved the difference."""
+    none that moved the difference by more than 1, the least a score moves (a CHaser
+    item: "the biggest swing +1" says nothing worth a replay)."""
     rules = rules_for(match.game)
     sign = -1 if rules.fewer_leads else 1  # fewer squares left is better
     best = None
@@ -115,7 +116,7 @@ def biggest_swing(match: Match) -> dict[str, int] | None:
                 best = {"turn": entry["turn"], "team": 0 if change > 0 else 1,
                         "points": abs(change)}
         before = lead
-    return best
+    return best if best is not None and best["points"] > 1 else None
 
 
 def conflict_threshold(match: Match, now: datetime | None = None) -> int:

@@ -108,3 +108,19 @@ def test_the_replays_qr_code_is_an_svg_drawn_here_for_a_turn_played(client):
         assert client.get(f"/matches/{match.pk}/replay.svg?turn={wrong}").status_code == 400
     private = imported(published=False)
     assert client.get(f"/matches/{private.pk}/replay.svg").status_code == 404
+
+
+def test_a_swing_of_one_is_no_swing_to_replay(client):
+    """CHaser's TV said "The biggest swing: turn 7, +1 for Hot": every item is one."""
+    from matches.rules.records import parse_record
+    from matches.selectors import score_history
+    from matches.selectors.audit import biggest_swing
+    from matches.services.archive import match_import
+    from tests.conftest import ROOT
+
+    vector = ROOT / "tests" / "conformance" / "chaser" / "items_decide.record.json"
+    match = match_import(parse_record(vector.read_bytes()), published=True)
+    items = [sum(score["items"] for score in entry["scores"]) for entry in score_history(match)]
+    assert items[-1] > items[0]  # items were taken, one at a time
+    assert biggest_swing(match) is None
+    assert client.get(f"/tv/now?current={match.pk}").json()["current"]["swing"] is None
