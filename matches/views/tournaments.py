@@ -10,7 +10,8 @@ import zipfile
 
 from django.contrib import messages
 from django.contrib.auth.decorators import permission_required
-from django.db.models import Q
+from django.core.paginator import Paginator
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -44,14 +45,21 @@ def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
     return tournament
 
 
+LISTED_A_PAGE = 50  # tournaments on a page of the list, newest first
+
+
 def tournament_list(request: HttpRequest) -> HttpResponse:
+    """The tournaments the caller may see, newest first, a page at a time (`?page=N`);
+    their start in the reader's time zone (static/matches/local-times.js)."""
     now = timezone.now()
     shown = Tournament.objects.all() if is_judge(request.user) else \
         Tournament.objects.filter(public=True)
-    rows = [{"tournament": t, "status": t.status(now), "teams": t.entrants.count(),
+    page = Paginator(shown.annotate(teams=Count("entrants")).order_by("-start_at", "-pk"),
+                     LISTED_A_PAGE).get_page(request.GET.get("page"))
+    rows = [{"tournament": t, "status": t.status(now), "teams": t.teams,
              "game": rules_for(t.game).title, "status_words": STATUS_WORDS[t.status(now)]}
-            for t in shown.order_by("-start_at", "-pk")[:100]]
-    return render(request, "matches/tournaments.html", {"rows": rows})
+            for t in page]
+    return render(request, "matches/tournaments.html", {"rows": rows, "page": page})
 
 
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:

@@ -3,7 +3,9 @@ judges' hand, the read API, the pages and the downloads."""
 
 import io
 import json
+import re
 import zipfile
+from datetime import timedelta
 
 import pytest
 from django.core.management import call_command
@@ -410,3 +412,22 @@ def test_the_tv_following_a_finished_tournament_shows_its_champion_and_standings
     assert [row["name"] for row in ended["standings"]] == \
         [names[row["team"]] for row in data["standings"]]
     assert client.get("/tv/now?tournament=999999").json()["tournament_end"] is None
+
+
+def test_the_tournament_list_is_paged_and_its_times_are_the_reader_s(client, clock):
+    """The list grew without end and wrote its times in UTC."""
+    from matches.views.tournaments import LISTED_A_PAGE
+
+    for number in range(LISTED_A_PAGE + 3):
+        Tournament.objects.create(name=f"Cup {number:02d}", game="kakomimasu",
+                                  format="swiss", public=True,
+                                  start_at=clock.now() + timedelta(days=number))
+    first = client.get("/tournaments/").content.decode()
+    assert first.count('<td><a href="/tournaments/') == LISTED_A_PAGE
+    assert f"Cup {LISTED_A_PAGE + 2:02d}" in first and "Cup 00" not in first  # newest first
+    assert 'href="?page=2" rel="next"' in first and "page 1 of 2" in first
+    second = client.get("/tournaments/?page=2").content.decode()
+    assert second.count('<td><a href="/tournaments/') == 3 and "Cup 00" in second
+    assert client.get("/tournaments/?page=99").status_code == 200  # the last page
+    assert re.search(r'<time data-local datetime="\d{4}-\d\d-\d\dT[^"]+">[^<]+ UTC</time>', first)
+    assert "matches/local-times.js" in first
