@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 from django.conf import settings
 from django.db.models import F
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -137,7 +137,37 @@ def match_play(request: HttpRequest, match_id: int) -> HttpResponse:
 MATCH_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
+def round_matches(user, tournament_id: int) -> list[Match]:
+    """A tournament's round now: the matches of its first round with one to come or
+    under way (else its last round), each fixture's latest game, as many as a wall
+    shows; those the caller may see."""
+    games = visible_matches(user).filter(fixture__tournament_id=tournament_id).select_related(
+        "fixture").prefetch_related("teams").order_by("fixture__round", "fixture__slot",
+                                                      "start_at", "pk")
+    latest: dict[int, Match] = {}
+    for game in games:
+        latest[game.fixture_id] = game  # (in order: each fixture's last game stays)
+    if not latest:
+        return []
+    now = timezone.now()
+    playing = [game.fixture.round for game in latest.values() if not game.over
+               and game.status(now) in (Match.RUNNING, Match.UPCOMING)]
+    current = min(playing) if playing else max(game.fixture.round for game in latest.values())
+    return [game for game in latest.values() if game.fixture.round == current][:WALL_LIMIT]
+
+
 def screens(request: HttpRequest) -> HttpResponse:
+    following = request.GET.get("tournament", "")
+    if following:  # a wall that follows a tournament's rounds by itself
+        if not MATCH_NUMBER.fullmatch(following):
+            return error_page(400, gettext("tournament: give a tournament's number, e.g. 3"))
+        matches = round_matches(request.user, int(following))
+        ids = [match.pk for match in matches]
+        if request.GET.get("ids"):  # what the wall asks every few seconds
+            return JsonResponse({"ids": ids})
+        return render(request, "matches/screens.html", {
+            "matches": matches, "limit": WALL_LIMIT, "following": following,
+            "ids": ",".join(map(str, ids))})
     wanted = [part.strip() for part in request.GET.get("matches", "").split(",") if part.strip()]
     # a screen in the hall says what is wrong in its language, on its dark page
     if not all(MATCH_NUMBER.fullmatch(part) for part in wanted):

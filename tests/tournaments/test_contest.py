@@ -431,3 +431,22 @@ def test_the_tournament_list_is_paged_and_its_times_are_the_reader_s(client, clo
     assert client.get("/tournaments/?page=99").status_code == 200  # the last page
     assert re.search(r'<time data-local datetime="\d{4}-\d\d-\d\dT[^"]+">[^<]+ UTC</time>', first)
     assert "matches/local-times.js" in first
+
+
+def test_a_wall_follows_a_tournament_s_round(client, clock):
+    """A wall could not follow a tournament: each round's match ids had to be typed."""
+    tournament, _ = started(clock, public=True)  # a round robin of four: 2 matches a round
+    first = set(Match.objects.filter(fixture__tournament=tournament, fixture__round=1)
+                .values_list("pk", flat=True))
+    page = client.get(f"/screens/?tournament={tournament.pk}").content.decode()
+    assert sorted(int(pk) for pk in re.findall(r'data-match="(\d+)"', page)) == sorted(first)
+    asked = client.get(f"/screens/?tournament={tournament.pk}&ids=1").json()["ids"]
+    assert set(asked) == first
+    for fixture in tournament.fixtures.filter(round=1):  # round 1 is over
+        fixture_award(fixture_id=fixture.pk, winner=min(fixture.teams), note="x", judge="j")
+    run_until(tournament, clock, done=lambda: Match.objects.filter(
+        fixture__tournament=tournament, fixture__round=2).exists())
+    following = set(client.get(f"/screens/?tournament={tournament.pk}&ids=1").json()["ids"])
+    assert following and not following & first
+    assert {m.fixture.round for m in Match.objects.filter(pk__in=following)} == {2}
+    assert client.get("/screens/?tournament=x").status_code == 400
