@@ -18,13 +18,16 @@ import { drawCallouts } from "./venue/callouts.js";
 import { drawNames, drawTeams } from "./venue/cards.js";
 import { drawChessClocks } from "./venue/chess-clocks.js";
 import { drawFailures, refitFailures } from "./venue/failures.js";
+import { followNextGame } from "./venue/next-game.js";
 import { drawNotices } from "./venue/notices.js";
 import { drawResult, drawTitle } from "./venue/result.js";
 import { newScreen, readControl, readEnd, readSnapshot, readTurn, stepState } from "./venue/screen.js";
 import { drawPhase, drawViewers } from "./venue/status.js";
 import { drawCountdown, drawTurn } from "./venue/strip.js";
 
-export function startVenue(root, matchId) {
+// `followGames`: the venue page's own screen moves on to its match's next game once its
+// game is over (venue/next-game.js); a tile of the wall or the TV stays.
+export function startVenue(root, matchId, { followGames = false } = {}) {
   const clock = new ServerClock();
   const screen = newScreen();
 
@@ -61,6 +64,7 @@ export function startVenue(root, matchId) {
       drawTitle(root, message.match);
       drawNotices(root, message.notices);
       apply(message.state);
+      if (followGames && screen.status === "finished") followNextGame(matchId, screen);
     },
     onTurn(message) {
       clock.update(message.server_time);
@@ -90,6 +94,7 @@ export function startVenue(root, matchId) {
       readEnd(screen, message, clock);
       if (screen.state) drawTeams(root, screen, screen.state.scores);
       drawStatus();
+      if (followGames) followNextGame(matchId, screen);
     },
     onNotices(notices) {
       drawNotices(root, notices);

@@ -338,3 +338,37 @@ def test_a_long_pause_reason_leaves_the_panels_under_the_clock_on_screen(
     for part in (".status-line", "[data-board-legend]", ".chart-panel"):
         box = page.locator(f".side {part}").bounding_box()
         assert box and box["y"] + box["height"] <= height + 0.5, (part, box)
+
+
+@pytest.fixture
+def two_games(transactional_db):
+    """A Procon 2020 match whose first game is over; its second to come."""
+    import json
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.models import Match
+    from matches.services.transition import turn_resolve
+    from tests.commands.calls import run
+
+    made = json.loads(run("creatematch", "--game", "procon2020", "--board", "random:1",
+                          "--secret-board", "random:2", "--teams", "Hà Nội", "Huế",
+                          "--turns", "2", "--strategy-seconds", "60", "--start-in", "0",
+                          "--between", "600", "--public", "--json"))
+    first, second = made["games"]
+    Match.objects.filter(pk=first).update(start_at=timezone.now() - timedelta(minutes=10))
+    for number in (1, 2):
+        turn_resolve(match_id=first, number=number)
+    return first, second
+
+
+def test_a_game_s_venue_moves_on_to_the_match_s_next_game(two_games, live_server_process,
+                                                           pages):
+    """The venue stayed on game 1 of a match of two once it was over (the TV moved on)."""
+    first, second = two_games
+    page = pages.open(f"{live_server_process}/matches/{first}/?lang=vi", (1920, 1080),
+                      before=lambda page: page.clock.install())
+    page.wait_for_selector("[data-result]:not([hidden])")
+    page.clock.fast_forward(21_000)  # the result has stood its while
+    page.wait_for_url(f"**/matches/{second}/?lang=vi", timeout=15_000)
