@@ -450,3 +450,16 @@ def test_a_wall_follows_a_tournament_s_round(client, clock):
     assert following and not following & first
     assert {m.fixture.round for m in Match.objects.filter(pk__in=following)} == {2}
     assert client.get("/screens/?tournament=x").status_code == 400
+
+
+def test_a_knockout_s_standings_rank_by_the_round_reached_and_show_no_points(client, clock):
+    """A knockout listed 2nd with 1 point above 3rd with 2, under Swiss tie-break
+    columns: its table ranks by the round each team reached, and shows no score."""
+    tournament, _ = started(clock, public=True, format="knockout")
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    standings = page[page.index('id="standings"'):page.index("</section>", page.index(
+        'id="standings"'))]
+    assert '<td class="number score">' not in standings and ">score<" not in standings
+    swiss, _ = started(clock, public=True, format="swiss", name="Swiss cup")
+    other = client.get(f"/tournaments/{swiss.pk}/").content.decode()
+    assert '<td class="number score">' in other
