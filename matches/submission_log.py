@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from matches.models import Match, Submission
-from matches.rules import rules_for
+from matches.rules import reasons, rules_for
 from matches.selectors import epoch_ms
 
 EXPORT_FIELDS = ["id", "turn", "team", "team_name", "received_at", "received_at_ms",
@@ -30,7 +30,11 @@ def audit_log(match: Match) -> list[AuditTurn]:
     counted actions' outcomes; requests outside a strategy step come last."""
     turns: dict[int | None, AuditTurn] = {}
     for row in match.turn_rows.order_by("number"):
-        outcomes = [[o | {"said": said(match.game, o)} for o in team] for team in row.outcomes]
+        # each action in the game's words, and its reason in the page's language (the
+        # stored English kept beside it, as the record has it)
+        outcomes = [[o | {"said": said(match.game, o),
+                          "reason_said": reasons.said(o["reason"]) if o.get("reason") else ""}
+                     for o in team] for team in row.outcomes]
         turns[row.number] = AuditTurn(row.number, outcomes=outcomes, scores=row.scores)
     for submission in match.submissions.select_related("team").order_by("received_at", "id"):
         turns.setdefault(submission.turn, AuditTurn(submission.turn)).submissions.append(

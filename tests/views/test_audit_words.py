@@ -233,3 +233,16 @@ def test_a_long_audit_comes_in_pages_of_turns_keeping_the_filters(
     assert 'id="turn-1"' in audit(judge_client, match, team="A", page="99")  # the last page
     monkeypatch.setattr(judges, "AUDIT_PAGE", 25)
     assert "audit-pager" not in audit(judge_client, match)
+
+
+def test_the_reasons_are_in_the_page_s_language_with_the_stored_words_beside(judge_client):
+    """The audit kept a failed action's reason in English on a Japanese page."""
+    match = imported("kakomimasu/bad_actions_duplicate_unknown_offboard")
+    english = audit(judge_client, match, lang="en")
+    stored = re.findall(r'<span title="([^"]+)">([^<]+)</span>', english)
+    assert stored and all(title == shown for title, shown in stored)  # English: as stored
+    japanese = audit(judge_client, match, lang="ja")
+    said = re.findall(r'<span title="([^"]+)">([^<]+)</span>', japanese)
+    assert [title for title, _ in said] == [title for title, _ in stored]
+    assert any(shown != title for title, shown in said)  # said in Japanese
+    assert all(re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", shown) for _, shown in said)
