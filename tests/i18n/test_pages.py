@@ -182,11 +182,16 @@ def test_a_verdict_is_sent_in_every_language(contest):
 @pytest.mark.parametrize("language", ["en", "ja", "vi"])
 def test_no_two_columns_of_the_standings_share_a_head(contest, language):
     """The standings' own score and a game's points as a tie-break are two columns: in
-    no language may they read the same ("điểm" twice, once)."""
+    no language may they read the same ("điểm" twice, once). (A Swiss tournament's: a
+    knockout's table shows neither, its teams ranked by the round they reached.)"""
     import re
 
-    tournament = contest["tournament"].pk
-    page = Client().get(f"/tournaments/{tournament}/?lang={language}").content.decode()
+    swiss = tournament_create(Plan(
+        name="秋の大会", game="kakomimasu", format="swiss", public=True,
+        teams=[EntrantSpec(name, short) for name, short in
+               (("奈良", "NR"), ("函館", "HK"), ("仙台", "SD"), ("大阪", "OS"))],
+        start_at=contest["live"].start_at, boards=["A-1"], turns=5)).tournament
+    page = Client().get(f"/tournaments/{swiss.pk}/?lang={language}").content.decode()
     heads = re.search(r"<thead><tr>(.*?)</tr></thead>", page, re.S).group(1)
     words = [re.sub(r"<[^>]+>", "", cell).strip().lower()
              for cell in re.findall(r"<th[^>]*>(.*?)</th>", heads, re.S)]
