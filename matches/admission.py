@@ -197,37 +197,25 @@ class ByteBudget:
             self.left.clear()
 
 
-class RequestRate:
-    """Requests each address may make: a bucket of `burst`, filled again at `rate` a
-    second; a request over it is refused, however few are in flight. Trusted networks
-    have none."""
+class RequestRate(ByteBudget):
+    """Requests each address may make: a budget counted in requests (a burst of `burst`,
+    filled again at `rate` a second); a request over it is refused, however few are in
+    flight. Trusted networks have none."""
 
     def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.left: dict[str, tuple[float, float]] = {}
+        super().__init__(burst, rate)
         self.refused = 0
-        self._lock = threading.Lock()
 
     def take(self, address: str | None) -> bool:
-        if is_trusted(address):
-            return True
-        key, now = address or "-", time.monotonic()
-        with self._lock:
-            if len(self.left) > 10_000:  # addresses long quiet are full again
-                self.left = {k: v for k, v in self.left.items() if now - v[1] < 60}
-            left, then = self.left.get(key, (self.burst, now))
-            left = min(self.burst, left + (now - then) * self.rate)
-            if left < 1:
-                self.left[key] = (left, now)
-                self.refused += 1
-                return False
-            self.left[key] = (left - 1, now)
-            return True
+        if self.used_up(address):
+            self.refused += 1
+            return False
+        self.charge(address, 1)
+        return True
 
     def reset(self) -> None:
-        with self._lock:
-            self.left.clear()
-            self.refused = 0
+        super().reset()
+        self.refused = 0
 
 
 def _small_reads() -> RequestRate:
