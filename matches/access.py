@@ -18,7 +18,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from matches.caches import Kept
-from matches.models import Entrant, Match, Team, storable_id, token_hash
+from matches.models import Entrant, Match, PracticeTeam, Team, storable_id, token_hash
 from matches.selectors.delay import delayed
 
 JUDGE_PERMISSION = "matches.judge"
@@ -145,12 +145,10 @@ def bearer_holder(header: str, match_id: int | None = None) -> Team | Entrant | 
     registered practice team's token is somebody's: it reads as a stranger."""
     holder = team_by_authorization(header, match_id)
     scheme, _, token = header.strip().partition(" ")
-    if holder is None and scheme.lower() == "bearer" and token.strip():
-        from matches.models import PracticeTeam
-
-        if not PracticeTeam.objects.filter(token_hash=token_hash(token.strip())).exists():
-            raise TokenRefused("this token is no team's: it may have been replaced by a "
-                               "new one (ask the judges), or mistyped")
+    if holder is None and scheme.lower() == "bearer" and token.strip() and not \
+            PracticeTeam.objects.filter(token_hash=token_hash(token.strip())).exists():
+        raise TokenRefused("this token is no team's: it may have been replaced by a new "
+                           "one (ask the judges), or mistyped")
     return holder
 
 

@@ -78,13 +78,12 @@ def token(request: HttpRequest) -> str:
     return "" if given in NO_TOKEN or given.lower() == "bearer" else given
 
 
-def _refused(request: HttpRequest) -> bool:
-    """A token came that no team holds (a registered practice team's is somebody's)."""
-    try:
-        bearer_holder(f"Bearer {token(request)}")
-    except TokenRefused:
-        return True
-    return False
+def reader(request: HttpRequest, match_id: int | None = None):
+    """The team of the request's token, None without one; TokenRefused for a token no
+    team holds (a registered practice team's is somebody's: it reads as a stranger)."""
+    given = token(request)
+    return bearer_holder(f"Bearer {given}", match_id) if given else None
+
 
 
 def error(status: int, message: str, code: int) -> HttpResponse:
@@ -95,6 +94,7 @@ def error(status: int, message: str, code: int) -> HttpResponse:
 # here can meet: malformed JSON, no valid credentials (with status 401), no such game,
 # an action refused (out of its step, or not an action list).
 SYNTAX, UNAUTHORIZED, NOT_FOUND, INVALID = 3, 4, 100, 104
+REFUSED_TOKEN = (401, "Unauthorized: this token is no team's", UNAUTHORIZED)
 # The answer service's refusals in those words: its error -> the status and errorCode
 # of the answer, whose message is the service's detail unless OWN_WORDS has one; any
 # other error is REFUSED: the actions refused (out of their step, not an action list).
@@ -261,9 +261,10 @@ def _practice(request: HttpRequest, ai_field: str | None) -> HttpResponse:
 
 def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """GET /v1/matches/{id}: the Game, to whoever may see the match."""
-    team = team_of(token(request), match_id)
-    if team is None and _refused(request):
-        return error(401, "Unauthorized: this token is no team's", UNAUTHORIZED)
+    try:
+        team = reader(request, match_id)
+    except TokenRefused:
+        return error(*REFUSED_TOKEN)
     # a visitor's read is counted by its rate and bytes, and is heavy only for a large
     # match (matches/admission.py); a team's token reads freely
     with visitor_read(request, exempt=team is not None or is_judge(request.user)) as charge:
@@ -279,9 +280,10 @@ def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
 def matches_view(request: HttpRequest) -> HttpResponse:
     """GET /v1/matches: those the caller may see, the token's team's included."""
     now = timezone.now()
-    team = team_of(token(request))
-    if team is None and _refused(request):
-        return error(401, "Unauthorized: this token is no team's", UNAUTHORIZED)
+    try:
+        team = reader(request)
+    except TokenRefused:
+        return error(*REFUSED_TOKEN)
     shown = visible_matches(request.user, Match.objects.filter(game=GAME), team=team)
     return answer([game(match, now) for match in
                    all_as_seen(request.user, selectors.recent_matches(now, shown), team)])

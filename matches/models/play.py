@@ -248,7 +248,7 @@ class Match(models.Model):
             ):
                 return None
             return turn
-        turn = self._last_turn_by(now, self.opens_at)
+        turn = self.last_opened(now)
         return turn if turn >= 1 and now < self.deadline(turn) else None
 
     def next_turn_to_open(self, now: datetime) -> int:
@@ -260,7 +260,7 @@ class Match(models.Model):
             return self.resolved_turns + 1
         if not self.credits:
             return self.strategy_turn(now) or (now - self.start_at) // self.period + 2
-        return self.strategy_turn(now) or self._last_turn_by(now, self.opens_at) + 1
+        return self.strategy_turn(now) or self.last_opened(now) + 1
 
     def due_turns(self, now: datetime) -> range:
         """Turns whose deadline has passed but which are not resolved yet, in order
