@@ -37,6 +37,8 @@ urlpatterns = [
     path("control/boards/<str:game>/<str:name>/file", boards.board_export, name="board-file"),
     path("control/boards/<str:game>/<str:name>/delete", boards.board_remove,
          name="board-delete"),
+    path("control/boards/<str:game>/<str:name>/public", boards.board_share,
+         name="board-public"),
     path("control/announcements/<match:announcement_id>/down", control.control_take_down,
          name="control-take-down"),
     path("control/questions/<match:question_id>/answer", control.control_answer,

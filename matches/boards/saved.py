@@ -3,10 +3,14 @@ file in its contest's own format, `var/boards/<game>/<name>.json` or `.map` (the
 boards' JSON or the Procon field JSON; a CHaser map file), so that what the editor
 saves is what it exports, and a file brought from elsewhere is imported as it is.
 
-A saved board is played by its name wherever a public board's name is taken:
-`creatematch --board`, `createtournament --boards`, the control room's forms, practice
-and the CHaser server's `--map`. Pure reading and writing of files: the editor's views
-call these; the rules check every board before it is written."""
+A saved board is played by its name wherever a public board's name is taken by an
+organiser: `creatematch --board`, `createtournament --boards`, the control room's forms
+and the CHaser server's `--map`. It is the judges' alone (a final's board is a secret
+until its match starts) until they mark it public (`board_publish`): then practice
+takes it too and `GET /v1/boards` lists it; nothing a visitor is answered names a
+private one. The names marked public are kept one a line in `public.txt` beside the
+boards. Pure reading and writing of files: the editor's views call these; the rules
+check every board before it is written."""
 
 from __future__ import annotations
 
@@ -33,12 +37,56 @@ def _folder(game: str) -> Path:
     return Path(settings.VAR_DIR) / "boards" / game
 
 
-def saved_names(game: str) -> list[str]:
-    """The names of the game's saved boards, sorted."""
+PUBLIC_LIST = "public.txt"  # the names of the saved boards marked public, one a line
+
+
+def saved_names(game: str, public: bool = False) -> list[str]:
+    """The names of the game's saved boards, sorted; with `public`, of those marked
+    public only (the ones a visitor may see and play)."""
     folder = _folder(game)
     if not folder.is_dir():
         return []
-    return sorted(path.stem for path in folder.iterdir() if path.suffix in SUFFIXES)
+    names = sorted(path.stem for path in folder.iterdir() if path.suffix in SUFFIXES)
+    if public:
+        marked = _public_marks(game)
+        names = [name for name in names if name in marked]
+    return names
+
+
+def _public_marks(game: str) -> set[str]:
+    try:
+        text = (_folder(game) / PUBLIC_LIST).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return set()
+    return {line.strip() for line in text.splitlines() if NAME.fullmatch(line.strip())}
+
+
+def saved_public(game: str, name: str) -> bool:
+    """Whether a saved board of this name exists and is marked public."""
+    return saved_path(game, name) is not None and name in _public_marks(game)
+
+
+def board_publish(game: str, name: str, public: bool) -> None:
+    """Mark a saved board public (practice takes it, `GET /v1/boards` lists it) or
+    private again (the judges' alone); BoardError if there is no such board."""
+    if public and saved_path(game, name) is None:
+        raise BoardError(f"no saved board named {name!r}")
+    marks = _public_marks(game)
+    marks = marks | {name} if public else marks - {name}
+    _write(_folder(game), PUBLIC_LIST, "".join(f"{each}\n" for each in sorted(marks)).encode())
+
+
+def public_version(game: str) -> tuple:
+    """What changes whenever the list of the game's public saved boards or one of
+    their files does (the key of a text built from them once)."""
+    folder = _folder(game)
+    stamps = []
+    for path in [folder / PUBLIC_LIST, *(saved_path(game, n) for n in sorted(_public_marks(game)))]:
+        try:
+            stamps.append((str(path), path.stat().st_mtime_ns))
+        except (FileNotFoundError, AttributeError):
+            continue
+    return tuple(stamps)
 
 
 def saved_path(game: str, name: str) -> Path | None:
@@ -122,6 +170,12 @@ def board_save(game: str, name: str, board: dict[str, Any], hints: dict[str, Any
     folder.mkdir(parents=True, exist_ok=True)
     for suffix in SUFFIXES:  # one file a name, whatever its format was
         (folder / f"{name}{suffix}").unlink(missing_ok=True)
+    return _write(folder, file_name, content)
+
+
+def _write(folder: Path, file_name: str, content: bytes) -> Path:
+    """A file written whole or not at all (a reader never sees half of it)."""
+    folder.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=".saving-")
     with os.fdopen(handle, "wb") as out:
         out.write(content)
@@ -135,3 +189,5 @@ def board_delete(game: str, name: str) -> None:
     if path is None:
         raise BoardError(f"no saved board named {name!r}")
     path.unlink()
+    if name in _public_marks(game):
+        board_publish(game, name, False)

@@ -37,6 +37,7 @@ from matches.access import (
     visible_matches,
 )
 from matches.admission import visitor_read
+from matches.boards.saved import public_version
 from matches.caches import Kept, identity
 from matches.dialects.base import (
     action_objects,
@@ -49,10 +50,11 @@ from matches.dialects.base import (
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP
 from matches.live.delay import DelayLine
 from matches.live.hub import Hub
-from matches.models import Board, Match
+from matches.models import Match
 from matches.reads import estimated_size
 from matches.rules import rules_for
 from matches.services import practice
+from matches.services.boards import board_offered_spec, boards_offered
 from matches.services.submissions import DryRun, Refusal, json_read
 
 GAME = "kakomimasu"
@@ -583,11 +585,33 @@ def _event(data: dict[str, Any]) -> str:
 
 
 def boards_view(request: HttpRequest) -> HttpResponse:
-    """GET /v1/boards: the Kakomimasu boards, as the community server lists them."""
-    return answer([{"name": board.name, "width": board.width, "height": board.height,
-                    "nPlayer": 2,
-                    "points": [value for row in board.data["points"] for value in row]}
-                   for board in Board.objects.filter(game=GAME).order_by("name")])
+    """GET /v1/boards: the boards a visitor may play, as the community server lists its
+    own: the public boards and the saved boards the judges made public, never a private
+    one nor a board someone sent for a match. A text built once for each version of that
+    list (`_boards_text`): a flood of it costs its bytes, not a query or a build each."""
+    response = HttpResponse(_boards_text(public_version(GAME)),
+                            content_type="application/json; charset=utf-8")
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+_BOARDS_TEXT: dict[tuple, bytes] = {}
+
+
+def _boards_text(version: tuple) -> bytes:
+    text = _BOARDS_TEXT.get(version)
+    if text is None:
+        listed = []
+        for name in boards_offered(GAME):
+            spec, hints = board_offered_spec(GAME, name)
+            listed.append({"name": name, "width": spec["width"], "height": spec["height"],
+                           "nAgent": hints.get("agents"), "nPlayer": 2,
+                           "totalTurn": hints.get("turns"),
+                           "points": [value for row in spec["points"] for value in row]})
+        text = json.dumps(listed, ensure_ascii=False).encode()
+        _BOARDS_TEXT.clear()  # the one version that is current is kept
+        _BOARDS_TEXT[version] = text
+    return text
 
 
 def version_view(request: HttpRequest) -> HttpResponse:

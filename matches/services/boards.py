@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from matches.boards.saved import saved_board, saved_names, saved_path
+from django.db import IntegrityError, transaction
+
+from matches.boards.saved import saved_board, saved_names, saved_path, saved_public
 from matches.boards.specs import (
     BoardError,
     board_spec_file,
@@ -27,14 +31,28 @@ class ChosenBoard(NamedTuple):
 
 
 def board_store(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
-    """The Board row for a game's board spec: reuse one of that name if it is identical."""
-    existing = Board.objects.filter(name=name).first()
-    if existing and existing.data == spec and existing.game == game:
-        return existing
-    if existing:
-        name = f"{name} ({Board.objects.filter(name__startswith=name).count() + 1})"
-    return Board.objects.create(name=name, game=game, width=spec["width"],
-                                height=spec["height"], data=spec, source=source)
+    """The Board row for a game's board spec: the one of that name if it is the same
+    board; else a new row under that name or, where another board has the name, under
+    the name and the board's digest. The same board always comes to the same name, so
+    requests at once that bring one board share its row, and requests that bring
+    different boards never race for one name (which a count-based name would)."""
+    digest = hashlib.blake2b(json.dumps([game, spec], sort_keys=True).encode())
+    for candidate in (name, f"{name} ({digest.hexdigest()[:10]})",
+                      f"{name} ({digest.hexdigest()})"):
+        for _ in range(2):  # a second look when another request took the name meanwhile
+            existing = Board.objects.filter(name=candidate).first()
+            if existing is not None:
+                if existing.data == spec and existing.game == game:
+                    return existing
+                break  # another board's name: the next one
+            try:
+                with transaction.atomic():  # (a savepoint inside a caller's transaction)
+                    return Board.objects.create(name=candidate, game=game,
+                                                width=spec["width"], height=spec["height"],
+                                                data=spec, source=source)
+            except IntegrityError:
+                continue
+    raise IntegrityError(f"no free name for board {name!r}")
 
 
 def board_choose(game: str, text: str | None) -> ChosenBoard:
@@ -83,6 +101,25 @@ def board_choose_named(game: str, text: str | None) -> ChosenBoard:
         raise BoardError(f"{text}: not random nor a public or saved board of this game "
                          f"({known})")
     return board_choose(game, text)
+
+
+def boards_offered(game: str) -> list[str]:
+    """The board names a visitor may see and play (practice): the public boards and
+    the saved boards the judges marked public, never a private one."""
+    return [*public_boards(game), *saved_names(game, public=True)]
+
+
+def board_offered(game: str, name: str) -> bool:
+    return name in public_boards(game) or saved_public(game, name)
+
+
+def board_offered_spec(game: str, name: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """An offered board (`boards_offered`) and its suggested settings."""
+    if name in public_boards(game):
+        return board_spec_public(game, name)
+    if not saved_public(game, name):
+        raise BoardError(f"no public board named {name!r}")
+    return saved_board(game, name)
 
 
 def board_default(game: str) -> ChosenBoard:

@@ -16,23 +16,29 @@ from __future__ import annotations
 import json
 import re
 import time
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 
 from matches.access import team_by_authorization
-from matches.boards.saved import saved_names, saved_path
-from matches.boards.specs import BoardError, board_spec_data, board_spec_fixed, public_boards
+from matches.boards.specs import BoardError, board_spec_data, board_spec_fixed
 from matches.bots import levels
-from matches.models import Match, PracticeTeam, Team, new_token, token_hash
+from matches.models import Board, Entrant, Match, PracticeTeam, Team, new_token, token_hash
 from matches.rules import GAMES, LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
 from matches.rules.turns import is_alternating, is_protocol_played
-from matches.services.boards import ChosenBoard, board_choose, board_store
+from matches.services.boards import (
+    ChosenBoard,
+    board_choose,
+    board_offered,
+    board_store,
+    boards_offered,
+)
 from matches.services.clock import clock_wake
 from matches.services.matches import Timing, match_make
 
@@ -116,6 +122,7 @@ def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> S
         raise PracticeError(400, "bad_turns", f"turns: {rules.title} is played to its end; "
                             "leave turns out")
     with transaction.atomic():
+        _one_at_a_time()
         _caps(by, now)
         if opponent == ANYONE and ask.board is None:
             joined = _join_waiting(game, by, name, now)
@@ -153,8 +160,12 @@ def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> S
 
 def practice_caller(authorization: str, address: str | None) -> tuple[str, str | None]:
     """Who asks for practice, by the server's setting: ("team:<digest>", its team's name)
-    for a team token, ("address:<ip>", None) for a guest. PracticeError where practice
-    is off, where it is for teams and no token came, or for a token that is no team's."""
+    for a team token, ("address:<ip>", None) for a guest. A token practice itself gave
+    (a practice match's team's) is a guest's: it counts against the address that sends
+    it, under a guest's caps, not as a team of its own (a chain of practice requests,
+    each with the token the last one gave, is one guest). PracticeError where practice
+    is off, where it is for teams and no team's token came, or for a token that is no
+    team's."""
     setting = practice_setting()
     if setting == "off":
         raise PracticeError(404, "practice_off", "this server offers no practice matches")
@@ -165,12 +176,20 @@ def practice_caller(authorization: str, address: str | None) -> tuple[str, str |
         team = PracticeTeam.objects.filter(token_hash=token_hash(token.strip())).first()
     if authorization.strip() and team is None:
         raise PracticeError(401, "unauthorized", "this token is no team's")
-    if team is None:
+    if team is None or _of_practice(team):
         if setting == "teams":
             raise PracticeError(401, "unauthorized",
-                                "practice here is for teams: send your team token")
+                                "practice here is for teams: send your team token (a "
+                                "practice match's token starts no other)")
         return f"address:{address}", None
     return f"team:{token_hash(token.strip())[:32]}", team.name
+
+
+def _of_practice(team: Any) -> bool:
+    """Whether a token's team is a practice match's (a token practice gave)."""
+    match_id = getattr(team, "match_id", None)
+    return match_id is not None and Match.objects.filter(pk=match_id).exclude(
+        practice_by="").exists()
 
 
 # Practice requests one address may make a minute, refused or not (each reads the
@@ -222,8 +241,15 @@ def _name(name: Any, team_name: str | None) -> str:
             ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 for c in name):
         raise PracticeError(400, "bad_name", f"name: a guest name of 1 to {NAME_LENGTH} "
                             "characters, without control characters")
-    if RESERVED_NAME.fullmatch(name.strip()):
+    if any(unicodedata.category(c) == "Cf" for c in name):  # zero-width and the like
+        raise PracticeError(400, "bad_name", "name: without invisible characters")
+    seen = unicodedata.normalize("NFKC", name).strip()  # as a reader sees it: one width
+    if RESERVED_NAME.fullmatch(seen):
         raise PracticeError(400, "bad_name", "name: the built-in players' names are theirs")
+    if PracticeTeam.objects.filter(name__iexact=seen).exists() or \
+            Entrant.objects.filter(name__iexact=seen).exists():
+        raise PracticeError(400, "bad_name", "name: a registered team's; a guest plays "
+                            "under a name of its own (a team sends its token)")
     return name.strip()
 
 
@@ -257,8 +283,8 @@ def _board(game: str, board: Any) -> ChosenBoard:
     if board is None or board == "random":
         return board_choose(game, "random")
     if isinstance(board, str):
-        if board not in public_boards(game) and saved_path(game, board) is None:
-            known = ", ".join(["random", *public_boards(game), *saved_names(game)])
+        if not board_offered(game, board):  # a private saved board is no board here
+            known = ", ".join(["random", *boards_offered(game)])
             raise PracticeError(400, "bad_board", f"board: expected one of {known}, or a "
                                 f"board's JSON; got {_shown(board)}")
         return board_choose(game, board)
@@ -269,7 +295,23 @@ def _board(game: str, board: Any) -> ChosenBoard:
     except (TypeError, ValueError, KeyError, IndexError, AttributeError):
         raise PracticeError(400, "bad_board", "board: not a board of this game (a public "
                             "boards file's entry, a Procon field or a match record)") from None
-    return ChosenBoard(board_store("practice field", spec, "sent for practice", game), hints)
+    return ChosenBoard(board_store("practice field", spec, SENT, game), hints)
+
+
+SENT = "sent for practice"  # the source of a board a caller sent (kept while a match is on it)
+
+
+PRACTICE_LOCK = 0x70726163  # PostgreSQL's advisory lock of practice_start ("prac")
+
+
+def _one_at_a_time() -> None:
+    """Make the caps' count and the match it allows one step: in the transaction,
+    practice starts one at a time. SQLite's transactions here begin IMMEDIATE (one
+    writer at a time already, spectator/settings.py); PostgreSQL's take a lock that
+    ends with the transaction."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [PRACTICE_LOCK])
 
 
 def _caps(by: str, now: datetime) -> None:
@@ -319,4 +361,7 @@ def practice_sweep(now: datetime) -> int:
         ids = list(query.values_list("pk", flat=True)[:100])
         if ids:
             count += Match.objects.filter(pk__in=ids).delete()[1].get("matches.Match", 0)
+    # the boards callers sent that no match is on any more (some 16 KB each)
+    unused = Board.objects.filter(source=SENT, matches__isnull=True).values_list("pk", flat=True)
+    Board.objects.filter(pk__in=list(unused[:500])).delete()
     return count

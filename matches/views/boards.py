@@ -22,6 +22,7 @@ from matches.boards.saved import (
     FILE_LIMIT,
     board_delete,
     board_from_file,
+    board_publish,
     board_save,
     saved_board,
     saved_names,
@@ -57,7 +58,8 @@ def _game(game: str) -> str:
 @judges_only
 def boards_page(request: HttpRequest) -> HttpResponse:
     games = [{"game": game, "title": gettext(rules_for(game).title),
-              "saved": saved_names(game)} for game in edited_games()]
+              "saved": [(name, name in public) for name in saved_names(game)]}
+             for game in edited_games() for public in [set(saved_names(game, public=True))]]
     return render(request, "matches/boards.html", {"games": games})
 
 
@@ -166,6 +168,22 @@ def board_remove(request: HttpRequest, game: str, name: str) -> HttpResponse:
     else:
         messages.success(request, gettext("Board %(name)s is deleted.") % {"name": name})
     return redirect(reverse("boards"))
+
+
+@require_POST
+@judges_only
+def board_share(request: HttpRequest, game: str, name: str) -> HttpResponse:
+    """Mark a saved board public (`public=1`: practice plays it, `GET /v1/boards` lists
+    it) or the judges' alone again (`public=0`)."""
+    public = request.POST.get("public") == "1"
+    try:
+        board_publish(_game(game), name, public)
+    except BoardError as error:
+        messages.error(request, gettext("Not done: %(why)s") % {"why": error})
+    else:
+        messages.success(request, (gettext("Board %(name)s is public.") if public else
+                                   gettext("Board %(name)s is private.")) % {"name": name})
+    return redirect(reverse("boards") + f"#game-{game}")
 
 
 @require_POST

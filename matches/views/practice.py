@@ -9,9 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from matches import selectors
-from matches.boards.specs import public_boards
 from matches.models import Match
 from matches.services import practice
+from matches.services.boards import boards_offered
 from matches.views.pages import game_words
 
 # What the page says of a refusal, in the page's language (the API's detail stays English).
@@ -25,7 +25,8 @@ REFUSALS = {
     "bad_turns": gettext_lazy("Turns: a whole number from 1 to 200 (none for Blokus Duo, "
                               "which is played to its end)."),
     "bad_strategy_seconds": gettext_lazy("Seconds a turn: from 0.5 to 60."),
-    "bad_name": gettext_lazy("Your name: 1 to 40 characters."),
+    "bad_name": gettext_lazy("Your name: 1 to 40 characters, not a built-in player's nor a "
+                             "registered team's."),
     "practice_full": gettext_lazy("All the server's practice matches are in use; try again "
                                   "when one has ended."),
     "too_many_practice_matches": gettext_lazy("You have as many practice matches under way "
@@ -55,7 +56,7 @@ def practice_page(request: HttpRequest) -> HttpResponse:
             refusal = REFUSALS.get(error.code) or error.detail
     games = [(game, words["title"]) for game, words in game_words().items()
              if game in practice.playable_games()]
-    boards = {game: list(public_boards(game)) for game, _ in games}
+    boards = {game: boards_offered(game) for game, _ in games}
     running = (Match.objects.unfinished().exclude(practice_by="").filter(first_game=None)
                .order_by("-created_at").prefetch_related("teams")[:20])
     ladders = [(game, words["title"], selectors.practice_ladder(game)[:LADDER_ROWS])

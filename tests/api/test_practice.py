@@ -105,6 +105,9 @@ def test_where_practice_is_for_teams_a_team_token_is_needed(client, settings):
     ({"game": "kakomimasu", "opponent": "level-1", "name": "x" * 41}, "bad_name"),
     ({"game": "kakomimasu", "opponent": "level-1", "name": "\ud800"}, "bad_name"),
     ({"game": "kakomimasu", "opponent": "level-1", "name": "Level 4"}, "bad_name"),
+    ({"game": "kakomimasu", "opponent": "level-1", "name": "Level 4\u200b"}, "bad_name"),
+    ({"game": "kakomimasu", "opponent": "level-1", "name": "Ｌｅｖｅｌ ４"}, "bad_name"),
+    ({"game": "kakomimasu", "opponent": "level-1", "name": "No\u2060body"}, "bad_name"),
     ([], "bad_request"),
 ])
 def test_a_bad_request_is_refused_in_words_and_makes_nothing(client, open_practice, body, code):
@@ -142,6 +145,76 @@ def test_practice_matches_at_once_are_capped_per_caller_and_in_all(client, open_
     assert full.status_code == 429 and full.json()["error"] == "practice_full"
     Match.objects.filter(practice_by="address:192.0.2.1").update(resolved_turns=30)  # ended
     assert start(client, ask, address="192.0.2.3").status_code == 201
+
+
+def test_a_chain_of_practice_tokens_is_one_guest_under_its_caps(client, open_practice):
+    """Each request made with the token the last one gave counts against the same
+    guest: no new team (with caps of its own) is made of a practice token."""
+    open_practice.PRACTICE_MAX_PER_CALLER = 2
+    ask = {"game": "kakomimasu", "opponent": "level-1"}
+    token, answers = None, []
+    for _ in range(4):
+        answer = start(client, ask, token=token)
+        answers.append(answer.json().get("error", answer.status_code))
+        token = answer.json().get("token", token)
+    assert answers == [201, 201, "too_many_practice_matches", "too_many_practice_matches"]
+    assert set(Match.objects.values_list("practice_by", flat=True)) == {"address:192.0.2.1"}
+    assert set(Match.objects.values_list("expires_at", flat=True)) != {None}  # a guest's
+
+
+def test_a_guest_may_not_play_under_a_registered_teams_name(client, open_practice):
+    from matches.models import PracticeTeam
+
+    PracticeTeam.objects.create(name="Kosen Nara", token_hash="0" * 64)
+    for name in ("Kosen Nara", "kosen nara", "Ｋｏｓｅｎ Ｎａｒａ"):
+        answer = start(client, {"game": "kakomimasu", "opponent": "level-1", "name": name})
+        assert answer.status_code == 400 and answer.json()["error"] == "bad_name", name
+    assert start(client, {"game": "kakomimasu", "opponent": "level-1",
+                          "name": "Kosen Nara fan"}).status_code == 201
+
+
+@pytest.mark.django_db(transaction=True)
+def test_practice_requests_at_once_never_run_past_the_caps(open_practice):
+    """Caps are counted and taken in one transaction: 24 requests at once from one
+    address make 2 matches, and 30 addresses at once make no more than the cap."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+    from django.test import Client
+
+    open_practice.PRACTICE_MAX_PER_CALLER, open_practice.PRACTICE_MAX_MATCHES = 2, 6
+    ask = {"game": "kakomimasu", "opponent": "level-1"}
+
+    def one(address):
+        try:
+            return start(Client(), ask, address=address).status_code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(12) as pool:
+        alone = list(pool.map(one, ["192.0.2.40"] * 24))
+    assert sorted(alone).count(201) == 2 and set(alone) == {201, 429}
+    with ThreadPoolExecutor(12) as pool:
+        many = list(pool.map(one, [f"192.0.2.{n}" for n in range(100, 130)]))
+    assert many.count(201) == 4 and set(many) == {201, 429}
+    assert Match.objects.unfinished().exclude(practice_by="").filter(
+        first_game=None).count() == 6
+
+
+def test_the_boards_callers_sent_are_forgotten_with_their_matches(client, open_practice):
+    from matches.models import Board
+
+    field = {"width": 10, "height": 10, "points": [[(x + y) % 5 for x in range(10)]
+                                                   for y in range(10)]}
+    made = start(client, {"game": "kakomimasu", "opponent": "level-1", "board": field}).json()
+    other = dict(field, points=[[(x * 3 + y) % 5 for x in range(10)] for y in range(10)])
+    start(client, {"game": "kakomimasu", "opponent": "level-1", "board": other},
+          address="192.0.2.9")
+    sent = Board.objects.filter(source="sent for practice")
+    assert sent.count() == 2 and len(set(sent.values_list("name", flat=True))) == 2
+    practice_sweep(timezone.now() + timedelta(hours=3))
+    assert not Match.objects.filter(pk=made["match"]).exists()
+    assert not Board.objects.filter(source="sent for practice").exists()
 
 
 def test_anyone_pairs_the_next_caller_of_the_same_game(client, open_practice):

@@ -112,8 +112,9 @@ def test_the_errors_and_what_a_stranger_sees(client, clock, tmp_path):
     kept = Submission.objects.filter(match=match, team__index=0).order_by("id")
     assert [row.status_code for row in kept] == [409, 400, 202]
     assert client.get("/version").json()["version"]
-    assert any(board["width"] == 9 and board["height"] == 6
-               for board in client.get("/v1/boards").json())
+    listed = client.get("/v1/boards").json()  # the public boards, not the matches'
+    assert "A-1" in {board["name"] for board in listed}
+    assert not any(board["width"] == 9 and board["height"] == 6 for board in listed)
 
 
 def read_event(stream) -> dict:

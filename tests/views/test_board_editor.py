@@ -8,6 +8,7 @@ import json
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from matches.boards.saved import board_from_file, saved_board, saved_path
 from matches.models import Match
@@ -73,11 +74,64 @@ def test_a_saved_board_plays_by_its_name_from_the_command_the_room_and_practice(
     assert made.status_code == 200, made.content.decode()[-500:]
     assert Match.objects.filter(board__name="final").count() == 2
     settings.PRACTICE = "open"
+    judge_client.post(f"/control/boards/{game}/final/public", {"public": "1"})
     started = client.post("/api/practice", json.dumps({"game": game, "opponent": "level-1",
                                                        "board": "final"}),
                           content_type="application/json")
     assert started.status_code == 201, started.content
     assert Match.objects.get(pk=started.json()["match"]).board.data == board
+
+
+def practise_on(client, name):
+    return client.post("/api/practice", json.dumps({"game": "kakomimasu", "board": name,
+                                                    "opponent": "level-1"}),
+                       content_type="application/json")
+
+
+def test_a_saved_board_is_the_judges_alone_until_they_make_it_public(
+        judge_client, client, settings):
+    settings.PRACTICE = "open"
+    board, hints = rules_for("kakomimasu").random_board(4)
+    post(judge_client, "/control/boards/kakomimasu/save", {"name": "Final-day-2",
+                                                           "board": board, "agents": 4})
+    refused = practise_on(client, "Final-day-2")
+    known = refused.json()["detail"].split("; got")[0]  # (it says what it was asked)
+    assert refused.status_code == 400 and "A-1" in known and "Final-day-2" not in known
+    assert "Final-day-2" not in practise_on(client, "no-such-board").content.decode()
+    listed = client.get("/v1/boards").json()
+    assert "Final-day-2" not in {each["name"] for each in listed} and "A-1" in {
+        each["name"] for each in listed}
+    assert "Final-day-2" not in client.get("/practice/").content.decode()
+    page = judge_client.get("/control/boards/").content.decode()
+    assert "Final-day-2" in page and "make public" in page
+
+    judge_client.post("/control/boards/kakomimasu/Final-day-2/public", {"public": "1"})
+    assert practise_on(client, "Final-day-2").status_code == 201
+    shown = {each["name"]: each for each in client.get("/v1/boards").json()}
+    assert shown["Final-day-2"]["points"] == [v for row in board["points"] for v in row]
+    assert shown["Final-day-2"]["nAgent"] == 4
+    assert "Final-day-2" in client.get("/practice/").content.decode()
+
+    judge_client.post("/control/boards/kakomimasu/Final-day-2/public", {"public": "0"})
+    assert practise_on(client, "Final-day-2").status_code == 400
+    assert "Final-day-2" not in {each["name"] for each in client.get("/v1/boards").json()}
+    assert Client().post("/control/boards/kakomimasu/Final-day-2/public",
+                         {"public": "1"}).status_code in (302, 403)  # judges only
+    assert practise_on(client, "Final-day-2").status_code == 400
+
+
+def test_the_boards_list_leaves_out_boards_sent_for_matches(client, settings):
+    settings.PRACTICE = "open"
+    before = client.get("/v1/boards").content
+    board = rules_for("kakomimasu").random_board(5)[0]
+    sent = client.post("/api/practice", json.dumps({
+        "game": "kakomimasu", "opponent": "level-1", "board": {
+            "width": board["width"], "height": board["height"],
+            "points": [v for row in board["points"] for v in row]}}),
+        content_type="application/json")
+    assert sent.status_code == 201, sent.content
+    call_command("creatematch", "--board", "random:7", "--teams", "A", "B", stdout=io.StringIO())
+    assert client.get("/v1/boards").content == before
 
 
 def test_a_saved_map_is_played_by_the_chaser_server_by_its_name(judge_client):
