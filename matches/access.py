@@ -187,6 +187,13 @@ def owns(team: Team | Entrant | None, match: Match) -> bool:
     return team is not None and team.match_id in (match.pk, match.first_game_id)
 
 
+def reads_own(holder: Team | Entrant | None, match_id: int) -> bool:
+    """Whether a token's holder, as found for this match (`bearer_holder(header,
+    match_id)`: the row of the game it plays there), plays in the match of this id: its
+    own reads pass the visitors' gates; another match's token reads as a visitor."""
+    return isinstance(holder, Team) and holder.match_id == match_id
+
+
 def side_in(team: Team | Entrant | None, match: Match) -> int | None:
     """The index (0 or 1) of the token's team in this match, if it plays in it."""
     if isinstance(team, Entrant):

@@ -28,6 +28,7 @@ from matches.access import (
     is_judge,
     is_public,
     not_its_match,
+    reads_own,
     session_team,
     side_in,
     visible_matches,
@@ -292,11 +293,13 @@ def list_matches(request: HttpRequest):
                      "With a team's token, `you` is that team's index (0 or 1).",
          openapi_extra={"parameters": [BEARER]})
 def get_match(request: HttpRequest, match_id: int):
-    team = _team(request)
+    team = _team(request, match_id)
     # A visitor's read is counted by its rate and its bytes, and holds a place at the
-    # heavy reads' gate only when the match is large; a team's token and a judge pass
-    # freely. What changes only with a turn is built once (matches/reads.py).
-    with visitor_read(request, exempt=team is not None or is_judge(request.user)) as charge:
+    # heavy reads' gate only when the match is large; the match's own team and a judge
+    # pass freely (another match's token reads as a visitor). What changes only with a
+    # turn is built once (matches/reads.py).
+    with visitor_read(request, exempt=reads_own(team, match_id) or is_judge(request.user)) \
+            as charge:
         match = _visible(request, match_id)
         if match is None:
             return _not_found(match_id)

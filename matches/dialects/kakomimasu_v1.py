@@ -34,6 +34,7 @@ from matches.access import (
     bearer_holder,
     can_view,
     is_judge,
+    reads_own,
     visible_matches,
 )
 from matches.admission import visitor_read
@@ -268,8 +269,9 @@ def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
     except TokenRefused:
         return error(*REFUSED_TOKEN)
     # a visitor's read is counted by its rate and bytes, and is heavy only for a large
-    # match (matches/admission.py); a team's token reads freely
-    with visitor_read(request, exempt=team is not None or is_judge(request.user)) as charge:
+    # match (matches/admission.py); the match's own team reads freely
+    with visitor_read(request, exempt=reads_own(team, match_id) or is_judge(request.user)) \
+            as charge:
         match = Match.objects.select_related("board").filter(pk=match_id, game=GAME).first()
         if match is None or not can_view(request.user, match, team):
             return error(400, f"there is no Kakomimasu match {match_id}", NOT_FOUND)

@@ -86,14 +86,20 @@ def question_ask(*, holder: Team | Entrant, text: str, remote_addr: str | None =
         raise NoticeError("this token's team has no match to ask about")
     own = Question.objects.filter(team_id=team) if team is not None else \
         Question.objects.filter(entrant_id=entrant)
-    now = timezone.now()
-    if own.filter(answered_at=None).count() >= QUESTIONS_WAITING:
-        raise TooManyQuestions(f"{QUESTIONS_WAITING} of your questions wait for an answer; "
-                               "ask again once the judges have answered one")
-    if own.filter(asked_at__gte=now - timedelta(hours=1)).count() >= QUESTIONS_PER_HOUR:
-        raise TooManyQuestions(f"at most {QUESTIONS_PER_HOUR} questions an hour")
-    return Question.objects.create(team_id=team, entrant_id=entrant, asker=holder.name,
-                                   text=text, asked_at=now, remote_addr=remote_addr)
+    with transaction.atomic():  # the limits counted and the question kept in one step:
+        # the asker's row locked (PostgreSQL; SQLite's transactions here are one at a
+        # time), so that questions sent at once never pass the limits together
+        asker = Team.objects.filter(pk=team) if team is not None else \
+            Entrant.objects.filter(pk=entrant)
+        list(asker.select_for_update().values_list("pk", flat=True))
+        now = timezone.now()
+        if own.filter(answered_at=None).count() >= QUESTIONS_WAITING:
+            raise TooManyQuestions(f"{QUESTIONS_WAITING} of your questions wait for an "
+                                   "answer; ask again once the judges have answered one")
+        if own.filter(asked_at__gte=now - timedelta(hours=1)).count() >= QUESTIONS_PER_HOUR:
+            raise TooManyQuestions(f"at most {QUESTIONS_PER_HOUR} questions an hour")
+        return Question.objects.create(team_id=team, entrant_id=entrant, asker=holder.name,
+                                       text=text, asked_at=now, remote_addr=remote_addr)
 
 
 def question_answer(*, question_id: int, text: str, judge: str, public: bool) -> Question:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import timedelta
 
@@ -116,11 +117,18 @@ def replay_code(request: HttpRequest, match_id: int) -> HttpResponse:
     if turn is None:
         return turn_refused(latest)
     address = request.build_absolute_uri(reverse("replay", args=[match.pk]))
-    code = qrcode.make(f"{address}?turn={turn}", border=2,
-                       image_factory=qrcode.image.svg.SvgPathImage)
-    response = HttpResponse(code.to_string(encoding="unicode"), content_type="image/svg+xml")
+    response = HttpResponse(_code_svg(f"{address}?turn={turn}"), content_type="image/svg+xml")
     response["Cache-Control"] = "max-age=3600"
     return response
+
+
+@functools.lru_cache(maxsize=512)
+def _code_svg(text: str) -> str:
+    """The SVG of a QR code, drawn once a text (some 10 ms of pure Python each): a TV's
+    codes, asked again by every phone in the hall, and a flood of one turn's, cost a
+    lookup; the 512 kept are a few MB at most."""
+    code = qrcode.make(text, border=2, image_factory=qrcode.image.svg.SvgPathImage)
+    return code.to_string(encoding="unicode")
 
 
 def _line(match: Match, now) -> dict:

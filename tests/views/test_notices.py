@@ -125,6 +125,29 @@ def test_questions_refused_clearly(client):
     assert Question.objects.count() == QUESTIONS_WAITING
 
 
+@pytest.mark.django_db(transaction=True)
+def test_questions_sent_at_once_never_pass_the_limit():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+    from django.test import Client
+
+    match, tokens = make_match()
+
+    def ask(number):
+        try:
+            return Client().post("/api/questions", json.dumps({"question": f"q{number}"}),
+                                 content_type="application/json",
+                                 **bearer(tokens[0])).status_code
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(10) as pool:
+        answers = list(pool.map(ask, range(20)))
+    assert answers.count(201) == QUESTIONS_WAITING and set(answers) == {201, 429}
+    assert Question.objects.count() == QUESTIONS_WAITING
+
+
 def test_a_tournament_team_asks_and_is_told_across_all_its_matches(client):
     created = tournament_create(Plan(
         name="Cup", game="kakomimasu", format="round-robin",
