@@ -24,6 +24,11 @@ client polling ten times a second, or several such clients behind one address, n
 reach) and by its bytes (the byte budget below); it takes a place at the heavy gate only
 when the match's size makes it large (`Charge.expect`, `LARGE_READ`).
 
+Which gate a read passes is what its route declares it costs, where the route is
+defined (`cost`, below: a page, a match's state, a large read, one its view guards, a
+CPU job, a stream, a write); a route that declares nothing fails the suite
+(tests/spectator/test_route_costs.py), so that no new surface is born without a budget.
+
 Writes (a team's answer, a judge's form) pass no gate: the answer service has rate
 limits of its own per token and address, and must never wait behind a visitor.
 
@@ -42,7 +47,6 @@ import hashlib
 import ipaddress
 import json
 import os
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -305,35 +309,105 @@ def client_address(scope: dict) -> str | None:
 
 # --- HTTP --------------------------------------------------------------------------
 
-MATCH = r"[0-9]{1,18}"
-# Heavy whoever asks. A match's state, which programs poll, is a small read gated in its
-# views (`visitor_read`), where the match's size and the team's token are known: its own
-# team passes no gate.
-HEAVY_PATHS = re.compile("|".join([
-    rf"/matches/{MATCH}/(board\.png|replay|replay\.gif|scores\.csv|audit|"
-    rf"audit/submissions\.\w+)",
-    rf"/api/matches/{MATCH}/(record|timeline)/?",
-    rf"/tournaments/{MATCH}/records\.zip",
-    r"/v1/matches/?",
-]))
-# A match's state: a small read, counted by its rate and bytes. One with neither a token
-# nor a cookie (a visitor's) is counted here, before any work is done for it, and a
-# refusal is held like any other; the view counts the rest (`visitor_read`).
-MATCH_STATES = re.compile(rf"/(api|v1)/matches/{MATCH}/?")
-STREAM_PATHS = re.compile(r"/v1/matches/stream/?")
-READS = {"GET", "HEAD"}
-JSON_PREFIXES = ("/api/", "/v1/", "/procon30/", "/procon2020/", "/procon31/")
+# What a route costs is declared where the route is defined: a view says it with
+# `@cost(...)` (a Django view, or an API operation under its `@api.get`), and a route
+# included from elsewhere (the admin, the sign-in pages, the API's own documents) in
+# spectator/urls.py (`INCLUDED_COSTS`, `costs_declared`). The gate a request passes is
+# read from its route's declaration (`route_cost`), never from a list of paths kept
+# apart, and tests/spectator/test_route_costs.py fails for a route that declares none.
+PAGE = "page"  # a page, or a read of bounded work (a few queries, a text kept per turn)
+STATE = "state"  # a match's state that programs poll: a visitor's counted by its rate
+LARGE = "large"  # a read that can cost much to build or send: records, pictures, exports
+GUARDED = "guarded"  # large for a visitor, free for the match's own team and the judges:
+#                      its view, which knows who asks, takes the heavy gate (`visitor_gate`)
+JOB = "job"  # CPU work a visitor starts (what-if): its view gates it, under a budget
+STREAM = "stream"  # a response held open (an event stream)
+WRITE = "write"  # a write: no gate (its service limits each token and address)
+COSTS = (PAGE, STATE, LARGE, GUARDED, JOB, STREAM, WRITE)
+# The gate of each cost, for a read (GET or HEAD); any other method passes none. A read
+# of a route declared a write or a job (a form's page, a 405) is a page's.
+GATE_OF_COST = {PAGE: "pages", STATE: "pages", LARGE: "heavy", GUARDED: "pages",
+                JOB: "pages", STREAM: "streams", WRITE: "pages"}
+
+
+def cost(kind: str):
+    """Declare what a view costs (one of COSTS): `@cost(LARGE)` above its definition."""
+    if kind not in COSTS:
+        raise ValueError(f"cost: one of {', '.join(COSTS)}, not {kind!r}")
+
+    def declare(view):
+        view.cost = kind
+        return view
+    return declare
+
+
+def declared_cost(view: Any, method: str) -> str | None:
+    """The cost a view declares (for an API path, its operation's of this method)."""
+    declared = getattr(view, "cost", None)
+    if declared is not None:
+        return declared
+    operations = _api_operations(view)
+    chosen = [op for op in operations if method in op.methods] or operations[:1]
+    return getattr(chosen[0].view_func, "cost", None) if chosen else None
+
+
+def _api_operations(view: Any, depth: int = 3) -> list:
+    """The operations behind an API path's view (django-ninja makes one view a path,
+    its `PathView` held in the closure of the view or of a view it wraps): [] for any
+    other view."""
+    for cell in getattr(view, "__closure__", None) or ():
+        try:
+            held = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if hasattr(held, "operations"):
+            return list(held.operations)
+        if depth > 0 and callable(held):
+            found = _api_operations(held, depth - 1)
+            if found:
+                return found
+    return []
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved_cost(path: str, method: str) -> str:
+    from django.urls import Resolver404, resolve
+
+    try:
+        found = resolve(path)
+    except Resolver404:
+        return PAGE  # a page that does not exist: a 404's work
+    declared = declared_cost(found.func, method)
+    if declared is not None:
+        return declared
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    included = import_string(f"{settings.ROOT_URLCONF}.INCLUDED_COSTS")
+    for prefix, kind in included.items():
+        if found.route.startswith(prefix):
+            return kind
+    return PAGE
+
+
+def route_cost(method: str, path: str) -> str:
+    """What a request's route declares it costs (a path no route has: a page)."""
+    return _resolved_cost(path, method if method != "HEAD" else "GET")
 
 
 def gate_of(method: str, path: str) -> str | None:
     """Which gate an HTTP request passes (None: a write, which passes none)."""
     if method not in READS:
         return None
-    if STREAM_PATHS.fullmatch(path):
-        return "streams"
-    if HEAVY_PATHS.fullmatch(path):
-        return "heavy"
-    return "pages"
+    return GATE_OF_COST[route_cost(method, path)]
+
+
+READS = {"GET", "HEAD"}
+JSON_PREFIXES = ("/api/", "/v1/", "/procon30/", "/procon2020/", "/procon31/")
+
+
+def _is_state(scope: dict) -> bool:
+    return route_cost(scope.get("method", ""), scope.get("path", "")) == STATE
 
 
 def _anonymous(scope: dict) -> bool:
@@ -347,7 +421,7 @@ def _small_read_refused(scope: dict, address: str | None) -> str | None:
     """A visitor's read of a match's state over its address's byte budget or rate of
     small reads: the refusal's reason; None when it may go on (the view then counts it
     no more, `visitor_read`)."""
-    if not (MATCH_STATES.fullmatch(scope.get("path", "")) and _anonymous(scope)):
+    if not (_is_state(scope) and _anonymous(scope)):
         return None
     if BYTES.used_up(address):
         return "bytes"
@@ -399,8 +473,7 @@ class Admission:
         try:  # (the scope says which gate it passed, and whether its rate was counted:
             #    a view gates no read twice)
             await self.application(
-                dict(scope, admitted=name, small_read=MATCH_STATES.fullmatch(
-                    scope.get("path", "")) is not None and _anonymous(scope)),
+                dict(scope, admitted=name, small_read=_is_state(scope) and _anonymous(scope)),
                 receive, counted)
         finally:
             ticket.release()

@@ -10,6 +10,7 @@ from django.http import HttpRequest
 from ninja import Router, Schema, Status
 
 from matches.access import bearer_holder
+from matches.admission import PAGE, WRITE, cost
 from matches.models.notices import TEXT_LIMIT
 from matches.request_bodies import BodyRefused, json_object
 from matches.selectors.notices import for_holder, questions_for
@@ -43,6 +44,7 @@ def _holder(request: HttpRequest):
             description="Newest first, each `{id, text, at, to}`: `to` is `everyone`, or "
                         "`you` for one to the token's team alone.",
             openapi_extra={"parameters": [BEARER]})
+@cost(PAGE)
 def get_announcements(request: HttpRequest):
     return Status(200, {"announcements": for_holder(_holder(request))})
 
@@ -53,6 +55,7 @@ def get_announcements(request: HttpRequest):
                         "or not (`yours`: true); `answer` null while the judges have not "
                         "answered.",
             openapi_extra={"parameters": [BEARER]})
+@cost(PAGE)
 def get_questions(request: HttpRequest):
     return Status(200, {"questions": questions_for(_holder(request))})
 
@@ -67,6 +70,7 @@ def get_questions(request: HttpRequest):
                  "required": True, "content": {"application/json": {"schema": {
                      "type": "object", "required": ["question"],
                      "properties": {"question": {"type": "string"}}}}}}})
+@cost(WRITE)
 def post_question(request: HttpRequest):
     holder = _holder(request)
     if holder is None:

@@ -4,6 +4,7 @@ from django.views.i18n import JavaScriptCatalog
 
 import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
+from matches.admission import PAGE, cost, declared_cost
 from matches.api import api
 from matches.views import (
     boards,
@@ -16,6 +17,11 @@ from matches.views import (
     screens,
     tournaments,
 )
+
+API_URLS = api.urls  # (made anew at each reading: read once, so that what is declared holds)
+for _pattern in API_URLS[0]:  # the API's own documents: its OpenAPI schema, its pages
+    if declared_cost(_pattern.callback, "GET") is None:
+        cost(PAGE)(_pattern.callback)
 
 urlpatterns = [
     path("", pages.index, name="index"),
@@ -75,14 +81,19 @@ urlpatterns = [
     path("tv/now", screens.tv_now, name="tv-now"),
     path("matches/<match:match_id>/embed", screens.match_embed, name="embed"),
     path("matches/<match:match_id>/replay.svg", screens.replay_code, name="replay-code"),
-    path("accounts/login/", judges.JudgeLogin.as_view(), name="login"),
+    path("accounts/login/", cost(PAGE)(judges.JudgeLogin.as_view()), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
     # the scripts' words in the page's language (gettext, ngettext, interpolate)
-    path("jsi18n/", JavaScriptCatalog.as_view(packages=["matches"]), name="javascript-catalog"),
-    path("api/", api.urls),
+    path("jsi18n/", cost(PAGE)(JavaScriptCatalog.as_view(packages=["matches"])),
+         name="javascript-catalog"),
+    path("api/", API_URLS),
     *dialects.urlpatterns(),  # other servers' APIs that teams' programs speak
 ]
+
+# What the routes included from elsewhere cost (matches/admission.py, "what a route
+# costs"): Django's sign-in and admin pages, by the start of their routes.
+INCLUDED_COSTS = {"accounts/": PAGE, "admin/": PAGE}
 
 # The project's own error pages, in the screens' style (with DEBUG on, Django's instead).
 handler400 = pages.bad_request

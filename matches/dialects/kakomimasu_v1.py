@@ -37,7 +37,7 @@ from matches.access import (
     reads_own,
     visible_matches,
 )
-from matches.admission import visitor_read
+from matches.admission import LARGE, PAGE, STATE, STREAM, WRITE, cost, visitor_read
 from matches.boards.saved import public_version
 from matches.caches import Kept, identity
 from matches.dialects.base import (
@@ -185,6 +185,7 @@ def _status(match: Match, now, teams: list | None = None) -> str:
 # --- the routes ------------------------------------------------------------------------
 
 
+@cost(WRITE)
 def join(request: HttpRequest, match_id: int) -> HttpResponse:
     """POST /v1/matches/{id}/players: the team of the token joins its own match."""
     team = team_of(token(request), match_id)
@@ -208,12 +209,14 @@ PRACTICE_FIELDS = {"boardName": "board", "nAgent": "agents", "totalTurn": "turns
                    "operationSec": "strategy_seconds", "transitionSec": "transition_seconds"}
 
 
+@cost(WRITE)
 def free_players(request: HttpRequest) -> HttpResponse:
     """POST /v1/matches/free/players: join the match a caller opened for anyone, or open
     one (a practice match, docs/api.md "Practice"), as a guest (`guestName`) or a team."""
     return _practice(request, None)
 
 
+@cost(WRITE)
 def ai_players(request: HttpRequest) -> HttpResponse:
     """POST /v1/matches/ai/players: a practice match against a built-in AI (`aiName`)."""
     return _practice(request, "aiName")
@@ -262,6 +265,7 @@ def _practice(request: HttpRequest, ai_field: str | None) -> HttpResponse:
                    "gameId": str(started.match.pk), "index": started.team, "pic": started.token})
 
 
+@cost(STATE)
 def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """GET /v1/matches/{id}: the Game, to whoever may see the match."""
     try:
@@ -281,6 +285,7 @@ def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
         return response
 
 
+@cost(LARGE)
 def matches_view(request: HttpRequest) -> HttpResponse:
     """GET /v1/matches: those the caller may see, the token's team's included."""
     now = timezone.now()
@@ -293,6 +298,7 @@ def matches_view(request: HttpRequest) -> HttpResponse:
                    all_as_seen(request.user, selectors.recent_matches(now, shown), team)])
 
 
+@cost(WRITE)
 def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """PATCH /v1/matches/{id}/actions with the pic: the turn's actions."""
     pic = token(request)
@@ -336,6 +342,7 @@ def _dry_run(body: bytes) -> bool:
     return isinstance(data, dict) and data.get("dryRun") is True
 
 
+@cost(STREAM)
 def stream_view(request: HttpRequest) -> StreamingHttpResponse | HttpResponse:
     """GET /v1/matches/stream: server-sent events over the Kakomimasu matches the caller
     may see (docs/dialects.md, "The event stream"), as the community server sends them:
@@ -586,6 +593,7 @@ def _event(data: dict[str, Any]) -> str:
     return f"data: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
+@cost(PAGE)
 def boards_view(request: HttpRequest) -> HttpResponse:
     """GET /v1/boards: the boards a visitor may play, as the community server lists its
     own: the public boards and the saved boards the judges made public, never a private
@@ -616,6 +624,7 @@ def _boards_text(version: tuple) -> bytes:
     return text
 
 
+@cost(PAGE)
 def version_view(request: HttpRequest) -> HttpResponse:
     return answer({"version": VERSION})
 

@@ -19,6 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors
+from matches.admission import PAGE, STATE, WRITE, cost
 from matches.dialects.base import (
     Refused,
     Sent,
@@ -56,11 +57,13 @@ class Procon30:
 
     # --- the routes -------------------------------------------------------------------
 
+    @cost(PAGE)
     def ping(self, request: HttpRequest) -> HttpResponse:
         if team_of(self.token(request)) is None:
             return invalid_token()
         return answer({"status": "OK"})
 
+    @cost(PAGE)
     def matches(self, request: HttpRequest) -> HttpResponse:
         team = team_of(self.token(request))
         if team is None:
@@ -68,6 +71,7 @@ class Procon30:
         return answer([self.listed(match, side) for match, side in teams_matches(team)
                        if match.game == GAME])
 
+    @cost(STATE)
     def match(self, request: HttpRequest, match_id: int) -> HttpResponse:
         team = team_of(self.token(request), match_id)
         if team is None:
@@ -79,6 +83,7 @@ class Procon30:
             return too_early(match)
         return answer(self.state(match))
 
+    @cost(WRITE)
     def action(self, request: HttpRequest, match_id: int) -> HttpResponse:
         """Every request is stored before its answer, a stranger's too (the service
         keeps those bounded): so the token and the match are judged by the service."""
@@ -95,6 +100,7 @@ class Procon30:
             return answer(sent.echo(reply.body["turn"]), ACCEPTED)
         return REFUSALS.get(reply.body.get("error", ""), refused)(reply, match)
 
+    @cost(WRITE)
     def practice(self, request: HttpRequest) -> HttpResponse:
         """POST practice: a practice match of Procon 2020 against a level or whoever asks
         next (docs/dialects.md), answered as a listed match with the caller's token."""

@@ -22,6 +22,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors
+from matches.admission import PAGE, STATE, WRITE, cost
 from matches.dialects.base import (
     Refused,
     Sent,
@@ -93,6 +94,7 @@ def match_team_ids(match: Match) -> tuple[int, int]:
     return ids if ids[0] != ids[1] else (1, 2)
 
 
+@cost(PAGE)
 def team_me(request: HttpRequest) -> HttpResponse:
     team = team_of(token(request))
     if team is None:
@@ -100,6 +102,7 @@ def team_me(request: HttpRequest) -> HttpResponse:
     return answer({"teamID": team_id(team), "name": team.name})
 
 
+@cost(PAGE)
 def matches_view(request: HttpRequest, team_number: int | None = None) -> HttpResponse:
     """GET /matches, a list, and GET /teams/{teamID}/matches for the team's own teamID,
     `{"matches": [...]}` as the official API answers it: the team's matches, its own
@@ -125,6 +128,7 @@ def listed(match: Match, side: int) -> dict[str, Any]:
             "transitionMillis": match.transition_ms}
 
 
+@cost(WRITE)
 def practice_view(request: HttpRequest) -> HttpResponse:
     """POST /practice: a practice match of Kakomimasu against a level or whoever asks
     next (docs/dialects.md), answered as GET /matches lists it, with the caller's token
@@ -143,6 +147,7 @@ def practice_view(request: HttpRequest) -> HttpResponse:
                    "token": started.token}, 201)
 
 
+@cost(STATE)
 def match_view(request: HttpRequest, match_id: int) -> HttpResponse:
     team = team_of(token(request), match_id)
     if team is None:
@@ -186,6 +191,7 @@ def state(match: Match) -> dict[str, Any]:
     }
 
 
+@cost(WRITE)
 def action_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """Stored before its answer, strangers' too: the service judges token and match."""
     sent_token = token(request)

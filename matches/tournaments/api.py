@@ -12,6 +12,7 @@ from django.utils import timezone
 from ninja import Router, Schema, Status
 
 from matches.access import bearer_holder, is_judge
+from matches.admission import PAGE, cost
 from matches.models import Entrant, Team, Tournament, storable_id
 from matches.tournaments.table import tournament_data
 
@@ -95,6 +96,7 @@ def visible_tournaments(request: HttpRequest) -> QuerySet[Tournament]:
 @router.get("", response={200: list[TournamentSummary], 401: Error}, summary="Tournaments",
             description="The most recent tournaments the caller may see (the public ones; "
                         "with a team's token its own), each with its teams and standings.")
+@cost(PAGE)
 def list_tournaments(request: HttpRequest):
     now = timezone.now()
     shown = visible_tournaments(request).order_by("-start_at", "-pk")[:LISTED]
@@ -108,6 +110,7 @@ def list_tournaments(request: HttpRequest):
             description="Fixtures and standings name teams by their `index` in `teams`. "
                         "Standings are ranked by the game's contest rules; `tiebreaks` holds "
                         "its tie-breaks (Blokus Duo: `solkoff`, `sb`).")
+@cost(PAGE)
 def get_tournament(request: HttpRequest, tournament_id: int):
     found = (visible_tournaments(request).filter(pk=tournament_id).first()
              if storable_id(tournament_id) else None)

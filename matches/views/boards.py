@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
+from matches.admission import PAGE, WRITE, cost
 from matches.boards.saved import (
     FILE_LIMIT,
     board_delete,
@@ -56,6 +57,7 @@ def _game(game: str) -> str:
 
 
 @judges_only
+@cost(PAGE)
 def boards_page(request: HttpRequest) -> HttpResponse:
     games = [{"game": game, "title": gettext(rules_for(game).title),
               "saved": [(name, name in public) for name in saved_names(game)]}
@@ -64,6 +66,7 @@ def boards_page(request: HttpRequest) -> HttpResponse:
 
 
 @judges_only
+@cost(PAGE)
 def board_editor(request: HttpRequest, game: str) -> HttpResponse:
     """The editor, on a saved board (`?name=`) or on a new random one."""
     game = _game(game)
@@ -107,6 +110,7 @@ def _agents(value) -> int | None:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def board_check(request: HttpRequest, game: str) -> JsonResponse:
     """The rules' word on a board being edited: `{board, state, notes}` or `{error}`."""
     game = _game(game)
@@ -119,6 +123,7 @@ def board_check(request: HttpRequest, game: str) -> JsonResponse:
 
 @require_GET
 @judges_only
+@cost(PAGE)
 def board_random(request: HttpRequest, game: str) -> JsonResponse:
     """A board the rules generate (fair, within the official limits), `?seed=` to
     make the same again."""
@@ -131,6 +136,7 @@ def board_random(request: HttpRequest, game: str) -> JsonResponse:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def board_keep(request: HttpRequest, game: str) -> JsonResponse:
     """Save the edited board under its name (replacing a saved one of that name)."""
     game = _game(game)
@@ -147,6 +153,7 @@ def board_keep(request: HttpRequest, game: str) -> JsonResponse:
 
 @require_GET
 @judges_only
+@cost(PAGE)
 def board_export(request: HttpRequest, game: str, name: str) -> HttpResponse:
     """A saved board's file, as its contest's programs read it."""
     path = saved_path(_game(game), name)
@@ -160,6 +167,7 @@ def board_export(request: HttpRequest, game: str, name: str) -> HttpResponse:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def board_remove(request: HttpRequest, game: str, name: str) -> HttpResponse:
     try:
         board_delete(_game(game), name)
@@ -172,6 +180,7 @@ def board_remove(request: HttpRequest, game: str, name: str) -> HttpResponse:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def board_share(request: HttpRequest, game: str, name: str) -> HttpResponse:
     """Mark a saved board public (`public=1`: practice plays it, `GET /v1/boards` lists
     it) or the judges' alone again (`public=0`)."""
@@ -188,6 +197,7 @@ def board_share(request: HttpRequest, game: str, name: str) -> HttpResponse:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def board_import(request: HttpRequest) -> HttpResponse:
     """A board's file brought from elsewhere (the public boards' JSON, a Procon field,
     a CHaser map), checked and saved under its name or the one given."""

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from matches.admission import PAGE, WRITE, cost
 from matches.forms import NewMatchForm, NewTournamentForm
 from matches.models import Entrant, Match, Team, storable_id
 from matches.selectors import notices
@@ -35,6 +36,7 @@ RELOAD_SECONDS = 3
 
 
 @judges_only
+@cost(PAGE)
 def control_room(request: HttpRequest) -> HttpResponse:
     chosen = request.GET.get("tournament", "")
     if request.GET.get("part") == "live":
@@ -78,6 +80,7 @@ def _audiences(rows: list[dict]) -> list[tuple[str, str]]:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def control_announce(request: HttpRequest) -> HttpResponse:
     """An announcement, to everyone (a banner on every screen) or to one team."""
     to, judge = request.POST.get("to", ""), request.user.get_username()
@@ -108,6 +111,7 @@ def _audience(to: str) -> Team | Entrant | None:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def control_take_down(request: HttpRequest, announcement_id: int) -> HttpResponse:
     try:
         notice_services.announcement_take_down(announcement_id=announcement_id,
@@ -121,6 +125,7 @@ def control_take_down(request: HttpRequest, announcement_id: int) -> HttpRespons
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def control_answer(request: HttpRequest, question_id: int) -> HttpResponse:
     """An answer to a team's question: to it alone, or to everyone."""
     public = request.POST.get("to") == "everyone"
@@ -163,6 +168,7 @@ def _made_now(request: HttpRequest, what: str) -> None:
 
 @require_POST
 @judges_only
+@cost(PAGE)
 def control_new_tournament(request: HttpRequest) -> HttpResponse:
     """A tournament made from the room's form (`tournament_create`, as
     `createtournament`): each team's token on this answer alone, on a sheet to print."""
@@ -183,6 +189,7 @@ def control_new_tournament(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @judges_only
+@cost(PAGE)
 def control_new_match(request: HttpRequest) -> HttpResponse:
     """A match made from the room's form (`match_make`, as `creatematch`): its teams'
     tokens shown on this answer alone; the form again with its words where refused."""
@@ -201,6 +208,7 @@ def control_new_match(request: HttpRequest) -> HttpResponse:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def control_act(request: HttpRequest, match_id: int, action: str) -> HttpResponse:
     """A judge's action on one match, said back at the top of the room."""
     match = get_object_or_404(Match, pk=match_id)
@@ -231,6 +239,7 @@ def control_act(request: HttpRequest, match_id: int, action: str) -> HttpRespons
 
 @require_http_methods(["GET", "POST"])
 @judges_only
+@cost(PAGE)
 def control_token(request: HttpRequest, team_id: int) -> HttpResponse:
     """A team lost its token: a new one, shown on this answer alone (never kept in a
     message, a cookie or a log); the old one stops working within a second. A GET (the

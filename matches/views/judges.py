@@ -24,6 +24,7 @@ from django.views.decorators.http import require_POST
 
 from matches import login_limits
 from matches.access import JUDGE_PERMISSION
+from matches.admission import LARGE, PAGE, WRITE, cost
 from matches.forms import RecordImportForm
 from matches.models import Match, RequestTally, Submission, Team
 from matches.rules import rules_for
@@ -89,6 +90,7 @@ def _audit_filters(request: HttpRequest, teams: list[Team]) -> dict[str, Any]:
 
 
 @judges_only
+@cost(LARGE)
 def audit(request: HttpRequest, match_id: int) -> HttpResponse:
     """Every turn of a match (latest first): its scores in the game's words, each
     submission as received, and the counted actions' outcomes; filtered by team,
@@ -208,6 +210,7 @@ def _tallies(match: Match) -> list[dict[str, Any]]:
 
 @require_POST
 @judges_only
+@cost(PAGE)
 def enter(request: HttpRequest, match_id: int) -> HttpResponse:
     match = _match(match_id)
     teams = {str(team.index): team for team in match.teams.all()}
@@ -237,6 +240,7 @@ def enter(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @require_POST
 @judges_only
+@cost(WRITE)
 def publish(request: HttpRequest, match_id: int) -> HttpResponse:
     """Publish a finished match (or take it back): its pages, replay and data for all."""
     match = _match(match_id)
@@ -252,6 +256,7 @@ def publish(request: HttpRequest, match_id: int) -> HttpResponse:
 
 
 @judges_only
+@cost(PAGE)
 def import_record(request: HttpRequest) -> HttpResponse:
     """A judge uploads a record (any game's match-record/1, or a Blokus Duo game record):
     the admin's import and `importrecord`'s service, with the same one-line errors; a
@@ -267,6 +272,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
 
 
 @judges_only
+@cost(LARGE)
 def export(request: HttpRequest, match_id: int, kind: str) -> HttpResponse:
     if kind not in ("csv", "json"):
         raise Http404(f"no export as {kind}: csv or json")

@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 
 from matches.access import team_by_authorization
+from matches.admission import PAGE, cost
 from matches.models.notices import TEXT_LIMIT
 from matches.selectors.notices import for_holder, questions_for
 from matches.services.notices import NoticeError, TooManyQuestions, question_ask
@@ -24,6 +25,7 @@ REFUSALS = {
 }
 
 
+@cost(PAGE)
 def questions_page(request: HttpRequest) -> HttpResponse:
     holder, refusal, asked = None, "", None
     if request.method == "POST":

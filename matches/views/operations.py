@@ -24,7 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 
 from matches import metrics
 from matches.access import is_judge
-from matches.admission import is_trusted
+from matches.admission import PAGE, cost, is_trusted
 from matches.services.clock import CLOCK_TICKED_KEY
 
 CLOCK_SILENT_SECONDS = 10.0  # a clock that has not ticked for this long is not there
@@ -34,6 +34,7 @@ _kept: dict[str, Any] = {"at": 0.0, "answer": None}
 _lock = asyncio.Lock()
 
 
+@cost(PAGE)
 async def healthz(request: HttpRequest) -> JsonResponse:
     async with _lock:
         if _kept["answer"] is None or time.monotonic() - _kept["at"] >= HEALTH_KEPT_SECONDS:
@@ -90,6 +91,7 @@ def _clock() -> dict[str, Any]:
     return {"ok": ago < CLOCK_SILENT_SECONDS, "last_tick_seconds_ago": ago}
 
 
+@cost(PAGE)
 def metrics_view(request: HttpRequest) -> HttpResponse:
     address = request.META.get("REMOTE_ADDR")
     if not (is_trusted(address) or address in ("127.0.0.1", "::1") or is_judge(request.user)):

@@ -29,6 +29,7 @@ from matches.access import (
     team_by_authorization,
     visible_matches,
 )
+from matches.admission import LARGE, PAGE, cost
 from matches.bots import bots_for, levels
 from matches.models import Match, Team, Turn, storable_id
 from matches.rules import GAME_CHOICES, rules_for
@@ -41,6 +42,7 @@ SECTIONS = [(Match.RUNNING, gettext_lazy("Live")), (Match.UPCOMING, gettext_lazy
 WALL_LIMIT = 6
 
 
+@cost(PAGE)
 def index(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     matches = all_as_seen(request.user,
@@ -76,6 +78,7 @@ def visible_match_or_404(request: HttpRequest, match_id: int) -> Match:
     return as_seen(request.user, match, team)  # the public's: its spectator delay behind
 
 
+@cost(PAGE)
 def team_sign_in(request: HttpRequest, match_id: int) -> HttpResponse:
     """A team opens its own private match's pages (its replay, with its debug output):
     its token, typed here once, is checked and never kept; the session keeps which team
@@ -98,11 +101,13 @@ def team_sign_in(request: HttpRequest, match_id: int) -> HttpResponse:
         status=403 if refused else 200)
 
 
+@cost(PAGE)
 def match_screen(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
     return render(request, "matches/match.html", {"match": match, "teams": list(match.teams.all())})
 
 
+@cost(LARGE)
 def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
     now = timezone.now()
@@ -121,12 +126,14 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
         else ()})
 
 
+@cost(PAGE)
 def match_report(request: HttpRequest, match_id: int) -> HttpResponse:
     """A team's report on its own match (the rehearsal report), read by the page from
     the API with the team's token: the page itself says nothing of the match."""
     return render(request, "matches/report.html", {"match_id": match_id})
 
 
+@cost(PAGE)
 def match_play(request: HttpRequest, match_id: int) -> HttpResponse:
     """A person plays one team through the answer API with its token: the page says
     nothing of the match until the API has shown it to that token."""
@@ -156,6 +163,7 @@ def round_matches(user, tournament_id: int) -> list[Match]:
     return [game for game in latest.values() if game.fixture.round == current][:WALL_LIMIT]
 
 
+@cost(PAGE)
 def screens(request: HttpRequest) -> HttpResponse:
     following = request.GET.get("tournament", "")
     if following:  # a wall that follows a tournament's rounds by itself
@@ -241,6 +249,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
 PUBLISHED_PAGE = 50
 
 
+@cost(PAGE)
 def published(request: HttpRequest) -> HttpResponse:
     """Published matches, newest first, filtered by game, team, board and date."""
     now = timezone.now()
@@ -293,6 +302,7 @@ def _headline(game: str, scores: list[dict[str, int]] | None) -> list[int] | Non
     return rules_for(game).headline(scores) if scores else None
 
 
+@cost(LARGE)
 def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
     """Scores per turn of a published match: one row a turn, a column per team and part."""
     match = get_object_or_404(Match, pk=match_id)
@@ -326,6 +336,7 @@ def turn_refused(latest: int) -> HttpResponse:
         content_type="text/plain; charset=utf-8")
 
 
+@cost(LARGE)
 def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board after one resolved turn as a PNG picture: ?turn=N, by default the latest.
     A resolved turn's picture never changes: it carries an ETag, is drawn once per
@@ -364,6 +375,7 @@ CLIPS = picture.Drawn(entries=16, limit=64 << 20)  # the GIFs drawn lately
 CLIP_VERSION = 1  # part of a clip's key: raise it when the clip's drawing changes
 
 
+@cost(LARGE)
 def replay_gif(request: HttpRequest, match_id: int) -> HttpResponse:
     """Turns `from` to `to` of a match as an animated GIF in the screens' look
     (matches/clips.py), `lang` and `theme` (dark, light) for its words and colours and

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET
 
 from matches import selectors
 from matches.access import as_seen, public_filter
+from matches.admission import PAGE, cost
 from matches.models import Match, Tournament
 from matches.rules import rules_for
 from matches.selectors.delay import DELAY_MAX_S, delayed
@@ -25,6 +26,7 @@ from matches.views.pages import asked_turn, game_words, turn_refused, visible_ma
 
 
 @require_GET
+@cost(PAGE)
 def tv(request: HttpRequest) -> HttpResponse:
     """The TV: its script asks `tv_now` what to show and switches by itself."""
     return render(request, "matches/tv.html", {"games": game_words()})
@@ -51,6 +53,7 @@ def featured(now, tournament: int | None = None) -> Match | None:
 
 
 @require_GET
+@cost(PAGE)
 def tv_now(request: HttpRequest) -> JsonResponse:
     """The featured match, and how the one the TV shows (?current=ID) stands: its status
     and its end in plain words, or null once it is not public any more."""
@@ -108,6 +111,7 @@ def _swing(match: Match) -> dict | None:
 
 
 @require_GET
+@cost(PAGE)
 def replay_code(request: HttpRequest, match_id: int) -> HttpResponse:
     """A QR code (SVG) of the address of the replay at ?turn=N, for a phone in the hall
     to open the turn the TV shows; drawn here, with no network."""
@@ -143,6 +147,7 @@ def _line(match: Match, now) -> dict:
 
 @xframe_options_exempt  # the one page other sites may frame
 @require_GET
+@cost(PAGE)
 def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
     """The board, the names and the scores only, sized to the frame: live, or after turn
     ?turn=N. Seen by whoever may see the venue screen."""

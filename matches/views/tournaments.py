@@ -19,6 +19,7 @@ from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from matches.access import JUDGE_PERMISSION, is_judge
+from matches.admission import LARGE, PAGE, WRITE, cost
 from matches.models import Fixture, Match, Tournament
 from matches.rules import rules_for
 from matches.selectors import match_export
@@ -48,6 +49,7 @@ def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
 LISTED_A_PAGE = 50  # tournaments on a page of the list, newest first
 
 
+@cost(PAGE)
 def tournament_list(request: HttpRequest) -> HttpResponse:
     """The tournaments the caller may see, newest first, a page at a time (`?page=N`);
     their start in the reader's time zone (static/matches/local-times.js)."""
@@ -62,6 +64,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/tournaments.html", {"rows": rows, "page": page})
 
 
+@cost(PAGE)
 def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The page; `?part=live` is its live part alone, which the page reloads."""
     tournament = _visible(request, tournament_id)
@@ -76,6 +79,7 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return render(request, "matches/tournament.html", context)
 
 
+@cost(PAGE)
 def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _visible(request, tournament_id)
     data = page_data(tournament, timezone.now(), public=not is_judge(request.user))
@@ -90,6 +94,7 @@ def standings_csv(request: HttpRequest, tournament_id: int) -> HttpResponse:
               for row in data["standings"]))
 
 
+@cost(LARGE)
 def records_zip(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """Every finished match of the tournament that this visitor may read, as match-record/1
     files in one ZIP archive, with the tournament itself as tournament.json."""
@@ -115,6 +120,7 @@ def records_zip(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 @require_POST
 @permission_required(JUDGE_PERMISSION, raise_exception=True)
+@cost(WRITE)
 def tournament_publish_all(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """A judge publishes every finished match of the tournament at once."""
     tournament = get_object_or_404(Tournament, pk=tournament_id)
@@ -128,6 +134,7 @@ def tournament_publish_all(request: HttpRequest, tournament_id: int) -> HttpResp
 
 @require_POST
 @permission_required(JUDGE_PERMISSION, raise_exception=True)
+@cost(WRITE)
 def fixture_hand(request: HttpRequest, tournament_id: int, fixture_id: int) -> HttpResponse:
     """A judge records a fixture's result (`winner`: a seed, or "draw") or has it rerun
     (`rerun`), with a note; the answer is the tournament page, saying what was done."""
