@@ -16,7 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import URLPattern
 from django.utils import timezone
 from django.utils.translation import gettext
-from ninja import NinjaAPI, Schema, Status, Swagger
+from ninja import NinjaAPI, Query, Schema, Status, Swagger
 from ninja.errors import ValidationError
 
 from matches import reads, selectors
@@ -40,6 +40,7 @@ from matches.request_bodies import BodyRefused, json_object
 from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import analysis, debug
 from matches.selectors.delay import delayed
+from matches.selectors.ladder import PAGE_ROWS, PAGE_ROWS_MAX
 from matches.selectors.whatif import WhatIfError, whatif
 from matches.services import practice
 from matches.services.submissions import (
@@ -607,18 +608,30 @@ def start_practice(request: HttpRequest):
 
 
 RatedGame = Literal.__getitem__(tuple(practice.rated_games()))
+LADDER_PAGES = 10_000  # the last page of a ladder that may be asked for (a bound on its offset)
 
 
 @api.get("/practice/ladder", response={200: list[dict[str, Any]], **errors(401, 404, 422)},
          summary="The practice ladder of a game",
-         description="`?game=kakomimasu` (or procon2020, blokus-duo, chaser): the built-in "
-                     "levels and every team rated by its finished practice games, best first "
-                     '(docs/api.md, "Practice").')
-def get_ladder(request: HttpRequest, game: RatedGame):
+         description="`?game=kakomimasu` (or procon2020, blokus-duo, chaser): a page of the "
+                     "built-in levels and the teams rated by their finished practice games, "
+                     "best first: `page` (from 1) of `limit` rows (50; at most 100). A `Link` "
+                     'header names the pages beside it (rel="next", rel="prev") where there are '
+                     'such (docs/api.md, "Practice").')
+def get_ladder(request: HttpRequest, response: HttpResponse, game: RatedGame,
+               page: int = Query(1, ge=1, le=LADDER_PAGES),
+               limit: int = Query(PAGE_ROWS, ge=1, le=PAGE_ROWS_MAX)):
     if practice.practice_setting() == "off":
         return Status(404, {"error": "practice_off",
                             "detail": "this server offers no practice matches"})
-    return Status(200, selectors.practice_ladder(game))
+    rows = selectors.practice_ladder(game, offset=(page - 1) * limit, limit=limit + 1)
+    # the answer stays a plain list (as before pages); the pages around it are links
+    links = [(page + 1, "next")] if len(rows) > limit else []
+    links += [(page - 1, "prev")] if page > 1 else []
+    if links:
+        response["Link"] = ", ".join(f'<{request.path}?game={game}&page={number}&limit={limit}>; '
+                                     f'rel="{rel}"' for number, rel in links)
+    return Status(200, rows[:limit])
 
 
 def _received(request: HttpRequest, match_id: int, response: HttpResponse,

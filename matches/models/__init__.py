@@ -4,6 +4,7 @@ turns) and the contests around it (`tournaments`: tournaments, their entrants an
 fixtures, which matches and teams point to by name). The rest of the code imports them
 from here; no feature's module is imported by the core's."""
 
+from matches.models.ladder import LadderGame, LadderStanding
 from matches.models.notices import Announcement, Question
 from matches.models.play import (
     MAX_ID,
@@ -20,6 +21,7 @@ from matches.models.play import (
 )
 from matches.models.tournaments import Entrant, Fixture, Tournament
 
-__all__ = ["Announcement", "Board", "Entrant", "Fixture", "Match", "PracticeTeam",
+__all__ = ["Announcement", "Board", "Entrant", "Fixture", "LadderGame", "LadderStanding",
+           "Match", "PracticeTeam",
            "Question", "RequestTally", "Submission", "Team", "Tournament", "Turn",
            "MAX_ID", "new_token", "storable_id", "token_hash"]

@@ -1,90 +1,71 @@
-"""The practice ladder: each game's ratings from its finished practice matches, shown on
-/practice/ (docs/api.md, "Practice").
+"""The practice ladder as it is read: a page of a game's standings, best first, shown on
+/practice/ and by GET /api/practice/ladder (docs/api.md, "Practice"). The standings are
+kept in a table that each practice game's end moves (matches/models/ladder.py, written by
+matches/services/ladder.py), so that a page costs one query on its index, however many
+games were played.
 
 A rating is OpenSkill's (the Plackett-Luce model, from the `openskill` library), shown
 as its ordinal (μ − 3σ: 0 for a newcomer, rising as its games make it surer). The
 built-in levels have fixed ratings, never moved by their games, so a team sees where it
-stands between them. Teams are rated by name (a guest's too, while its matches are
-kept); a game against the seat nobody plays, or not played to its end, rates nobody.
-Practice counts in no tournament, and tournaments count nowhere here.
+stands between them. Teams are rated by name (a guest's too, until its games are taken
+down); a game against the seat nobody plays, or not played to its end, or void, rates
+nobody. Practice counts in no tournament, and tournaments count nowhere here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-from openskill.models import PlackettLuce
-
-from matches.models import Match
+from matches.models import LadderStanding
 
 # The levels' fixed ratings (μ, with σ = LEVEL_SIGMA): their ordinals 7, 17, 24 and 30,
 # spaced as the ladder's results between them (bench/ladder.py) suggest.
 LEVEL_MU = {1: 10.0, 2: 20.0, 3: 27.0, 4: 33.0}
 LEVEL_SIGMA = 1.0
-MATCHES_READ = 5000  # the most recent finished practice matches a ladder is made from
 RECENT = 5  # the games listed beside a rating
+PAGE_ROWS = 50  # a page of the ladder unless asked otherwise
+PAGE_ROWS_MAX = 100
 
 
-@dataclass
-class Standing:
-    name: str
-    level: int | None  # a built-in level, or None for a team
-    rating: Any
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    recent: list[int] = field(default_factory=list)  # match ids, the latest first
-
-    def row(self) -> dict[str, Any]:
-        return {"name": self.name, "level": self.level,
-                "rating": round(self.rating.ordinal(), 1), "mu": round(self.rating.mu, 2),
-                "sigma": round(self.rating.sigma, 2), "games": self.wins + self.draws + self.losses,
-                "wins": self.wins, "draws": self.draws, "losses": self.losses,
-                "recent": self.recent[:RECENT]}
+def practice_ladder(game: str, *, offset: int = 0, limit: int = PAGE_ROWS) -> list[dict[str, Any]]:
+    """Rows `offset` to `offset + limit` of the game's ladder, best first: the built-in
+    levels among the teams that finished a practice game against a level or another team
+    (equal ratings in the order they came to the ladder)."""
+    page = list(LadderStanding.objects.filter(game=game)
+                .order_by("-rating", "pk")[offset:offset + limit])
+    if not page and not LadderStanding.objects.filter(game=game).exists():
+        # nothing rated in this game yet: the levels alone, as they stand before any game
+        page = sorted(level_standings(game), key=lambda s: -s.rating)[offset:offset + limit]
+    return [standing_row(standing) for standing in page]
 
 
-def practice_ladder(game: str) -> list[dict[str, Any]]:
-    """The game's ladder, best first: the built-in levels and every team that finished a
-    practice game against a level or another team."""
-    model = PlackettLuce()
-    standings: dict[tuple[str, Any], Standing] = {
-        ("level", level): Standing(f"Level {level}", level,
-                                   model.rating(mu=mu, sigma=LEVEL_SIGMA))
-        for level, mu in LEVEL_MU.items()}
-    matches = (Match.objects.filter(game=game, result__isnull=False).exclude(practice_by="")
-               .order_by("-pk").prefetch_related("teams")[:MATCHES_READ])
-    for match in sorted(matches, key=lambda m: m.pk):
-        teams = sorted(match.teams.all(), key=lambda team: team.index)
-        keys = [_key(team) for team in teams]
-        if None in keys or match.result.get("winner", "?") not in (0, 1, None) or \
-                match.result.get("decided_by") == "void":  # a void match counts nowhere
-            continue
-        sides = [standings.setdefault(key, Standing(team.name, None, model.rating()))
-                 for key, team in zip(keys, teams, strict=True)]
-        winner = match.result["winner"]
-        ranks = [0, 0] if winner is None else [0 if winner == 0 else 1, 0 if winner == 1 else 1]
-        rated = model.rate([[side.rating] for side in sides], ranks=ranks)
-        for index, side in enumerate(sides):
-            if side.level is None:  # a level's rating stays as it is
-                side.rating = rated[index][0]
-            if winner is None:
-                side.draws += 1
-            elif winner == index:
-                side.wins += 1
-            else:
-                side.losses += 1
-            side.recent.insert(0, match.pk)
-    return [standing.row() for standing in
-            sorted(standings.values(), key=lambda s: -s.rating.ordinal())]
+def standing_row(standing: LadderStanding) -> dict[str, Any]:
+    return {"name": standing.name, "level": standing.level, "rating": round(standing.rating, 1),
+            "mu": round(standing.mu, 2), "sigma": round(standing.sigma, 2),
+            "games": standing.games, "wins": standing.wins, "draws": standing.draws,
+            "losses": standing.losses, "recent": standing.recent[:RECENT]}
 
 
-def _key(team) -> tuple[str, Any] | None:
-    """Who a practice team is for the ladder: a level, a team by its name, or None for a
-    seat that rates nobody (nobody plays it, or nobody came)."""
-    if team.seat.startswith("level-") and team.seat[6:].isdigit():
-        level = int(team.seat[6:])
-        return ("level", level) if level in LEVEL_MU else None
-    if team.seat:
+def level_standings(game: str) -> list[LadderStanding]:
+    """The game's built-in levels before any game (not stored): their fixed ratings, in
+    the order of the levels."""
+    return [LadderStanding(game=game, kind=LadderStanding.LEVEL, name=level_name(level),
+                           level=level, mu=mu, sigma=LEVEL_SIGMA, rating=mu - 3 * LEVEL_SIGMA,
+                           recent=[])
+            for level, mu in LEVEL_MU.items()]
+
+
+def level_name(level: int) -> str:
+    return f"Level {level}"
+
+
+def ladder_key(seat: str, name: str) -> tuple[str, str] | None:
+    """Who a practice game's team (its `seat` and `name`) is on the ladder: (kind, name)
+    of a level or of a team by its name, or None for a seat that rates nobody (nobody
+    plays it, or nobody came)."""
+    if seat.startswith("level-") and seat[6:].isdigit():
+        level = int(seat[6:])
+        return (LadderStanding.LEVEL, level_name(level)) if level in LEVEL_MU else None
+    if seat:
         return None
-    return ("team", team.name)
+    return (LadderStanding.TEAM, name)

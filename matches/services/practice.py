@@ -40,6 +40,7 @@ from matches.services.boards import (
     boards_offered,
 )
 from matches.services.clock import clock_wake
+from matches.services.ladder import ladder_forget
 from matches.services.matches import Timing, match_make
 
 LEVELS = ("level-1", "level-2", "level-3", "level-4")
@@ -360,6 +361,7 @@ def practice_sweep(now: datetime) -> int:
     for query in (expired, unjoined):
         ids = list(query.values_list("pk", flat=True)[:100])
         if ids:
+            ladder_forget(ids, now)  # their ids out of the ladder's latest games
             count += Match.objects.filter(pk__in=ids).delete()[1].get("matches.Match", 0)
     # the boards callers sent that no match is on any more (some 16 KB each)
     unused = Board.objects.filter(source=SENT, matches__isnull=True).values_list("pk", flat=True)

@@ -59,7 +59,7 @@ def practice_page(request: HttpRequest) -> HttpResponse:
     boards = {game: boards_offered(game) for game, _ in games}
     running = (Match.objects.unfinished().exclude(practice_by="").filter(first_game=None)
                .order_by("-created_at").prefetch_related("teams")[:20])
-    ladders = [(game, words["title"], selectors.practice_ladder(game)[:LADDER_ROWS])
+    ladders = [(game, words["title"], selectors.practice_ladder(game, limit=LADDER_ROWS))
                for game, words in game_words().items()
                if game in practice.rated_games()] if setting != "off" else []
     served_elsewhere = [words["title"] for game, words in game_words().items()

@@ -12,6 +12,7 @@ from matches.models import Match
 from matches.selectors.ladder import practice_ladder
 from matches.selectors.verdicts import verdicts
 from matches.services.clock import clock_tick
+from matches.services.ladder import ladder_record
 from tests.commands.calls import refusal, run
 from tests.factories import make_match
 
@@ -39,13 +40,16 @@ def test_a_running_match_stops_at_once_has_no_result_and_says_why(client):
     assert state["result"]["decided_by"] == "void"
 
 
-def test_a_finished_match_keeps_what_it_had_and_counts_nowhere_on_the_ladder(settings):
+def test_a_finished_match_keeps_what_it_had_and_counts_nowhere_on_the_ladder(
+        settings, django_capture_on_commit_callbacks):
     settings.PRACTICE = "open"
     match, _ = make_match(turns=1)
     result = {"winner": 0, "decided_by": "total"}
     Match.objects.filter(pk=match.pk).update(closed=True, result=result, practice_by="guest:x")
+    ladder_record(match)  # as its end would have (the ladder keeps what it rated)
     assert [row["wins"] for row in practice_ladder("kakomimasu") if row["level"] is None] == [1, 0]
-    run("voidmatch", str(match.pk), "--reason", "a judge's mistake")
+    with django_capture_on_commit_callbacks(execute=True):  # the ladder hears of it then
+        run("voidmatch", str(match.pk), "--reason", "a judge's mistake")
     match.refresh_from_db()
     assert match.result["voided"] == result and match.result["decided_by"] == "void"
     assert [row for row in practice_ladder("kakomimasu") if row["level"] is None] == []
