@@ -9,6 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from matches import selectors
+from matches.admission import PAGE, cost
 from matches.models import Match
 from matches.services import practice
 from matches.services.boards import boards_offered
@@ -43,6 +44,7 @@ OPPONENTS = [
 ]
 
 
+@cost(PAGE)
 def practice_page(request: HttpRequest) -> HttpResponse:
     setting = practice.practice_setting()
     started, refusal, asked = None, None, {}
