@@ -449,10 +449,11 @@ class Admission:
         self.application = application
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        name = gate_of(scope.get("method", ""), scope.get("path", "")) \
-            if scope["type"] == "http" else None
-        if name is None:
+        if scope["type"] != "http":
             return await self.application(scope, receive, send)
+        name = gate_of(scope.get("method", ""), scope.get("path", ""))
+        if name is None:  # a write: no gate, but a refusal to a stranger is held too
+            return await self.application(scope, receive, _held_unless_known(scope, send))
         address = client_address(scope)
         refused = _small_read_refused(scope, address)
         if refused is not None:
@@ -479,6 +480,30 @@ class Admission:
             ticket.release()
             if name == "heavy":
                 BYTES.charge(address, sent)
+
+
+def _held_unless_known(scope: dict, send: Any) -> Any:
+    """`send`, holding a 429 (a rate limit's, a cap's: the practice, the questions, the
+    answers of a token nobody holds) for the tarpit's second unless the request carries
+    a token this process knows a team for: a stranger flooding writes is refused once a
+    second, whatever header it adds, and a team's own program is never slowed."""
+    async def held(message: dict) -> None:
+        if message.get("type") == "http.response.start" and message.get("status") == 429 \
+                and not _known_holder(scope):
+            await tarpit()
+        await send(message)
+    return held
+
+
+def _known_holder(scope: dict) -> bool:
+    from matches.access import token_known
+
+    for name, value in scope.get("headers", ()):
+        if name in (b"authorization", b"x-api-token"):
+            given = value.decode("latin-1").strip()
+            if token_known(given if given[:7].lower() == "bearer " else f"Bearer {given}"):
+                return True
+    return False
 
 
 class TooBusy(Exception):

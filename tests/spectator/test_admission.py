@@ -270,3 +270,35 @@ async def test_a_visitors_state_reads_over_the_rate_are_refused_here_and_views_r
     monkeypatch.setattr(admission, "tarpit", tarpit)
     assert (await call(Admission(refusing), "/api/matches/8", "192.0.2.9", held))[0] == 429
     assert holds == [True]
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_writes_refusal_is_held_for_a_stranger_whatever_it_adds_and_never_for_a_team(
+        monkeypatch):
+    """A 429 to a write (practice's rate limit, the questions' limit, the answers of a
+    token nobody holds) is held as a read's is, with a cookie or a made-up token too; a
+    token this process knows a team for is answered at once."""
+    from asgiref.sync import sync_to_async
+
+    from matches.access import team_by_authorization
+    from tests.factories import make_match
+
+    holds = []
+
+    async def tarpit():
+        holds.append(True)
+
+    async def refusing(scope, receive, send):
+        await send({"type": "http.response.start", "status": 429, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+    monkeypatch.setattr(admission, "tarpit", tarpit)
+    _, tokens = await sync_to_async(make_match)()
+    await sync_to_async(team_by_authorization)(f"Bearer {tokens[0]}")  # now known here
+    app, held = Admission(refusing), asyncio.Event()
+    for headers in ([], [(b"cookie", b"x=1")], [(b"authorization", b"Bearer made-up")],
+                    [(b"authorization", f"Bearer {tokens[0]}".encode())],
+                    [(b"authorization", tokens[0].encode())]):
+        assert (await call(app, "/api/practice", "192.0.2.9", held, method="POST",
+                           headers=headers))[0] == 429
+    assert holds == [True, True, True]  # the three strangers', not the team's two
