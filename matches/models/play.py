@@ -12,7 +12,6 @@ from datetime import datetime, timedelta
 
 from django.db import models
 from django.db.models import F, Q
-from django.utils.translation import gettext
 
 from matches.rules import GAME_CHOICES, rules_for
 from matches.rules.turns import is_protocol_played
@@ -75,6 +74,10 @@ class Match(models.Model):
 
     game = models.CharField(max_length=20, choices=GAME_CHOICES)
     title = models.TextField(blank=True)  # records' titles may be long descriptions
+    # A title the server made (a tournament's round, a later game), in parts, so that it
+    # is said in each reader's language (matches/models/titles.py); `title` keeps it in English
+    # for the records and exports. Empty: `title` is the organiser's own words.
+    title_parts = models.JSONField(default=dict, blank=True)
     board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="matches")
     agents = models.PositiveSmallIntegerField()
     turns = models.PositiveSmallIntegerField()
@@ -158,7 +161,9 @@ class Match(models.Model):
         ]
 
     def __str__(self) -> str:
-        return self.title or gettext("Match %(id)s") % {"id": self.pk}
+        from matches.models.titles import shown_title
+
+        return shown_title(self)
 
     def board_hidden(self, now: datetime) -> bool:
         """Its board is secret and its first strategy step has not opened yet."""

@@ -11,6 +11,7 @@ from django.db import transaction
 
 from matches.live.broadcast import summary_announce
 from matches.models import Board, Match, Team, new_token, token_hash
+from matches.models.titles import game_parts
 from matches.rules import rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating
@@ -93,6 +94,7 @@ def match_create(
     transition_seconds: float,
     start_at: datetime,
     title: str = "",
+    title_parts: dict | None = None,
     public_live: bool = False,
     team_shorts: Sequence[str] | None = None,
     clock_seconds: float | None = None,
@@ -118,7 +120,8 @@ def match_create(
     with transaction.atomic():
         steps = (0, 0) if clock_seconds is not None else (strategy_seconds, transition_seconds)
         match = Match.objects.create(
-            game=board.game, title=title, board=board, agents=agents, turns=turns,
+            game=board.game, title=title, title_parts=title_parts or {}, board=board,
+            agents=agents, turns=turns,
             strategy_ms=round(steps[0] * 1000), transition_ms=round(steps[1] * 1000),
             clock_ms=None if clock_seconds is None else round(clock_seconds * 1000),
             start_at=start_at, public_live=public_live, match_games=match_games,
@@ -144,7 +147,8 @@ def _public_late(match: Match) -> None:
 
 
 def next_game_create(*, first: Match, board: Board, agents: int, start_at: datetime,
-                     title: str = "", secret_board: bool = True) -> Match:
+                     title: str = "", title_parts: dict | None = None,
+                     secret_board: bool = True) -> Match:
     """A later game of `first`'s match (Procon 2020's second): the same teams, whose
     tokens serve it too (its own teams' token hashes are random: a token always finds
     the first game's team, and `access` follows it here), the same turns and timing, a
@@ -154,7 +158,8 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
         raise RecordError(f"title: {problem}")
     with transaction.atomic():
         game = Match.objects.create(
-            game=first.game, title=title, board=board, agents=agents, turns=first.turns,
+            game=first.game, title=title, title_parts=title_parts or {}, board=board,
+            agents=agents, turns=first.turns,
             strategy_ms=first.strategy_ms, transition_ms=first.transition_ms,
             clock_ms=first.clock_ms, start_at=start_at, public_live=first.public_live,
             first_game=first, match_games=first.match_games, secret_board=secret_board,
@@ -179,7 +184,8 @@ def whole_second(moment: datetime) -> datetime:
 def match_make(*, game: str, team_names: Sequence[str], start_at: datetime,
                boards: Sequence[ChosenBoard] = (), timing: Timing = Timing(),
                agents: int | None = None, title: str = "", public_live: bool = False,
-               team_shorts: Sequence[str] | None = None, delay_seconds: int = 0) -> MadeMatch:
+               team_shorts: Sequence[str] | None = None, delay_seconds: int = 0,
+               title_parts: dict | None = None) -> MadeMatch:
     """Make a whole match of `game` between two teams, starting at `start_at`: every
     game its rules plan ahead (`games_per_match`), each on its board (`boards` in order,
     as `board_choose` gives them; `board_default` where none is given), each later game
@@ -215,7 +221,8 @@ def match_make(*, game: str, team_names: Sequence[str], start_at: datetime,
             clock_seconds=(timing.clock_seconds or rules.default_clock_seconds)
             if alternating else None,
             start_at=start_at, title=title or hints.get("title") or "",
-            public_live=public_live, match_games=rules.games_per_match,
+            title_parts=title_parts, public_live=public_live,
+            match_games=rules.games_per_match,
             delay_seconds=delay_seconds)
         games = [created.match, *_later_games(created.match, chosen[1:], timing.pause())]
     return MadeMatch(games, created.tokens)
@@ -223,12 +230,14 @@ def match_make(*, game: str, team_names: Sequence[str], start_at: datetime,
 
 def _later_games(first: Match, boards: Sequence[ChosenBoard], pause: timedelta) -> list[Match]:
     """The games after `first`, one a board, each `pause` after the last turn of the one
-    before, titled after the first ("Final (game 2)")."""
+    before, titled after the first ("Final (game 2)", in each reader's language:
+    matches/models/titles.py)."""
     games = [first]
     for number, (board, hints) in enumerate(boards, start=2):
         before = games[-1]
         games.append(next_game_create(
             first=first, board=board, agents=hints.get("agents", DEFAULT_AGENTS),
             start_at=whole_second(before.start_at + before.turns * before.period + pause),
-            title=f"{first.title} (game {number})" if first.title else ""))
+            **dict(zip(("title", "title_parts"),
+                       game_parts(first.title_parts, first.title, number), strict=True))))
     return games[1:]

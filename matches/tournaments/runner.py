@@ -36,6 +36,7 @@ from django.utils import timezone
 from matches.bots import bots_for
 from matches.caches import resettable
 from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
+from matches.models.titles import tournament_parts
 from matches.reads import public_state_text
 from matches.rules import rules_for
 from matches.rules.turns import is_protocol_played
@@ -324,9 +325,8 @@ def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
     boards = settings.get("boards") or []
     made = Match.objects.filter(fixture__tournament=tournament, first_game=None).count()
     names = [entrants[seed].name for seed in seeds]
-    title = f"{tournament.name} · round {fixture.round}: {names[0]} vs {names[1]}"
-    if number:
-        title += f" (match {number + 1})"
+    title, parts = tournament_parts(tournament.name, fixture.round, names,
+                                    number + 1 if number else 0)
     games = match_make(
         game=tournament.game, team_names=names, team_shorts=[entrants[s].short for s in seeds]
         if all(entrants[s].short for s in seeds) else None,
@@ -337,7 +337,7 @@ def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
                       clock_seconds=settings.get("clock_seconds"),
                       between_seconds=settings.get("between_seconds", BETWEEN_SECONDS)),
         start_at=now + timedelta(seconds=settings.get("start_seconds", START_SECONDS)),
-        title=title, public_live=tournament.public,
+        title=title, title_parts=parts, public_live=tournament.public,
         delay_seconds=settings.get("delay_seconds", 0)).games
     Match.objects.filter(pk__in=[game.pk for game in games]).update(fixture=fixture)
     for index, seed in enumerate(seeds):
