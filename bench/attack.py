@@ -27,13 +27,44 @@ sizes' plain sum alongside; with --venue, each process's share at the peak), wha
 attack added to the database (< 1 MB: its growth beyond a quiet phase's), and what the
 gates refused. --parts attacks with some of the parts only (streams, sockets, since,
 pictures, reads, posts), to see what each costs.
+
+The floods of issue 45 are parts too, none of them in the default attack (each would
+hide what the others cost); where one is asked for, the server lets anyone practise
+(SPECTATOR_PRACTICE=open, the demo's default and not the venue's) under the shipped caps
+(20 practice matches at once, 2 a caller):
+  - boards: practice requests from 127.0.0.2 that each send a Kakomimasu board of their
+    own, a public boards file's entry made from a public board (matches/boards/), of
+    another size and points each time, between `GET /v1/boards` from 8 threads;
+  - ladder: after some finished practice matches (--seed-matches short ones against
+    level 1, of the three games practised here, started from 127.0.0.40-59 before the
+    quiet phase), `GET /api/practice/ladder` of every rated game, page after page, and
+    `GET /practice/`, from 8 threads at 127.0.0.3;
+  - practice: chains of practice requests (a guest's, then again with the token the
+    last answer gave, and again) for long matches against level 4, from 4 threads at
+    127.0.0.2 and one at each of 127.0.0.10-39, all at once; an innocent guest asks
+    for one every 2 seconds from an address never seen before. It prints the practice
+    matches under way at the peak (the caps' count, read from the database) beside the
+    caps, the most one caller had, and what the innocent guest was answered;
+  - whatif: bursts of 40 what-ifs at once (`play_on` 100 turns of level 4 against
+    level 4) on a practice match on a 64×64 board with 30 agents a team and 200 turns
+    of 10 seconds, half anonymous, half with a token of the live match (another
+    match's); meanwhile 127.0.0.4 times the live match's board picture twice a second;
+  - qr: the replay's QR codes (`/matches/{id}/replay.svg?turn=N`) of the published
+    match, turn after turn (more than the codes kept), about 70 a second.
+--floods runs each of them in turn (or those it names: --floods boards,qr), each on a
+server of its own started afresh (a flood's matches, caps and memory left to the
+next would blur its figures), each with its quiet phase, and ends with a table of
+their team's POST p99, turn lateness p99 and peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
+import http.client
 import json
+import math
 import multiprocessing
 import multiprocessing.queues
 import os
@@ -48,6 +79,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections import Counter
 from pathlib import Path
 
 import aiohttp
@@ -56,6 +88,18 @@ from live import free_port, percentile
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = "127.0.0.2"  # Linux answers every 127.0.0.0/8 address on the loopback
 BIG_TURNS, BIG_SIDE, BIG_AGENTS = 1000, 64, 24
+LADDER_READER = "127.0.0.3"  # the ladder flood's reader
+PICTURE_PROBE = "127.0.0.4"  # times another match's picture while the what-ifs run
+SETUP = "127.0.0.5"  # makes the what-if flood's practice match
+CHAINS = [f"127.0.0.{n}" for n in range(10, 40)]  # the practice flood's 30 addresses
+SEEDERS = [f"127.0.0.{n}" for n in range(40, 60)]  # play the ladder's short matches
+INNOCENT = 100  # the innocent guest's first address, 127.0.0.100 (then 101, ...)
+FLOODS = ("boards", "ladder", "practice", "whatif", "qr")
+PUBLIC_BOARDS = ROOT / "matches" / "boards" / "kakomimasu-boards.json"
+WHATIF_SIDE, WHATIF_AGENTS = 64, 30
+QR_RATE = 70.0  # QR codes asked a second
+SOURCES = {"ladder": LADDER_READER,  # the floods' addresses where not ATTACKER's alone
+           "practice": f"{ATTACKER}, 127.0.0.10-39 and (innocent) 127.0.0.{INNOCENT}+"}
 
 
 def big_record(path: Path) -> None:
@@ -86,12 +130,16 @@ def big_record(path: Path) -> None:
 class System:
     """The server under attack: the demo's one process, or the venue layout."""
 
-    def __init__(self, scratch: Path, venue: bool) -> None:
+    def __init__(self, scratch: Path, venue: bool, practice: bool = False) -> None:
         self.scratch, self.venue, self.services_started = scratch, venue, False
         self.env = dict(os.environ, SPECTATOR_VAR_DIR=str(scratch), DJANGO_DEBUG="0",
                         LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
-        for name in ("DATABASE_URL", "REDIS_URL", "SPECTATOR_TRUSTED_NETWORKS"):
-            self.env.pop(name, None)
+        for name in ("DATABASE_URL", "REDIS_URL", "SPECTATOR_TRUSTED_NETWORKS",
+                     "SPECTATOR_PRACTICE", "SPECTATOR_PRACTICE_MAX_MATCHES",
+                     "SPECTATOR_PRACTICE_MAX_PER_CALLER", "SPECTATOR_PRACTICE_GUEST_HOURS"):
+            self.env.pop(name, None)  # (the shipped caps)
+        if practice:  # the floods: anyone may practise, on the venue too
+            self.env["SPECTATOR_PRACTICE"] = "open"
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = open(scratch / "server.log", "w")  # noqa: SIM115
@@ -106,7 +154,7 @@ class System:
             for command in (["dropdb", "--if-exists"], ["createdb"]):
                 subprocess.run([*_pg(command[0]), *command[1:], "-h", "127.0.0.1", "-p",
                                 "55432", "-U", "postgres", "spectator_attack"], check=True)
-            subprocess.run(["redis-cli", "-p", "56379", "-n", "2", "flushdb"], check=True,
+            subprocess.run(["redis-cli", "-p", "56379", "-n", "15", "flushdb"], check=True,
                            stdout=subprocess.DEVNULL)
             self.process = subprocess.Popen(
                 ["bash", "deploy/serve.sh", "2"], cwd=ROOT, stdout=self.log,
@@ -187,7 +235,9 @@ class System:
 
 
 VENUE_DATABASE = "postgres://postgres@127.0.0.1:55432/spectator_attack"
-VENUE_REDIS = "redis://127.0.0.1:56379/2"
+# Redis db 15: `make test`'s workers take db 1 + their index (tests/workers.py), serve.sh
+# db 1; the bench flushes its own at each start, so it must be none of theirs.
+VENUE_REDIS = "redis://127.0.0.1:56379/15"
 
 
 def _pg(program: str) -> list[str]:
@@ -300,6 +350,128 @@ def sample_memory(system: System, until: float, samples: list) -> None:
         time.sleep(0.2)
 
 
+async def probe_picture(base: str, path: str, until: float, times: list) -> None:
+    """Another match's board picture twice a second, from an address of its own."""
+    connector = aiohttp.TCPConnector(local_addr=(PICTURE_PROBE, 0), force_close=True)
+    async with aiohttp.ClientSession(connector=connector) as session:
+        while time.time() < until:
+            began, status = time.perf_counter(), 0
+            try:
+                async with session.get(base + path,
+                                       timeout=aiohttp.ClientTimeout(total=60)) as answer:
+                    await answer.read()
+                    status = answer.status
+            except (aiohttp.ClientError, TimeoutError):
+                pass
+            times.append((time.time(), (time.perf_counter() - began) * 1000, status))
+            await asyncio.sleep(0.5)
+
+
+def call(port: int, address: str, method: str, path: str, body=None, token: str | None = None,
+         timeout: float = 60) -> tuple[int, bytes]:
+    """One request from `address` on a connection of its own: its status (0: no answer)
+    and its body."""
+    headers = {"Connection": "close"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None
+    if body is not None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        headers["Content-Type"] = "application/json"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout,
+                                            source_address=(address, 0))
+    try:
+        connection.request(method, path, body=data, headers=headers)
+        answer = connection.getresponse()
+        return answer.status, answer.read()
+    except (OSError, http.client.HTTPException):
+        return 0, b""
+    finally:
+        connection.close()
+
+
+def answered(data: bytes) -> dict:
+    """An answer's JSON object ({} for anything else)."""
+    try:
+        found = json.loads(data)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+@functools.cache
+def public_boards() -> list[dict]:
+    return list(json.loads(PUBLIC_BOARDS.read_text()).values())
+
+
+def board_entry(rng: random.Random, name: str, side: int | None = None) -> dict:
+    """A public boards file's entry, `{name: board}`, made from a public board: tiled to
+    another size (up to 64×64, or side×side), each point moved a little."""
+    base = rng.choice(public_boards())
+    width = side or rng.randint(base["width"], 64)
+    height = side or rng.randint(base["height"], 64)
+    points = [max(-16, min(16, base["points"][x % base["width"] + (y % base["height"]) *
+                                               base["width"]] + rng.randint(-2, 2)))
+              for y in range(height) for x in range(width)]
+    return {name: {"name": name, "width": width, "height": height, "points": points,
+                   "nAgent": base.get("nAgent") or 6, "totalTurn": 1}}
+
+
+# The caps' own count of the practice matches under way, and the most one caller has,
+# as the server reads them (matches/services/practice.py, `_caps`), 4 times a second.
+PRACTICE_COUNT = """
+import json, time
+from collections import Counter
+from django.conf import settings
+from matches.models import Match
+print(json.dumps({"caps": [settings.PRACTICE_MAX_MATCHES,
+                           settings.PRACTICE_MAX_PER_CALLER]}), flush=True)
+while True:
+    try:
+        callers = Counter(Match.objects.unfinished().exclude(practice_by="")
+                          .filter(first_game=None).values_list("practice_by", flat=True))
+    except Exception as error:  # a locked SQLite file, say: the next reading
+        print(json.dumps({"error": str(error)}), flush=True)
+    else:
+        print(json.dumps({"at": time.time(), "running": sum(callers.values()),
+                          "most": max(callers.values(), default=0)}), flush=True)
+    time.sleep(0.25)
+"""
+
+
+class PracticeCount:
+    """Reads PRACTICE_COUNT's lines from a `manage.py shell` of the server's settings."""
+
+    def __init__(self, system: System) -> None:
+        self.caps: list[int] = []
+        self.samples: list[tuple[float, int, int]] = []
+        self.errors: list[str] = []
+        self.process = subprocess.Popen(
+            [sys.executable, "manage.py", "shell", "-c", PRACTICE_COUNT], cwd=ROOT,
+            env=system.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        threading.Thread(target=self.read, daemon=True).start()
+
+    def read(self) -> None:
+        for line in self.process.stdout:
+            if not line.startswith("{"):  # the shell's own words ("objects imported")
+                continue
+            sample = answered(line.encode())
+            if "caps" in sample:
+                self.caps = sample["caps"]
+            elif "at" in sample:
+                self.samples.append((sample["at"], sample["running"], sample["most"]))
+            else:
+                self.errors.append(sample.get("error") or line.strip()[:200])
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
 # --- the attacker (127.0.0.2) -----------------------------------------------------
 
 
@@ -308,11 +480,17 @@ class Attacker:
     real attacker's: its threads never hold the measuring team's interpreter), each
     connection opened again as soon as it ends, until `stop`."""
 
-    def __init__(self, port: int, big: int, live: int, stop: threading.Event) -> None:
+    def __init__(self, port: int, big: int, live: int, stop: threading.Event,
+                 extra: dict | None = None) -> None:
         self.port, self.big, self.live, self.stop = port, big, live, stop
+        self.extra = extra or {}  # what the floods need: a token of the live match, ...
         self.answers: dict[str, dict[int, int]] = {}
+        self.errors: dict[str, dict[str, int]] = {}  # the floods' refusals by their code
+        self.times: dict[str, list[float]] = {}  # the floods' answers' times (ms), by
+        # part and status
         self.received = 0
         self.lock = threading.Lock()
+        self.serial = 0
 
     def count(self, part: str, status: int, size: int = 0) -> None:
         with self.lock:
@@ -390,6 +568,105 @@ class Attacker:
             except (OSError, ValueError):
                 self.count("posts", 0)
 
+    # --- the floods of issue 45 ---
+
+    def next_serial(self) -> int:
+        with self.lock:
+            self.serial += 1
+            return self.serial
+
+    def call(self, part: str, method: str, path: str, address: str = ATTACKER, body=None,
+             token: str | None = None, timeout: float = 60) -> tuple[int, dict]:
+        """One request, counted under `part` with its time and its refusal's code."""
+        began = time.perf_counter()
+        status, data = call(self.port, address, method, path, body, token, timeout)
+        elapsed = (time.perf_counter() - began) * 1000
+        found = answered(data) if status >= 400 or method == "POST" else {}
+        with self.lock:
+            self.times.setdefault(f"{part} {status}", []).append(elapsed)
+            if status >= 400 or status == 0:
+                code = f"{status} {found.get('error', '')}".strip()
+                codes = self.errors.setdefault(part, {})
+                codes[code] = codes.get(code, 0) + 1
+        self.count(part, status, len(data))
+        return status, found
+
+    def sent_boards(self) -> None:
+        """Practice requests, each with a board of its own (short matches against level
+        1, so that the caps let the next ones in)."""
+        rng = random.Random(os.getpid() * 1000 + self.next_serial())
+        while not self.stop.is_set():
+            board = board_entry(rng, f"Flood {self.next_serial()}")
+            status, _ = self.call("boards", "POST", "/api/practice", body={
+                "game": "kakomimasu", "opponent": "level-1", "board": board, "turns": 1,
+                "strategy_seconds": 0.5, "transition_seconds": 0, "name": "Flooder"})
+            if status in (0, 429):
+                time.sleep(0.05)
+
+    def read_paths(self, part: str, paths, address: str = ATTACKER) -> None:
+        """GET each of `paths` in turn, from `address`."""
+        while not self.stop.is_set():
+            status, _ = self.call(part, "GET", next(paths), address)
+            if status in (0, 429):
+                time.sleep(0.02)
+
+    def chain(self, address: str) -> None:
+        """A practice chain: a guest's request, then again with the token it gave, and
+        again; each match long, against level 4."""
+        token = None
+        while not self.stop.is_set():
+            status, found = self.call("practice", "POST", "/api/practice", address, body={
+                "game": "kakomimasu", "opponent": "level-4", "turns": 200,
+                "strategy_seconds": 5, "name": f"Chain {address.rsplit('.', 1)[1]}"},
+                token=token)
+            if status == 201:
+                token = found.get("token") or token
+            else:
+                time.sleep(0.1)
+
+    def innocent(self) -> None:
+        """An innocent guest: one practice request every 2 seconds, each from an address
+        never seen before."""
+        number = INNOCENT
+        while not self.stop.wait(2.0) and number < 255:
+            self.call("innocent", "POST", "/api/practice", f"127.0.0.{number}", body={
+                "game": "kakomimasu", "opponent": "level-1", "turns": 3,
+                "strategy_seconds": 0.5, "name": "Innocent"})
+            number += 1
+
+    def whatif_bursts(self) -> None:
+        """40 what-ifs at once, half anonymous, half with a token of another match; the
+        next 40 once all are answered."""
+        path = f"/api/matches/{self.extra['whatif']}/whatif"
+        body = {"from_turn": 0, "play_on": {"turns": 100,
+                                            "teams": {"0": "level-4", "1": "level-4"}}}
+        token = self.extra["other_token"]
+        while not self.stop.is_set():
+            burst = [threading.Thread(target=self.call, daemon=True, args=(
+                "whatif, anonymous" if each % 2 else "whatif, other token", "POST", path),
+                kwargs={"body": body, "token": None if each % 2 else token})
+                for each in range(40)]
+            for thread in burst:
+                thread.start()
+            for thread in burst:
+                thread.join()
+            self.count("bursts", 1)
+
+    def qr_codes(self, threads: int) -> None:
+        """One of `threads` threads asking QR_RATE codes a second in all, each of another
+        turn of the published match (more turns than the codes the server keeps)."""
+        period = threads / QR_RATE
+        due = time.monotonic() + random.random() * period
+        while not self.stop.is_set():
+            late = time.monotonic() - due
+            if late < 0:
+                time.sleep(-late)
+            elif late > 1:  # far behind (the server slow): no burst to catch up
+                due = time.monotonic()
+            due += period
+            turn = BIG_TURNS - self.next_serial() % BIG_TURNS
+            self.call("qr", "GET", f"/matches/{self.big}/replay.svg?turn={turn}")
+
     async def catch_up(self, until: float) -> None:
         """10 sockets with ?since=0 on the published match, read to the end."""
         connector = aiohttp.TCPConnector(local_addr=(ATTACKER, 0), limit=0)
@@ -432,6 +709,17 @@ class Attacker:
             "reads": [threading.Thread(target=self.fetch, args=("api reads", reads))
                       for _ in range(8)],
             "posts": [threading.Thread(target=self.post) for _ in range(4)],
+            "boards": [threading.Thread(target=self.sent_boards) for _ in range(2)] +
+                      [threading.Thread(target=self.read_paths, args=(
+                          "v1/boards", iter(lambda: "/v1/boards", None)))
+                       for _ in range(8)],
+            "ladder": [threading.Thread(target=self.read_paths, args=(
+                "ladder", ladder_paths(), LADDER_READER)) for _ in range(8)],
+            "practice": [threading.Thread(target=self.chain, args=(address,))
+                         for address in [ATTACKER] * 4 + CHAINS] +
+                        [threading.Thread(target=self.innocent)],
+            "whatif": [threading.Thread(target=self.whatif_bursts)],
+            "qr": [threading.Thread(target=self.qr_codes, args=(32,)) for _ in range(32)],
         }
         for part, started in threads.items():
             for thread in started if part in parts else ():
@@ -443,13 +731,28 @@ class Attacker:
         self.stop.set()
 
 
+def ladder_paths():
+    """The ladders of every rated game, page after page, and the practice page (a
+    thread's own round of them, from a place of its own)."""
+    pages = []
+    for page in range(1, 4):
+        for game in ("kakomimasu", "procon2020", "blokus-duo", "chaser"):
+            pages.append(f"/api/practice/ladder?game={game}&page={page}&limit=100")
+        pages += ["/practice/", "/api/practice/ladder?game=kakomimasu"]
+    number = random.randrange(len(pages))
+    while True:
+        number += 1
+        yield pages[number % len(pages)]
+
+
 def attack_apart(port: int, big: int, live: int, seconds: float, parts: tuple[str, ...],
-                 results: multiprocessing.queues.Queue) -> None:
+                 extra: dict, results: multiprocessing.queues.Queue) -> None:
     """The attack, in a process of its own: what it was answered, and how many bytes."""
-    attacker = Attacker(port, big, live, threading.Event())
+    attacker = Attacker(port, big, live, threading.Event(), extra)
     attacker.run(seconds, parts)
     with attacker.lock:
-        results.put((attacker.answers, attacker.received))
+        results.put((attacker.answers, attacker.received, attacker.errors,
+                     {part: list(times) for part, times in attacker.times.items()}))
 
 
 # --- the run ----------------------------------------------------------------------
@@ -475,21 +778,61 @@ def main() -> None:
     parser.add_argument("--show", action="store_true",
                         help="print every POST's latency and turn's lateness by its time")
     parser.add_argument("--parts", default=",".join(Attacker.PARTS),
-                        help="the attack's parts, separated by commas (default: all of them)")
+                        help="the attack's parts, separated by commas (default: all of them "
+                             f"but the floods: {', '.join(FLOODS)})")
+    parser.add_argument("--floods", nargs="?", const=",".join(FLOODS), metavar="FLOODS",
+                        help="each flood of issue 45 in turn, on a server of its own "
+                             "(default: all of them), then a table of their figures")
+    parser.add_argument("--seed-matches", type=int, default=60, metavar="N",
+                        help="the ladder flood: short practice matches played first")
     options = parser.parse_args()
-    scratch = Path(tempfile.mkdtemp(prefix="spectator-attack-"))
+    chosen = (options.floods or options.parts).split(",")
+    unknown = [part for part in chosen if part not in (*Attacker.PARTS, *FLOODS)]
+    if unknown:
+        parser.error(f"no such part: {', '.join(unknown)} (the parts: "
+                     f"{', '.join((*Attacker.PARTS, *FLOODS))})")
     record = Path(tempfile.gettempdir()) / "spectator-attack-big-record.json"
     if not record.exists():
         big_record(record)
-    print(f"starting {'the venue layout' if options.venue else 'the demo'} in {scratch}")
-    system = System(scratch, options.venue)
+    if not options.floods:
+        trial(options, tuple(chosen), record)
+        return
+    summaries = {flood: trial(options, (flood,), record) for flood in chosen}
+    print(f"\n== the floods, {'venue layout' if options.venue else 'demo'}: quiet → attacked")
+    print(f"{'flood':<10} {'team POST p99 (ms)':<24}{'turn lateness p99 (ms)':<24}"
+          f"{'peak memory (MiB)':<24}")
+    for flood, summary in summaries.items():
+        cells = []
+        for key, goal in (("post", 100), ("lateness", 250), ("memory", 500)):
+            quiet, attacked = summary["quiet"][key], summary["attacked"][key]
+            mark = "?" if math.isnan(attacked) else "ok" if attacked < goal else "OVER"
+            cells.append(f"{quiet:7.1f} → {attacked:7.1f} {mark:<4}")
+        print(f"{flood:<10} " + "".join(f"{cell:<24}" for cell in cells))
+    print("goals: POST p99 < 100 ms, turn lateness p99 < 250 ms, peak memory < 500 MiB")
+
+
+def trial(options: argparse.Namespace, parts: tuple[str, ...], record: Path) -> dict:
+    """Start a server, play the live match through a quiet phase and an attack of
+    `parts`, print what was seen, stop the server; the figures of the two phases."""
+    scratch = Path(tempfile.mkdtemp(prefix="spectator-attack-"))
+    floods = [part for part in parts if part in FLOODS]
+    print(f"starting {'the venue layout' if options.venue else 'the demo'} in {scratch}"
+          f" (attack: {', '.join(parts)})", flush=True)
+    system = System(scratch, options.venue, practice=bool(floods))
+    counter: PracticeCount | None = None
+    notes: dict = {}
+    pictures: list = []
     try:
         big = _imported(system, record)
+        extra = prepare(system, parts, options, notes)
         total = options.quiet + options.seconds + 12
         live = json.loads(system.manage(
             "creatematch", "--board", "random:5", "--teams", "Bench", "Other", "--agents", "6",
             "--turns", str(int(total / 1.25) + 4), "--strategy-seconds", "1",
             "--transition-seconds", "0.25", "--start-in", "3", "--public", "--json"))
+        extra["other_token"] = live["teams"][1]["token"]  # a token of another match
+        if "practice" in parts:
+            counter = PracticeCount(system)
         time.sleep(3)
         team = Team(system.base, live)
         began = time.time() + 4
@@ -507,11 +850,12 @@ def main() -> None:
         def attack() -> None:
             time.sleep(max(0.0, quiet_end - time.time()))
             apart = context.Process(target=attack_apart, args=(
-                system.port, big, live["id"], options.seconds,
-                tuple(options.parts.split(",")), results), daemon=True)
+                system.port, big, live["id"], options.seconds, parts, extra, results),
+                daemon=True)
             apart.start()
             answered = results.get(timeout=options.seconds + 120)  # (it did not die)
-            attacked.update(zip(("answers", "received"), answered, strict=True))
+            attacked.update(zip(("answers", "received", "errors", "times"), answered,
+                                strict=True))
             apart.join()
 
         def sizes() -> None:
@@ -527,22 +871,38 @@ def main() -> None:
             helper.start()
 
         async def measure() -> None:
-            await asyncio.gather(team.play(attack_end + 1),
-                                 probe_index(system.base, attack_end + 1, index_times))
+            measures = [team.play(attack_end + 1),
+                        probe_index(system.base, attack_end + 1, index_times)]
+            if "whatif" in parts:  # another match's picture, while the what-ifs run
+                measures.append(probe_picture(system.base, f"/matches/{live['id']}/board.png",
+                                              attack_end + 1, pictures))
+            await asyncio.gather(*measures)
         asyncio.run(measure())
         for helper in helpers:
             helper.join()
+        if "ladder" in parts:
+            notes["ladder after"] = ladder_rows(system.port)
     finally:
+        if counter is not None:
+            counter.stop()
         system.stop()
     phases = {"quiet": (began, quiet_end), "attacked": (quiet_end, attack_end)}
+    summary: dict = {}
     print(f"\n{'demo (one process, SQLite)' if not options.venue else 'venue layout'}: "
-          f"{options.quiet:.0f} s quiet, then {options.seconds:.0f} s of attack from {ATTACKER}")
+          f"{options.quiet:.0f} s quiet, then {options.seconds:.0f} s of attack from "
+          + "; ".join(f"{part} {SOURCES.get(part, ATTACKER)}" for part in parts))
     for phase, (begin, end) in phases.items():
         print(f"-- {phase}")
-        print(figures("team POST latency (ms)", window(team.posts, begin, end), "goal p99 < 100"))
-        print(figures("turn lateness, deadline→turn (ms)", window(team.lateness, begin, end),
-                      "goal p99 < 250"))
+        posts = window(team.posts, begin, end)
+        lateness = window(team.lateness, begin, end)
+        print(figures("team POST latency (ms)", posts, "goal p99 < 100"))
+        print(figures("turn lateness, deadline→turn (ms)", lateness, "goal p99 < 250"))
         print(figures("GET / (ms)", window(index_times, begin, end), "goal p99 < 1000"))
+        if "whatif" in parts:
+            seen = [(at, ms) for at, ms, _ in pictures]
+            statuses = [status for at, _, status in pictures if begin <= at < end]
+            print(figures("another match's board.png (ms)", window(seen, begin, end),
+                          str(dict(sorted(Counter(statuses).items())))))
         seen = [sample for at, sample in memory if begin <= at < end]
         peak = max((total for total, _, _, _ in seen), default=float("nan"))
         largest = max((one for _, one, _, _ in seen), default=float("nan"))
@@ -554,6 +914,8 @@ def main() -> None:
             at_peak = max(seen, key=lambda sample: sample[0])[3]
             print("  at the peak: " + "; ".join(
                 f"{who} {mib:.1f}" for who, mib in sorted(at_peak.items())))
+        summary[phase] = {"post": percentile(posts, 0.99), "memory": peak,
+                          "lateness": percentile(lateness, 0.99)}
     if options.show:
         for name, samples in (("POST", team.posts), ("lateness", team.lateness)):
             print(f"{name} by second of the attack:", " ".join(
@@ -564,15 +926,132 @@ def main() -> None:
     print(f"{'database growth (bytes)':<34} quiet {grew_quiet:,}  attacked {grew_attacked:,}  "
           f"added by the attack {max(0, grew_attacked - grew_quiet):,}  goal < 1,000,000")
     print(f"team's answers: {team.statuses}")
-    print(f"attacker: received {attacked['received'] / 1e6:.1f} MB;")
-    for part, counts in sorted(attacked["answers"].items()):
-        print(f"  {part:<10} {dict(sorted(counts.items()))}  (0: refused or failed to connect,"
-              " 1: opened)" if part in ("streams", "sockets") else
-              f"  {part:<10} {dict(sorted(counts.items()))}")
+    if not attacked:
+        print("attacker: no report (its process died?)")
+    else:
+        print(f"attacker: received {attacked['received'] / 1e6:.1f} MB;")
+        for part, counts in sorted(attacked["answers"].items()):
+            print(f"  {part:<10} {dict(sorted(counts.items()))}  (0: refused or failed to "
+                  "connect, 1: opened)" if part in ("streams", "sockets") else
+                  f"  {part:<10} {dict(sorted(counts.items()))}")
+        for part, codes in sorted(attacked["errors"].items()):
+            print(f"  {part + ', refusals':<24} {dict(sorted(codes.items()))}")
+        for part, times in sorted(attacked["times"].items()):
+            print(figures(f"  {part} (ms)", times))
+        if "qr" in attacked["answers"]:
+            asked = sum(attacked["answers"]["qr"].values())
+            print(f"  qr: {asked / options.seconds:.1f} asked a second (aimed at {QR_RATE:.0f})")
+    if counter is not None:
+        report_practice(counter, notes, quiet_end, attack_end)
+    for name, value in notes.items():
+        print(f"{name}: {value}")
     if options.keep:
         print(f"kept: {scratch}")
     else:
         shutil.rmtree(scratch, ignore_errors=True)
+    return summary
+
+
+def report_practice(counter: PracticeCount, notes: dict, begin: float, end: float) -> None:
+    """The practice flood: the matches under way at the peak beside the caps."""
+    during = [sample for sample in counter.samples if begin <= sample[0] < end + 5]
+    peak = max((running for _, running, _ in during), default=None)
+    most = max((one for _, _, one in during), default=None)
+    caps = counter.caps or ["?", "?"]
+    print(f"practice matches under way, peak: {peak} (cap {caps[0]}); most for one "
+          f"caller: {most} (cap {caps[1]}); {len(during)} readings"
+          + (f", {len(counter.errors)} failed (the last: {counter.errors[-1]})"
+             if counter.errors else ""))
+    if peak is not None and caps[0] != "?" and (peak > caps[0] or most > caps[1]):
+        print("  PAST THE CAPS: requests at once ran past them")
+
+
+def prepare(system: System, parts: tuple[str, ...], options: argparse.Namespace,
+            notes: dict) -> dict:
+    """What the floods need before the quiet phase: the ladder's finished matches, the
+    what-if flood's large practice match."""
+    extra: dict = {}
+    if "ladder" in parts:
+        began = time.time()
+        notes["ladder seeding"] = seed_ladder(system.port, options.seed_matches)
+        time.sleep(3)  # the last games rated
+        notes["ladder seeding"]["seconds"] = round(time.time() - began)
+        notes["ladder before"] = ladder_rows(system.port)
+        print(f"seeded: {notes['ladder seeding']}; ladder rows: {notes['ladder before']}",
+              flush=True)
+    if "whatif" in parts:
+        board = board_entry(random.Random(45), "What-if 64", WHATIF_SIDE)
+        status, data = call(system.port, SETUP, "POST", "/api/practice", body={
+            "game": "kakomimasu", "opponent": "none", "board": board,
+            "agents": WHATIF_AGENTS, "turns": 200, "strategy_seconds": 10, "name": "What-if"})
+        if status != 201:
+            raise SystemExit(f"the what-if flood's practice match was refused: {status} "
+                             f"{data[:300]!r}")
+        extra["whatif"] = answered(data)["match"]
+        print(f"the what-if flood's match: {extra['whatif']} ({WHATIF_SIDE}×{WHATIF_SIDE}, "
+              f"{WHATIF_AGENTS} agents a team)", flush=True)
+    return extra
+
+
+# The ladder's seeds: each game's body (the guest never acts: it loses, and is rated)
+# and how long its match lasts (3 s to its start, its turns or the guest's clock).
+SEEDS = {"kakomimasu": ({"turns": 3, "strategy_seconds": 0.5, "transition_seconds": 0}, 6),
+         "procon2020": ({"turns": 3, "strategy_seconds": 0.5, "transition_seconds": 0}, 15),
+         "blokus-duo": ({"clock": 10, "first": True}, 16)}
+SEED_ORDER = ("kakomimasu", "procon2020", "kakomimasu", "blokus-duo", "kakomimasu")
+
+
+def seed_ladder(port: int, count: int) -> dict:
+    """`count` short practice matches against level 1, from SEEDERS (one at a time
+    each, under the caps), each guest of a name of its own; how many of each game."""
+    lock = threading.Lock()
+    asked = [0]
+    played: dict = {}
+    refused: dict = {}
+
+    def seeder(address: str) -> None:
+        while True:
+            with lock:
+                if asked[0] >= count:
+                    return
+                number = asked[0]
+                asked[0] += 1
+            game = SEED_ORDER[number % len(SEED_ORDER)]
+            fields, lasts = SEEDS[game]
+            body = {"game": game, "opponent": "level-1", "name": f"Seed {number}", **fields}
+            for _ in range(60):
+                status, data = call(port, address, "POST", "/api/practice", body=body)
+                if status == 201:
+                    with lock:
+                        played[game] = played.get(game, 0) + 1
+                    time.sleep(lasts)
+                    break
+                code = f"{status} {answered(data).get('error', '')}"
+                with lock:
+                    refused[code] = refused.get(code, 0) + 1
+                if status != 429:
+                    break
+                time.sleep(5 if answered(data).get("error") == "rate_limited" else 1)
+
+    threads = [threading.Thread(target=seeder, args=(address,)) for address in SEEDERS]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return {"played": played, "refused on the way": refused}
+
+
+def ladder_rows(port: int) -> dict:
+    """Each rated game's ladder rows on its first page of 100 (its levels among them)."""
+    rows = {}
+    for game in ("kakomimasu", "procon2020", "blokus-duo", "chaser"):
+        status, data = call(port, SETUP, "GET",
+                            f"/api/practice/ladder?game={game}&limit=100")
+        try:
+            rows[game] = len(json.loads(data)) if status == 200 else f"status {status}"
+        except ValueError:
+            rows[game] = "not JSON"
+    return rows
 
 
 def _imported(system: System, record: Path) -> int:
