@@ -50,3 +50,19 @@ def test_a_later_games_title_says_its_number_in_the_readers_language():
     assert said(second, "vi") == "Final (ván 2)"
     untitled = match_make(game="procon2020", team_names=["A", "B"], start_at=timezone.now())
     assert said(untitled.games[1], "ja") == f"試合 {untitled.games[1].pk}"
+
+
+def test_a_protocol_servers_later_game_says_its_number_in_the_readers_language():
+    from matches.services import protocol
+    from tests.protocol_servers.test_chaser_audit import BOARD, TURNS
+
+    board = protocol.map_board("CHaser test map", BOARD, "a test", "chaser")
+    first = protocol.game_create(board=board, team_names=["Cool", "Hot"], turns=TURNS,
+                                 title="Cool vs Hot", public_live=True, games=3)
+    later = protocol.game_create(board=board, team_names=["Hot", "Cool"], turns=TURNS,
+                                 title="Hot vs Cool", public_live=True, games=3,
+                                 first=first.match_id, number=2)
+    match = Match.objects.get(pk=later.match_id)
+    assert match.title == "Hot vs Cool (game 2)"
+    assert said(match, "vi") == "Hot vs Cool (ván 2)"
+    assert said(Match.objects.get(pk=first.match_id), "ja") == "Cool vs Hot"

@@ -117,10 +117,12 @@ class ChaserGame:
                  names: list[str], title: str, relay: Callable[[str, dict, int], None],
                  on_start: Callable[[int], None] = lambda match_id: None,
                  stopping: threading.Event | None = None, *, games: int = 1,
-                 first: int | None = None, refused: tuple[Refusal, ...] = ()) -> None:
+                 first: int | None = None, refused: tuple[Refusal, ...] = (),
+                 number: int = 1) -> None:
         self.settings, self.programs, self.names, self.title = settings, programs, names, title
         self.refused = refused  # connections turned away from this game's seats
         self.games, self.first = games, first  # the match's games; its first's id
+        self.number = number  # this game's, from 1 (a later game's title says it)
         self.relay, self.on_start = relay, on_start
         self.stopping = stopping or threading.Event()  # set: the server is going away
         self.state = chaser.new_state(settings.board.data, settings.turns)
@@ -142,7 +144,8 @@ class ChaserGame:
         visitors = [program.address or "?" for program in self.programs if not program.seat]
         self.game = protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
                                          title=self.title, public_live=s.public,
-                                         games=self.games, first=self.first, seats=seats,
+                                         games=self.games, first=self.first,
+                                         number=self.number, seats=seats,
                                          delay_seconds=s.delay,
                                          practice_by=f"tcp:{visitors[0]}"
                                          if any(seats) and visitors else "")

@@ -250,13 +250,12 @@ class ChaserServer:
             self.playing = programs
             names = self._names(number, programs)
             title = self.settings.title or f"{names[0]} vs {names[1]}"
-            if number > 1:
-                title += f" (game {number})"
             game = ChaserGame(self.settings, programs, names, title, self.relay,
                               lambda match_id, n=number, names=names:
                               self.on_start(n, match_id, names), self.stopping,
                               games=self.games, first=self.results[0].match_id
-                              if self.results else None, refused=self._refusals(number))
+                              if self.results else None, refused=self._refusals(number),
+                              number=number)
             try:
                 result = game.play()
             finally:
