@@ -33,7 +33,19 @@ from matches.access import (
     side_in,
     visible_matches,
 )
-from matches.admission import TooBusy, too_busy_response, visitor_gate, visitor_read
+from matches.admission import (
+    GUARDED,
+    JOB,
+    LARGE,
+    PAGE,
+    STATE,
+    WRITE,
+    TooBusy,
+    cost,
+    too_busy_response,
+    visitor_gate,
+    visitor_read,
+)
 from matches.models import Match, Team
 from matches.notices_api import router as notices_router
 from matches.request_bodies import BodyRefused, json_object
@@ -280,6 +292,7 @@ def _not_found(match_id: int, what: str = "match") -> Status:
          description="Those the caller may see: the public ones, and with a team's bearer "
                      "token its own match too (private or not), marked with `you`.",
          openapi_extra={"parameters": [BEARER]})
+@cost(PAGE)
 def list_matches(request: HttpRequest):
     now, team = timezone.now(), _team(request)
     shown = visible_matches(request.user, team=team)
@@ -293,6 +306,7 @@ def list_matches(request: HttpRequest):
                      "to the match's own teams; to anyone else they do not exist (404). "
                      "With a team's token, `you` is that team's index (0 or 1).",
          openapi_extra={"parameters": [BEARER]})
+@cost(STATE)
 def get_match(request: HttpRequest, match_id: int):
     team = _team(request, match_id)
     # A visitor's read is counted by its rate and its bytes, and holds a place at the
@@ -317,6 +331,7 @@ def get_match(request: HttpRequest, match_id: int):
                      "strategy step (`turn`, null between steps) and the team's last accepted "
                      "submission for it (`actions` null: none yet, its agents would stay).",
          openapi_extra={"parameters": [BEARER]})
+@cost(PAGE)
 def get_own_actions(request: HttpRequest, match_id: int):
     team = _own_team(request, match_id)
     if isinstance(team, Status):
@@ -333,6 +348,7 @@ def get_own_actions(request: HttpRequest, match_id: int):
                      "and marks, in the order they came "
                      '(docs/api.md, "Your program\'s debug output").',
          openapi_extra={"parameters": [BEARER]})
+@cost(PAGE)
 def get_submissions(request: HttpRequest, match_id: int):
     match = _visible(request, match_id)
     if match is None:
@@ -359,6 +375,7 @@ def get_submissions(request: HttpRequest, match_id: int):
                      "both teams' for judges, and for everyone once a judge published the "
                      "match with its debug; refused (403) otherwise.",
          openapi_extra={"parameters": [BEARER]})
+@cost(PAGE)
 def get_debug(request: HttpRequest, match_id: int):
     match = _visible(request, match_id)
     if match is None:
@@ -394,6 +411,7 @@ def _heavy(request: HttpRequest, match_id: int) -> Iterator[tuple[Match | None, 
                      "each team's figure at turn 0 and after every turn played. 404 "
                      "`no_analysis` for a game without one.",
          openapi_extra={"parameters": [BEARER]})
+@cost(GUARDED)
 def get_analysis(request: HttpRequest, match_id: int):
     with _heavy(request, match_id) as (match, charge):
         if match is None:
@@ -425,6 +443,7 @@ WHATIF_BODY = 256 * 1024
                   "properties": {"from_turn": {"type": "integer"},
                                  "turns": {"type": "array"},
                                  "play_on": {"type": "object"}}}}}}})
+@cost(JOB)
 def post_whatif(request: HttpRequest, match_id: int):
     with _heavy(request, match_id) as (match, charge):
         if match is None:
@@ -454,6 +473,7 @@ def post_whatif(request: HttpRequest, match_id: int):
                      "opening, its actions judged invalid, the steps it missed, and the result "
                      '(docs/api.md, "The rehearsal report").',
          openapi_extra={"parameters": [BEARER]})
+@cost(PAGE)
 def get_report(request: HttpRequest, match_id: int):
     if _team(request, match_id) is None:  # no token: a practice server's game is open
         match = _visible(request, match_id)
@@ -469,6 +489,7 @@ def get_report(request: HttpRequest, match_id: int):
 @api.get("/matches/{match_id}/record",
          response={200: dict[str, Any], **errors(401, 404, 422)},
          summary="The match-record/1 of a published match")
+@cost(LARGE)
 def get_record(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
     if match is None:
@@ -482,6 +503,7 @@ def get_record(request: HttpRequest, match_id: int):
 @api.get("/matches/{match_id}/timeline",
          response={200: dict[str, Any], **errors(401, 404, 422)},
          summary="The timeline/1 of a published match (every stored turn)")
+@cost(LARGE)
 def get_timeline(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
     if match is None:
@@ -526,6 +548,7 @@ def _json(text: str | bytes, etag: str | None = None, request: HttpRequest | Non
                    "responses": {429: {"headers": {"Retry-After": {
                        "description": "seconds to wait", "schema": {"type": "integer"}}}}}},
 )
+@cost(WRITE)
 def submit_actions(request: HttpRequest, match_id: int, response: HttpResponse):
     return _received(request, match_id, response)
 
@@ -542,6 +565,7 @@ def submit_actions(request: HttpRequest, match_id: int, response: HttpResponse):
                    "requestBody": {"required": True,
                                    "content": {"text/plain": {"schema": {"type": "string"}}}}},
 )
+@cost(WRITE)
 def submit_output(request: HttpRequest, match_id: int, response: HttpResponse):
     return _received(request, match_id, response, output=True)
 
@@ -583,6 +607,7 @@ PRACTICE_BODY = {
                    "requestBody": {"required": True,
                                    "content": {"application/json": {"schema": PRACTICE_BODY}}}},
 )
+@cost(WRITE)
 def start_practice(request: HttpRequest):
     raw = request.read(PRACTICE_BODY_LIMIT + 1)
     try:
@@ -618,6 +643,7 @@ LADDER_PAGES = 10_000  # the last page of a ladder that may be asked for (a boun
                      "best first: `page` (from 1) of `limit` rows (50; at most 100). A `Link` "
                      'header names the pages beside it (rel="next", rel="prev") where there are '
                      'such (docs/api.md, "Practice").')
+@cost(PAGE)
 def get_ladder(request: HttpRequest, response: HttpResponse, game: RatedGame,
                page: int = Query(1, ge=1, le=LADDER_PAGES),
                limit: int = Query(PAGE_ROWS, ge=1, le=PAGE_ROWS_MAX)):
