@@ -323,11 +323,13 @@ GUARDED = "guarded"  # large for a visitor, free for the match's own team and th
 JOB = "job"  # CPU work a visitor starts (what-if): its view gates it, under a budget
 STREAM = "stream"  # a response held open (an event stream)
 WRITE = "write"  # a write: no gate (its service limits each token and address)
-COSTS = (PAGE, STATE, LARGE, GUARDED, JOB, STREAM, WRITE)
+ANSWER = "answer"  # a team's answer (its actions, its debug output, joining its match):
+#                    a write whose refusal to a team's own known token is never held
+COSTS = (PAGE, STATE, LARGE, GUARDED, JOB, STREAM, WRITE, ANSWER)
 # The gate of each cost, for a read (GET or HEAD); any other method passes none. A read
 # of a route declared a write or a job (a form's page, a 405) is a page's.
 GATE_OF_COST = {PAGE: "pages", STATE: "pages", LARGE: "heavy", GUARDED: "pages",
-                JOB: "pages", STREAM: "streams", WRITE: "pages"}
+                JOB: "pages", STREAM: "streams", WRITE: "pages", ANSWER: "pages"}
 
 
 def cost(kind: str):
@@ -484,12 +486,14 @@ class Admission:
 
 def _held_unless_known(scope: dict, send: Any) -> Any:
     """`send`, holding a 429 (a rate limit's, a cap's: the practice, the questions, the
-    answers of a token nobody holds) for the tarpit's second unless the request carries
-    a token this process knows a team for: a stranger flooding writes is refused once a
-    second, whatever header it adds, and a team's own program is never slowed."""
+    answers of a token nobody holds) for the tarpit's second, unless it answers a team's
+    answer (a route declared ANSWER) sent with a token this process knows a team for: a
+    flood of writes is refused once a second, whatever header or token it carries (a
+    practice match's included), and a team's own program is never slowed."""
     async def held(message: dict) -> None:
         if message.get("type") == "http.response.start" and message.get("status") == 429 \
-                and not _known_holder(scope):
+                and not (route_cost(scope.get("method", ""), scope.get("path", "")) == ANSWER
+                         and _known_holder(scope)):
             await tarpit()
         await send(message)
     return held

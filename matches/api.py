@@ -34,6 +34,7 @@ from matches.access import (
     visible_matches,
 )
 from matches.admission import (
+    ANSWER,
     GUARDED,
     JOB,
     LARGE,
@@ -548,7 +549,7 @@ def _json(text: str | bytes, etag: str | None = None, request: HttpRequest | Non
                    "responses": {429: {"headers": {"Retry-After": {
                        "description": "seconds to wait", "schema": {"type": "integer"}}}}}},
 )
-@cost(WRITE)
+@cost(ANSWER)
 def submit_actions(request: HttpRequest, match_id: int, response: HttpResponse):
     return _received(request, match_id, response)
 
@@ -565,7 +566,7 @@ def submit_actions(request: HttpRequest, match_id: int, response: HttpResponse):
                    "requestBody": {"required": True,
                                    "content": {"text/plain": {"schema": {"type": "string"}}}}},
 )
-@cost(WRITE)
+@cost(ANSWER)
 def submit_output(request: HttpRequest, match_id: int, response: HttpResponse):
     return _received(request, match_id, response, output=True)
 

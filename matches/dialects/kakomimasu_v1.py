@@ -37,7 +37,7 @@ from matches.access import (
     reads_own,
     visible_matches,
 )
-from matches.admission import LARGE, PAGE, STATE, STREAM, WRITE, cost, visitor_read
+from matches.admission import ANSWER, LARGE, PAGE, STATE, STREAM, WRITE, cost, visitor_read
 from matches.boards.saved import public_version
 from matches.caches import Kept, identity
 from matches.dialects.base import (
@@ -185,7 +185,7 @@ def _status(match: Match, now, teams: list | None = None) -> str:
 # --- the routes ------------------------------------------------------------------------
 
 
-@cost(WRITE)
+@cost(ANSWER)
 def join(request: HttpRequest, match_id: int) -> HttpResponse:
     """POST /v1/matches/{id}/players: the team of the token joins its own match."""
     team = team_of(token(request), match_id)
@@ -298,7 +298,7 @@ def matches_view(request: HttpRequest) -> HttpResponse:
                    all_as_seen(request.user, selectors.recent_matches(now, shown), team)])
 
 
-@cost(WRITE)
+@cost(ANSWER)
 def actions_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """PATCH /v1/matches/{id}/actions with the pic: the turn's actions."""
     pic = token(request)

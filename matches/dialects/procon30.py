@@ -19,7 +19,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors
-from matches.admission import PAGE, STATE, WRITE, cost
+from matches.admission import ANSWER, PAGE, STATE, WRITE, cost
 from matches.dialects.base import (
     Refused,
     Sent,
@@ -83,7 +83,7 @@ class Procon30:
             return too_early(match)
         return answer(self.state(match))
 
-    @cost(WRITE)
+    @cost(ANSWER)
     def action(self, request: HttpRequest, match_id: int) -> HttpResponse:
         """Every request is stored before its answer, a stranger's too (the service
         keeps those bounded): so the token and the match are judged by the service."""

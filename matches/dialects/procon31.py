@@ -22,7 +22,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from matches import selectors
-from matches.admission import PAGE, STATE, WRITE, cost
+from matches.admission import ANSWER, PAGE, STATE, WRITE, cost
 from matches.dialects.base import (
     Refused,
     Sent,
@@ -191,7 +191,7 @@ def state(match: Match) -> dict[str, Any]:
     }
 
 
-@cost(WRITE)
+@cost(ANSWER)
 def action_view(request: HttpRequest, match_id: int) -> HttpResponse:
     """Stored before its answer, strangers' too: the service judges token and match."""
     sent_token = token(request)

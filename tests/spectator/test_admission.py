@@ -276,8 +276,9 @@ async def test_a_visitors_state_reads_over_the_rate_are_refused_here_and_views_r
 async def test_a_writes_refusal_is_held_for_a_stranger_whatever_it_adds_and_never_for_a_team(
         monkeypatch):
     """A 429 to a write (practice's rate limit, the questions' limit, the answers of a
-    token nobody holds) is held as a read's is, with a cookie or a made-up token too; a
-    token this process knows a team for is answered at once."""
+    token nobody holds) is held as a read's is, with a cookie or a made-up token too, and
+    with a team's token on a route that is no answer (practice); a team's answer with a
+    token this process knows a team for is refused at once."""
     from asgiref.sync import sync_to_async
 
     from matches.access import team_by_authorization
@@ -296,9 +297,12 @@ async def test_a_writes_refusal_is_held_for_a_stranger_whatever_it_adds_and_neve
     _, tokens = await sync_to_async(make_match)()
     await sync_to_async(team_by_authorization)(f"Bearer {tokens[0]}")  # now known here
     app, held = Admission(refusing), asyncio.Event()
-    for headers in ([], [(b"cookie", b"x=1")], [(b"authorization", b"Bearer made-up")],
-                    [(b"authorization", f"Bearer {tokens[0]}".encode())],
-                    [(b"authorization", tokens[0].encode())]):
-        assert (await call(app, "/api/practice", "192.0.2.9", held, method="POST",
+    known = [(b"authorization", f"Bearer {tokens[0]}".encode())]
+    for path, headers in (("/api/practice", []), ("/api/practice", [(b"cookie", b"x=1")]),
+                          ("/api/matches/7/actions", [(b"authorization", b"Bearer made-up")]),
+                          ("/api/practice", known),  # a team's token asking for practice
+                          ("/api/matches/7/actions", known),  # a team's answers
+                          ("/procon31/matches/7/action", [(b"authorization", tokens[0].encode())])):
+        assert (await call(app, path, "192.0.2.9", held, method="POST",
                            headers=headers))[0] == 429
-    assert holds == [True, True, True]  # the three strangers', not the team's two
+    assert holds == [True] * 4  # the strangers' and the practice's, not the team's answers
