@@ -394,12 +394,13 @@ def get_debug(request: HttpRequest, match_id: int):
 
 @contextlib.contextmanager
 def _heavy(request: HttpRequest, match_id: int) -> Iterator[tuple[Match | None, Any]]:
-    """A heavy read of a match (a visitor's holds a place at the heavy reads' gate; a
-    team's token or a judge passes freely): the match, None if the caller may not see
-    it or its board is still secret, and the charge to set the size sent on."""
-    team = _team(request)
+    """A heavy read of a match (a visitor's holds a place at the heavy reads' gate; the
+    match's own team, by its token, and a judge pass freely; another match's token
+    reads as a visitor): the match, None if the caller may not see it or its board is
+    still secret, and the charge to set the size sent on."""
+    team = _team(request, match_id)
     with visitor_gate("heavy", request,
-                      exempt=team is not None or is_judge(request.user)) as charge:
+                      exempt=reads_own(team, match_id) or is_judge(request.user)) as charge:
         match = _visible(request, match_id)
         yield (None if match is None or match.board_hidden(timezone.now()) else match), charge
 
