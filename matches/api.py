@@ -9,7 +9,6 @@ import contextlib
 import functools
 import json
 from collections.abc import Iterator
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Literal
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -54,7 +53,7 @@ from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import analysis, debug
 from matches.selectors.delay import delayed
 from matches.selectors.ladder import PAGE_ROWS, PAGE_ROWS_MAX
-from matches.selectors.whatif import WhatIfError, whatif
+from matches.selectors.whatif import WhatIfError, WhatIfUnfinished, whatif
 from matches.services import practice
 from matches.services.submissions import (
     ADDRESS_LIMIT,
@@ -438,7 +437,9 @@ WHATIF_BODY = 256 * 1024
                       '"play_on": {"turns": K, "teams": {"0": "level-3"}}}`: the timeline/1 '
                       "states of the turns after k, computed by the same rules, with these "
                       "actions and then built-in players; nothing is stored. For any match "
-                      'the caller may see (docs/api.md, "What if").',
+                      "the caller may see, computed within a budget (503 `too_long` past "
+                      "it: fewer `play_on` turns), a few at once a server (429 beyond) "
+                      '(docs/api.md, "What if").',
           openapi_extra={"parameters": [BEARER], "requestBody": {
               "required": True, "content": {"application/json": {"schema": {
                   "type": "object", "required": ["from_turn"],
@@ -458,9 +459,8 @@ def post_whatif(request: HttpRequest, match_id: int):
             answer = whatif(match, body.get("from_turn"), body.get("turns"), body.get("play_on"))
         except WhatIfError as error:
             return Status(400, {"error": "bad_request", "detail": str(error)})
-        except (TimeoutError, BrokenProcessPool):  # the worker, busy or gone: not the caller's
-            return Status(503, {"error": "busy", "detail": "the what-if worker is busy or "
-                                                           "restarting: try again in a moment"})
+        except WhatIfUnfinished as unfinished:  # its budget spent, or its process lost
+            return Status(503, {"error": unfinished.code, "detail": str(unfinished)})
         charge.size = len(json.dumps(answer))
         return Status(200, answer)
 

@@ -1,4 +1,4 @@
-"""Board pictures drawn, and other heavy pure work done, in a process of their own.
+"""Board pictures and clips drawn in a process of their own.
 
 Drawing a large board takes a second or more of pure Python; in a server's own process
 it would hold the interpreter's lock against the turn clock and the teams' answers.
@@ -14,6 +14,10 @@ server's threads only wait for its bytes. The worker is either
 
 A worker draws one picture at a time; the heavy reads' gate (matches/admission.py)
 bounds how many requests of a server wait for it, and `picture.DRAWN` keeps what it drew.
+Work a visitor can make as long as it likes (a what-if's built-in players) is not done
+here, where a picture would wait behind it and a job cannot be stopped once begun: it
+runs in a process of its own under a budget (matches/jobs.py).
+
 The socket is made readable and writable by its owner only: whoever may use it may
 already run anything as the servers' user, so the work it carries (pickled) is trusted.
 """
@@ -62,8 +66,9 @@ def clip(game: str, board: dict[str, Any], states: list[dict[str, Any]], languag
 
 def work(function: Any, *arguments: Any) -> Any:
     """`function(*arguments)` (a module's pure function, its arguments plain data) done
-    by the worker: work too heavy for a server's own process (a what-if's built-in
-    players, say), which only waits for its answer; its exceptions come back raised."""
+    by the worker, as a picture is: work of bounded length, too heavy for a server's own
+    process, which only waits for its answer; its exceptions come back raised. (Work of
+    unbounded length is a job: matches/jobs.py.)"""
     return _in_worker(function, *arguments)
 
 

@@ -2,28 +2,55 @@
 match's own, or a built-in player, for either team, computed by the same pure rules as
 the match itself; nothing is stored. The turns up to the branch are the match's
 counted actions (its record); the variation's are the caller's, then each team's
-choice in `play_on`."""
+choice in `play_on` (matches/variations.py plays it).
+
+Built-in players think for seconds, which a server's own process must never spend
+beside the clock and the teams' answers, and a visitor could ask for minutes of them.
+So each what-if is a job (matches/jobs.py): a process of its own, forked at once, that
+is killed when its budget is spent or its caller stops waiting; a server computes a
+few at once, refuses more at once, and never makes a board picture wait behind one.
+"""
 
 from __future__ import annotations
 
-import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from matches import drawing
-from matches.bots import bots_for, level_bot, levels
-from matches.bots.arena import public_state
-from matches.models import Match
-from matches.rules import rules_for
-from matches.rules.records import RecordError, parse_record
-from matches.rules.turns import is_alternating
+from matches import jobs
+from matches.admission import TooBusy
 from matches.selectors.records import match_record
+from matches.variations import WhatIfError, whatif_play
 
-AS_PLAYED = "as-played"  # a team's choice: the actions it sent in the match
-PLAY_ON_TURNS = 100  # turns the built-in players play on at most, in one what-if
+if TYPE_CHECKING:
+    from matches.models import Match
+
+# A what-if's budget, in seconds of its process's time (its caller waits this long, and
+# its CPU is limited to about as much). Level-4 players on the largest boards think about
+# a second a turn (bench/jobs.py): 15 s is a long variation on a contest's board, and
+# holds one of a server's request threads and one core no longer than that.
+WHATIF_SECONDS = 15
+# What-ifs computed at once by one server process, a core each: the cores are the
+# clock's, the answers' and the pictures' first. One asked for beyond them is refused.
+WHATIFS_AT_ONCE = 2
+JOBS = jobs.Jobs("what-if", WHATIFS_AT_ONCE)
 
 
-class WhatIfError(ValueError):
-    """A variation that cannot be played, in one line naming the field."""
+class WhatIfsBusy(TooBusy):
+    """Every place for a what-if in this server is taken: 429 `too_busy`, with
+    `Retry-After`, as the gates' refusals are (matches/admission.py)."""
+
+    def __init__(self) -> None:
+        Exception.__init__(self, f"{WHATIFS_AT_ONCE} what-ifs are being computed already: "
+                                 "try again in a few seconds")
+        self.gate = "whatif"
+
+
+class WhatIfUnfinished(Exception):
+    """A what-if that was not computed to its end: `code` says why (`too_long`, its
+    budget spent; `busy`, its process lost), the words what to do (answered 503)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
 
 
 def whatif(match: Match, from_turn: Any, turns: Any, play_on: Any = None) -> dict[str, Any]:
@@ -33,106 +60,22 @@ def whatif(match: Match, from_turn: Any, turns: Any, play_on: Any = None) -> dic
     choice in `play_on["teams"]` (a level, "as-played", or nothing). Every turn's
     actions as played (`turns`), and the result if the variation ends the game.
 
-    The match is read here; the variation is played in the drawing worker's process
-    (matches/drawing.py), as pictures are drawn: built-in players think for seconds,
-    which the server's own process must never spend beside the clock."""
+    The match is read here; the variation is played in a job's process (WHATIF_SECONDS
+    at most): WhatIfError for a variation that cannot be played, WhatIfsBusy when this
+    server computes WHATIFS_AT_ONCE already, WhatIfUnfinished when it was not computed
+    to its end."""
     if type(from_turn) is not int or not 0 <= from_turn <= match.resolved_turns:
         raise WhatIfError(f"from_turn: a turn of the match, 0 to {match.resolved_turns}")
-    record = match_record(match)
-    return drawing.work(whatif_play, record.to_json(), from_turn, turns, play_on,
-                        f"whatif-{match.pk}-{from_turn}")
-
-
-def whatif_play(document: dict[str, Any], from_turn: int, turns: Any, play_on: Any,
-                seed: str) -> dict[str, Any]:
-    """`whatif` on a match's record (pure: no database), its players seeded by `seed`."""
-    rules = rules_for(document["game"])
-    limit = rules.max_turns if is_alternating(rules) else document["turns"]
-    given = turns if turns is not None else []
-    if not isinstance(given, list) or from_turn + len(given) > limit:
-        raise WhatIfError(f"turns: a list of at most {limit - from_turn} turns")
-    played_before = document["actions"]
-    checked = _checked(document | {"turns": limit}, played_before[:from_turn], given)
-    choices, more = _choices(document["game"], play_on,
-                             min(PLAY_ON_TURNS, limit - from_turn - len(given)))
-    state = rules.initial_state(checked)
-    history: list[dict[str, Any]] = []
-    for number, actions in enumerate(checked.actions[:from_turn], start=1):
-        state, outcomes = rules.resolve_turn(state, actions)
-        history.append({"turn": number, "outcomes": outcomes})
-    rngs = [random.Random(f"{seed}-{team}") for team in (0, 1)]
-    states: list[dict[str, Any]] = []
-    played: list[list[list[dict[str, Any]]]] = []
-    for index in range(len(given) + more):
-        if index >= len(given) and rules.is_over(state, limit):
-            break  # (given turns are replayed all, as a record's are)
-        number = from_turn + index + 1
-        asked = given[index] if index < len(given) else [None, None]
-        public = public_state(rules, document["board"], document["agents"], limit,
-                              rules.view(state), history)
-        sent: list[list[dict[str, Any]]] = [[], []]
-        for team in (0, 1):
-            if asked[team] is not None:
-                sent[team] = asked[team]
-            elif public["to_move"] is not None and team != public["to_move"]:
-                continue
-            elif choices[team] == AS_PLAYED:
-                sent[team] = played_before[number - 1][team] if number <= len(
-                    played_before) else []
-            elif public["to_move"] is not None and rules.must_pass(state):
-                sent[team] = rules.pass_move()
-            elif choices[team] is not None:
-                sent[team] = choices[team](public, team, rngs[team])
-        state, outcomes = rules.resolve_turn(state, sent)
-        states.append({**rules.view(state), "outcomes": outcomes})
-        played.append(sent)
-        history.append({"turn": number, "outcomes": outcomes})
-    answer = {"from_turn": from_turn, "states": states, "turns": played}
-    if rules.is_over(state, limit):
-        answer["result"] = rules.result(state)
-    return answer
-
-
-def _checked(document: dict[str, Any], before: list, given: list):
-    """The record of the match up to the branch and the given turns (a team's null read
-    as no actions), checked as any record is: its errors name the given turns."""
-    shaped = []
-    for turn in given:
-        if isinstance(turn, list) and len(turn) == 2:
-            turn = [[] if actions is None else actions for actions in turn]
-        shaped.append(turn)
+    record = match_record(match).to_json()
     try:
-        return parse_record({**document, "actions": [*before, *shaped]})
-    except RecordError as error:
-        said = str(error).replace(f"actions[{len(before)}", "turns[0")
-        for index in range(1, len(given)):
-            said = said.replace(f"actions[{len(before) + index}", f"turns[{index}")
-        raise WhatIfError(said) from None
-
-
-def _choices(game: str, play_on: Any, room: int) -> tuple[list[Any], int]:
-    """Each team's choice for the turns after the given ones (a bot, AS_PLAYED or None),
-    and how many such turns."""
-    if play_on is None:
-        return [None, None], 0
-    if not isinstance(play_on, dict):
-        raise WhatIfError('play_on: expected {"turns": K, "teams": {"0": "level-2"}}')
-    more = play_on.get("turns", 0)
-    if type(more) is not int or not 0 <= more <= room:
-        raise WhatIfError(f"play_on.turns: a whole number from 0 to {room}")
-    teams = play_on.get("teams", {})
-    if not isinstance(teams, dict) or not set(teams) <= {"0", "1"}:
-        raise WhatIfError('play_on.teams: {"0": choice, "1": choice}, either or both')
-    known = [f"level-{n}" for n in range(1, len(levels(game)) + 1)] if bots_for(game) else []
-    choices: list[Any] = [None, None]
-    for key, seat in teams.items():
-        if seat == AS_PLAYED:
-            choices[int(key)] = AS_PLAYED
-            continue
-        bot = level_bot(game, seat) if isinstance(seat, str) else None
-        if bot is None:
-            offered = ", ".join([AS_PLAYED, *known]) if known else \
-                f"{AS_PLAYED}; no built-in player: its programs play over its own protocol"
-            raise WhatIfError(f"play_on.teams.{key}: one of {offered}")
-        choices[int(key)] = bot
-    return choices, more
+        return JOBS.run(whatif_play, record, from_turn, turns, play_on,
+                        f"whatif-{match.pk}-{from_turn}", seconds=WHATIF_SECONDS)
+    except jobs.AllBusy:
+        raise WhatIfsBusy() from None
+    except jobs.BudgetSpent:
+        raise WhatIfUnfinished("too_long", (
+            f"this what-if needs more than the {WHATIF_SECONDS} s of computing one may "
+            "take: ask for fewer play_on turns, or weaker built-in players")) from None
+    except jobs.JobFailed:
+        raise WhatIfUnfinished("busy", "the what-if's process was lost: try again in a "
+                                       "moment") from None

@@ -36,7 +36,7 @@ from django.core.management.base import BaseCommand
 from django.http import Http404
 from django.utils import timezone
 
-from matches import drawing, metrics
+from matches import drawing, jobs, metrics
 from matches.boards.specs import board_spec_fixed, public_boards
 from matches.bots import bots_for
 from matches.live.broadcast import match_group
@@ -258,8 +258,8 @@ class Command(BaseCommand):
 
     def shutdown(self) -> None:
         """The first Ctrl-C or SIGTERM: everything is told to stop (the bots, the CHaser
-        server, the tournament), the clock finishes the tick under way, then the server
-        stops. A second one ends the process at once."""
+        server, the tournament; the what-ifs under way are ended), the clock finishes the
+        tick under way, then the server stops. A second one ends the process at once."""
         if self.stopping:
             self.stderr.write("Stopped at once.")
             os._exit(130)
@@ -268,6 +268,7 @@ class Command(BaseCommand):
         self.stop.set()
         self.clock_stop.set()
         asyncio.get_event_loop().create_task(self._stop_server())
+        jobs.stop_all()  # what-ifs under way: their requests answered now, not waited for
 
     async def _stop_server(self) -> None:
         with contextlib.suppress(TimeoutError, asyncio.CancelledError):
