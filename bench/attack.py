@@ -83,7 +83,7 @@ from collections import Counter
 from pathlib import Path
 
 import aiohttp
-from live import free_port, percentile
+from live import free_port, percentile, process_stop
 
 ROOT = Path(__file__).resolve().parent.parent
 ATTACKER = "127.0.0.2"  # Linux answers every 127.0.0.0/8 address on the loopback
@@ -464,12 +464,7 @@ class PracticeCount:
                 self.errors.append(sample.get("error") or line.strip()[:200])
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        process_stop(self.process)
 
 
 # --- the attacker (127.0.0.2) -----------------------------------------------------

@@ -96,11 +96,17 @@ class Server:
         return int(rss.split()[1]) / 1024
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        process_stop(self.process)
+
+
+def process_stop(process: subprocess.Popen) -> None:
+    """Ask a process to end; after 10 s, end it."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 async def watch(session, url: str, arrivals: list, ready: asyncio.Event, done: asyncio.Event):
