@@ -485,29 +485,17 @@ class Admission:
 
 
 def _held_unless_known(scope: dict, send: Any) -> Any:
-    """`send`, holding a 429 (a rate limit's, a cap's: the practice, the questions, the
-    answers of a token nobody holds) for the tarpit's second, unless it answers a team's
-    answer (a route declared ANSWER) sent with a token this process knows a team for: a
-    flood of writes is refused once a second, whatever header or token it carries (a
-    practice match's included), and a team's own program is never slowed."""
+    """`send`, holding a 429 (a rate limit's, a cap's: the practice, the questions) for
+    the tarpit's second: a flood of writes is refused once a second, whatever header or
+    token it carries (a practice match's included). A team's answer (a route declared
+    ANSWER) is never held here: its refusals are the answer service's, which holds a
+    stranger's itself (matches/api_asgi.py), and a team's own program is never slowed."""
     async def held(message: dict) -> None:
         if message.get("type") == "http.response.start" and message.get("status") == 429 \
-                and not (route_cost(scope.get("method", ""), scope.get("path", "")) == ANSWER
-                         and _known_holder(scope)):
+                and route_cost(scope.get("method", ""), scope.get("path", "")) != ANSWER:
             await tarpit()
         await send(message)
     return held
-
-
-def _known_holder(scope: dict) -> bool:
-    from matches.access import token_known
-
-    for name, value in scope.get("headers", ()):
-        if name in (b"authorization", b"x-api-token"):
-            given = value.decode("latin-1").strip()
-            if token_known(given if given[:7].lower() == "bearer " else f"Bearer {given}"):
-                return True
-    return False
 
 
 class TooBusy(Exception):

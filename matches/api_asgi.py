@@ -30,6 +30,7 @@ from django.db import connection
 from django.utils import timezone
 
 from matches.access import token_known
+from matches.admission import tarpit
 from matches.security import host_allowed, is_secure, security_headers
 from matches.services.submissions import MAX_BODY, Reply, Request, submission_receive
 
@@ -63,7 +64,8 @@ class AnswerEndpoint:
             remote_addr=(scope.get("client") or [None])[0], received_at=received_at)
         known = token_known(request.authorization)
         reply = await receive_in_thread(request, known)
-        # (a stranger's 429 is held a second by the admission middleware around this one)
+        if reply.status == 429 and not known:
+            await tarpit()  # a stranger flooding asks once a second, not at once
         await _answer(send, reply, is_secure(scope.get("scheme", "http"), headers))
 
 

@@ -275,10 +275,9 @@ async def test_a_visitors_state_reads_over_the_rate_are_refused_here_and_views_r
 @pytest.mark.django_db(transaction=True)
 async def test_a_writes_refusal_is_held_for_a_stranger_whatever_it_adds_and_never_for_a_team(
         monkeypatch):
-    """A 429 to a write (practice's rate limit, the questions' limit, the answers of a
-    token nobody holds) is held as a read's is, with a cookie or a made-up token too, and
-    with a team's token on a route that is no answer (practice); a team's answer with a
-    token this process knows a team for is refused at once."""
+    """A 429 to a write (practice's rate limit, the questions' limit) is held as a read's
+    is, with a cookie or a made-up token too, and with a team's token (practice); a
+    team's answer is left to the answer service, which holds a stranger's alone."""
     from asgiref.sync import sync_to_async
 
     from matches.access import team_by_authorization
@@ -299,10 +298,10 @@ async def test_a_writes_refusal_is_held_for_a_stranger_whatever_it_adds_and_neve
     app, held = Admission(refusing), asyncio.Event()
     known = [(b"authorization", f"Bearer {tokens[0]}".encode())]
     for path, headers in (("/api/practice", []), ("/api/practice", [(b"cookie", b"x=1")]),
-                          ("/api/matches/7/actions", [(b"authorization", b"Bearer made-up")]),
+                          ("/api/questions", [(b"authorization", b"Bearer made-up")]),
                           ("/api/practice", known),  # a team's token asking for practice
-                          ("/api/matches/7/actions", known),  # a team's answers
-                          ("/procon31/matches/7/action", [(b"authorization", tokens[0].encode())])):
+                          ("/api/matches/7/actions", known),  # a team's answers: the
+                          ("/procon31/matches/7/action", known)):  # service's to hold
         assert (await call(app, path, "192.0.2.9", held, method="POST",
                            headers=headers))[0] == 429
-    assert holds == [True] * 4  # the strangers' and the practice's, not the team's answers
+    assert holds == [True] * 4  # the strangers' and the practice's, not the answers
