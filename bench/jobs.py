@@ -20,6 +20,7 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -51,7 +52,7 @@ def milliseconds(seconds: list[float]) -> str:
 def start_cost(runs: int) -> None:
     from matches import jobs
 
-    kind = jobs.Jobs("bench", 1)
+    kind = jobs.Jobs("bench", 1, tempfile.mkdtemp(prefix="bench-jobs-"))
     began = time.perf_counter()
     kind.run(operator.add, 1, 1, seconds=60)
     first = time.perf_counter() - began

@@ -7,8 +7,12 @@ seconds of pure Python are spent in another process. Pictures have the drawing w
 instead, so that no picture waits behind it, and so that a job that runs too long can
 be ended, by killing its process (a thread cannot be stopped, nor a shared worker's job).
 
-- **Places.** A kind of job (`Jobs`) has a few places in each server process; a job
-  asked for while they are all taken is refused at once (`AllBusy`), never queued.
+- **Places.** A kind of job (`Jobs`) has a few places on the machine, shared by all its
+  server processes (a venue runs several): each place a file in a folder of the
+  server's, taken by locking it (flock, which the kernel lets go of when the process
+  holding it ends, however it ends). A job asked for while they are all taken is
+  refused at once (`AllBusy`), never queued. Each job costs a core and its memory
+  (tens of MiB on the largest boards), so it is the machine that has a budget of them.
 - **Budget.** The caller waits at most the job's `seconds` for its answer. When the
   wait ends, however it ends (the answer, the budget spent, an exception in the
   caller's thread), the process is killed if it still runs, and reaped. Its CPU time is
@@ -33,6 +37,7 @@ to its process, and its answer, or the exception it raised, is pickled back.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import math
 import multiprocessing
 import os
@@ -42,6 +47,7 @@ import signal
 import threading
 import time
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 # What the fork server imports once, so that no job imports it again: the server's main
@@ -56,7 +62,7 @@ _running_lock = threading.Lock()
 
 
 class AllBusy(Exception):
-    """Every place of a kind of job is taken in this process: ask again shortly."""
+    """Every place of a kind of job is taken on this machine: ask again shortly."""
 
 
 class BudgetSpent(Exception):
@@ -68,25 +74,44 @@ class JobFailed(Exception):
 
 
 class Jobs:
-    """A kind of job: at most `at_once` in this process at a time."""
+    """A kind of job: at most `at_once` at a time on the machine, among all the processes
+    that name the same `places` folder (made if missing)."""
 
-    def __init__(self, name: str, at_once: int) -> None:
+    def __init__(self, name: str, at_once: int, places: Path | str) -> None:
         self.name = name
-        self._places = threading.BoundedSemaphore(at_once) if at_once else None
+        self.at_once = at_once
+        self.places = Path(places)
 
     def run(self, function: Any, *arguments: Any, seconds: float) -> Any:
         """`function(*arguments)` in a process of its own, waited for `seconds` at most:
         its answer, or the exception it raised. AllBusy when every place is taken,
         BudgetSpent past `seconds`, JobFailed when its process ended without answering."""
-        if self._places is None or not self._places.acquire(blocking=False):
-            raise AllBusy(f"every place for a {self.name} is taken")
-        try:
+        with self._place():
             done, answer = _in_process(self.name, function, arguments, seconds)
-        finally:
-            self._places.release()
         if not done:
             raise answer
         return answer
+
+    @contextlib.contextmanager
+    def _place(self) -> Any:
+        """A free place, held (locked) until the job has ended; AllBusy if none is."""
+        self.places.mkdir(parents=True, exist_ok=True)
+        for number in range(self.at_once):
+            # A file of its own each time: flock's locks belong to an opened file, so
+            # two threads of one process exclude each other as two processes do.
+            handle = os.open(self.places / f"{self.name}-{number}.place",
+                             os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(handle)
+                continue
+            try:
+                yield number
+            finally:
+                os.close(handle)  # (closing it lets go of the lock)
+            return
+        raise AllBusy(f"every place for a {self.name} is taken")
 
 
 def _in_process(name: str, function: Any, arguments: tuple, seconds: float) -> tuple[bool, Any]:

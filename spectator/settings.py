@@ -126,6 +126,9 @@ DATABASES = {
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
     )
 }
+# The places of the jobs a visitor starts (a what-if's, matches/jobs.py): files locked by
+# the job under way, shared by every server process of the machine that names them.
+JOBS_DIR = Path(os.environ.get("SPECTATOR_JOBS_DIR", VAR_DIR / "jobs"))
 # Prometheus's numbers, written by each process to files of its own and summed by the
 # one that answers /metrics (matches/metrics.py): set before prometheus_client is loaded.
 METRICS_DIR = Path(os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", str(VAR_DIR / "metrics")))

@@ -1,6 +1,7 @@
 """CPU jobs in processes of their own (matches/jobs.py): a job's answer or exception
 comes back; a job past its budget is ended and said so; no process outlives its job,
-nor its server, however the server ends; past its places a job is refused at once."""
+nor its server, however the server ends; past its places, which all the processes of the
+machine share, a job is refused at once."""
 
 import multiprocessing
 import operator
@@ -82,28 +83,29 @@ def test_the_fork_servers_modules_import_no_django():
     assert done.stdout.strip() == "[]"
 
 
-def test_a_jobs_answer_and_its_exception_come_back():
-    kind = jobs.Jobs("test", 1)
+def test_a_jobs_answer_and_its_exception_come_back(tmp_path):
+    kind = jobs.Jobs("test", 1, tmp_path)
     assert kind.run(operator.add, 2, 3, seconds=30) == 5
     with pytest.raises(ZeroDivisionError):
         kind.run(operator.truediv, 1, 0, seconds=30)
 
 
-def test_a_job_past_its_budget_is_ended_and_leaves_no_process():
+def test_a_job_past_its_budget_is_ended_and_leaves_no_process(tmp_path):
     with ChildrenSeen() as children, pytest.raises(jobs.BudgetSpent):
-        jobs.Jobs("test", 1).run(time.sleep, 600, seconds=0.5)
+        jobs.Jobs("test", 1, tmp_path).run(time.sleep, 600, seconds=0.5)
     assert children.seen, "the job had a process of its own"
     assert not any(alive(pid) for pid in children.seen)
     assert not {child.pid for child in multiprocessing.active_children()} & children.seen
 
 
-def test_a_jobs_cpu_is_limited_to_its_budget_as_a_backstop():
-    soft, hard = jobs.Jobs("test", 1).run(resource.getrlimit, resource.RLIMIT_CPU, seconds=3)
+def test_a_jobs_cpu_is_limited_to_its_budget_as_a_backstop(tmp_path):
+    kind = jobs.Jobs("test", 1, tmp_path)
+    soft, hard = kind.run(resource.getrlimit, resource.RLIMIT_CPU, seconds=3)
     assert 3 <= soft <= hard < 10
 
 
-def test_a_job_asked_for_when_every_place_is_taken_is_refused_at_once():
-    kind = jobs.Jobs("test", 1)
+def test_a_job_asked_for_when_every_place_is_taken_is_refused_at_once(tmp_path):
+    kind = jobs.Jobs("test", 1, tmp_path)
     ended = []
 
     def first() -> None:
@@ -124,8 +126,8 @@ def test_a_job_asked_for_when_every_place_is_taken_is_refused_at_once():
     assert kind.run(operator.add, 1, 1, seconds=30) == 2  # its place is free again
 
 
-def test_a_server_that_stops_ends_its_jobs_and_their_callers_are_answered():
-    kind, ended = jobs.Jobs("test", 2), []
+def test_a_server_that_stops_ends_its_jobs_and_their_callers_are_answered(tmp_path):
+    kind, ended = jobs.Jobs("test", 2, tmp_path), []
 
     def waiting() -> None:
         try:
@@ -151,7 +153,7 @@ def test_a_server_that_stops_ends_its_jobs_and_their_callers_are_answered():
 SERVER = """
 import multiprocessing, sys, threading, time
 from matches import jobs
-threading.Thread(target=jobs.Jobs("test", 1).run, args=(time.sleep, 600),
+threading.Thread(target=jobs.Jobs("test", 1, sys.argv[1]).run, args=(time.sleep, 600),
                  kwargs={"seconds": 600}, daemon=True).start()
 while not multiprocessing.active_children():
     time.sleep(0.01)
@@ -161,8 +163,8 @@ time.sleep(600)
 
 
 @pytest.mark.parametrize("ending", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
-def test_a_jobs_process_ends_with_its_server(ending):
-    server = subprocess.Popen([sys.executable, "-c", SERVER], cwd=ROOT,
+def test_a_jobs_process_ends_with_its_server(ending, tmp_path):
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(tmp_path)], cwd=ROOT,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         job = int(server.stdout.readline())
@@ -170,6 +172,27 @@ def test_a_jobs_process_ends_with_its_server(ending):
         server.send_signal(ending)
         server.wait(30)
         assert gone_soon(job), "the job's process outlived its server"
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+
+
+def test_the_places_are_the_machines_shared_by_its_server_processes(tmp_path):
+    # Another server process's job holds the one place: this process's is refused, until
+    # that server has ended (however it ends, the kernel lets go of its place).
+    server = subprocess.Popen([sys.executable, "-c", SERVER, str(tmp_path)], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        job = int(server.stdout.readline())
+        kind = jobs.Jobs("test", 1, tmp_path)
+        with pytest.raises(jobs.AllBusy):
+            kind.run(operator.add, 1, 1, seconds=30)
+        assert jobs.Jobs("other", 1, tmp_path).run(operator.add, 1, 1, seconds=30) == 2
+        server.kill()
+        server.wait(30)
+        assert gone_soon(job)
+        assert kind.run(operator.add, 2, 2, seconds=30) == 4
     finally:
         if server.poll() is None:
             server.kill()

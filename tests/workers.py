@@ -6,7 +6,11 @@ both hand out match ids from 1, so two workers would meet in the channel layer's
 ("match-1") and the cache, and one test's `cache.clear()` would empty the other's. Each
 worker therefore takes Redis database number 1 + its index, and a channel prefix of its
 own (the pub/sub layer ignores the database number). The servers a test starts inherit
-both through the environment."""
+both through the environment.
+
+The places of the jobs a visitor starts (matches/jobs.py: a what-if's, shared by every
+process of the machine) are a worker's own too, or one worker's what-if would find the
+places taken by another's and be refused as too busy."""
 
 import os
 from urllib.parse import urlparse, urlunparse
@@ -18,3 +22,8 @@ if WORKER.startswith("gw") and os.environ.get("REDIS_URL"):
     shared = urlparse(os.environ["REDIS_URL"])
     os.environ["REDIS_URL"] = urlunparse(shared._replace(path=f"/{1 + index % 15}"))
     os.environ["CHANNEL_LAYER_PREFIX"] = f"asgi-{WORKER}"
+
+if WORKER:
+    var = os.environ.get("SPECTATOR_VAR_DIR") or os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "var")
+    os.environ["SPECTATOR_JOBS_DIR"] = os.path.join(var, f"jobs-{WORKER}")

@@ -7,13 +7,17 @@ choice in `play_on` (matches/variations.py plays it).
 Built-in players think for seconds, which a server's own process must never spend
 beside the clock and the teams' answers, and a visitor could ask for minutes of them.
 So each what-if is a job (matches/jobs.py): a process of its own, forked at once, that
-is killed when its budget is spent or its caller stops waiting; a server computes a
-few at once, refuses more at once, and never makes a board picture wait behind one.
+is killed when its budget is spent or its caller stops waiting; the machine computes
+a few at once (however many server processes it has), refuses more at once, and never
+makes a board picture wait behind one.
 """
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
 
 from matches import jobs
 from matches.admission import TooBusy
@@ -28,19 +32,22 @@ if TYPE_CHECKING:
 # a second a turn (bench/jobs.py): 15 s is a long variation on a contest's board, and
 # holds one of a server's request threads and one core no longer than that.
 WHATIF_SECONDS = 15
-# What-ifs computed at once by one server process, a core each: the cores are the
-# clock's, the answers' and the pictures' first. One asked for beyond them is refused.
-WHATIFS_AT_ONCE = 2
-JOBS = jobs.Jobs("what-if", WHATIFS_AT_ONCE)
+# What-ifs computed at once on the machine, by all its server processes: a core each, and
+# a core always left to the clock, the answers and the pictures (one what-if on two
+# cores), and tens of MiB each on the largest boards (bench/attack.py --floods whatif).
+# One asked for beyond them is refused.
+WHATIFS_AT_ONCE = max(1, len(os.sched_getaffinity(0)) - 1)
+JOBS = jobs.Jobs("what-if", WHATIFS_AT_ONCE, settings.JOBS_DIR)
 
 
 class WhatIfsBusy(TooBusy):
-    """Every place for a what-if in this server is taken: 429 `too_busy`, with
+    """Every place for a what-if on this machine is taken: 429 `too_busy`, with
     `Retry-After`, as the gates' refusals are (matches/admission.py)."""
 
     def __init__(self) -> None:
-        Exception.__init__(self, f"{WHATIFS_AT_ONCE} what-ifs are being computed already: "
-                                 "try again in a few seconds")
+        Exception.__init__(self, "as many what-ifs as this server computes at once "
+                                 f"({WHATIFS_AT_ONCE}) are under way: try again in a few "
+                                 "seconds")
         self.gate = "whatif"
 
 
@@ -62,7 +69,7 @@ def whatif(match: Match, from_turn: Any, turns: Any, play_on: Any = None) -> dic
 
     The match is read here; the variation is played in a job's process (WHATIF_SECONDS
     at most): WhatIfError for a variation that cannot be played, WhatIfsBusy when this
-    server computes WHATIFS_AT_ONCE already, WhatIfUnfinished when it was not computed
+    machine computes WHATIFS_AT_ONCE already, WhatIfUnfinished when it was not computed
     to its end."""
     if type(from_turn) is not int or not 0 <= from_turn <= match.resolved_turns:
         raise WhatIfError(f"from_turn: a turn of the match, 0 to {match.resolved_turns}")

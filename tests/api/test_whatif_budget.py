@@ -74,8 +74,8 @@ def test_a_board_picture_is_drawn_while_a_whatif_is_computed(large_match):
 
 
 def test_past_the_servers_places_for_whatifs_a_caller_is_refused_at_once(
-        client, large_match, monkeypatch):
-    monkeypatch.setattr(whatif, "JOBS", jobs.Jobs("what-if", 0))  # every place taken
+        client, large_match, monkeypatch, tmp_path):
+    monkeypatch.setattr(whatif, "JOBS", jobs.Jobs("what-if", 0, tmp_path))  # every place taken
     answer = ask(client, large_match, {"from_turn": 0})
     assert answer.status_code == 429 and answer.json()["error"] == "too_busy"
     assert answer["Retry-After"]
