@@ -66,3 +66,29 @@ def test_a_protocol_servers_later_game_says_its_number_in_the_readers_language()
     assert match.title == "Hot vs Cool (game 2)"
     assert said(match, "vi") == "Hot vs Cool (ván 2)"
     assert said(Match.objects.get(pk=first.match_id), "ja") == "Cool vs Hot"
+
+
+def test_a_protocol_servers_tournament_game_is_titled_in_each_readers_language():
+    # A CHaser tournament's fixture, as its protocol server claims and plays it: the
+    # title in parts reaches each game, a later game's number said after it.
+    from matches.services import protocol
+    from matches.tournaments.runner import protocol_fixture_claim
+    from tests.protocol_servers.test_chaser_audit import BOARD, TURNS
+
+    created = tournament_create(Plan(
+        name="U-16 Cup", game="chaser", format="knockout", start_at=timezone.now(),
+        teams=[EntrantSpec(name) for name in ("Nara", "Hanoi")], turns=TURNS, public=True))
+    claimed = protocol_fixture_claim(created.tournament.pk, timezone.now())
+    assert claimed.title == "U-16 Cup · round 1: Nara vs Hanoi"
+    board = protocol.map_board("CHaser test map", BOARD, "a test", "chaser")
+    first = protocol.game_create(board=board, team_names=list(claimed.names), turns=TURNS,
+                                 title=claimed.title, title_parts=claimed.title_parts,
+                                 public_live=True, games=2)
+    later = protocol.game_create(board=board, team_names=list(claimed.names[::-1]),
+                                 turns=TURNS, title=claimed.title,
+                                 title_parts=claimed.title_parts, public_live=True, games=2,
+                                 first=first.match_id, number=2)
+    assert said(Match.objects.get(pk=first.match_id), "ja") == "U-16 Cup · 1回戦：Nara 対 Hanoi"
+    match = Match.objects.get(pk=later.match_id)
+    assert match.title == "U-16 Cup · round 1: Nara vs Hanoi (game 2)"
+    assert said(match, "vi") == "U-16 Cup · vòng 1: Nara gặp Hanoi (ván 2)"

@@ -50,17 +50,20 @@ def map_board(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
 def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
                 public_live: bool, games: int = 1, first: int | None = None,
                 number: int = 1, seats: list[str] | None = None, practice_by: str = "",
-                delay_seconds: int = 0) -> Game:
+                delay_seconds: int = 0, title_parts: dict[str, Any] | None = None) -> Game:
     """A match for one game, starting now (the server starts it once both programs are
     there); its steps are the server's, so it has no strategy or transition time. A
     match of several `games`: the first is made alone, each later one with `first`
     (its id), its own names (Cool's first: the teams swap sides every game) and its
-    `number`, which its title says after `title` ("(game 2)", in each reader's language).
+    `number`, which its title says after `title` ("(game 2)", in each reader's language);
+    `title_parts`, a title the server made (a tournament's: models/titles.py), said in
+    each reader's language too.
 
     A practice server's game: `seats` names the side its own program plays ("level-N",
     as a practice match's seat; "" for a visiting program) and `practice_by` who came to
     practise ("tcp:<address>"): the game is a practice match, rated on the ladder."""
-    title, parts = game_parts({}, title, number) if number > 1 else (title, {})
+    parts = title_parts or {}
+    title, parts = game_parts(parts, title, number) if number > 1 else (title, parts)
     created = match_create(board=board, team_names=team_names, agents=1, turns=turns,
                            strategy_seconds=0, transition_seconds=0, start_at=timezone.now(),
                            title=title, title_parts=parts, public_live=public_live,

@@ -254,7 +254,8 @@ class ProtocolFixture:
     seeds: tuple[int, int]
     names: tuple[str, str]
     bots: tuple[str, str]
-    title: str
+    title: str  # in English (the records'), and in parts, said in each reader's language
+    title_parts: dict
     board: str | None  # a map of the tournament's, in turn (None: the server's choice)
     turns: int | None
     public: bool
@@ -288,10 +289,11 @@ def protocol_fixture_claim(tournament_id: int, now: datetime) -> ProtocolFixture
         names = tuple(entrants[seed].name for seed in seeds)
         boards = tournament.settings.get("boards") or []
         made = Match.objects.filter(fixture__tournament=tournament, first_game=None).count()
-        title = f"{tournament.name} · round {fixture.round}: {names[0]} vs {names[1]}"
+        title, parts = tournament_parts(tournament.name, fixture.round, list(names),
+                                        played + 1 if played else 0)
         return ProtocolFixture(
             fixture.pk, played, seeds, names, tuple(entrants[seed].bot for seed in seeds),
-            title + (f" (match {played + 1})" if played else ""),
+            title, parts,
             boards[made % len(boards)] if boards else None,
             tournament.settings.get("turns"), tournament.public,
             tournament.settings.get("delay_seconds", 0))

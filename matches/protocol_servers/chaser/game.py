@@ -67,6 +67,7 @@ class Settings:
     public: bool = False
     delay: int = 0  # the spectator delay of its games, s (selectors/delay.py)
     title: str = ""
+    title_parts: dict = field(default_factory=dict)  # a title the server made (titles.py)
 
 
 @dataclass
@@ -144,6 +145,8 @@ class ChaserGame:
         visitors = [program.address or "?" for program in self.programs if not program.seat]
         self.game = protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
                                          title=self.title, public_live=s.public,
+                                         title_parts=s.title_parts
+                                         if self.title == s.title else None,
                                          games=self.games, first=self.first,
                                          number=self.number, seats=seats,
                                          delay_seconds=s.delay,

@@ -138,7 +138,8 @@ async def _tournament(tournament_id: int, stop: threading.Event,
         settings = await _db(map_settings)(
             path, record, team_names=list(claimed.names),
             team_shorts=[shorts.get(seed, "") for seed in claimed.seeds], step_delay=step_delay,
-            public=claimed.public, delay=claimed.delay, title=claimed.title, timeout=timeout,
+            public=claimed.public, delay=claimed.delay, title=claimed.title,
+            title_parts=claimed.title_parts, timeout=timeout,
             seat_wait=seat_wait,
             **options)
 
