@@ -257,9 +257,13 @@ ROUND_NAMES = {1: gettext_lazy("Final"), 2: gettext_lazy("Semi-finals"),
 
 
 def bracket(fixtures: Sequence[Fixture]) -> list[dict[str, Any]]:
-    """The knockout's rounds in bracket order (the third-place fixture last), each
-    {"round", "name", "fixtures"}, named from the end ("Final", "Semi-finals", ...),
-    the rounds to come included, as {"round": None, "name", "fixtures": []}."""
+    """The knockout's rounds in bracket order, each {"round", "name", "fixtures",
+    "pairs", "fed"}, named from the end ("Final", "Semi-finals", ...), the rounds to come
+    included (their fixtures not drawn yet: None). `pairs` holds a round's fixtures two
+    by two, the two whose winners meet in the next round together (runner.py's
+    `knockout_next`), for the page to join them by lines; `fed`, `feeds`: its fixtures'
+    teams come from the round before, its winners go on to the next. The third-place fixture, whose teams are the semi-finals' losers,
+    is a column of its own after the final's, joined to none."""
     rounds: dict[int, list[Fixture]] = defaultdict(list)
     for fixture in fixtures:
         if fixture.stage in (Fixture.KNOCKOUT, Fixture.THIRD):
@@ -269,13 +273,22 @@ def bracket(fixtures: Sequence[Fixture]) -> list[dict[str, Any]]:
     ordered = sorted(rounds)
     first = [f for f in rounds[ordered[0]] if f.stage == Fixture.KNOCKOUT]
     total = max(len(ordered), (2 * len(first) - 1).bit_length())
-    named = []
+    named, thirds = [], []
     for place in range(total):
         left = total - place
         name = ROUND_NAMES.get(left) or gettext("Round of %(teams)s") % {"teams": 2 ** left}
         number = ordered[place] if place < len(ordered) else None
-        listed = sorted(rounds.get(number, []), key=lambda f: (f.stage == Fixture.THIRD, f.slot))
-        named.append({"round": number, "name": name, "fixtures": listed})
+        listed = sorted(rounds.get(number, []), key=lambda f: f.slot)
+        thirds += [f for f in listed if f.stage == Fixture.THIRD]
+        drawn: list[Fixture | None] = [f for f in listed if f.stage == Fixture.KNOCKOUT]
+        slots = drawn + [None] * (2 ** (left - 1) - len(drawn))
+        named.append({"round": number, "name": name, "fixtures": drawn, "fed": place > 0,
+                      "feeds": left > 1,
+                      "pairs": [slots[i:i + 2] for i in range(0, len(slots), 2)]})
+    for third in thirds:
+        named.append({"round": third.round, "name": gettext("Third place"),
+                      "fixtures": [third], "fed": False, "feeds": False,
+                      "pairs": [[third]], "third": True})
     return named
 
 
@@ -310,8 +323,9 @@ def page_data(tournament: Tournament, now: datetime, shown_round: int | None = N
                 _fixture_entry(fixture, entrants, matches, now, rules, live))
     knockout = bracket(fixtures)
     for stage in knockout:
-        stage["fixtures"] = [_fixture_entry(f, entrants, matches, now, rules, live)
-                             for f in stage["fixtures"]]
+        stage["pairs"] = [[f and _fixture_entry(f, entrants, matches, now, rules, live)
+                           for f in pair] for pair in stage["pairs"]]
+        stage["fixtures"] = [f for pair in stage["pairs"] for f in pair if f]
     crossed = tournament.format != Tournament.KNOCKOUT
     order = sorted(entrants, key=lambda e: (e.group or 0, e.index))
     marks = cross_table(entrants, [f for f in fixtures if f.stage != Fixture.THIRD

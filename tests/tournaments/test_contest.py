@@ -214,6 +214,39 @@ def test_pages_show_the_standings_cross_table_bracket_and_schedule(client, clock
     assert json.loads(archive.read("tournament.json"))["id"] == tournament.pk
 
 
+def test_the_bracket_joins_each_pair_to_the_fixture_its_winners_meet_in(client, clock):
+    # 8 teams: quarter-finals two by two, each pair beside the semi-final its winners
+    # meet in (the page draws the lines between them), the rounds to come as fixtures
+    # to be drawn, the third-place fixture a column of its own, joined to none.
+    from matches.tournaments.table import bracket
+
+    tournament, _ = started(clock, format="knockout", public=True,
+                            teams=[EntrantSpec(f"Team {n}") for n in range(8)])
+    for fixture in tournament.fixtures.filter(round=1):
+        fixture_decide(fixture_id=fixture.pk, winner=fixture.team_a, note="n", judge="j")
+    tournaments_tick(clock.now())
+    stages = bracket(list(tournament.fixtures.all()))
+    assert [(s["name"], [len(p) for p in s["pairs"]], s["fed"], s["feeds"]) for s in stages] == [
+        ("Quarter-finals", [2, 2], False, True), ("Semi-finals", [2], True, True),
+        ("Final", [1], True, False)]
+    quarters, semis = stages[0]["pairs"], stages[1]["pairs"][0]
+    for pair, semi in zip(quarters, semis, strict=True):
+        assert {f.winner for f in pair} == set(semi.teams)  # the pair's winners meet there
+    assert stages[2]["pairs"] == [[None]]  # to be drawn
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    box = page[page.index('id="bracket"'):page.index('id="schedule"')]
+    assert box.count('class="bracket-pair"') == 4 and box.count('class="bracket-slot"') == 7
+    assert box.count("data-feeds") == 2 and box.count("data-fed") == 2
+    for fixture in tournament.fixtures.filter(round=2):
+        fixture_decide(fixture_id=fixture.pk, winner=fixture.team_a, note="n", judge="j")
+    tournaments_tick(clock.now())
+    stages = bracket(list(tournament.fixtures.all()))
+    assert [s["name"] for s in stages] == ["Quarter-finals", "Semi-finals", "Final",
+                                           "Third place"]
+    assert stages[3]["third"] and not stages[3]["fed"] and not stages[3]["feeds"]
+    assert stages[3]["pairs"][0][0].stage == Fixture.THIRD
+
+
 def test_a_round_robins_cross_table_marks_wins_losses_and_draws(client, clock):
     tournament, _ = started(clock, public=True, teams=[EntrantSpec(n) for n in "ABC"])
     fixtures = {frozenset(f.teams): f for f in tournament.fixtures.all()}
