@@ -262,8 +262,9 @@ def bracket(fixtures: Sequence[Fixture]) -> list[dict[str, Any]]:
     included (their fixtures not drawn yet: None). `pairs` holds a round's fixtures two
     by two, the two whose winners meet in the next round together (runner.py's
     `knockout_next`), for the page to join them by lines; `fed`, `feeds`: its fixtures'
-    teams come from the round before, its winners go on to the next. The third-place fixture, whose teams are the semi-finals' losers,
-    is a column of its own after the final's, joined to none."""
+    teams come from the round before, its winners go on to the next. The third-place
+    fixture, whose teams are the semi-finals' losers, is a column of its own after the
+    final's, joined to none."""
     rounds: dict[int, list[Fixture]] = defaultdict(list)
     for fixture in fixtures:
         if fixture.stage in (Fixture.KNOCKOUT, Fixture.THIRD):
