@@ -33,10 +33,6 @@ RGB = tuple[int, int, int]
 Cell = tuple[int, int]
 
 
-def _mix(colour: RGB, share: float, base: RGB) -> RGB:
-    return tuple(round(share * c + (1 - share) * b) for c, b in zip(colour, base, strict=True))
-
-
 BG, PANEL, LINE = (13, 17, 23), (22, 27, 34), (48, 54, 61)
 TEXT, MUTED, WHITE = (230, 237, 243), (157, 167, 179), (255, 255, 255)
 BAD, EVENT, GOLD = (255, 92, 92), (255, 211, 61), (227, 179, 65)

@@ -24,7 +24,7 @@ import json
 import logging
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -61,14 +61,16 @@ BOT_TICK = 0.25  # how often a clock with bots to move looks again
 BACKSTOP_SECONDS = 60.0  # a tournament under way is looked at this often all the same
 
 
+@dataclass
 class Schedule:
     """What this process's runner knows between two readings: whether something may have
     happened (`stale`), and the earliest `next_check_at` it read (`next_at`)."""
 
-    stale = True
+    stale: bool = True
     next_at: datetime | None = None
-    bots: set[int] = set()  # running matches of bot tournaments, read with the schedule
-    answered: dict[int, int] = {}  # a bot match -> the turn its bots have answered
+    # running matches of bot tournaments, read with the schedule
+    bots: set[int] = field(default_factory=set)
+    answered: dict[int, int] = field(default_factory=dict)  # a bot match -> its bots' turn
 
 
 schedule = Schedule()
@@ -79,7 +81,6 @@ def schedule_reset() -> None:
     """Forget what this process's runner knows (tests: a rolled-back database)."""
     global schedule
     schedule = Schedule()
-    schedule.bots, schedule.answered = set(), {}
 
 
 def runner_nudge() -> None:

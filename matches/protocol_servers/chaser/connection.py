@@ -60,11 +60,6 @@ def decode_sent_name(raw: bytes) -> str:
     raise Fault("not_text", NOT_NAME(), raw)
 
 
-def decode_name(raw: bytes) -> str:
-    """A name line's name as shown (its first four characters)."""
-    return chaser.shown_name(decode_sent_name(raw))
-
-
 class Program:
     """One connected client, played from the game's thread with blocking reads (each
     bounded in size and time) and writes."""
