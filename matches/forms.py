@@ -13,11 +13,10 @@ from matches.models import Match, Tournament
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.files import record_from_bytes
 from matches.rules.records import RecordError
-from matches.rules.turns import is_alternating
 from matches.selectors.delay import DELAY_MAX_S
 from matches.services.archive import match_import
 from matches.services.boards import board_choose, board_choose_named
-from matches.services.matches import MadeMatch, Timing, match_make
+from matches.services.matches import MadeMatch, Timing, TimingError, match_make
 from matches.tournaments.services import (
     TOURNAMENT_GAMES,
     CreatedTournament,
@@ -90,16 +89,15 @@ class NewMatchForm(forms.Form):
         try:
             boards = [self._board(game, data["board"].strip())]
             boards += [board_choose(game, "random") for _ in range(rules.games_per_match - 1)]
-            alternating = is_alternating(rules)
+            timing = Timing(turns=data["turns"], strategy_seconds=data["strategy_seconds"],
+                            transition_seconds=data["transition_seconds"],
+                            clock_seconds=data["clock_seconds"]).checked(rules)
             return match_make(
                 game=game, team_names=[data["team_a"].strip(), data["team_b"].strip()],
                 boards=boards, start_at=timezone.now() + timedelta(seconds=data["start_in"]),
-                public_live=data["public"], delay_seconds=data["delay"] or 0,
-                timing=Timing(turns=None if alternating else data["turns"],
-                              strategy_seconds=None if alternating else data["strategy_seconds"],
-                              transition_seconds=None if alternating
-                              else data["transition_seconds"],
-                              clock_seconds=data["clock_seconds"] if alternating else None))
+                public_live=data["public"], delay_seconds=data["delay"] or 0, timing=timing)
+        except TimingError as error:  # a field the game is not played with, said on it
+            self.add_error(error.field, str(error))
         except BoardError as error:
             self.add_error("board", str(error))
         except RecordError as error:  # the teams' names

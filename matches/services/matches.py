@@ -57,6 +57,41 @@ class Timing:
         seconds = 30.0 if self.between_seconds is None else self.between_seconds
         return timedelta(seconds=max(seconds, 0.0))
 
+    def checked(self, rules: Any) -> Timing:
+        """This timing, if a game of `rules` can be played with it: the one check of every
+        way a match is made (creatematch, the control room's form, practice, a
+        tournament), each saying the refusal in its own words for the field. An
+        alternating game's timing is its chess clock (no turns, no steps), a timed
+        game's its turns and steps (no clock). TimingError otherwise."""
+        if is_alternating(rules):
+            for name in ("strategy_seconds", "transition_seconds"):
+                if getattr(self, name) is not None:
+                    raise TimingError(name, f"{rules.title} is played in alternating turns on "
+                                            "chess clocks: set each team's thinking time")
+            if self.turns is not None:
+                raise TimingError("turns", f"a game of {rules.title} ends when the rules say "
+                                           "so, not after a number of turns")
+            return self
+        if self.clock_seconds is not None:
+            raise TimingError("clock_seconds", f"{rules.title} is played in timed turns: set "
+                                               "its strategy and transition steps")
+        if self.turns is not None and self.turns < 1:
+            raise TimingError("turns", "at least 1")
+        if self.strategy_seconds is not None and self.strategy_seconds <= 0:
+            raise TimingError("strategy_seconds", "must be more than 0")
+        if self.transition_seconds is not None and self.transition_seconds < 0:
+            raise TimingError("transition_seconds", "must not be negative")
+        return self
+
+
+class TimingError(ValueError):
+    """A timing a game cannot be played with: `field` names the Timing's setting, the
+    words say why (each surface names the field its own way: --clock, clock, …)."""
+
+    def __init__(self, field: str, words: str) -> None:
+        super().__init__(words)
+        self.field = field
+
 
 @dataclass(frozen=True)
 class MadeMatch:

@@ -31,7 +31,7 @@ from matches.bots import levels
 from matches.models import Board, Entrant, Match, PracticeTeam, Team, new_token, token_hash
 from matches.rules import GAMES, LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
-from matches.rules.turns import is_alternating, is_protocol_played
+from matches.rules.turns import is_protocol_played
 from matches.services.boards import (
     ChosenBoard,
     board_choose,
@@ -41,7 +41,7 @@ from matches.services.boards import (
 )
 from matches.services.clock import clock_wake
 from matches.services.ladder import ladder_forget
-from matches.services.matches import Timing, match_make
+from matches.services.matches import Timing, TimingError, match_make
 
 LEVELS = ("level-1", "level-2", "level-3", "level-4")
 ANYONE = "anyone"
@@ -119,9 +119,12 @@ def practice_start(ask: Ask, by: str, team_name: str | None, now: datetime) -> S
                     clock_seconds=_number(ask.clock, "clock", CLOCK_SECONDS),
                     between_seconds=5.0)
     agents = _number(ask.agents, "agents", AGENTS, whole=True)
-    if is_alternating(rules) and ask.turns is not None:
-        raise PracticeError(400, "bad_turns", f"turns: {rules.title} is played to its end; "
-                            "leave turns out")
+    try:
+        timing.checked(rules)
+    except TimingError as error:
+        field = {"clock_seconds": "clock"}.get(error.field, error.field)
+        raise PracticeError(400, f"bad_{field}", f"{field}: {error}; leave {field} out") \
+            from None
     with transaction.atomic():
         _one_at_a_time()
         _caps(by, now)

@@ -24,7 +24,7 @@ from matches.rules.turns import is_alternating, is_protocol_played
 from matches.selectors.delay import DELAY_MAX_S
 from matches.services.clock import clock_wake
 from matches.services.control import is_void, match_void
-from matches.services.matches import TEAM_SHORT_LIMIT
+from matches.services.matches import TEAM_SHORT_LIMIT, Timing, TimingError
 from matches.services.publication import match_publish
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, round_robin, swiss_round
@@ -165,11 +165,15 @@ def plan_check(plan: Plan) -> Plan:
             raise TournamentError(f"--advance: between 1 and {count // plan.groups}")
     if plan.bots and not bot_names(plan.game):
         raise TournamentError(f"--bots: {rules.title} has no built-in bots")
-    alternating = is_alternating(rules)
-    if alternating and plan.turns is not None:
-        raise TournamentError(f"--turns: a game of {rules.title} ends when the rules say so")
-    if not alternating and plan.clock_seconds is not None:
-        raise TournamentError(f"--clock: {rules.title} is played in timed turns")
+    # as every way of making a match checks it (the steps have defaults here: an
+    # alternating game's are not the organiser's, and are left to its clock)
+    steps = {} if is_alternating(rules) else {
+        "strategy_seconds": plan.strategy_seconds, "transition_seconds": plan.transition_seconds}
+    try:
+        Timing(turns=plan.turns, clock_seconds=plan.clock_seconds, **steps).checked(rules)
+    except TimingError as error:
+        option = {"clock_seconds": "clock"}.get(error.field, error.field)
+        raise TournamentError(f"--{option.replace('_', '-')}: {error}") from None
     if plan.parallel < 0 or plan.gap_seconds < 0:
         raise TournamentError("--parallel and --gap: must not be negative")
     if not 0 <= plan.delay_seconds <= DELAY_MAX_S:

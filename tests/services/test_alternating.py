@@ -127,7 +127,7 @@ def test_a_loss_on_time_is_said_in_plain_words():
 
 @pytest.mark.parametrize("flags, message", [
     (["--strategy-seconds", "3"], "--strategy-seconds: Blokus Duo is played in alternating "
-                                  "turns on chess clocks; set each team's time with --clock"),
+                                  "turns on chess clocks: set each team's thinking time"),
     (["--transition-seconds", "1"], "--transition-seconds: Blokus Duo is played"),
     (["--turns", "10"], "--turns: a game of Blokus Duo ends when the rules say so"),
     (["--board", "A-1"], "--board: Blokus Duo has one board only; leave the board out"),
@@ -149,8 +149,35 @@ def test_creatematch_makes_a_blokus_duo_match_on_its_clock_and_refuses_one_for_t
     assert (match.clock_ms, match.strategy_ms, match.agents, match.turns) == (120000, 0, 0, 84)
     assert match.board.name == "Blokus Duo 14×14"  # the lists show its size
     assert refusal("creatematch", "--board", "A-1", "--teams", "A", "B", "--clock", "9") == (
-        "--clock: Kakomimasu (Procon 31) is played in timed turns; set them with "
-        "--strategy-seconds and --transition-seconds")
+        "--clock: Kakomimasu (Procon 31) is played in timed turns: set its strategy and "
+        "transition steps")
+
+
+def test_every_way_of_making_a_match_refuses_a_timing_its_game_is_not_played_with(
+        judge_client):
+    # One check (Timing.checked), each surface saying it in its own words: the control
+    # room's form used to drop the turns of an alternating game without a word.
+    from matches.services.practice import Ask, PracticeError, practice_start
+    from matches.tournaments.services import EntrantSpec, Plan, TournamentError, tournament_create
+
+    form = judge_client.post("/control/new-match", {
+        "game": "blokus-duo", "team_a": "A", "team_b": "B", "board": "random", "turns": 10,
+        "clock_seconds": 120, "start_in": 60, "delay": 0})
+    assert form.status_code == 400 and not Match.objects.exists()
+    assert "ends when the rules say so" in form.content.decode()
+    with pytest.raises(PracticeError) as refused:
+        practice_start(Ask(game="blokus-duo", opponent="level-1", strategy_seconds=3),
+                       "address:127.0.0.1", None, timezone.now())
+    assert refused.value.code == "bad_strategy_seconds"
+    with pytest.raises(PracticeError) as refused:
+        practice_start(Ask(game="kakomimasu", opponent="level-1", clock=60),
+                       "address:127.0.0.1", None, timezone.now())
+    assert refused.value.code == "bad_clock"
+    with pytest.raises(TournamentError, match="--turns: a game of Blokus Duo ends"):
+        tournament_create(Plan(name="Cup", game="blokus-duo", format="knockout",
+                               start_at=timezone.now(), teams=[EntrantSpec("A"), EntrantSpec("B")],
+                               turns=10))
+    assert not Match.objects.exists()
 
 
 def first_refused(vector: str) -> tuple[int, int, str, str]:

@@ -119,9 +119,13 @@ def test_a_judge_makes_a_match_from_the_room_as_creatematch_would(judge_client):
                          content_type="application/json",
                          HTTP_AUTHORIZATION=f"Bearer {tokens[1]}")
     assert sent.status_code == 409 and sent.json()["error"] == "not_running"  # its own: early
+    refused = judge_client.post("/control/new-match", {
+        "game": "blokus-duo", "team_a": "A", "team_b": "B", "board": "random",
+        "turns": "9", "clock_seconds": "120", "start_in": "0"})  # as creatematch refuses
+    assert refused.status_code == 400 and "ends when the rules say so" in refused.content.decode()
     clocked = judge_client.post("/control/new-match", {
         "game": "blokus-duo", "team_a": "A", "team_b": "B", "board": "random",
-        "turns": "9", "clock_seconds": "120", "start_in": "0"})
+        "clock_seconds": "120", "start_in": "0"})
     assert clocked.status_code == 200
     blokus = Match.objects.get(game="blokus-duo", teams__name="A")
     assert blokus.clock_ms == 120_000 and blokus.strategy_ms == 0  # the clock, no turns

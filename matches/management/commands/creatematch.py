@@ -16,12 +16,12 @@ from matches.boards.specs import BoardError
 from matches.management.helpers import delay_seconds, page_address, said_time
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
-from matches.rules.turns import is_alternating
 from matches.selectors import epoch_ms
 from matches.selectors.delay import DELAY_MAX_S
 from matches.services.boards import board_choose
 from matches.services.matches import (
     Timing,
+    TimingError,
     match_make,
     team_names_check,
     team_shorts_check,
@@ -123,10 +123,7 @@ class Command(BaseCommand):
             team_names=options["teams"],
             team_shorts=options["short"],
             boards=boards,
-            timing=Timing(turns=options["turns"],
-                          strategy_seconds=options["strategy_seconds"],
-                          transition_seconds=options["transition_seconds"],
-                          clock_seconds=options["clock"], between_seconds=options["between"]),
+            timing=self.timing(options),
             agents=options["agents"],
             start_at=timezone.now() + timedelta(seconds=options["start_in"]),
             title=options["title"],
@@ -150,27 +147,19 @@ class Command(BaseCommand):
                                returncode=2) from None
 
     def timing_check(self, options) -> None:
-        """An alternating game's timing is its clock (its steps and turns refused), a
-        simultaneous game's its steps (its clock refused); `match_make` fills in the
-        defaults."""
-        rules = rules_for(options["game"])
-        if is_alternating(rules):
-            for name in ("strategy_seconds", "transition_seconds"):
-                if options[name] is not None:
-                    raise CommandError(
-                        f"--{name.replace('_', '-')}: {rules.title} is played in alternating "
-                        "turns on chess clocks; set each team's time with --clock",
-                        returncode=2)
-            if options["turns"] is not None:
-                raise CommandError(f"--turns: a game of {rules.title} ends when the rules say "
-                                   "so, not after a number of turns", returncode=2)
-            return
-        if options["clock"] is not None:
-            raise CommandError(f"--clock: {rules.title} is played in timed turns; set them "
-                               "with --strategy-seconds and --transition-seconds",
-                               returncode=2)
-        if (options["transition_seconds"] or 0) < 0:
-            raise CommandError("--transition-seconds: must not be negative", returncode=2)
+        """The timing `match_make` is given, as every way of making a match checks it
+        (Timing.checked), refused in this command's words (its options' names)."""
+        try:
+            self.timing(options).checked(rules_for(options["game"]))
+        except TimingError as error:
+            option = {"clock_seconds": "clock"}.get(error.field, error.field)
+            raise CommandError(f"--{option.replace('_', '-')}: {error}", returncode=2) from None
+
+    @staticmethod
+    def timing(options) -> Timing:
+        return Timing(turns=options["turns"], strategy_seconds=options["strategy_seconds"],
+                      transition_seconds=options["transition_seconds"],
+                      clock_seconds=options["clock"], between_seconds=options["between"])
 
     def board(self, game: str, text: str | None):
         try:
