@@ -213,13 +213,22 @@ class System:
             each[f"{pid} {_role(command)}"] = share / 1024
         return pss / 1024, largest / 1024, rss_total / 1024, each
 
-    def database_bytes(self) -> int:
+    def database_bytes(self) -> int | str:
+        """The database's size; on the venue, what psql said instead when it could not
+        connect (asked again a few times: PostgreSQL busy, or its connections all taken)."""
         if not self.venue:
             return sum(path.stat().st_size for path in self.scratch.glob("db.sqlite3*"))
-        out = subprocess.run([*_pg("psql"), "-h", "127.0.0.1", "-p", "55432", "-U", "postgres",
-                              "-tAc", "SELECT pg_database_size('spectator_attack')"],
-                             check=True, capture_output=True, text=True).stdout
-        return int(out.strip())
+        said = ""
+        for _ in range(5):
+            done = subprocess.run([*_pg("psql"), "-h", "127.0.0.1", "-p", "55432", "-U",
+                                   "postgres", "-tAc",
+                                   "SELECT pg_database_size('spectator_attack')"],
+                                  capture_output=True, text=True)
+            if done.returncode == 0:
+                return int(done.stdout.strip())
+            said = done.stderr.strip().splitlines()[-1] if done.stderr.strip() else "?"
+            time.sleep(1)
+        return f"psql failed: {said}"
 
     def stop(self) -> None:
         with contextlib_suppress():
@@ -916,10 +925,15 @@ def trial(options: argparse.Namespace, parts: tuple[str, ...], record: Path) -> 
             print(f"{name} by second of the attack:", " ".join(
                 f"{at - quiet_end:+.1f}:{value:.0f}" for at, value in samples
                 if quiet_end - 2 <= at < attack_end))
-    grew_quiet = database["quiet"] - database["began"]
-    grew_attacked = database["attacked"] - database["quiet"]
-    print(f"{'database growth (bytes)':<34} quiet {grew_quiet:,}  attacked {grew_attacked:,}  "
-          f"added by the attack {max(0, grew_attacked - grew_quiet):,}  goal < 1,000,000")
+    sizes_read = [database.get(moment) for moment in ("began", "quiet", "attacked")]
+    if all(isinstance(size, int) for size in sizes_read):
+        grew_quiet = database["quiet"] - database["began"]
+        grew_attacked = database["attacked"] - database["quiet"]
+        print(f"{'database growth (bytes)':<34} quiet {grew_quiet:,}  attacked "
+              f"{grew_attacked:,}  added by the attack {max(0, grew_attacked - grew_quiet):,}  "
+              "goal < 1,000,000")
+    else:
+        print(f"{'database growth (bytes)':<34} unknown: {sizes_read}")
     print(f"team's answers: {team.statuses}")
     if not attacked:
         print("attacker: no report (its process died?)")

@@ -126,6 +126,22 @@ DATABASES = {
         default=f"sqlite:///{VAR_DIR / 'db.sqlite3'}", conn_max_age=60, conn_health_checks=True
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A pool of connections a process, never more (psycopg's, Django's "pool" option). An
+    # ASGI server runs each request's view on a thread of its own: a persistent
+    # connection (CONN_MAX_AGE) was left open by every thread that ended, until the
+    # garbage collector came by, and a flood of practice requests took PostgreSQL to
+    # its 200 connections ("too many clients already": 100 answers 500 in 20 s,
+    # bench/attack.py --venue --floods practice). Now a thread hands its connection
+    # back at the end of each request (and the clock, each tick), and a process holds
+    # at most DB_POOL_SIZE: a venue of N servers, its clock and drawing worker stay well
+    # under PostgreSQL's default 100. A thread finding them all taken waits for one, up
+    # to DB_POOL_WAIT seconds.
+    DB_POOL_SIZE = int(os.environ.get("SPECTATOR_DB_POOL", "16"))
+    DB_POOL_WAIT = 10
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 2, "max_size": DB_POOL_SIZE, "timeout": DB_POOL_WAIT}
 # The places of the jobs a visitor starts (a what-if's, matches/jobs.py): files locked by
 # the job under way, shared by every server process of the machine that names them.
 JOBS_DIR = Path(os.environ.get("SPECTATOR_JOBS_DIR", VAR_DIR / "jobs"))
