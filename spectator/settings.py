@@ -205,14 +205,17 @@ TEAM_BODY_BUDGET = int(os.environ.get("SPECTATOR_TEAM_BODY_BUDGET", 16 << 20))
 # Practice matches teams start themselves (POST /api/practice, matches/services/practice.py):
 # "off" (a contest venue: the default of `make serve`), "teams" (holders of a team token an
 # organiser issued) or "open" (anyone, under a guest name: `make demo` sets it). At most
-# PRACTICE_MAX_MATCHES at once, PRACTICE_MAX_PER_CALLER for one team or address; a
-# guest's match is taken down PRACTICE_GUEST_HOURS after it was made.
+# PRACTICE_MAX_MATCHES at once, PRACTICE_MAX_PER_CALLER for one team or address, and the
+# guests together at most PRACTICE_GUEST_SHARE of them (so that guests from many
+# addresses never leave the teams without a practice match); a guest's match is taken
+# down PRACTICE_GUEST_HOURS after it was made.
 PRACTICE = os.environ.get("SPECTATOR_PRACTICE", "off").strip().lower()
 if PRACTICE not in ("off", "teams", "open"):
     raise ImproperlyConfigured(f"SPECTATOR_PRACTICE: off, teams or open, not {PRACTICE!r}")
 PRACTICE_MAX_MATCHES = int(os.environ.get("SPECTATOR_PRACTICE_MAX_MATCHES", 20))
 PRACTICE_MAX_PER_CALLER = int(os.environ.get("SPECTATOR_PRACTICE_MAX_PER_CALLER", 2))
 PRACTICE_GUEST_HOURS = float(os.environ.get("SPECTATOR_PRACTICE_GUEST_HOURS", 2))
+PRACTICE_GUEST_SHARE = float(os.environ.get("SPECTATOR_PRACTICE_GUEST_SHARE", 0.5))
 
 # Seconds a server process's viewer counts outlive it, should it die without counting
 # its sockets out (matches/live/viewers.py).

@@ -14,6 +14,7 @@ made.
 from __future__ import annotations
 
 import json
+import math
 import re
 import time
 import unicodedata
@@ -319,15 +320,30 @@ def _one_at_a_time() -> None:
 
 
 def _caps(by: str, now: datetime) -> None:
-    """Refuse beyond the practice matches allowed at once, in all and for this caller."""
+    """Refuse beyond the practice matches allowed at once: in all, for the guests together
+    (their share of them: guests from any number of addresses never take them all from
+    the teams), and for this caller."""
     running = Match.objects.unfinished().exclude(practice_by="").filter(first_game=None)
     if running.count() >= settings.PRACTICE_MAX_MATCHES:
         raise PracticeError(429, "practice_full", "the server's practice matches are all in "
                             "use; try again when one has ended")
+    if by.startswith(GUEST) and running.filter(practice_by__startswith=GUEST).count() >= \
+            guests_cap():
+        raise PracticeError(429, "practice_full", "the practice matches guests may play are "
+                            "all in use (a team's token may still start one); try again when "
+                            "one has ended")
     if running.filter(practice_by=by).count() >= settings.PRACTICE_MAX_PER_CALLER:
         raise PracticeError(429, "too_many_practice_matches",
                             f"at most {settings.PRACTICE_MAX_PER_CALLER} practice matches at "
                             "once for one team or address; wait until one has ended")
+
+
+GUEST = "address:"  # a guest's `by`: its address (a team's: "team:<digest>")
+
+
+def guests_cap() -> int:
+    """The practice matches guests may have at once, together (at least one)."""
+    return max(1, math.floor(settings.PRACTICE_MAX_MATCHES * settings.PRACTICE_GUEST_SHARE))
 
 
 def _join_waiting(game: str, by: str, name: str, now: datetime) -> Started | None:

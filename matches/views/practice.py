@@ -25,7 +25,8 @@ REFUSALS = {
     "bad_board": gettext_lazy("That board cannot be played in this game."),
     "bad_turns": gettext_lazy("Turns: a whole number from 1 to 200 (none for Blokus Duo, "
                               "which is played to its end)."),
-    "bad_strategy_seconds": gettext_lazy("Seconds a turn: from 0.5 to 60."),
+    "bad_strategy_seconds": gettext_lazy("Seconds a turn: from 0.5 to 60 (none for Blokus "
+                                         "Duo, which is played on chess clocks)."),
     "bad_name": gettext_lazy("Your name: 1 to 40 characters, not a built-in player's nor a "
                              "registered team's."),
     "practice_full": gettext_lazy("All the server's practice matches are in use; try again "

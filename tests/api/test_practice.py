@@ -136,6 +136,7 @@ def test_a_field_file_is_a_board(client, open_practice):
 
 def test_practice_matches_at_once_are_capped_per_caller_and_in_all(client, open_practice):
     open_practice.PRACTICE_MAX_PER_CALLER, open_practice.PRACTICE_MAX_MATCHES = 2, 3
+    open_practice.PRACTICE_GUEST_SHARE = 1.0  # the guests may take them all here
     ask = {"game": "kakomimasu", "opponent": "level-1"}
     assert [start(client, ask).status_code for _ in range(2)] == [201, 201]
     refused = start(client, ask)
@@ -145,6 +146,21 @@ def test_practice_matches_at_once_are_capped_per_caller_and_in_all(client, open_
     assert full.status_code == 429 and full.json()["error"] == "practice_full"
     Match.objects.filter(practice_by="address:192.0.2.1").update(resolved_turns=30)  # ended
     assert start(client, ask, address="192.0.2.3").status_code == 201
+
+
+def test_guests_from_many_addresses_never_take_every_practice_match_from_the_teams(
+        client, open_practice):
+    from matches.models import PracticeTeam, token_hash
+
+    open_practice.PRACTICE_MAX_PER_CALLER, open_practice.PRACTICE_MAX_MATCHES = 2, 4
+    open_practice.PRACTICE_GUEST_SHARE = 0.5  # two for the guests together
+    ask = {"game": "kakomimasu", "opponent": "level-1"}
+    guests = [start(client, ask, address=f"192.0.2.{n}").status_code for n in range(10, 13)]
+    assert guests == [201, 201, 429]
+    refused = start(client, ask, address="192.0.2.99").json()
+    assert refused["error"] == "practice_full" and "team's token" in refused["detail"]
+    PracticeTeam.objects.create(name="Kosen Nara", token_hash=token_hash("t" * 32))
+    assert start(client, ask, token="t" * 32, address="192.0.2.99").status_code == 201
 
 
 def test_a_chain_of_practice_tokens_is_one_guest_under_its_caps(client, open_practice):
@@ -183,6 +199,7 @@ def test_practice_requests_at_once_never_run_past_the_caps(open_practice):
     from django.test import Client
 
     open_practice.PRACTICE_MAX_PER_CALLER, open_practice.PRACTICE_MAX_MATCHES = 2, 6
+    open_practice.PRACTICE_GUEST_SHARE = 1.0
     ask = {"game": "kakomimasu", "opponent": "level-1"}
 
     def one(address):
