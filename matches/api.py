@@ -27,11 +27,13 @@ from matches.access import (
     is_judge,
     is_public,
     not_its_match,
+    published_seen,
     reads_own,
     session_team,
     side_in,
     visible_matches,
 )
+from matches.access.delay import delayed
 from matches.admission import (
     ANSWER,
     GUARDED,
@@ -51,7 +53,6 @@ from matches.notices_api import router as notices_router
 from matches.request_bodies import BodyRefused, json_object
 from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import analysis, debug
-from matches.selectors.delay import delayed
 from matches.selectors.ladder import PAGE_ROWS, PAGE_ROWS_MAX
 from matches.selectors.whatif import WhatIfError, WhatIfUnfinished, whatif
 from matches.services import practice
@@ -262,8 +263,7 @@ def _visible(request: HttpRequest, match_id: int, published_only: bool = False) 
     own = can_view_private(request.user, match, _team(request)) or \
         session_team(request, match) is not None  # its own team: live
     if published_only:  # a published match's end reaches the public after its delay
-        shown = match if own else delayed(match)
-        return shown if match.published and shown.over else None
+        return published_seen(match, own)
     if own:
         return match
     return delayed(match) if is_public(match) else None

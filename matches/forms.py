@@ -8,12 +8,12 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from matches.access.delay import DELAY_MAX_S
 from matches.boards.specs import BoardError, board_spec_fixed
 from matches.models import Match, Tournament
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.files import record_from_bytes
 from matches.rules.records import RecordError
-from matches.selectors.delay import DELAY_MAX_S
 from matches.services.archive import match_import
 from matches.services.boards import board_choose, board_choose_named
 from matches.services.matches import MadeMatch, Timing, TimingError, match_make

@@ -43,7 +43,7 @@ def relay_event(message: dict[str, Any], late: int = 0, text: str | None = None
 
 def late_of(match: Match) -> int:
     """The ms after which the public may see what happens in a match now (its
-    spectator delay: matches/selectors/delay.py)."""
+    spectator delay: matches/access/delay.py)."""
     return match.delay_s * 1000
 
 

@@ -27,6 +27,7 @@ from matches.access import (
     session_team,
     visible_matches,
 )
+from matches.access.delay import delayed, due_times
 from matches.admission import BYTES, client_address
 from matches.live import messages
 from matches.live.broadcast import (
@@ -40,7 +41,6 @@ from matches.live.delay import DelayLine
 from matches.live.hub import Hub
 from matches.live.viewers import viewers_change
 from matches.models import Match, Turn
-from matches.selectors.delay import delayed, due_times
 
 
 def _since(scope, turns: int) -> tuple[int | None, str | None]:
@@ -100,7 +100,7 @@ def _catch_up_messages(match: Match, since: int) -> list[dict]:
 
 def _read(match_id: int, late: bool) -> Match:
     """The match, as the socket's viewer sees it now: `late`, the public's copy behind
-    its spectator delay (matches/selectors/delay.py)."""
+    its spectator delay (matches/access/delay.py)."""
     match = Match.objects.select_related("board").get(pk=match_id)
     return delayed(match) if late else match
 

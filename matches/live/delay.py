@@ -1,4 +1,4 @@
-"""The public's sockets of a match with a spectator delay (matches/selectors/delay.py):
+"""The public's sockets of a match with a spectator delay (matches/access/delay.py):
 a delay line per process and group, between the group's hub and the public's sockets.
 
 A line is one member of its group's hub. An event that carries `late` (ms: the match's

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from matches.access.delay import DELAY_MAX_S
 from matches.rules.files import record_from_bytes
 from matches.rules.records import MatchRecord, RecordError
-from matches.selectors.delay import DELAY_MAX_S
 
 
 def page_address(path: str) -> str:

@@ -112,7 +112,7 @@ class Match(models.Model):
         default=False, help_text="Published with its teams' debug output (a judge's choice).")
     # The spectator delay (docs/live-protocol.md, "The spectator delay"): everyone but
     # the judges and the match's own teams sees it this many seconds behind
-    # (matches/selectors/delay.py).
+    # (matches/access/delay.py).
     delay_s = models.PositiveIntegerField(
         default=0, help_text="Seconds the public sees the match behind (0: live).")
     # When it ended (its last turn, a time-out, a void; None: not over, or from before
@@ -140,7 +140,7 @@ class Match(models.Model):
 
     objects = MatchQuerySet.as_manager()
 
-    # How far behind this instance shows the match: a delayed copy's (selectors/delay.py)
+    # How far behind this instance shows the match: a delayed copy's (access/delay.py)
     # times are shifted by it; a match read from the database is live.
     shown_late = timedelta(0)
 

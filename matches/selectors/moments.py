@@ -10,11 +10,11 @@ from typing import Any
 
 from django.utils import timezone
 
+from matches.access.delay import delayed
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.rules.base import match_wins
 from matches.selectors.clocks import move_clock_fields, next_deadline, paused_now
-from matches.selectors.delay import delayed
 from matches.selectors.records import (
     board_name_shown,
     board_shown,

@@ -72,7 +72,7 @@ def board_name_shown(match: Match, now: datetime | None = None) -> str:
 
 def stored_turns(match: Match):
     """The match's stored turns as this instance shows them: 1 to its `resolved_turns`
-    (a delayed copy's are fewer: selectors/delay.py). Every read of a match's turns
+    (a delayed copy's are fewer: access/delay.py). Every read of a match's turns
     goes through here."""
     return match.turn_rows.filter(number__lte=match.resolved_turns)
 

@@ -175,7 +175,7 @@ def match_create(
 
 def _public_late(match: Match) -> None:
     """A match made with a spectator delay comes to the public as late as everything in
-    it (selectors/delay.py): from its making plus the delay."""
+    it (access/delay.py): from its making plus the delay."""
     if match.delay_s:
         match.public_from = match.created_at + timedelta(seconds=match.delay_s)
         Match.objects.filter(pk=match.pk).update(public_from=match.public_from)

@@ -16,12 +16,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from matches.access.delay import DELAY_MAX_S
 from matches.bots import bot_names
 from matches.models import Entrant, Fixture, Match, Tournament, new_token, token_hash
 from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
 from matches.rules.turns import is_alternating, is_protocol_played
-from matches.selectors.delay import DELAY_MAX_S
 from matches.services.clock import clock_wake
 from matches.services.control import is_void, match_void
 from matches.services.matches import TEAM_SHORT_LIMIT, Timing, TimingError
@@ -75,7 +75,7 @@ class Plan:
     parallel: int = 0
     bots: bool = False
     public: bool = False
-    delay_seconds: int = 0  # the spectator delay of its matches (selectors/delay.py)
+    delay_seconds: int = 0  # the spectator delay of its matches (access/delay.py)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

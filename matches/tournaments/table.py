@@ -17,11 +17,11 @@ from django.utils import timezone
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, gettext_lazy
 
+from matches.access.delay import read_only_copy
 from matches.models import Entrant, Fixture, Match, Tournament, Turn
 from matches.rules import rules_for, words
 from matches.rules.turns import is_protocol_played
 from matches.selectors import epoch_ms, rehearsals
-from matches.selectors.delay import read_only_copy
 from matches.tournaments.standings import FixtureResult, Row, standings
 
 
@@ -163,7 +163,7 @@ class MatchLine:
 def seen_fixtures(tournament: Tournament, now: datetime,
                   public: bool) -> tuple[list[Fixture], datetime | None]:
     """The tournament's fixtures in order as the viewer sees them, and the moment the
-    public sees (None: live). With a spectator delay (its matches': selectors/delay.py),
+    public sees (None: live). With a spectator delay (its matches': access/delay.py),
     the public sees a fixture settled once its end has come to them, and a round whose
     pairings follow from the results (all but a round robin's) once the round before it
     has; never a copy saved."""

@@ -24,6 +24,7 @@ from matches.access import (
     is_judge,
     is_public,
     owns,
+    published_seen,
     session_team,
     session_team_keep,
     team_by_authorization,
@@ -34,7 +35,6 @@ from matches.bots import bots_for, levels
 from matches.models import Match, Team, Turn, storable_id
 from matches.rules import GAME_CHOICES, rules_for
 from matches.selectors.debug import debug_readers
-from matches.selectors.delay import delayed
 from matches.views.spreadsheet import csv_attachment
 
 SECTIONS = [(Match.RUNNING, gettext_lazy("Live")), (Match.UPCOMING, gettext_lazy("Upcoming")),
@@ -270,7 +270,7 @@ def published(request: HttpRequest) -> HttpResponse:
     matches = matches.prefetch_related("teams").order_by("-start_at")
     if not is_judge(request.user):  # one whose end is still behind its delay is not yet
         matches = (match for match in matches.iterator(chunk_size=PUBLISHED_PAGE)
-                   if delayed(match, now).over)
+                   if published_seen(match, own=False, now=now))
     matches = list(itertools.islice(matches, PUBLISHED_PAGE))
     finals = {row.match_id: row.scores for row in Turn.objects.filter(
         match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
@@ -307,8 +307,8 @@ def scores_csv(request: HttpRequest, match_id: int) -> HttpResponse:
     """Scores per turn of a published match: one row a turn, a column per team and part."""
     match = get_object_or_404(Match, pk=match_id)
     if not is_judge(request.user):  # the public's, once its end has come to them
-        match = delayed(match)
-        if not (match.published and match.over):
+        match = published_seen(match, own=False)
+        if match is None:
             raise Http404(f"no published match {match_id}")
     history = selectors.score_history(match)
     parts = list(history[0]["scores"][0])

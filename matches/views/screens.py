@@ -17,10 +17,10 @@ from django.views.decorators.http import require_GET
 
 from matches import selectors
 from matches.access import as_seen, public_filter
+from matches.access.delay import DELAY_MAX_S, delayed
 from matches.admission import PAGE, cost
 from matches.models import Match, Tournament
 from matches.rules import rules_for
-from matches.selectors.delay import DELAY_MAX_S, delayed
 from matches.tournaments.table import tournament_data
 from matches.views.pages import asked_turn, game_words, turn_refused, visible_match_or_404
 

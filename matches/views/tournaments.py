@@ -18,12 +18,11 @@ from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
-from matches.access import JUDGE_PERMISSION, is_judge
+from matches.access import JUDGE_PERMISSION, is_judge, published_seen
 from matches.admission import LARGE, PAGE, WRITE, cost
 from matches.models import Fixture, Match, Tournament
 from matches.rules import rules_for
 from matches.selectors import match_export
-from matches.selectors.delay import delayed
 from matches.tournaments.services import (
     FixtureError,
     fixture_award,
@@ -109,7 +108,7 @@ def records_zip(request: HttpRequest, tournament_id: int) -> HttpResponse:
         archive.writestr("tournament.json", json.dumps(
             tournament_data(tournament, timezone.now(), public), ensure_ascii=False, indent=1))
         for match in matches.order_by("pk"):
-            if (delayed(match) if public else match).over:  # its end shown to this visitor
+            if published_seen(match, own=False) if public else match.over:  # its end shown
                 archive.writestr(f"match-{match.pk}-record.json",
                                  json.dumps(match_export(match), ensure_ascii=False))
     response = HttpResponse(buffer.getvalue(), content_type="application/zip")

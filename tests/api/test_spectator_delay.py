@@ -11,8 +11,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from matches.access.delay import delayed
 from matches.models import Match
-from matches.selectors.delay import delayed
 from matches.services.publication import match_publish
 from matches.services.transition import turn_resolve
 from tests.factories import make_match, put, submit

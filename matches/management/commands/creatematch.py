@@ -12,12 +12,12 @@ from datetime import timedelta
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
+from matches.access.delay import DELAY_MAX_S
 from matches.boards.specs import BoardError
 from matches.management.helpers import delay_seconds, page_address, said_time
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.checks import RecordError
 from matches.selectors import epoch_ms
-from matches.selectors.delay import DELAY_MAX_S
 from matches.services.boards import board_choose
 from matches.services.matches import (
     Timing,

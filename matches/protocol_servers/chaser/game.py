@@ -65,7 +65,7 @@ class Settings:
     seat_wait: float = SEAT_WAIT  # how long a connection may wait for its game (0: ever)
     step_delay: float = 0.0
     public: bool = False
-    delay: int = 0  # the spectator delay of its games, s (selectors/delay.py)
+    delay: int = 0  # the spectator delay of its games, s (access/delay.py)
     title: str = ""
     title_parts: dict = field(default_factory=dict)  # a title the server made (titles.py)
 

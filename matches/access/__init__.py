@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import time
 import uuid
+from datetime import datetime
 
 from django.core.cache import cache
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from matches.access.delay import delayed
 from matches.caches import Kept
 from matches.models import Entrant, Match, PracticeTeam, Team, storable_id, token_hash
-from matches.selectors.delay import delayed
 
 JUDGE_PERMISSION = "matches.judge"
 TEAMS_CACHED = 4096  # tokens whose team a process keeps: two per match, thousands of matches
@@ -236,10 +237,21 @@ def can_view_private(user, match: Match, team: Team | None = None) -> bool:
 
 def as_seen(user, match: Match, team: Team | Entrant | None = None) -> Match:
     """The match as this viewer sees it: live for the judges and its own teams, its
-    spectator delay behind for everyone else (matches/selectors/delay.py)."""
+    spectator delay behind for everyone else (matches/access/delay.py)."""
     if not match.delay_s or can_view_private(user, match, team):
         return match
     return delayed(match)
+
+
+def published_seen(match: Match, own: bool, now: datetime | None = None) -> Match | None:
+    """A published match's end, as one viewer may read it (its records, scores and
+    downloads, the published list): for the judges and its own teams (`own`) the match
+    once it is over, for everyone else its delayed copy once its end has come to them;
+    None before then, and for a match not published. The one rule of every such read."""
+    if not match.published:
+        return None
+    shown = match if own else delayed(match, now)
+    return shown if shown.over else None
 
 
 SHOWN_ORDER = {Match.RUNNING: 0, Match.UPCOMING: 1, Match.FINISHED: 2}
