@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import copy
 from bisect import bisect_right
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
 from matches.caches import Kept, identity
 from matches.models import Match, Turn
+from matches.models.hand import hand_at
 
 DELAY_MAX_S = 3600  # an hour behind at most
 
@@ -67,28 +68,16 @@ def delayed(match: Match, now: datetime | None = None) -> Match:
 
 
 def _judges_hand_then(shown: Match, match: Match, moment: datetime) -> None:
-    """The pause, start and credits of the match as they stood at `moment`, from the
-    judges' log (services/control.py): a resume or an extension since moved the start
-    on (a timed game) or credited the mover (an alternating game's, for the turn it
-    names); the pause then is the last one begun and not yet ended."""
-    at_moment = moment.timestamp() * 1000
-    shown.paused_at, shown.pause_reason = None, ""
-    credits = dict(match.credits or {})
-    for entry in match.control_log or ():
-        action, seconds = entry.get("action"), entry.get("seconds") or 0
-        if entry.get("at", 0) <= at_moment:
-            if action == "pause":
-                shown.paused_at = datetime.fromtimestamp(entry["at"] / 1000, tz=UTC)
-                shown.pause_reason = entry.get("reason", "")
-            elif action in ("resume", "void"):
-                shown.paused_at, shown.pause_reason = None, ""
-        elif action in ("resume", "extend"):
-            if "turn" in entry:  # an alternating game's mover, credited then
-                key = str(entry["turn"])
-                credits[key] = max(0, credits.get(key, 0) - round(seconds * 1000))
-            elif not match.alternating and not match.protocol_played:
-                shown.start_at -= timedelta(seconds=seconds)
-    shown.credits = credits
+    """The pause, start and credits of the match as they stood at `moment`: the hand its
+    control log gave then (models/hand.py, the one source, which the judges' actions
+    also store from), its start moved back by what the actions since moved it."""
+    movable = not match.alternating and not match.protocol_played
+    then = hand_at(match.control_log or (), moment, start_movable=movable)
+    since = hand_at(match.control_log or (), start_movable=movable).start_moved - \
+        then.start_moved
+    shown.start_at -= since
+    shown.credits = then.credits
+    shown.paused_at, shown.pause_reason = then.paused_at, then.pause_reason
 
 
 def turns_resolved_by(match: Match, moment: datetime) -> int:

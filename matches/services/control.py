@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from matches.live.broadcast import control_announce, end_announce
 from matches.models import Match
+from matches.models.hand import hand_at
 from matches.selectors import epoch_ms, match_games
 from matches.services.clock import clock_wake
 from matches.services.transition import match_ended
@@ -97,8 +98,22 @@ def _held(match_id: int, *, timed_only: bool = False) -> Match:
 
 
 def _noted(match: Match, now: datetime, action: str, judge: str, **said: Any) -> None:
+    """The action written to the match's log, and the match given the hand its whole log
+    says (models/hand.py, the one source: the public's copy behind a delay reads the
+    same log at its moment): its start moved and its turns credited. (Its pause, which
+    the log gives to the millisecond, the caller keeps to the microsecond.)"""
+    movable = _start_movable(match)
+    planned = match.start_at - hand_at(match.control_log, start_movable=movable).start_moved
     match.control_log = [*match.control_log,
                          {"at": epoch_ms(now), "action": action, "by": judge, **said}]
+    hand = hand_at(match.control_log, start_movable=movable)
+    match.start_at = planned + hand.start_moved
+    match.credits = hand.credits
+
+
+def _start_movable(match: Match) -> bool:
+    """Whether the judges' time given before the start moves it (a timed game's)."""
+    return not match.alternating and not match.protocol_played
 
 
 def _said(reason: str, problem: str) -> str:
@@ -117,7 +132,7 @@ def match_pause(*, match_id: int, reason: str, judge: str,
         match = _held(match_id)
         if match.paused_at is not None:
             raise ControlError(f"match {match.pk} is paused already")
-        match.paused_at, match.pause_reason = now, reason
+        match.paused_at, match.pause_reason = now, reason  # to the microsecond: the log's ms
         _noted(match, now, "pause", judge, reason=reason)
         match.save(update_fields=["paused_at", "pause_reason", "control_log"])
         transaction.on_commit(lambda: control_announce(match, "paused"), robust=True)
@@ -132,7 +147,7 @@ def match_resume(*, match_id: int, judge: str, now: datetime | None = None) -> M
         if match.paused_at is None:
             raise ControlError(f"match {match.pk} is not paused")
         held = now - match.paused_at
-        credited = _give_time(match, held, paused_at=match.paused_at)
+        credited = _given_to(match, held, paused_at=match.paused_at)
         match.paused_at, match.pause_reason = None, ""
         _noted(match, now, "resume", judge, seconds=round(held.total_seconds(), 3),
                **credited)
@@ -151,7 +166,7 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
     now = now or timezone.now()
     with transaction.atomic():
         match = _held(match_id, timed_only=True)
-        credited = _give_time(match, timedelta(seconds=seconds), extended=now)
+        credited = _given_to(match, timedelta(seconds=seconds), extended=now)
         _noted(match, now, "extend", judge, seconds=seconds, reason=" ".join(reason.split()),
                **credited)
         match.save(update_fields=["control_log", "start_at", "credits"])
@@ -160,10 +175,11 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
     return match
 
 
-def _give_time(match: Match, given: timedelta, extended: datetime | None = None,
-               paused_at: datetime | None = None) -> dict[str, int]:
-    """Time given (an extension made at `extended`) or given back (the resume of a pause
-    begun at `paused_at`):
+def _given_to(match: Match, given: timedelta, extended: datetime | None = None,
+              paused_at: datetime | None = None) -> dict[str, int]:
+    """Where time given (an extension made at `extended`) or given back (the resume of a
+    pause begun at `paused_at`) goes, said for the log ({"turn": the turn credited}, or
+    nothing: the start moves), which gives the match its hand (`_noted`):
     - an alternating game's mover is credited it;
     - a timed game's step is credited it: on an extension, the step open then, or the
       next to open (between steps); on a resume, the step open when the pause began (or,
@@ -172,27 +188,18 @@ def _give_time(match: Match, given: timedelta, extended: datetime | None = None,
       before keep their times: the open turn a program reads never goes back, and each
       past turn's answers are still timed from when it really opened;
     - a pause begun before the start moves the start;
-    - a later game's start moves too.
-    Said back for the log ({"turn": the turn credited}), whence the public's copy behind
-    a delay takes it back until then. A game played step by step has nothing to move (its
-    server simply waited)."""
+    - a later game's start moves too (here: it is another match's row).
+    A game played step by step has nothing to move (its server simply waited)."""
     if match.protocol_played:
         return {}
     if match.alternating:
-        number = match.resolved_turns + 1
-    else:
-        _later_games_move(match, given)
-        if extended is not None:
-            number = match.next_turn_to_open(extended)
-        elif paused_at is not None and match.last_opened(paused_at) >= 1:
-            number = match.last_opened(paused_at)
-        else:
-            match.start_at += given
-            return {}
-    credits = dict(match.credits or {})
-    credits[str(number)] = credits.get(str(number), 0) + round(given.total_seconds() * 1000)
-    match.credits = credits
-    return {"turn": number}
+        return {"turn": match.resolved_turns + 1}
+    _later_games_move(match, given)
+    if extended is not None:
+        return {"turn": match.next_turn_to_open(extended)}
+    if paused_at is not None and match.last_opened(paused_at) >= 1:
+        return {"turn": match.last_opened(paused_at)}
+    return {}
 
 
 def _later_games_move(match: Match, given: timedelta) -> None:

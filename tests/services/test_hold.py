@@ -266,3 +266,26 @@ def test_after_a_resume_each_answer_is_still_timed_from_when_its_step_opened():
     (row,) = [row for row in control_matches(paused + timedelta(seconds=41))
               if row["match"].pk == match.pk]
     assert row["teams"][0]["latency"] == 1000
+
+
+def test_the_judges_hand_is_read_from_the_log_alone_by_the_match_and_its_delayed_copy():
+    # One source (models/hand.py): what the stored match was given is what its whole log
+    # gives, and what the public behind a delay sees is what the log gave at its moment.
+    from matches.access.delay import delayed
+    from matches.models.hand import hand_at
+
+    match, _ = make_match(turns=5, strategy=10.0, transition=1.0, start_in=60)
+    planned = match.start_at
+    now = timezone.now()
+    match_pause(match_id=match.pk, reason="the projector", judge="judy", now=now)
+    match_resume(match_id=match.pk, judge="judy", now=now + timedelta(seconds=7))
+    Match.objects.filter(pk=match.pk).update(delay_s=60)
+    match = Match.objects.get(pk=match.pk)
+    hand = hand_at(match.control_log)
+    assert match.start_at - planned == hand.start_moved == timedelta(seconds=7)
+    assert match.credits == hand.credits == {}  # before its start: the start moved
+    shown = delayed(match, now + timedelta(seconds=60 + 3))  # the public: mid-pause
+    assert shown.paused_at is not None and shown.pause_reason == "the projector"
+    assert shown.start_at == planned + timedelta(seconds=60)  # not yet moved for them
+    later = delayed(Match.objects.get(pk=match.pk), now + timedelta(seconds=60 + 8))
+    assert later.paused_at is None and later.start_at == match.start_at + timedelta(seconds=60)
