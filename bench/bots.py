@@ -38,7 +38,7 @@ def main() -> None:
 
     from matches.bots import kakomimasu
     from matches.models import Match
-    from matches.reads import public_state_text
+    from matches.selectors.texts import public_state_text
     from matches.services.submissions import submission_by_bot
     from matches.services.transition import turn_resolve
 

@@ -40,9 +40,9 @@ def main() -> None:
     from attack import big_record
     from django.core.management import call_command
 
-    from matches import reads
     from matches.caches import caches_reset
     from matches.models import Match
+    from matches.selectors import texts
 
     call_command("migrate", verbosity=0)
     record = Path(tempfile.gettempdir()) / "spectator-attack-big-record.json"
@@ -53,10 +53,10 @@ def main() -> None:
     print(f"{match}: {match.resolved_turns} turns on "
           f"{match.board.data['width']}×{match.board.data['height']}, finished and published")
     builds = {
-        "API state (GET /api/matches/{id})": lambda: reads.public_state_text(match, None),
-        "replay page's data": lambda: reads.replay_text(match),
-        "timeline": lambda: reads.timeline_text(match)[0],
-        "record": lambda: reads.record_text(match)[0],
+        "API state (GET /api/matches/{id})": lambda: texts.public_state_text(match, None),
+        "replay page's data": lambda: texts.replay_text(match),
+        "timeline": lambda: texts.timeline_text(match)[0],
+        "record": lambda: texts.record_text(match)[0],
     }
     for name, build in builds.items():
         times = []

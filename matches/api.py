@@ -18,7 +18,7 @@ from django.utils.translation import gettext
 from ninja import NinjaAPI, Query, Schema, Status, Swagger
 from ninja.errors import ValidationError
 
-from matches import reads, selectors
+from matches import selectors
 from matches.access import (
     TokenRefused,
     all_as_seen,
@@ -52,7 +52,7 @@ from matches.models import Match, Team
 from matches.notices_api import router as notices_router
 from matches.request_bodies import BodyRefused, json_object
 from matches.rules import LIVE_GAMES, rules_for
-from matches.selectors import analysis, debug
+from matches.selectors import analysis, debug, texts
 from matches.selectors.ladder import PAGE_ROWS, PAGE_ROWS_MAX
 from matches.selectors.whatif import WhatIfError, WhatIfUnfinished, whatif
 from matches.services import practice
@@ -312,14 +312,14 @@ def get_match(request: HttpRequest, match_id: int):
     # A visitor's read is counted by its rate and its bytes, and holds a place at the
     # heavy reads' gate only when the match is large; the match's own team and a judge
     # pass freely (another match's token reads as a visitor). What changes only with a
-    # turn is built once (matches/reads.py).
+    # turn is built once (matches/selectors/texts.py).
     with visitor_read(request, exempt=reads_own(team, match_id) or is_judge(request.user)) \
             as charge:
         match = _visible(request, match_id)
         if match is None:
             return _not_found(match_id)
-        charge.expect(reads.estimated_size(match))
-        text = reads.public_state_text(match, _you(team, match), holder=team)
+        charge.expect(texts.estimated_size(match))
+        text = texts.public_state_text(match, _you(team, match), holder=team)
         charge.size = len(text)
         return _json(text)
 
@@ -499,7 +499,7 @@ def get_record(request: HttpRequest, match_id: int):
     if match.board_hidden(timezone.now()):  # judges included: nobody sees it before then
         return Status(404, {"error": "not_found", "detail": f"match {match_id}'s board is "
                                                             "secret until its game starts"})
-    return _json(*reads.record_text(match), request=request)
+    return _json(*texts.record_text(match), request=request)
 
 
 @api.get("/matches/{match_id}/timeline",
@@ -510,12 +510,12 @@ def get_timeline(request: HttpRequest, match_id: int):
     match = _visible(request, match_id, published_only=True)
     if match is None:
         return _not_found(match_id, "published match")
-    return _json(*reads.timeline_text(match), request=request)
+    return _json(*texts.timeline_text(match), request=request)
 
 
 def _json(text: str | bytes, etag: str | None = None, request: HttpRequest | None = None
           ) -> HttpResponse:
-    """JSON text built (and kept) by `matches.reads`, sent as it is; with an ETag, a
+    """JSON text built (and kept) by `matches.selectors.texts`, sent as it is; with an ETag, a
     client that has it gets a 304."""
     if etag is not None and request is not None and etag in {
             tag.strip().removeprefix("W/")

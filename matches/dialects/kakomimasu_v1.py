@@ -52,8 +52,8 @@ from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP
 from matches.live.delay import DelayLine
 from matches.live.hub import Hub
 from matches.models import Match
-from matches.reads import estimated_size
 from matches.rules import rules_for
+from matches.selectors.texts import estimated_size
 from matches.services import practice
 from matches.services.boards import board_offered_spec, boards_offered
 from matches.services.submissions import DryRun, Refusal, json_read

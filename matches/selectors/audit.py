@@ -132,7 +132,7 @@ def replay_data(match: Match, now: datetime | None = None,
     """The replay page's data: the match, the empty board, then every stored turn
     (Turn rows only: nothing of a turn still being played), the result in words in
     every language (`verdicts`, as the live protocol's; `verdict` in English) and the
-    mark thresholds (`states=False`: all but the states, which `reads.replay_text`
+    mark thresholds (`states=False`: all but the states, which `texts.replay_text`
     joins itself)."""
     now = now or timezone.now()
     said = verdicts(match, latest_scores(match)) if match.result is not None else None

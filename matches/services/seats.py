@@ -28,8 +28,8 @@ from django.utils import timezone
 
 from matches.bots import bots_for, level_bot, seat_answer, thinker_start
 from matches.models import Match, Team
-from matches.reads import public_state_text
 from matches.rules import GAMES, rules_for
+from matches.selectors.texts import public_state_text
 from matches.services.clock import clock_ticked
 from matches.services.submissions import submission_by_bot
 

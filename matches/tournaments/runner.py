@@ -37,10 +37,10 @@ from matches.bots import bots_for
 from matches.caches import resettable
 from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
 from matches.models.titles import tournament_parts
-from matches.reads import public_state_text
 from matches.rules import rules_for
 from matches.rules.turns import is_protocol_played
 from matches.selectors import latest_scores, match_games
+from matches.selectors.texts import public_state_text
 from matches.services.boards import board_choose
 from matches.services.clock import clock_ticked, clock_wake
 from matches.services.control import is_void

@@ -29,9 +29,9 @@ from matches.forms import RecordImportForm
 from matches.models import Match, RequestTally, Submission, Team
 from matches.rules import rules_for
 from matches.selectors import SECRET_BOARD, match_verify, notices
+from matches.selectors.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
 from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import STORED_A_MINUTE, submission_enter
-from matches.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
 from matches.views.spreadsheet import csv_attachment
 from matches.views.statuses import STATUS_WORDS
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
-from matches import clips, drawing, picture, reads, selectors
+from matches import clips, drawing, picture, selectors
 from matches.access import (
     all_as_seen,
     as_seen,
@@ -34,6 +34,7 @@ from matches.admission import LARGE, PAGE, cost
 from matches.bots import bots_for, levels
 from matches.models import Match, Team, Turn, storable_id
 from matches.rules import GAME_CHOICES, rules_for
+from matches.selectors import texts
 from matches.selectors.debug import debug_readers
 from matches.views.spreadsheet import csv_attachment
 
@@ -112,12 +113,12 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     match = visible_match_or_404(request, match_id)
     now = timezone.now()
     readers = debug_readers(request.user, session_team(request, match), match)
-    # the data is built once a turn (matches/reads.py), safe inside a <script> element
+    # the data is built once a turn (matches/selectors/texts.py), safe inside a <script> element
     return render(request, "matches/replay.html", {
         "match": match, "teams": list(match.teams.all()),
         "replay": {"marks": {"swing": selectors.swing_threshold(match, now),
                              "conflicts": selectors.conflict_threshold(match, now)}},
-        "replay_json": reads.replay_text(match, now), "rules": rules_for(match.game),
+        "replay_json": texts.replay_text(match, now), "rules": rules_for(match.game),
         "debug_readable": bool(readers),  # else the page offers the team's way in
         "analysis_name": gettext(rules_for(match.game).analysis_name)
         if rules_for(match.game).analysis_name else None,

@@ -77,7 +77,7 @@ def test_scores_of_an_unpublished_match_are_a_404(client):
 def test_a_download_is_built_once_and_a_client_that_has_it_gets_a_304(client, kind):
     """A published match never changes: its record and timeline are built once and kept,
     and carry an ETag; a client sending it back gets 304 with no body."""
-    from matches.reads import WHOLE_TEXTS
+    from matches.selectors.texts import WHOLE_TEXTS
 
     match = imported("chaser/capture_by_put")
     url = f"/api/matches/{match.pk}/{kind}"
@@ -118,7 +118,7 @@ def test_a_finished_match_s_whole_reads_are_kept_without_a_second_copy_of_its_tu
     """Once a match is over, its whole texts never change: they are kept, its turns' own
     texts are not (a 1,000-turn match's would double what its reads keep)."""
     from matches.caches import caches_reset
-    from matches.reads import TURN_TEXTS, WHOLE_TEXTS
+    from matches.selectors.texts import TURN_TEXTS, WHOLE_TEXTS
     from matches.services.transition import turn_resolve
     from tests.factories import make_match
 
