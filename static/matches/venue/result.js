@@ -18,6 +18,7 @@ export function drawResult(root, screen) {
   if (!banner) return;
   setHidden(banner, !over);
   if (!over) return;
+  keepVerdictRoom(banner);
   const { winner } = screen.result;
   setData(banner, "winner", winner === null || winner === undefined ? "none" : String(winner));
   setText(banner.querySelector(".verdict"), screen.verdict || "");
@@ -33,6 +34,23 @@ export function drawResult(root, screen) {
   setText(banner.querySelector(".final"), interpolate(gettext("final %(score)s · turn %(turn)s"),
                                                      { score: versus(signed(numbers[0]), signed(numbers[1])),
                                                        turn: screen.state.turn }));
+}
+
+// At the end the board takes the height the verdict above it leaves (venue.css's
+// --verdict-room): the card's own height, measured whenever it changes, since a long
+// verdict ("… is captured (a block was put on it) · … wins the match 2–0") takes three
+// lines where a short one takes one. A guess left a tall board running off the screen.
+const roomKept = new WeakSet();
+
+function keepVerdictRoom(banner) {
+  const stage = banner.closest(".stage");
+  if (!stage || roomKept.has(banner) || !window.ResizeObserver) return;
+  roomKept.add(banner);
+  new ResizeObserver(() => {
+    if (banner.hidden) return;
+    const room = banner.offsetHeight + parseFloat(getComputedStyle(banner).marginBottom || "0");
+    stage.style.setProperty("--verdict-room", `${Math.ceil(room)}px`);
+  }).observe(banner);
 }
 
 // At the end, the cells that decided it (the rules say which: the blocks round a boxed-in
