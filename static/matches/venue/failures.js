@@ -71,22 +71,27 @@ function outcomeItem(game, outcome, reasons) {
   return item;
 }
 
-// Whole lines only: drop the last lines until the list fits its box, and say how many.
+// Whole lines only: as many reasons as fit, then "+k more" for the rest, on a line of
+// its own where there is room for it, else beside the headline (so that a box with room
+// for one reason shows that reason, not "+k more" over an empty box).
 function fitList(box, list, total) {
   const items = [...list.children];
-  const more = document.createElement("li");
-  more.className = "more";
-  let shown = items.length;
   const overflows = () => box.scrollHeight > box.clientHeight + 1;
-  while (shown > 0 && overflows()) {
-    shown -= 1;
+  if (!overflows()) return;
+  const more = words("more", "");
+  const line = document.createElement("li");
+  line.className = "more";
+  for (let shown = items.length - 1; shown >= 0; shown -= 1) {
     items[shown].remove();
-    more.textContent = moreLines(total - shown);
-    if (!more.isConnected) list.append(more);
-  }
-  if (shown === 0 && total) { // no room for a line: the count joins the headline
+    more.textContent = line.textContent = moreLines(total - shown);
+    if (shown > 0) {
+      list.append(line);
+      if (!overflows()) return;
+      line.remove();
+    }
+    box.querySelector(".summary")?.append(more);
+    if (!overflows() || shown === 0) return;
     more.remove();
-    box.querySelector(".summary")?.append(words("more", moreLines(total)));
   }
 }
 
