@@ -1,11 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.http import require_GET
 from django.views.i18n import JavaScriptCatalog
 
 import matches.converters  # noqa: F401 (the `match` path converter)
 from matches import dialects
 from matches.admission import PAGE, cost, declared_cost
 from matches.api import api
+from matches.dialects import kakomimasu_v1
+from matches.live.streams import list_stream_view
 from matches.views import (
     boards,
     control,
@@ -88,7 +91,10 @@ urlpatterns = [
     path("jsi18n/", cost(PAGE)(JavaScriptCatalog.as_view(packages=["matches"])),
          name="javascript-catalog"),
     path("api/", API_URLS),
-    *dialects.urlpatterns(),  # other servers' APIs that teams' programs speak
+    # other servers' APIs that teams' programs speak; the Kakomimasu v1 event stream, the
+    # live layer's stream over the dialect's window (its query language and its Games)
+    path("v1/matches/stream", require_GET(list_stream_view(kakomimasu_v1.stream_window))),
+    *dialects.urlpatterns(),
 ]
 
 # What the routes included from elsewhere cost (matches/admission.py, "what a route

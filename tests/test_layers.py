@@ -35,3 +35,11 @@ def test_the_delayed_copy_has_one_home():
     users = [path for path in (ROOT / "matches").rglob("*.py")
              if "matches.selectors.delay" in path.read_text()]
     assert not users
+
+
+def test_no_dialect_imports_the_live_layer():
+    # A dialect is its query language and its JSON; the Kakomimasu v1 event stream is the
+    # live layer's (live/streams.py) over the window the dialect makes of a request.
+    upward = {f"{path.name}: {name}" for path in (ROOT / "matches" / "dialects").glob("*.py")
+              for name in imported(path) if name.startswith("matches.live")}
+    assert not upward

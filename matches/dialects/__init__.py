@@ -9,6 +9,8 @@ import matches.converters  # noqa: F401 (the `match` path converter)
 
 
 def urlpatterns() -> list:
+    """The dialects' routes (a dialect's event stream is the live layer's, over the window
+    the dialect makes of a request: spectator/urls.py)."""
     from matches.dialects import kakomimasu_v1, procon30, procon31
 
     return [

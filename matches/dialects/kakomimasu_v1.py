@@ -13,15 +13,13 @@ types `PUT`, `MOVE`, `REMOVE`, `NONE`.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import math
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods
@@ -37,7 +35,7 @@ from matches.access import (
     reads_own,
     visible_matches,
 )
-from matches.admission import ANSWER, LARGE, PAGE, STATE, STREAM, WRITE, cost, visitor_read
+from matches.admission import ANSWER, LARGE, PAGE, STATE, WRITE, cost, visitor_read
 from matches.boards.saved import public_version
 from matches.caches import Kept, identity
 from matches.dialects.base import (
@@ -48,9 +46,6 @@ from matches.dialects.base import (
     submit,
     team_of,
 )
-from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP
-from matches.live.delay import DelayLine
-from matches.live.hub import Hub
 from matches.models import Match
 from matches.rules import rules_for
 from matches.selectors.texts import estimated_size
@@ -342,31 +337,26 @@ def _dry_run(body: bytes) -> bool:
     return isinstance(data, dict) and data.get("dryRun") is True
 
 
-@cost(STREAM)
-def stream_view(request: HttpRequest) -> StreamingHttpResponse | HttpResponse:
+def stream_window(request: HttpRequest) -> Following | HttpResponse:
     """GET /v1/matches/stream: server-sent events over the Kakomimasu matches the caller
     may see (docs/dialects.md, "The event stream"), as the community server sends them:
     `initial` (`games`, `gamesNum`), then `add`, `update` and `remove` as they happen.
-    Fed by the same channel-layer events as the list screens, never by polling; the
-    Games are built once per match and turn for every stream."""
+    Streamed by live/streams.py, fed by the same channel-layer events as the list
+    screens, never by polling; this window says which Games and what of them, its Games
+    built once per match and turn for every stream."""
     try:
-        follow = Following.of(request.GET, team_of(token(request)), request.user)
+        return Following.of(request.GET, team_of(token(request)), request.user)
     except ValueError as problem:
         return error(400, str(problem), SYNTAX)
-    response = StreamingHttpResponse(follow.events(), content_type="text/event-stream")
-    response["Cache-Control"] = "no-store"
-    response["X-Accel-Buffering"] = "no"  # nginx passes each event on at once
-    return response
 
 
 STREAM_GAMES = 20  # Games in a stream without `endIndex`
 STREAM_GAMES_MAX = 50  # ... and the most any stream follows
-STREAM_QUIET = 10.0  # seconds of silence before a comment keeps proxies from closing it
-STREAM_HELD = 256  # events a stream holds while it builds Games; beyond, it reads afresh
 
 
 class Following:
-    """One stream's viewer, window and followed games."""
+    """One stream's window (live/streams.py's `Window`): its viewer, its range of Games
+    and the Games it follows."""
 
     def __init__(self, user, team, start: int, end: int, allow_new: bool, query: str,
                  wanted: dict[str, str]) -> None:
@@ -374,10 +364,10 @@ class Following:
         self.start, self.end = start, end
         self.allow_new, self.query, self.wanted = allow_new, query, wanted
         self.judge = is_judge(user)
+        self.hears_private = team is not None  # its own private matches, live
         self.followed: dict[str, str] = {}  # game id -> its status when last sent
         self.sent_texts: dict[str, str] = {}  # game id -> the Game last sent in an update
         self.starts: dict[str, float] = {}  # game id -> its start (epoch s), while ready
-        self.events_queue: asyncio.Queue = asyncio.Queue(STREAM_HELD)
 
     @classmethod
     def of(cls, params, team, user) -> Following:
@@ -428,64 +418,32 @@ class Following:
 
     # --- the events ---------------------------------------------------------------
 
-    async def events(self):
-        member = _Listener(self.events_queue)
-        # Joined before the reading: nothing falls between. The judges hear every match
-        # live; everyone else hears a match with a spectator delay that far behind
-        # (matches/live/delay.py), and a team its own private matches live as well.
-        hubs = []
-        try:
-            if self.judge or self.team is not None:
-                hubs.append(await Hub.join(JUDGES_LIST_GROUP, member))
-            if not self.judge:
-                hubs.append(await DelayLine.join(LIST_GROUP, member))
-            ids, count = await sync_to_async(self.shown_now)()
-            texts = await sync_to_async(_games)(ids, self.user, self.team)
-            games = [json.loads(text) for text in texts]
-            for text, each in zip(texts, games, strict=True):
-                self._sent(each)
-                self.sent_texts[each["id"]] = text
-            yield _event_text(json.dumps(
-                {"type": "initial", "q": self.query, "startIndex": self.start,
-                 "endIndex": self.end, "games": games, "gamesNum": count},
-                ensure_ascii=False))
-            while True:
-                event = await self._next_event()
-                if event is None:
-                    yield ": keep-alive\n\n"
-                    continue
-                for text in await self._said(event):
-                    yield text
-        finally:
-            for hub in hubs:
-                await hub.leave(member)
+    def opening(self) -> str:
+        """The `initial` event (in a thread)."""
+        ids, count = self.shown_now()
+        texts = _games(ids, self.user, self.team)
+        games = [json.loads(text) for text in texts]
+        for text, each in zip(texts, games, strict=True):
+            self._sent(each)
+            self.sent_texts[each["id"]] = text
+        return _event_text(json.dumps(
+            {"type": "initial", "q": self.query, "startIndex": self.start,
+             "endIndex": self.end, "games": games, "gamesNum": count}, ensure_ascii=False))
 
-    async def _next_event(self) -> dict | None:
-        """The next channel-layer event, a start that came due ({"start": id}), or None
-        after STREAM_QUIET seconds of neither."""
-        quiet_until = timezone.now().timestamp() + STREAM_QUIET
-        while True:
-            now = timezone.now().timestamp()
-            if self.starts:
-                game_id, at = min(self.starts.items(), key=lambda item: item[1])
-                if at <= now:
-                    del self.starts[game_id]
-                    return {"start": game_id}
-            wait = min([quiet_until, *self.starts.values()]) - now
-            try:
-                return await asyncio.wait_for(self.events_queue.get(), max(wait, 0.01))
-            except TimeoutError:
-                if timezone.now().timestamp() >= quiet_until:
-                    return None
+    def next_due(self) -> tuple[str, float] | None:
+        """The Game to start soonest, and when (its `update` then says it is gaming)."""
+        return min(self.starts.items(), key=lambda item: item[1]) if self.starts else None
 
-    async def _said(self, event: dict) -> list[str]:
-        """The stream's events for one channel-layer event."""
+    async def said(self, event: dict) -> list[str]:
+        """The stream's events for one event heard."""
         if event.get("resync"):  # events may have been lost: read the window afresh
             ids, _ = await sync_to_async(self.shown_now)()
             return [text for game_id in sorted(set(ids) | set(self.followed))
                     for text in await self._changed(game_id)]
-        game_id = event.get("start")
-        if game_id is None:
+        game_id = event.get("due")
+        if game_id is not None:
+            self.starts.pop(game_id, None)
+        else:
             message = json.loads(event["text"])
             if message["type"] == "withdrawn":
                 return self._removed(str(message["match"]))
@@ -528,29 +486,6 @@ class Following:
             return []
         self.starts.pop(game_id, None)
         return [_event({"type": "remove", "gameId": game_id})]
-
-
-class _Listener:
-    """A stream's place in its list group's hub: events wait in the stream's queue; when
-    it is full (a stream that is not read), a read afresh replaces what overflowed."""
-
-    def __init__(self, queue: asyncio.Queue) -> None:
-        self.queue = queue
-
-    async def deliver(self, event: dict) -> None:
-        self._put(event)
-
-    async def resync(self) -> None:
-        self._put({"resync": True})
-
-    def _put(self, event: dict) -> None:
-        try:
-            self.queue.put_nowait(event)
-        except asyncio.QueueFull:
-            with contextlib.suppress(asyncio.QueueEmpty):
-                while True:
-                    self.queue.get_nowait()
-            self.queue.put_nowait({"resync": True})
 
 
 def _index(text: str | None, name: str) -> int | None:
@@ -634,7 +569,6 @@ def routes() -> list:
 
     return [
         path("v1/matches", require_GET(matches_view)),
-        path("v1/matches/stream", require_GET(stream_view)),
         path("v1/matches/<match:match_id>", require_GET(match_view)),
         path("v1/matches/free/players", csrf_exempt(require_http_methods(["POST"])(free_players))),
         path("v1/matches/ai/players", csrf_exempt(require_http_methods(["POST"])(ai_players))),
