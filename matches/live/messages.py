@@ -16,7 +16,7 @@ from django.utils import timezone, translation
 from matches import selectors
 from matches.caches import Kept, identity
 from matches.models import Match, Turn
-from matches.rules import rules_for
+from matches.rules import GameRules, rules_for
 from matches.selectors.notices import for_everyone
 
 
@@ -157,12 +157,17 @@ def _drawing_extras(match: Match) -> dict[str, Any]:
 
 
 def step(turn: int, team: int, command: str | None, result: str, state: dict[str, Any], *,
-         reason: str = "", cells=None) -> dict[str, Any]:
+         rules: GameRules | None = None, reason: str = "", cells=None) -> dict[str, Any]:
     """One player's step of a game its protocol server plays (docs/live-protocol.md,
-    `step`): the command, what became of it, the position after; `reason` for a fault,
-    `cells` the cells a look or a search read."""
+    `step`): the command, what became of it, the position after, and, as the game's
+    `rules` say of that position, who leads (`lead`) and the cards' words (`panel`,
+    `panels`), so a screen never shows a step's number beside a turn's words; `reason`
+    for a fault, `cells` the cells a look or a search read."""
     message = {"type": "step", "turn": turn, "team": team, "command": command,
                "result": result, "state": state}
+    if rules is not None:
+        panels = selectors.every_language(lambda: rules.panel(state))
+        message.update(lead=rules.lead(state["scores"]), panel=panels["en"], panels=panels)
     if reason:
         message["reason"] = reason
         message["reasons"] = selectors.reasons_said([[{"reason": reason}]])

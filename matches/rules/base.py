@@ -203,7 +203,8 @@ class Presentation:
         """`leader` plus `share`: team A's part (0 to 1) of the bar between the cards.
         The bar shows the headline difference against the sum of both sizes, so negative
         scores and counts that start high (squares left) still give a fair bar; a match
-        won by other means than the headline (a player boxed in) gives the winner all."""
+        won by other means than the headline (a player boxed in, the sums of a match's
+        games where this game's numbers favour the loser) gives the winner all."""
         first, second = self.headline(scores)
         ahead = (second - first) if self.fewer_leads else (first - second)  # > 0: A ahead
         size = abs(first) + abs(second)
@@ -212,7 +213,10 @@ class Presentation:
         if result is not None:
             winner = result.get("winner")
             knockout = result.get("decided_by") not in scores[0]
-            if winner is not None and winner != team and knockout:
+            # the other team ahead on these numbers: the win came from elsewhere (the
+            # sums of a match's games, Procon 2020), and the ▲ and the bar say the same
+            beaten = team is not None and winner != team
+            if winner is not None and winner != team and (knockout or beaten):
                 share = 1.0 if winner == 0 else 0.0
             team = winner
         return {"team": team, "margin": abs(first - second), "share": round(share, 4)}

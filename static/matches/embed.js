@@ -3,6 +3,7 @@
 
 import { createBoard, drawState, guessArrivals, scoreCards } from "./board.js";
 import { gettext, interpolate } from "./i18n.js";
+import { drawNames } from "./venue/cards.js";
 import { signed } from "./venue/words.js";
 
 export function showTurn(tile, data) {
@@ -14,10 +15,12 @@ export function showTurn(tile, data) {
   const cards = scoreCards(match.game, state.scores);
   match.teams.forEach((team) => {
     const card = tile.querySelector(`[data-team="${team.index}"]`);
-    card.querySelector(".name").textContent = team.name;
     card.querySelector(".total").textContent = signed(cards.numbers[team.index]);
     card.classList.toggle("leader", cards.leader === team.index);
   });
+  // each name and number fitted to its card, as the live tile fits them
+  drawNames(tile, match.teams);
+  addEventListener("resize", () => drawNames(tile, match.teams));
   // a game on chess clocks ends by its rules: the turn alone
   tile.querySelector("[data-turn]").textContent = match.clock_ms == null ? `${state.turn} / ${match.turns}`
     : interpolate(gettext("turn %(turn)s"), { turn: state.turn });

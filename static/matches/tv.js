@@ -74,8 +74,7 @@ function show(match) {
   const tile = document.querySelector("#tile").content.firstElementChild.cloneNode(true);
   tile.id = `match-${match.id}`;
   tile.dataset.match = match.id;
-  const title = tile.querySelector(".tile-title");
-  title.textContent = title.title = match.title;
+  tile.querySelector(".tile-title").title = match.title;
   match.teams.forEach((name, index) => {
     tile.querySelector(`[data-team="${index}"] .name`).textContent = name;
   });
@@ -124,7 +123,8 @@ function explain(tile, match) {
     context.before(words("tv-tournament", interpolate(gettext("%(name)s · round %(round)s"), match.tournament)));
   }
   tile.querySelector(".tile").append(extras);
-  tile.querySelector(".tile-title").textContent = about.title;
+  // the title line names the game; the match's title is said under team B's card
+  tile.querySelector(".tile-game").textContent = about.title;
 }
 
 function words(className, text) {

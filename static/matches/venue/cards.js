@@ -2,18 +2,22 @@
 // between the cards, who moves next and each team's tray of pieces.
 
 import { scoreCards } from "../board.js";
-import { gettext, interpolate, ngettext } from "../i18n.js";
+import { gettext, inLanguage, interpolate, ngettext } from "../i18n.js";
 import { pieceSvg } from "../piece.js";
 import { signed } from "./words.js";
 
+const NAME_ONE_LINE = 0.6; // of the name's own size: smaller than this, it takes two lines
 const NAME_SMALLEST = 0.6; // of the name's own size, before the short code takes its place
+const NUMBER_SMALLEST = 0.5; // of the number's own size, to keep it whole on its card
 
 export function drawTeams(root, screen, scores) {
-  // The server's word on who leads and the bar (the result decides at the end), else
-  // the scores' as this page reads them.
-  const cards = scoreCards(screen.meta.game, scores, screen.lead ? screen.lead.team : undefined);
-  const share = screen.lead ? screen.lead.share : cards.share;
-  const words = screen.panel?.words;
+  // The server's word on who leads, the bar and each card's words for the state drawn:
+  // a step's own (a game played step by step) or the latest turn's (the result decides
+  // at the end); only where the server sent none, the scores' as this page reads them.
+  const said = moment(screen, scores);
+  const cards = scoreCards(screen.meta.game, scores, said.lead ? said.lead.team : undefined);
+  const share = said.lead ? said.lead.share : cards.share;
+  const words = said.panel?.words;
   scores.forEach((score, team) => {
     const card = root.querySelector(`[data-team="${team}"]`);
     setNumber(card.querySelector(".total"), cards.numbers[team]);
@@ -25,14 +29,25 @@ export function drawTeams(root, screen, scores) {
   });
   const bar = root.querySelector(".share-a");
   if (bar) bar.style.width = `${100 * share}%`;
-  // A number grown by a digit leaves its name less room: fit the names again.
-  const digits = cards.numbers.map((number) => String(number).length).join();
-  if (screen.digits !== digits) {
-    screen.digits = digits;
+  // A number grown by a digit (or given the ▲) leaves its name less room: fit again.
+  const widths = `${cards.numbers.map((number) => String(number).length)}:${cards.leader}`;
+  if (screen.digits !== widths) {
+    screen.digits = widths;
     drawNames(root, screen.meta.teams);
   }
-  drawPanel(root, screen);
+  drawPanel(root, screen, said.panel);
   return cards;
+}
+
+// What the server said of the state being drawn: a step's message carries its own `lead`
+// and `panels` (docs/live-protocol.md, `step`), so the number, the ▲ and the words on a
+// card never come from two moments.
+function moment(screen, scores) {
+  const step = screen.step;
+  if (step && step.state?.scores === scores && step.lead) {
+    return { lead: step.lead, panel: inLanguage(step.panels) || step.panel || null };
+  }
+  return { lead: screen.lead, panel: screen.panel };
 }
 
 // How the team's one number moved in the last turn: "+17 last turn" ("" before one).
@@ -49,16 +64,20 @@ function lastChange(screen, team) {
 export function drawNames(root, teams) {
   for (const team of teams) {
     const card = root.querySelector(`[data-team="${team.index}"]`);
+    fitNumber(card.querySelector(".total"), card); // first: the name has what it leaves
     fitName(card.querySelector(".name"), team.name, team.short);
   }
 }
 
-// The full name on up to two lines, its type made smaller until it fits; where it
-// cannot fit even so, the organiser's short code (the full name stays its title).
+// The full name, on one line in smaller type if it can, else on two lines broken only
+// between words (never inside one: "奈良工業 / 高等専門学校", never "奈良工業高 / 等専門学校"),
+// its type made smaller until it fits; where it cannot fit even so, the organiser's short
+// code (the full name stays its title).
 function fitName(node, name, short) {
   if (!node) return;
   node.style.fontSize = "";
-  node.textContent = name;
+  node.style.whiteSpace = "nowrap";
+  node.replaceChildren(...betweenWords(name));
   node.title = name;
   node.classList.remove("short");
   const base = parseFloat(getComputedStyle(node).fontSize);
@@ -66,16 +85,20 @@ function fitName(node, name, short) {
     const line = parseFloat(getComputedStyle(node).lineHeight) || parseFloat(getComputedStyle(node).fontSize) * 1.2;
     return node.scrollWidth <= node.clientWidth + 1 && node.scrollHeight <= 2 * line + 2;
   };
-  let scale = 1;
-  while (!fits() && scale > NAME_SMALLEST) {
-    scale -= 0.05;
-    node.style.fontSize = `${base * scale}px`;
-  }
-  if (fits() || !short) {
-    while (!fits() && scale > 0.3) { // no short code: smaller still, never cut
+  const shrink = (smallest) => {
+    let scale = 1;
+    node.style.fontSize = "";
+    while (!fits() && scale > smallest) {
       scale -= 0.05;
       node.style.fontSize = `${base * scale}px`;
     }
+    return fits();
+  };
+  if (shrink(NAME_ONE_LINE)) return;
+  node.style.whiteSpace = "normal";
+  if (shrink(NAME_SMALLEST)) return;
+  if (!short) {
+    shrink(0.3); // no short code: smaller still, never cut
     return;
   }
   node.style.fontSize = "";
@@ -83,9 +106,36 @@ function fitName(node, name, short) {
   node.classList.add("short");
 }
 
+// A name as text with a break allowed between its words only (<wbr>): the browser's own
+// word boundaries, which know Japanese words (奈良 · 工業 · 高等 · 専門 · 学校) where no
+// space tells them; the cards' CSS lets no line break anywhere else (keep-all).
+function betweenWords(name) {
+  if (typeof Intl === "undefined" || !Intl.Segmenter) return [name];
+  const parts = [];
+  for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: "word" }).segment(name)) {
+    if (index && !/^\s/.test(segment) && !/\s$/.test(name[index - 1])) parts.push(document.createElement("wbr"));
+    parts.push(segment);
+  }
+  return parts;
+}
+
+// The team's number (and its ▲) whole on one line: smaller type where a long number
+// does not fit its card (a four-digit score on a small tile), never wrapped or cut.
+function fitNumber(node, card) {
+  if (!node) return;
+  node.style.fontSize = "";
+  const base = parseFloat(getComputedStyle(node).fontSize);
+  const fits = () => node.scrollWidth <= node.clientWidth + 1 && card.scrollWidth <= card.clientWidth + 1;
+  let scale = 1;
+  while (!fits() && scale > NUMBER_SMALLEST) {
+    scale -= 0.05;
+    node.style.fontSize = `${base * scale}px`;
+  }
+}
+
 // The game's own parts: who moves next, each team's tray of pieces.
-function drawPanel(root, screen) {
-  const panel = screen.panel || {};
+function drawPanel(root, screen, said) {
+  const panel = said || {};
   const over = screen.status === "finished";
   for (const team of [0, 1]) {
     const card = root.querySelector(`[data-team="${team}"]`);
