@@ -276,6 +276,7 @@ class ChaserGame:
         if command and result == "ok" and command[0] in "ls":
             cells = chaser.cells_read(command, self.state.positions[player])
         self.relay(match_group(self.game.match_id), messages.step(
-            turn, player, command, result, RULES.view(self.state), reason=reason, cells=cells),
+            turn, player, command, result, RULES.view(self.state), rules=RULES, reason=reason,
+            cells=cells),
             self.game.late)
 
