@@ -22,6 +22,7 @@ import { followNextGame } from "./venue/next-game.js";
 import { drawNotices } from "./venue/notices.js";
 import { drawResult, drawTitle } from "./venue/result.js";
 import { newScreen, readControl, readEnd, readSnapshot, readTurn, stepState } from "./venue/screen.js";
+import { keepSideOnScreen } from "./venue/side.js";
 import { drawPhase, drawViewers } from "./venue/status.js";
 import { drawCountdown, drawTurn } from "./venue/strip.js";
 
@@ -119,5 +120,6 @@ export function startVenue(root, matchId, { followGames = false } = {}) {
     }, 150);
   });
   refitFailures(root, screen);
+  keepSideOnScreen(root);
   return stream;
 }
