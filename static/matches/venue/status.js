@@ -40,8 +40,22 @@ export function drawPhase(root, screen, clock) {
   if (start) {
     setHidden(start, shown !== "upcoming");
     setText(start.querySelector("[data-starts-in]"), startsIn);
+    drawBehindNote(start.querySelector("[data-behind-note]"), behind(screen));
   }
   return { now, startsIn, startCard: Boolean(start) };
+}
+
+// A match shown behind its spectator delay says so on its start card: the hall knows
+// before the start that what it will see happened that long ago.
+function drawBehindNote(note, seconds) {
+  if (!note) return;
+  setHidden(note, !seconds);
+  if (!seconds) return;
+  // Translators: on the card before a match starts, where the public sees it behind its
+  // spectator delay (so that nobody can coach a team from the screen); seconds is a number
+  setText(note, interpolate(ngettext("The audience sees this match %(seconds)s second late",
+                                     "The audience sees this match %(seconds)s seconds late", seconds),
+                            { seconds }));
 }
 
 // The seconds this screen shows the match behind (its spectator delay), or 0.
