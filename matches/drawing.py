@@ -27,26 +27,22 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import logging
-import multiprocessing
 import os
-import signal
 import socket
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.connection import Connection
 from typing import Any
 
 from django.conf import settings
+
+from matches.workers import Worker
 
 log = logging.getLogger(__name__)
 DRAW_SECONDS = 60  # the longest a picture is waited for
 CONNECT_SECONDS = 2.0  # the longest the machine's worker is waited for to take a job
 WARN_EVERY = 60.0  # seconds between two warnings that the machine's worker is unreachable
 
-_pool: ProcessPoolExecutor | None = None
-_lock = threading.Lock()
 _warned_at = -WARN_EVERY
 
 
@@ -83,14 +79,7 @@ def _in_worker(work: Any, *arguments: Any) -> Any:
             if not done:
                 raise value
             return value
-    for attempt in (1, 2):  # a worker that died is started again once
-        try:
-            return _executor().submit(_done_lightly, work, *arguments).result(DRAW_SECONDS)
-        except BrokenProcessPool:
-            _forget()
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")
+    return WORKER.run(_done_lightly, work, *arguments, seconds=DRAW_SECONDS)
 
 
 def _at_machine_worker(address: str, work: Any, arguments: tuple) -> tuple[bool, Any]:
@@ -135,26 +124,9 @@ def _trim() -> None:
         ctypes.CDLL(None).malloc_trim(0)
 
 
-def _executor() -> ProcessPoolExecutor:
-    global _pool
-    with _lock:
-        if _pool is None:
-            _pool = ProcessPoolExecutor(max_workers=1, initializer=_worker_setup,
-                                        mp_context=multiprocessing.get_context("spawn"))
-        return _pool
-
-
-def _forget() -> None:
-    global _pool
-    with _lock:
-        pool, _pool = _pool, None
-    if pool is not None:
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
 def shutdown() -> None:
     """End the worker (a server that stops)."""
-    _forget()
+    WORKER.forget()
 
 
 def serve(address: str) -> None:
@@ -215,21 +187,15 @@ def _answer(link: Connection, one_at_a_time: threading.Lock) -> None:
 
 
 def _worker_setup() -> None:
-    """The worker: Django's settings and translations (a picture's words are in the
-    viewer's language); a Ctrl-C at the terminal is the server's to handle, not its; and
-    it ends with its server, however that one ended (killed, say)."""
+    """The worker's own start (after matches/workers.py's): Django's settings and
+    translations (a picture's words are in the viewer's language)."""
     import django
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    server = os.getppid()
-    threading.Thread(target=_end_with, args=(server,), daemon=True).start()
     django.setup()
 
 
-def _end_with(server: int) -> None:
-    while os.getppid() == server:
-        time.sleep(1.0)
-    os._exit(0)
+# This server's own worker, when the machine has none (a server of the demo's kind)
+WORKER = Worker("drawing", _worker_setup)
 
 
 def _draw(game: str, board: dict[str, Any], state: dict[str, Any], language: str,

@@ -59,22 +59,3 @@ def seat_answer(game: str, seat: str, state: str, index: int, seed: str) -> list
     import random
 
     return level_bot(game, seat)(json.loads(state), index, random.Random(seed))
-
-
-def thinker_start(parent: int) -> None:
-    """In the process the seated levels think in, as it starts: a Ctrl-C meant for the
-    server is the server's to handle, and the process ends as soon as the server that
-    started it is gone, however it went (a kill, a crash): nothing is left behind."""
-    import os
-    import signal
-    import threading
-    import time
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="parent watch").start()

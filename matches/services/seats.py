@@ -14,11 +14,8 @@ time is up (`services/practice.py`), at most once a minute.
 from __future__ import annotations
 
 import logging
-import multiprocessing
-import os
 import threading
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
 from django.db import close_old_connections, connections
@@ -26,12 +23,13 @@ from django.db.models import Prefetch
 from django.dispatch import receiver
 from django.utils import timezone
 
-from matches.bots import bots_for, level_bot, seat_answer, thinker_start
+from matches.bots import bots_for, level_bot, seat_answer
 from matches.models import Match, Team
 from matches.rules import GAMES, rules_for
 from matches.selectors.texts import public_state_text
 from matches.services.clock import clock_ticked
 from matches.services.submissions import submission_by_bot
+from matches.workers import BrokenProcessPool, Worker
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +50,8 @@ class Seats:
         self.busy: set[tuple[int, int, int]] = set()  # (match, team index, turn) under way
         self.answered: dict[tuple[int, int], int] = {}  # (match, team index) -> its turn
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seats")
-        self.thinker: ProcessPoolExecutor | None = None
+        # the process the levels think in (spawned: it imports only the bots and rules)
+        self.thinker = Worker("thinker")
 
 
 seats = Seats()
@@ -105,8 +104,8 @@ def _answer(key: tuple[int, int, int], team_id: int) -> None:
         if bot is None or match.strategy_turn(now) != turn or match.resolved_turns != turn - 1:
             return
         state = public_state_text(match, index, now).decode()
-        actions = _thinker().submit(seat_answer, match.game, team.seat, state, index,
-                                    f"{match_id}-{index}-{turn}").result(THINK_LIMIT)
+        actions = seats.thinker.submit(seat_answer, match.game, team.seat, state, index,
+                                       f"{match_id}-{index}-{turn}").result(THINK_LIMIT)
         submission_by_bot(team, {"actions": actions, "turn": turn}, timezone.now(), team.seat)
         with seats.lock:
             seats.answered[(match_id, index)] = turn
@@ -115,8 +114,7 @@ def _answer(key: tuple[int, int, int], team_id: int) -> None:
     except Team.DoesNotExist:
         return  # taken down meanwhile
     except BrokenProcessPool:  # its process died (killed, or out of memory): a new one
-        with seats.lock:
-            seats.thinker = None
+        seats.thinker.forget()
         log.warning("the seated players' process had gone; a new one starts")
     except Exception:  # one player's trouble must stop neither the others nor the thread
         log.exception("seated player of team %s could not answer turn %s", team_id, turn)
@@ -127,17 +125,6 @@ def _answer(key: tuple[int, int, int], team_id: int) -> None:
 
 
 THINK_LIMIT = 10.0  # seconds a level may take before its answer is given up
-
-
-def _thinker() -> ProcessPoolExecutor:
-    """The process the levels think in, started on first use; spawned (not forked from
-    a process that runs threads and an event loop), it imports only the bots and rules."""
-    with seats.lock:
-        if seats.thinker is None:
-            seats.thinker = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                initializer=thinker_start, initargs=(os.getpid(),))
-        return seats.thinker
 
 
 @receiver(clock_ticked)

@@ -286,9 +286,8 @@ def test_a_seated_level_answers_each_open_step_off_the_clock(client, open_practi
     in_step = timezone.now()
     assert seats_module.seats_tick(in_step, woken=True) is True
     seats_module.seats.executor.submit(lambda: None).result(10)  # its answers are done
-    thinker = seats_module.seats.thinker
-    assert thinker is not None and os.getpid() not in [
-        process.pid for process in thinker._processes.values()]
+    thinker = seats_module.seats.thinker.pids()
+    assert thinker and os.getpid() not in thinker  # a process of its own
     answer = Submission.objects.get(match=match, team=seated)
     assert answer.status_code == 202 and answer.turn == 1 and answer.dialect == "bot:level-3"
     assert len(answer.actions) == match.agents

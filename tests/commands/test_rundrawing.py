@@ -51,7 +51,7 @@ def machine_worker(tmp_path, settings, monkeypatch):
 def test_the_work_is_done_by_the_machine_s_worker_and_its_errors_come_back(machine_worker):
     worker, address, _ = machine_worker
     assert drawing.work(os.getpid) == worker.pid
-    assert drawing._pool is None  # this process started no worker of its own
+    assert drawing.WORKER.pids() == []  # this process started no worker of its own
     with pytest.raises(ValueError, match="invalid literal"):
         drawing.work(int, "not a number")
     assert drawing.work(int, "12") == 12  # and it goes on after an error
@@ -80,7 +80,7 @@ def test_it_stops_on_the_first_signal_and_servers_then_draw_in_their_own(
     assert not os.path.exists(address)
     with caplog.at_level(logging.WARNING, logger="matches.drawing"):
         own = drawing.work(os.getpid)
-    assert own not in (worker.pid, os.getpid()) and drawing._pool is not None
+    assert own not in (worker.pid, os.getpid()) and drawing.WORKER.pids() == [own]
     assert "cannot be reached" in caplog.text
 
 
