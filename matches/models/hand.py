@@ -1,5 +1,6 @@
 """The judges' hand on a match at a moment, read from its control log alone: the one
-source of what their pauses, resumes and extensions did (docs/control-room.md).
+source of what their pauses, resumes and extensions did (docs/api.md, "When the day goes
+wrong").
 
 The control service (services/control.py) writes an entry for each action and stores
 the hand the whole log gives (the match's start moved, its turns credited, its pause);
