@@ -23,6 +23,7 @@ import { drawStatus, drawTeams } from "./replay/status.js";
 import { drawLeadKey, drawMarks, drawTicks } from "./replay/timeline.js";
 import { drawCurrentLine, turnLine } from "./replay/turns.js";
 import { describeBranch, drawPicks, startWhatIf } from "./replay/whatif.js";
+import { startZoom } from "./replay/zoom.js";
 import { drawCallouts } from "./venue/callouts.js";
 
 // Browsers rate-limit history.replaceState; stepping at 16× or holding → would hit it.
@@ -114,6 +115,7 @@ class Replay {
     startWhatIf(this);
     startShare(this);
     startAnalysis(this);
+    startZoom(this.root);
   }
 
   // --- what if (replay/whatif.js) ---------------------------------------------------

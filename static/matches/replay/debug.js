@@ -72,12 +72,16 @@ function teamText(replay, entry) {
 function drawMarks(board, marks) {
   board.querySelector("svg.debug-marks")?.remove();
   if (!marks.length) return;
-  const frame = board.getBoundingClientRect();
+  // in the board's own units (offsets, not the screen's boxes): right however it is zoomed
+  const frame = { left: 0, top: 0, width: board.offsetWidth, height: board.offsetHeight };
   const svg = document.createElementNS(SVG, "svg");
   svg.setAttribute("class", "debug-marks");
   svg.setAttribute("width", frame.width);
   svg.setAttribute("height", frame.height);
-  const box = ([x, y]) => board.querySelector(`.cell[data-x="${x}"][data-y="${y}"]`)?.getBoundingClientRect();
+  const box = ([x, y]) => {
+    const cell = board.querySelector(`.cell[data-x="${x}"][data-y="${y}"]`);
+    return cell && { left: cell.offsetLeft, top: cell.offsetTop, width: cell.offsetWidth, height: cell.offsetHeight };
+  };
   const shape = (name, attributes) => {
     const node = document.createElementNS(SVG, name);
     for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);

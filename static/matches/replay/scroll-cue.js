@@ -28,5 +28,6 @@ export function watchOverflow(box) {
   };
   box.addEventListener("scroll", update, { passive: true });
   new ResizeObserver(update).observe(box);
-  new MutationObserver(update).observe(box, { childList: true });
+  // (a panel shown or hidden inside it, as Share or What if…, changes what is below)
+  new MutationObserver(update).observe(box, { childList: true, subtree: true, attributeFilter: ["hidden"] });
 }
