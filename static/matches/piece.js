@@ -2,6 +2,11 @@
 // venue's team cards, the hand and the tray of the play page.
 
 const SVG = "http://www.w3.org/2000/svg";
+// On a narrow screen (a phone, where the page scrolls and a tray wraps onto more lines)
+// a square of a piece fitted to itself is drawn at least this large, its gap at least
+// a pixel, however small the page's style would scale it; on a wider one, as styled.
+// (900 px: where the screens turn to one column, app.css)
+const NARROW_SQUARE = "clamp(0px, (900px - 100vw) * 1000, 9px)";
 
 // Draws `squares` ([x, y] each) into `svg`: fitted to the piece with a hairline of room
 // (its size in squares as --pw and --ph, which the page's style scales), or, given
@@ -16,6 +21,10 @@ export function drawPiece(svg, squares, { frame = 0, reference = false } = {}) {
   svg.setAttribute("viewBox", box.join(" "));
   svg.style.setProperty("--pw", width);
   svg.style.setProperty("--ph", height);
+  if (!frame) {
+    svg.style.minWidth = `calc(${box[2]} * ${NARROW_SQUARE})`;
+    svg.style.minHeight = `calc(${box[3]} * ${NARROW_SQUARE})`;
+  }
   svg.replaceChildren(...squares.map(([x, y]) => {
     const square = document.createElementNS(SVG, "rect");
     Object.entries({ x: x + 0.06, y: y + 0.06, width: 0.88, height: 0.88, rx: 0.12 })
