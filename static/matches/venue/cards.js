@@ -112,9 +112,11 @@ function fitName(node, name, short) {
 function betweenWords(name) {
   if (typeof Intl === "undefined" || !Intl.Segmenter) return [name];
   const parts = [];
-  for (const { segment, index } of new Intl.Segmenter(undefined, { granularity: "word" }).segment(name)) {
-    if (index && !/^\s/.test(segment) && !/\s$/.test(name[index - 1])) parts.push(document.createElement("wbr"));
+  let wordBefore = false; // a break between two words only: never before a "-" or a ")"
+  for (const { segment, isWordLike } of new Intl.Segmenter(undefined, { granularity: "word" }).segment(name)) {
+    if (wordBefore && isWordLike) parts.push(document.createElement("wbr"));
     parts.push(segment);
+    wordBefore = isWordLike;
   }
   return parts;
 }
