@@ -26,13 +26,14 @@ def test_a_walls_error_page_is_in_the_language_asked_for(client):
     """A wall opened with a mistake in its address on a dark projector: the project's
     page, in its language, never a white page of English."""
     make_match()
-    for url, language, says in [("/screens/?matches=x&lang=ja", "ja", "試合番号"),
-                                ("/screens/?matches=1,2,3,4,5,6,7&lang=vi", "vi", "tối đa 6"),
-                                ("/screens/?matches=999&lang=ja", "ja", "999"),
-                                ("/matches/999/?lang=vi", "vi", "Không tìm thấy")]:
+    for url, status, language, says in [
+            ("/screens/?matches=x&lang=ja", 400, "ja", "試合番号"),
+            ("/screens/?matches=1,2,3,4,5,6,7&lang=vi", 400, "vi", "tối đa 6"),
+            ("/screens/?matches=999&lang=ja", 404, "ja", "999"),
+            ("/matches/999/?lang=vi", 404, "vi", "Không tìm thấy")]:
         response = client.get(url)
         page = response.content.decode()
-        assert response.status_code in (400, 404) and OUR_PAGE in page
+        assert response.status_code == status and OUR_PAGE in page, (url, response.status_code)
         assert f'<html lang="{language}">' in page and says in page, (url, page[:600])
         assert f"/jsi18n/?lang={language}" in page
 
