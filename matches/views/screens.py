@@ -159,9 +159,11 @@ def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
         if turn is None:
             return turn_refused(latest)
         shown = selectors.drawing_states(match, turn)
+        rules = rules_for(match.game)
         extras = ({} if match.board_hidden(timezone.now())
-                  else rules_for(match.game).drawing_extras(match.board.data, shown))
+                  else rules.drawing_extras(match.board.data, shown))
         fixed = {"match": selectors.match_meta(match), "state": shown[-1],
-                 "previous": shown[-2] if len(shown) > 1 else None, **extras}
+                 "previous": shown[-2] if len(shown) > 1 else None,
+                 "lead": rules.lead(shown[-1]["scores"]), **extras}
     return render(request, "matches/embed.html",
                   {"match": match, "teams": list(match.teams.all()), "fixed": fixed})

@@ -12,7 +12,8 @@ export function showTurn(tile, data) {
   const arrived = new Map();
   guessArrivals(match.game, arrived, match.board, state, data);
   drawState(view, state, { arrived, previous: data.previous });
-  const cards = scoreCards(match.game, state.scores);
+  // who leads is the server's word (`lead`, as the rules say of that turn's scores)
+  const cards = scoreCards(match.game, state.scores, data.lead ? data.lead.team : undefined);
   match.teams.forEach((team) => {
     const card = tile.querySelector(`[data-team="${team.index}"]`);
     card.querySelector(".total").textContent = signed(cards.numbers[team.index]);

@@ -97,9 +97,10 @@ def tall(transactional_db):
     return imported("procon2020/random_s7_00")
 
 
-EMBED = """async (scores) => {
+EMBED = """async ([scores, lead]) => {
   const { showTurn } = await import("/static/matches/embed.js");
   const data = JSON.parse(document.getElementById("fixed-turn").textContent);
+  Object.assign(data, { lead });
   data.state.scores = scores;
   showTurn(document.querySelector("section.mini"), data);
 }"""
@@ -118,8 +119,9 @@ def test_an_embed_keeps_a_four_digit_number_and_its_mark_on_one_line(
     page = browser.new_page(viewport={"width": 640, "height": 400})
     page.goto(f"{live_server_process}/matches/{published}/embed?turn=3")
     page.wait_for_selector(".board .cell")
-    page.evaluate(EMBED, [{"wall": 1000, "territory": 25, "total": 1025},
-                          {"wall": 270, "territory": 0, "total": 270}])
+    scores = [{"wall": 1000, "territory": 25, "total": 1025},
+              {"wall": 270, "territory": 0, "total": 270}]
+    page.evaluate(EMBED, [scores, rules_for("kakomimasu").lead(scores)])
     page.wait_for_timeout(200)
     cards = page.evaluate(WHOLE_NUMBER)
     assert [card["text"] for card in cards] == ["1025", "270"]
