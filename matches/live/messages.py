@@ -30,11 +30,11 @@ def turn(match: Match, row: Turn, now: datetime,
     state = row.state()
     rules = rules_for(match.game)
     if before is None and row.number:
-        before = selectors.state_before(match, row.number)
+        before = selectors.view_before(match, row.number)
     names = None if _quiet(before, state) else [team.name for team in match.teams.all()]
     said = selectors.every_language(lambda: (  # (one pass over the languages for both)
         rules.panel(state),
-        names and selectors.callouts_here(rules, before, state, names)))
+        names and selectors.callouts_this_language(rules, before, state, names)))
     panels = {code: panel for code, (panel, _) in said.items()}
     return {
         "type": "turn",
@@ -44,7 +44,7 @@ def turn(match: Match, row: Turn, now: datetime,
         "panel": panels["en"],
         "panels": panels,
         "reasons": selectors.reasons_said(state.get("outcomes")),
-        "callouts": names and selectors.said_callouts(
+        "callouts": names and selectors.callouts_unless_quiet(
             {code: callouts for code, (_, callouts) in said.items()}),
         "deadline": selectors.epoch_ms(_deadline_after(match, row.number, now)),
         "server_time": selectors.epoch_ms(now),
@@ -59,7 +59,7 @@ def _callouts(match: Match, before: dict[str, Any] | None,
     if _quiet(before, state):
         return None
     names = [team.name for team in match.teams.all()]
-    return selectors.callouts_said(match.game, before, state, names)
+    return selectors.callouts_every_language(match.game, before, state, names)
 
 
 def _quiet(before: dict[str, Any] | None, state: dict[str, Any]) -> bool:
@@ -114,7 +114,7 @@ def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
         state = selectors.latest_view(match)
         panels = selectors.every_language(lambda: rules_for(match.game).panel(state))
         hidden = match.board_hidden(timezone.now()) or not match.resolved_turns
-        before = None if hidden else selectors.state_before(match, match.resolved_turns)
+        before = None if hidden else selectors.view_before(match, match.resolved_turns)
         parts = {"match": selectors.match_meta(match), "state": state, "panel": panels["en"],
                  "panels": panels, "reasons": selectors.reasons_said(state.get("outcomes")),
                  "callouts": _callouts(match, before, state),

@@ -51,18 +51,18 @@ from matches.selectors.records import (  # noqa: F401
     match_record,
     recent_matches,
     score_history,
-    state_before,
     stored_turns,
     veiled_view,
+    view_before,
 )
 from matches.selectors.report import open_report_team, rehearsals, team_report  # noqa: F401
 from matches.selectors.verdicts import (  # noqa: F401
-    callouts_here,
-    callouts_said,
+    callouts_every_language,
+    callouts_this_language,
+    callouts_unless_quiet,
     every_language,
     final_result,
     reasons_said,
-    said_callouts,
     verdict,
     verdicts,
     verdicts_now,

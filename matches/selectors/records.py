@@ -133,7 +133,7 @@ def drawing_states(match: Match, upto: int | None = None) -> list[dict[str, Any]
         states[0]["turn"] == 1 else states
 
 
-def state_before(match: Match, number: int) -> dict[str, Any] | None:
+def view_before(match: Match, number: int) -> dict[str, Any] | None:
     """The timeline/1 state before turn `number` (1 or more): the empty board before
     turn 1, else turn `number - 1`'s (None if it is not stored)."""
     if number <= 1:

@@ -97,7 +97,7 @@ def callout_texts(match: Match, upto: int) -> list[str]:
         for row in _turn_rows(match, missing[0] - 1, missing[-1]):
             state = row.state()
             if before is not None and texts[row.number - 1] is None:
-                text = _dumps(selectors.callouts_said(match.game, before, state, names))
+                text = _dumps(selectors.callouts_every_language(match.game, before, state, names))
                 texts[row.number - 1] = text
                 if not match.over:
                     TURN_TEXTS.put((identity, "callouts", row.number), text)

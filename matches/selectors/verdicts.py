@@ -75,16 +75,17 @@ def _reason_said(reason: str) -> dict[str, str]:
     return every_language(lambda: reasons.said(reason))
 
 
-def callouts_said(game: str, before: Mapping[str, Any], state: Mapping[str, Any],
+def callouts_every_language(game: str, before: Mapping[str, Any], state: Mapping[str, Any],
                   names: Sequence[str]) -> dict[str, list[dict[str, Any]]] | None:
     """What the game's rules find notable in the turn from `before` to `state`, in every
     language; None for a quiet turn (or one its rules cannot read: words about a turn
     never hold up the turn, a replay or a socket)."""
     rules = rules_for(game)
-    return said_callouts(every_language(lambda: callouts_here(rules, before, state, names)))
+    return callouts_unless_quiet(every_language(
+        lambda: callouts_this_language(rules, before, state, names)))
 
 
-def callouts_here(rules, before: Mapping[str, Any], state: Mapping[str, Any],
+def callouts_this_language(rules, before: Mapping[str, Any], state: Mapping[str, Any],
                   names: Sequence[str]) -> list[dict[str, Any]] | None:
     """The turn's callouts in the language of the moment (None: the rules could not
     read it, logged)."""
@@ -95,10 +96,10 @@ def callouts_here(rules, before: Mapping[str, Any], state: Mapping[str, Any],
         return None
 
 
-def said_callouts(said: dict[str, list[dict[str, Any]] | None]
-                  ) -> dict[str, list[dict[str, Any]]] | None:
-    """`callouts_here` of every language as `callouts_said` gives them: None for a quiet
-    turn or one the rules could not read."""
+def callouts_unless_quiet(said: dict[str, list[dict[str, Any]] | None]
+                          ) -> dict[str, list[dict[str, Any]]] | None:
+    """`callouts_this_language` of every language as `callouts_every_language` gives
+    them: None for a quiet turn or one the rules could not read."""
     if any(callouts is None for callouts in said.values()) or not any(said.values()):
         return None
     return said

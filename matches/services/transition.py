@@ -173,7 +173,7 @@ def _committed(played: list[tuple[Match, Turn, Any, Any]], announce: Announce | 
     (announce or turns_announce)([(match, row, shown) for match, row, _, shown in played])
 
 
-def state_before(match: Match, turn: int) -> Any:
+def rules_state_before(match: Match, turn: int) -> Any:
     """The rules' state after turn - 1 (the position the turn is played on)."""
     return _state_before(match, turn)
 

@@ -94,8 +94,8 @@ def test_a_turn_its_rules_cannot_read_says_nothing_and_holds_nothing_up(caplog):
 
     broken = {"turn": 1, "cells": ["ab"], "agents": [[], []], "outcomes": [[], []],
               "scores": [{}, {}]}  # no score parts: the rules' reading fails
-    assert selectors.callouts_said("kakomimasu", {"turn": 0}, broken, NAMES) is None
+    assert selectors.callouts_every_language("kakomimasu", {"turn": 0}, broken, NAMES) is None
     assert "callouts of a kakomimasu turn 1" in caplog.text
     rules, before, after = last_turn("kakomimasu/enclosure_ring")
-    said = selectors.callouts_said("kakomimasu", before, after, NAMES)
+    said = selectors.callouts_every_language("kakomimasu", before, after, NAMES)
     assert set(said) == {"ja", "vi", "en"} and said["en"][0]["team"] == 0
