@@ -203,15 +203,10 @@ def played_short(transactional_db):
 
 def test_after_a_match_the_tv_shows_the_turn_that_moved_the_score_most(
         live_server_process, played_short, browser):
-    import threading
+    from tests.e2e.test_venue_screen import team_a_playing
 
-    from tests.e2e.test_venue_screen import play_team_a
     match_id, token = played_short
-    stop = threading.Event()
-    player = threading.Thread(target=play_team_a, args=(live_server_process, match_id, token,
-                                                        stop))
-    player.start()
-    try:
+    with team_a_playing(live_server_process, match_id, token):
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(f"{live_server_process}/tv/?pause=60")
         page.wait_for_selector("[data-swing]:not([hidden])", timeout=40000)
@@ -224,6 +219,3 @@ def test_after_a_match_the_tv_shows_the_turn_that_moved_the_score_most(
         board = page.frame_locator(".tv-swing iframe").locator(".board .cell")
         board.first.wait_for()
         assert board.count() == 30  # the board after turn 1, in its frame
-    finally:
-        stop.set()
-        player.join(timeout=10)

@@ -4,7 +4,6 @@ beside its ▲, a callout never cut, nothing moving as a step's words come and g
 TV's result covering the tile whole, and the cards drawing a step's own numbers and
 words."""
 
-import threading
 from pathlib import Path
 
 import pytest
@@ -220,21 +219,14 @@ def played_short(transactional_db):
 @pytest.mark.parametrize("size", [(1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_tvs_result_with_its_swing_covers_the_whole_tile(live_server_process,
                                                              played_short, browser, size):
-    from tests.e2e.test_venue_screen import play_team_a
+    from tests.e2e.test_venue_screen import team_a_playing
 
     match_id, token = played_short
-    stop = threading.Event()
-    player = threading.Thread(target=play_team_a, args=(live_server_process, match_id, token,
-                                                        stop))
-    player.start()
-    try:
+    with team_a_playing(live_server_process, match_id, token):
         page = browser.new_page(viewport={"width": size[0], "height": size[1]})
         page.goto(f"{live_server_process}/tv/?pause=60")
         page.wait_for_selector("[data-swing]:not([hidden])", timeout=40000)
         assert page.evaluate(COVERED)
-    finally:
-        stop.set()
-        player.join(timeout=10)
 
 
 # The cards of a CHaser step: the step's own numbers, ▲ and words (its message's `lead`

@@ -1,5 +1,6 @@
 """A real Chromium watches a short live match on the venue screen."""
 
+import contextlib
 import json
 import re
 import threading
@@ -11,6 +12,19 @@ import pytest
 from tests.factories import make_match, put
 
 pytestmark = [pytest.mark.e2e, pytest.mark.live_stack]
+
+
+@contextlib.contextmanager
+def team_a_playing(base: str, match_id: int, token: str):
+    """Team A plays the match (`play_team_a`) on a thread of its own while the block runs."""
+    stop = threading.Event()
+    player = threading.Thread(target=play_team_a, args=(base, match_id, token, stop))
+    player.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        player.join(timeout=10)
 
 
 def play_team_a(base: str, match_id: int, token: str, stop: threading.Event) -> None:
