@@ -13,6 +13,7 @@ export function drawFailures(root, screen, state) {
   const { game } = screen.meta;
   drawHeadline(box.querySelector(".summary"), state);
   const listed = listedOutcomes(game, state, screen.panel);
+  box.dataset.lines = listed.length; // the side keeps room for one of them (side.js)
   const list = box.querySelector("ul");
   list.replaceChildren(...listed.map((outcome) => outcomeItem(game, outcome, screen.reasons)));
   fitList(box, list, listed.length);

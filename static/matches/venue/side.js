@@ -39,21 +39,33 @@ export function fitSide(side) {
 }
 
 // How far the side's parts run past its foot, counting the last turn's panel as tall as
-// its headline at least (a panel squeezed under that shows an empty box).
+// its headline and, where it has any, one line of its list at least (a panel squeezed
+// under that shows an empty box, or "+k more" where the chart could have made room for
+// a reason).
 function overflow(side, failures) {
   const parts = [...side.children].filter(shown);
   if (!parts.length) return 0;
   const past = parts.at(-1).getBoundingClientRect().bottom - side.getBoundingClientRect().bottom;
-  return Math.ceil(past + (failures && shown(failures) ? headlineShort(failures) : 0));
+  return Math.ceil(past + (failures && shown(failures) ? roomShort(failures) : 0));
 }
 
-function headlineShort(box) {
+function roomShort(box) {
   const headline = box.querySelector(".summary");
   if (!headline) return 0;
   const style = getComputedStyle(box);
-  const needed = headline.offsetHeight + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom)
+  let needed = headline.offsetHeight + parseFloat(style.paddingTop) + parseFloat(style.paddingBottom)
     + parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+  const list = box.querySelector("ul");
+  if (list && Number(box.dataset.lines) > 0) {
+    const listed = getComputedStyle(list);
+    needed += parseFloat(listed.marginTop) + lineHeight(listed);
+  }
   return Math.max(0, needed - box.offsetHeight);
+}
+
+function lineHeight(style) {
+  const height = parseFloat(style.lineHeight);
+  return Number.isFinite(height) ? height : 1.3 * parseFloat(style.fontSize);
 }
 
 function shown(node) {
