@@ -37,12 +37,14 @@ def position(public: dict[str, Any]) -> BlokusDuoState:
     return state
 
 
-def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def random_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     state = position(public)
     return [{"move": rng.choice(legal_moves(state, team))}]
 
 
-def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def greedy_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     return [{"move": _greedy(position(public), team, rng)[0]}]
 
 
@@ -105,13 +107,15 @@ def _by_room(state: BlokusDuoState, team: int, rng: random.Random,
     return found
 
 
-def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
+                 budget: float | None = None) -> list[dict]:
     """Level 3: the move that leaves the team the most placements against the other
     team's, big pieces first."""
     return [{"move": _by_room(position(public), team, rng)[0][1]}]
 
 
-def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
+                  budget: float | None = None) -> list[dict]:
     """Level 4, three moves deep: level 3's ten best moves; for each, the other team's best
     reply and then the team's best answer to it, both by level 3's measure (of the 60
     best by the quick one); the move after which the team has the most room and the
