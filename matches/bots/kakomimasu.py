@@ -43,7 +43,8 @@ class View:
         return [(x + dx, y + dy) for dx, dy in NEIGHBOURS if self.inside(x + dx, y + dy)]
 
 
-def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def random_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     view = View(public, team)
     actions = []
     for agent, position in enumerate(view.agents):
@@ -60,7 +61,8 @@ def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[di
     return actions
 
 
-def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def greedy_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     """Each agent walks the ring around the most valuable centre near it. An agent whose
     action lost a conflict last turn (the other team wanted the same cell: two such bots
     on a symmetric board want the same cells every turn, and played a whole match of
@@ -211,7 +213,8 @@ GRID = search.Grid(
     agents=lambda state, team: len(state.agents[team]))
 
 
-def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     """Level 3: the greedy plan, each agent's action changed where the resolved turn gains
     clearly more (a wall of theirs taken off that opens their land, a collision avoided,
     a put where theirs would not collide), expecting the other team to play greedy."""
@@ -220,12 +223,152 @@ def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[
                           keep_bonus=search.mean_point(public))
 
 
-def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
-    """Level 4: the same search, expecting the other team to play as level 3, over the
-    agents twice."""
-    expected = tactical_bot(public, 1 - team, random.Random(rng.random()))
-    return search.improve(GRID, public, team, rng, greedy_bot(public, team, rng), expected,
-                          keep_bonus=search.mean_point(public), passes=2)
+# --- level 4: the anytime search (search.anytime) and its quick policy ----------------
+#
+# The quick policy ("taker") reads the rules' state directly, since the search plays it
+# for both teams many times a turn: each agent takes the free cell next to it worth
+# most (a neutral cell for its points; the other team's territory for its points and
+# what they lose), or takes the other team's valuable wall off, and when nothing next
+# to it is worth anything, walks over its own cells towards the best free cell near
+# it; an agent off the board is put on the best free cell. Two agents of a team never
+# aim at one cell. Territory is left to the search: the rules count it in every
+# playout, so a move that closes a ring is found worth its cells.
+
+_BOARDS: dict[int, tuple[Any, list[list[int]], list[tuple[int, int, int]]]] = {}
+
+
+def _board_data(board) -> tuple[list[list[int]], list[tuple[int, int, int]]]:
+    """The padded points as lists, and the cells (value, x, y) best first."""
+    found = _BOARDS.get(id(board))
+    if found is None or found[0] is not board:
+        points = board.points.tolist()
+        order = sorted(((points[y + 1][x + 1], x, y) for y in range(board.height)
+                        for x in range(board.width)), reverse=True)
+        if len(_BOARDS) > 32:
+            _BOARDS.clear()
+        found = _BOARDS[id(board)] = (board, points, order)
+    return found[1], found[2]
+
+
+def _taker(state: KakomimasuState, team: int, rng: random.Random) -> list[dict]:
+    """The quick policy (see above)."""
+    board = state.board
+    points, order = _board_data(board)
+    cells = state.cells.tolist()
+    width, height = board.width, board.height
+    own_wall, their_wall, their_land = 1 + team, 2 - team, 4 - team
+    occupied = {cell for side in state.agents for cell in side if cell}
+    aimed: set = set()
+    actions = []
+    for agent, at in enumerate(state.agents[team]):
+        if at is None:  # one of the best free cells (by chance: the other team's
+            # policy wants them too, and two puts on one cell both fail)
+            spots = []
+            for value, x, y in order:
+                if (x, y) not in aimed and (x, y) not in occupied \
+                        and cells[y + 1][x + 1] != their_wall and cells[y + 1][x + 1] != own_wall:
+                    spots.append((x, y))
+                    if len(spots) == 3:
+                        break
+            if spots:
+                x, y = rng.choice(spots)
+                aimed.add((x, y))
+                actions.append({"agent": agent, "type": "put", "x": x, "y": y})
+            continue
+        ax, ay = at
+        best, best_value = None, 0.0
+        for dx, dy in NEIGHBOURS:
+            x, y = ax + dx, ay + dy
+            if not (0 <= x < width and 0 <= y < height) or (x, y) in aimed \
+                    or (x, y) in occupied:
+                continue
+            code, p = cells[y + 1][x + 1], points[y + 1][x + 1]
+            if code == 0:
+                value, kind = p, "move"
+            elif code == their_land:
+                value, kind = p + abs(p), "move"
+            elif code == their_wall:
+                value, kind = 0.9 * p, "remove"
+            else:
+                continue
+            value += rng.random()
+            if value > best_value:
+                best, best_value = (kind, x, y), value
+        if best is None:
+            best = _towards_free(cells, points, width, height, at, aimed, occupied,
+                                 own_wall, their_wall)
+        if best is None:
+            continue
+        kind, x, y = best
+        aimed.add((x, y))
+        actions.append({"agent": agent, "type": kind, "x": x, "y": y})
+    return actions
+
+
+def _towards_free(cells, points, width, height, at, aimed, occupied, own_wall, their_wall):
+    """A step over the team's own cells towards the best free cell within three."""
+    ax, ay = at
+    goal, goal_value = None, 0.0
+    for y in range(max(0, ay - 3), min(height, ay + 4)):
+        for x in range(max(0, ax - 3), min(width, ax + 4)):
+            code = cells[y + 1][x + 1]
+            if code == own_wall or code == their_wall or code == 3 + (own_wall - 1) \
+                    or (x, y) in occupied:
+                continue
+            value = points[y + 1][x + 1] - 2 * max(abs(x - ax), abs(y - ay))
+            if value > goal_value:
+                goal, goal_value = (x, y), value
+    if goal is None:
+        return None
+    steps = [(ax + dx, ay + dy) for dx, dy in NEIGHBOURS
+             if 0 <= ax + dx < width and 0 <= ay + dy < height
+             and (ax + dx, ay + dy) not in aimed and (ax + dx, ay + dy) not in occupied
+             and cells[ay + dy + 1][ax + dx + 1] != their_wall]
+    if not steps:
+        return None
+    x, y = min(steps, key=lambda c: (max(abs(c[0] - goal[0]), abs(c[1] - goal[1])),
+                                     -points[c[1] + 1][c[0] + 1]))
+    return "move", x, y
+
+
+def _options(state: KakomimasuState, team: int, agent: int) -> list[dict]:
+    """Every action worth trying: on the board, stay, each move (not onto the other
+    team's wall) and each removal of their wall; off it, a put on one of the ten best
+    free cells."""
+    board = state.board
+    points, order = _board_data(board)
+    cells = state.cells
+    at = state.agents[team][agent]
+    their_wall = 2 - team
+    if at is None:
+        occupied = {cell for side in state.agents for cell in side if cell}
+        found = []
+        for _, x, y in order:
+            if cells[y + 1, x + 1] in (0, 3, 4) and (x, y) not in occupied:
+                found.append({"agent": agent, "type": "put", "x": x, "y": y})
+                if len(found) == 10:
+                    break
+        return found
+    found = [{"agent": agent, "type": "stay"}]
+    ax, ay = at
+    for dx, dy in NEIGHBOURS:
+        x, y = ax + dx, ay + dy
+        if 0 <= x < board.width and 0 <= y < board.height:
+            kind = "remove" if cells[y + 1, x + 1] == their_wall else "move"
+            found.append({"agent": agent, "type": kind, "x": x, "y": y})
+    return found
+
+
+PLAYOUT = search.Playout(policy=_taker, options=_options)
+
+
+def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
+                  budget: float | None = None) -> list[dict]:
+    """Level 4: the anytime search (matches/bots/search.py) over the quick policy, with
+    `budget` seconds (a fixed quick amount of work without one)."""
+    state = position(public)
+    return search.anytime(GRID, PLAYOUT, state, team, rng, public["turns"] - state.turn,
+                          budget)
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,

@@ -44,7 +44,8 @@ class View:
         return {"agent": agent, "type": kind, "dx": dx, "dy": dy}
 
 
-def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def random_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     view = View(public, team)
     actions = []
     for agent, at in enumerate(view.agents):
@@ -57,7 +58,8 @@ def random_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[di
     return actions
 
 
-def greedy_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def greedy_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     view = View(public, team)
     aimed: set[tuple[int, int]] = set()
     actions = []
@@ -121,7 +123,8 @@ GRID = search.Grid(
     agents=lambda state, team: len(state.agents[team]))
 
 
-def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     """Level 3: the greedy plan, each agent's action changed where the resolved turn gains
     clearly more (an area closed or broken, a collision avoided), expecting the other
     team to play greedy."""
@@ -130,7 +133,8 @@ def tactical_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[
                           keep_bonus=0, rollout=(1, greedy_bot))
 
 
-def searching_bot(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
+def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
+               budget: float | None = None) -> list[dict]:
     """Level 4: the same search, expecting the other team to play as level 3, over the
     agents twice."""
     expected = tactical_bot(public, 1 - team, random.Random(rng.random()))

@@ -110,3 +110,107 @@ def mean_point(public: dict[str, Any]) -> float:
     """The mean absolute point value of the board's cells (the scale of the bonus)."""
     points = [abs(p) for row in public["board"]["points"] for p in row]
     return sum(points) / len(points)
+
+
+# --- level 4: a search that uses the time it is given ---------------------------------
+#
+# `anytime` keeps a complete joint action of the team at every moment (at first the fast
+# policy's own), so that it can stop whenever its time is up. Agent after agent, in a
+# random order, it tries every action worth trying for that agent with the others' kept,
+# and keeps whichever is worth most. An action's worth is the score difference a few
+# turns later: the turn is resolved by the rules against the other team's expected
+# actions (the fast policy's), then both teams play the fast policy (with a little
+# noise) for the rest of the look-ahead. Each pass over the agents adds one more such
+# playout to every comparison (the same playouts for every candidate of a pass: fair
+# comparisons), so more time means better-measured choices; a pass that changes
+# nothing on the latest measure ends the search early.
+#
+# Without a budget the search does a fixed amount of work (`quick` evaluations), which
+# keeps it quick and, for a given seed, always the same; with one it stops at its
+# deadline (then it may vary from run to run).
+
+
+@dataclass(frozen=True)
+class Playout:
+    """What level 4's search needs of a game beyond its `Grid`."""
+
+    # (state, team, rng) -> a quick full turn of the team, read off the rules' state
+    policy: Callable[[Any, int, random.Random], list[Action]]
+    # (state, team, agent) -> every action worth trying for that agent
+    options: Callable[[Any, int, int], list[Action]]
+
+
+def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Random,
+            turns_left: int, budget: float | None, depth: int = 3, quick: int = 120,
+            samples: int = 6) -> list[Action]:
+    """The team's actions for this turn (see above): `depth` turns of look-ahead at most
+    (fewer near the end), at most `samples` playouts a comparison; `budget` seconds,
+    or `quick` evaluations where it is None."""
+    import time
+
+    started = time.perf_counter()
+    deadline = None if budget is None else started + budget
+    depth = max(0, min(depth, turns_left - 1))
+    expected = playout.policy(state, 1 - team, random.Random(rng.random()))
+    chosen = {action["agent"]: action for action in
+              playout.policy(state, team, random.Random(rng.random()))}
+    seeds: list[float] = []
+    evaluations = 0
+
+    def out_of_time() -> bool:
+        if deadline is None:
+            return evaluations >= quick
+        return time.perf_counter() >= deadline
+
+    def value(actions: list[Action]) -> float:
+        sent = [actions, expected] if team == 0 else [expected, actions]
+        first, _ = grid.rules.resolve_turn(state, sent)
+        total = 0.0
+        for seed in seeds:
+            after, play = first, random.Random(seed)
+            for _ in range(depth):
+                after, _ = grid.rules.resolve_turn(
+                    after, [playout.policy(after, 0, play), playout.policy(after, 1, play)])
+            totals = grid.totals(after)
+            total += totals[team] - totals[1 - team]
+        return total / len(seeds)
+
+    agents = list(range(grid.agents(state, team)))
+    aimed = {grid.target(state, 1 - team, action) for action in expected
+             if action.get("type") == "put"}
+    most = 1 if not depth else samples if deadline is None else 64
+    while len(seeds) < most:
+        seeds.append(rng.random())
+        changed = False
+        rng.shuffle(agents)
+        for agent in agents:
+            if out_of_time():
+                return list(chosen.values())
+            taken = {grid.target(state, team, action)
+                     for other, action in chosen.items() if other != agent} | aimed
+            taken.discard(None)
+            options = [action for action in playout.options(state, team, agent)
+                       if grid.target(state, team, action) not in taken]
+            current = chosen.get(agent)
+            if grid.target(state, team, current or {}) in aimed and options:
+                current = None  # a put onto theirs: both would fail
+            if current is not None:  # measured first: a search cut short keeps it
+                options = [current] + [action for action in options if action != current]
+            best, best_value = current, None
+            for action in options:
+                trial = dict(chosen)
+                trial[agent] = action
+                worth = value(list(trial.values())) + rng.random() * 1e-3
+                evaluations += 1
+                if action == current:
+                    worth += 0.5  # a change must be worth it
+                if best_value is None or worth > best_value:
+                    best, best_value = action, worth
+                if out_of_time():
+                    break
+            if best is not None and best != current:
+                chosen[agent] = best
+                changed = True
+        if not changed and len(seeds) > 1 and deadline is None:
+            break
+    return list(chosen.values())
