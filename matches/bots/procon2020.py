@@ -133,13 +133,119 @@ def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
                           keep_bonus=0, rollout=(1, greedy_bot))
 
 
+# --- level 4: the anytime search (search.anytime) and its quick policy ----------------
+#
+# The quick policy reads the rules' state directly, since the search plays it for both
+# teams many times a turn: each agent steps to the neighbour worth most (a treasure
+# still lying there, then a cell not yet its team's by its points, or the other team's
+# tile taken off when it is worth it); when nothing next to it is worth anything it
+# walks towards the best cell within four. Two agents of a team never aim at one cell,
+# nor at a cell where an agent of the other team stands. Areas are left to the search:
+# the rules count them in every playout.
+
+_BOARDS: dict[int, tuple[Any, list[list[int]]]] = {}
+
+
+def _points(board) -> list[list[int]]:
+    """The padded point values as rows of ints (0 on obstacles and the frame)."""
+    found = _BOARDS.get(id(board))
+    if found is None or found[0] is not board:
+        rows = board.points.reshape(board.height + 2, board.width + 2).astype(int).tolist()
+        if len(_BOARDS) > 32:
+            _BOARDS.clear()
+        found = _BOARDS[id(board)] = (board, rows)
+    return found[1]
+
+
+def _quick(state: Procon2020State, team: int, rng: random.Random) -> list[dict]:
+    """The quick policy (see above)."""
+    board = state.board
+    points = _points(board)
+    cells = state.cells.tolist()
+    width, height = board.width, board.height
+    own, theirs = 1 + team, 2 - team
+    treasures = {cell: board.treasures[cell] for cell in state.treasures}
+    others = set(state.agents[1 - team])
+    aimed: set = set()
+    actions = []
+    for agent, (ax, ay) in enumerate(state.agents[team]):
+        best, best_value = None, 0.0
+        for dx, dy in DIRECTIONS:
+            x, y = ax + dx, ay + dy
+            if (x, y) in aimed or (x, y) in others:
+                continue
+            code = cells[y + 1][x + 1]
+            if code == 0:
+                value, kind = points[y + 1][x + 1] + 2 * treasures.get((x, y), 0), "move"
+                if x < 0 or y < 0 or x >= width or y >= height:
+                    continue
+            elif code == theirs:
+                value, kind = 0.9 * points[y + 1][x + 1], "remove"
+            else:
+                continue
+            value += rng.random()
+            if value > best_value:
+                best, best_value = (kind, dx, dy), value
+        if best is None:
+            best = _towards(cells, points, treasures, width, height, (ax, ay), aimed, others,
+                            own)
+        if best is None:
+            continue
+        kind, dx, dy = best
+        aimed.add((ax + dx, ay + dy))
+        actions.append({"agent": agent, "type": kind, "dx": dx, "dy": dy})
+    return actions
+
+
+def _towards(cells, points, treasures, width, height, at, aimed, others, own):
+    """A step towards the best cell not yet the team's within four."""
+    ax, ay = at
+    goal, goal_value = None, 0.0
+    for y in range(max(0, ay - 4), min(height, ay + 5)):
+        for x in range(max(0, ax - 4), min(width, ax + 5)):
+            code = cells[y + 1][x + 1]
+            if code == own or code == 3:
+                continue
+            value = points[y + 1][x + 1] + 2 * treasures.get((x, y), 0) \
+                - 2 * max(abs(x - ax), abs(y - ay))
+            if value > goal_value:
+                goal, goal_value = (x, y), value
+    if goal is None:
+        return None
+    steps = [(dx, dy) for dx, dy in DIRECTIONS
+             if 0 <= ax + dx < width and 0 <= ay + dy < height
+             and cells[ay + dy + 1][ax + dx + 1] in (0, own)
+             and (ax + dx, ay + dy) not in aimed and (ax + dx, ay + dy) not in others]
+    if not steps:
+        return None
+    dx, dy = min(steps, key=lambda d: max(abs(ax + d[0] - goal[0]), abs(ay + d[1] - goal[1])))
+    return "move", dx, dy
+
+
+def _options(state: Procon2020State, team: int, agent: int) -> list[dict]:
+    """Stay, and a move or a removal towards each open neighbour."""
+    cells = state.cells
+    ax, ay = state.agents[team][agent]
+    width, height, theirs = state.board.width, state.board.height, 2 - team
+    found = [{"agent": agent, "type": "stay"}]
+    for dx, dy in DIRECTIONS:
+        x, y = ax + dx, ay + dy
+        if 0 <= x < width and 0 <= y < height and cells[y + 1, x + 1] != 3:
+            kind = "remove" if cells[y + 1, x + 1] == theirs else "move"
+            found.append({"agent": agent, "type": kind, "dx": dx, "dy": dy})
+    return found
+
+
+PLAYOUT = search.Playout(policy=_quick, options=_options)
+
+
 def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
-               budget: float | None = None) -> list[dict]:
-    """Level 4: the same search, expecting the other team to play as level 3, over the
-    agents twice."""
-    expected = tactical_bot(public, 1 - team, random.Random(rng.random()))
-    return search.improve(GRID, public, team, rng, tactical_bot(public, team, rng), expected,
-                          keep_bonus=0, passes=2, rollout=(2, greedy_bot), samples=2)
+                  budget: float | None = None) -> list[dict]:
+    """Level 4: the anytime search (matches/bots/search.py) over the quick policy, with
+    `budget` seconds (a fixed quick amount of work without one)."""
+    state = search.replayed(public)
+    return search.anytime(GRID, PLAYOUT, state, team, rng, public["turns"] - state.turn,
+                          budget)
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,
