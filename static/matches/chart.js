@@ -11,6 +11,19 @@ const COLOURS = ["var(--team-a)", "var(--team-b)"];
 // One pattern per part, every one different: solid, dashed, dotted, dash-dot, long dash.
 export const DASHES = [null, "8 5", "2 5", "10 4 2 4", "16 6"];
 const GEOMETRY = new WeakMap(); // svg -> what a click needs to find its turn
+const DRAWN = new WeakMap(); // svg -> its last drawing's arguments, to draw it again
+// A chart whose box changes size (a page squeezing it, a window resized) is drawn again
+// in its new pixels, so that its words keep their size.
+const RESIZED = window.ResizeObserver && new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    const box = target.getBoundingClientRect();
+    const view = target.viewBox.baseVal;
+    const drawn = DRAWN.get(target);
+    if (drawn && (Math.abs(box.width - view.width) > 0.5 || Math.abs(box.height - view.height) > 0.5)) {
+      drawChart(target, ...drawn);
+    }
+  }
+});
 
 function element(name, attributes, text) {
   const node = document.createElementNS(NS, name);
@@ -21,9 +34,16 @@ function element(name, attributes, text) {
 
 export function drawChart(svg, history, turns, { key = "total", keys = null, current = null } = {}) {
   const parts = keys || [key];
-  const width = 400;
-  const height = 160;
-  const pad = { left: 44, right: 10, top: 10, bottom: 22 };
+  // Drawn in the pixels of its box where it has been laid out (its CSS gives it its
+  // proportions and any squeeze), so that its words are the size the page's CSS says,
+  // never shrunk with the chart; 400 × 160 before that.
+  if (!DRAWN.has(svg)) RESIZED?.observe(svg);
+  DRAWN.set(svg, [history, turns, { key, keys, current }]);
+  const box = svg.getBoundingClientRect();
+  const laid = box.width >= 120 && box.height >= 40;
+  const width = laid ? box.width : 400;
+  const height = laid ? box.height : 160;
+  const pad = { left: 48, right: 10, top: 10, bottom: 24 };
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.textContent = "";
   const values = history.flatMap((entry) => entry.scores.flatMap((score) => parts.map((part) => score[part])));

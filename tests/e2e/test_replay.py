@@ -154,13 +154,15 @@ def test_the_address_and_the_picture_link_hold_the_turn(played, open_replay):
 def test_a_click_on_the_chart_goes_to_that_turn(played, open_replay):
     page = open_replay(played)
     box = page.locator("svg.chart").bounding_box()
-    scale = box["width"] / 400  # the chart's viewBox is 400 wide, the plot from 44 to 390
-    page.mouse.click(box["x"] + (44 + 4 / 6 * 346) * scale, box["y"] + box["height"] / 2)
+    width = float(page.get_attribute("svg.chart", "viewBox").split()[2])
+    scale = box["width"] / width  # the plot runs from 48 to 10 short of the right edge
+    plot = width - 48 - 10
+    page.mouse.click(box["x"] + (48 + 4 / 6 * plot) * scale, box["y"] + box["height"] / 2)
     assert shown(page) == 4
     cursor = float(page.get_attribute("svg.chart line.cursor", "x1"))
-    assert cursor == pytest.approx(44 + 4 / 6 * 346, abs=0.5)
+    assert cursor == pytest.approx(48 + 4 / 6 * plot, abs=0.5)
     page.wait_for_function("location.search === '?turn=4'")
-    page.mouse.click(box["x"] + 46 * scale, box["y"] + box["height"] / 2)
+    page.mouse.click(box["x"] + 50 * scale, box["y"] + box["height"] / 2)
     assert shown(page) == 0
 
 

@@ -164,13 +164,19 @@ def test_nothing_on_the_side_goes_under_the_banner_in_a_long_pause(venue, matche
 TYPE = """() => Object.fromEntries([["title", ".venue .title-line"],
   ["legend", "[data-board-legend] .legend-item"], ["status", ".venue .status-line"],
   ["words", ".venue .team .details"]].map(([name, selector]) =>
-  [name, parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)]))"""
+  [name, parseFloat(getComputedStyle(document.querySelector(selector)).fontSize)]).concat(
+  [["chart ticks", (() => {  // as drawn: the chart's own scale applied to its words
+    const svg = document.querySelector(".venue svg.chart");
+    const tick = svg.querySelector(".tick");
+    return parseFloat(getComputedStyle(tick).fontSize)
+      * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  })()]]))"""
 
 
 @pytest.mark.parametrize("language", ["en", "vi"])
 @sized(LANDSCAPE)
 def test_the_side_s_words_are_large_enough_for_15_m(venue, matches, size, language):
-    """At 1280 x 800 the title was 14 px and the legend 12 px."""
+    """At 1280 x 800 the title was 14 px, the legend 12 px and the chart's ticks 11."""
     page = venue(matches["collided"], size, language, ready="[data-result]:not([hidden])")
     sizes = page.evaluate(TYPE)
     assert sizes["title"] >= 18 and min(sizes.values()) >= 16, sizes
