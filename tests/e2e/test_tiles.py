@@ -19,7 +19,7 @@ pytestmark = pytest.mark.e2e
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
 NARA = "奈良工業高等専門学校"  # 奈良 · 工業 · 高等 · 専門 · 学校
 NARA_WORDS = {2, 4, 6, 8}  # where a line may start inside it
-TREASURE = "Đội kho báu Hà Nội"
+TREASURE = "Đội kho\u00a0báu Hà Nội"  # "kho báu" (treasure) kept whole by a no-break space
 
 
 def imported(name: str) -> int:
