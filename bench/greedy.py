@@ -19,6 +19,8 @@ against.
   team's walls count their plain value, and are removed rather than entered); it never
   steps onto its own walls or territory unless every neighbour is, then moves at
   random.
+- `quick` (option): level 4 itself without a budget, its quick fixed amount of work,
+  to see what the budget's time buys.
 - `procon_greedy`: each agent steps to the neighbour worth most: a treasure still
   lying there first, then the points of a cell not yet its team's, an opponent tile
   worth taking off; when nothing around is worth anything it walks towards the
@@ -281,7 +283,9 @@ def places(game: str, randoms: int, turns: list[int]) -> list[tuple[str, str, di
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", action="append", help="kakomimasu, procon2020 (repeatable)")
-    parser.add_argument("--opponent", default="greedy", help="greedy (both games) or a4")
+    parser.add_argument("--opponent", default="greedy",
+                        help="greedy (both games), a4 (Kakomimasu), or quick (level 4 "
+                             "without a budget, to see what the budget buys)")
     parser.add_argument("--randoms", type=int, default=6, help="random boards a game")
     parser.add_argument("--budget", type=float, default=None, help="level 4's seconds a move")
     parser.add_argument("--turns", default="20,40,60", help="turns of the random boards")
@@ -294,6 +298,8 @@ def main() -> None:
     turns = [int(t) for t in options.turns.split(",")]
     for game in games:
         opponent = OPPONENTS.get((game, options.opponent))
+        if options.opponent == "quick":  # level 4 itself without a budget: what time buys
+            opponent = bots_for(game)[levels(game)[3]]
         if opponent is None:
             continue
         top = bots_for(game)[levels(game)[3]]

@@ -4,13 +4,17 @@ gives it), a team index and a random generator, returning that team's actions.
 
 `bots_for(game)` gives a game's bots by name ("random", "greedy", "tactical",
 "searching"); `levels(game)` names them by strength, level 1 (random legal moves) to
-level 4 (the strongest), each measured against the one below by bench/ladder.py. A game
+level 4 (the strongest), each measured against the one below by bench/ladder.py. Every
+bot answers quickly by default; one that can use more time takes a `budget` keyword
+(seconds), given only through `ask` (and `seat_answer`), which gives it only to bots
+that take it. A game
 played over a protocol of its own has programs instead, which connect to its server as
 contest programs do (chaser.py).
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -51,11 +55,39 @@ def level_bot(game: str, seat: str) -> Bot | None:
     return _BY_GAME.get(game, {}).get(names[level - 1]) if 1 <= level <= len(names) else None
 
 
-def seat_answer(game: str, seat: str, state: str, index: int, seed: str) -> list[dict[str, Any]]:
+def takes_budget(bot: Bot) -> bool:
+    """The bot accepts `budget=` (the seconds it may think): a bot written before that
+    keyword is never given it."""
+    known = _TAKES_BUDGET.get(bot)
+    if known is None:
+        try:
+            parameters = inspect.signature(bot).parameters
+        except (TypeError, ValueError):
+            parameters = {}
+        known = _TAKES_BUDGET[bot] = "budget" in parameters or any(
+            p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    return known
+
+
+_TAKES_BUDGET: dict[Any, bool] = {}
+
+
+def ask(bot: Bot, public: dict[str, Any], team: int, rng: Any,
+        budget: float | None = None) -> list[dict[str, Any]]:
+    """The bot's actions, with `budget` seconds to think where it takes one (None: its
+    quick default). The one way callers give a bot a budget."""
+    if budget is not None and takes_budget(bot):
+        return bot(public, team, rng, budget=budget)
+    return bot(public, team, rng)
+
+
+def seat_answer(game: str, seat: str, state: str, index: int, seed: str,
+                budget: float | None = None) -> list[dict[str, Any]]:
     """A seated level's actions for a public state given as JSON text, its generator
-    seeded by `seed`: what services/seats.py asks of the process the levels think in
-    (this package needs no Django, so that process imports only the bots and rules)."""
+    seeded by `seed`, with `budget` seconds to think: what services/seats.py asks of the
+    process the levels think in (this package needs no Django, so that process imports
+    only the bots and rules)."""
     import json
     import random
 
-    return level_bot(game, seat)(json.loads(state), index, random.Random(seed))
+    return ask(level_bot(game, seat), json.loads(state), index, random.Random(seed), budget)

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from matches.bots import ask
 from matches.rules import rules_for
 from matches.rules.records import MatchRecord
 from matches.rules.turns import is_alternating
@@ -44,11 +45,13 @@ def public_state(rules: Any, board: dict[str, Any], agents: int, turns: int,
 
 
 def play_match(game: str, board: dict[str, Any], agents: int, turns: int, players,
-               seed: int | str = 0, opening: tuple[int, Any] = (0, None)) -> Played:
+               seed: int | str = 0, opening: tuple[int, Any] = (0, None),
+               budgets: tuple[float | None, float | None] = (None, None)) -> Played:
     """Play `players` (team 0's bot, team 1's bot: public state, team, rng -> actions)
     against each other on `board` until the rules say the match is over. An `opening`
     of (turns, bot): that bot plays both teams' first turns (a varied start, where a
-    game has one board and its players choose alike)."""
+    game has one board and its players choose alike). `budgets`: each team's seconds a
+    move, given to a bot that takes a budget (None: its quick default)."""
     rules = rules_for(game)
     alternating = is_alternating(rules)
     turns = rules.max_turns if alternating else turns
@@ -73,7 +76,7 @@ def play_match(game: str, board: dict[str, Any], agents: int, turns: int, player
                 sent[team] = opening[1](public, team, rngs[team])
                 continue
             started = time.perf_counter()
-            sent[team] = players[team](public, team, rngs[team])
+            sent[team] = ask(players[team], public, team, rngs[team], budgets[team])
             played.think[team].append(time.perf_counter() - started)
         state, outcomes = rules.resolve_turn(state, sent)
         for team, side in enumerate(outcomes):

@@ -149,7 +149,8 @@ def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Ran
     import time
 
     started = time.perf_counter()
-    deadline = None if budget is None else started + budget
+    # the deadline keeps back a little for what follows the last evaluation
+    deadline = None if budget is None else started + budget - min(0.05, budget * 0.2)
     depth = max(0, min(depth, turns_left - 1))
     expected = playout.policy(state, 1 - team, random.Random(rng.random()))
     chosen = {action["agent"]: action for action in

@@ -5,10 +5,22 @@ as a team's program would, with what the API shows it.
 After each tick the clock asks which seated teams have an open step they have not
 answered; each such answer is read and sent from a thread of its own (one for the
 process), never the clock's, and the thinking itself is done in a process of its own
-(one, started when first needed): a searching level thinks for up to half a second,
-and neither the clock nor the answers of teams' programs may wait for it, not even for
-the interpreter's lock. The same tick takes down the guests' practice matches whose
-time is up (`services/practice.py`), at most once a minute.
+(one, started when first needed): a searching level thinks for seconds, and neither
+the clock nor the answers of teams' programs may wait for it, not even for the
+interpreter's lock. The same tick takes down the guests' practice matches whose time is
+up (`services/practice.py`), at most once a minute.
+
+How long a level may think (`think_budget`, the `budget` its bot is given): the time
+its step has left when its answer starts (a timed game: until the step's deadline; an
+alternating game: a tenth of what the mover's chess clock has left, so that a whole
+game fits in it), less a safety margin (a quarter of a second and a tenth of the
+time: reading the state, sending the answer), shared out among the answers waiting:
+one thread sends the answers and one process thinks, so the answers of several seated
+matches are worked out one after the other, and each takes its share of what is left
+(divided by the answers under way or queued, this one included: the first of three
+takes a third, the next half of what is then left, and so on), never more than
+BUDGET_CAP seconds. We chose this over a pool of thinking processes: the machine may
+have two cores only, and the server's own threads need one.
 """
 
 from __future__ import annotations
@@ -26,6 +38,7 @@ from django.utils import timezone
 from matches.bots import bots_for, level_bot, seat_answer
 from matches.models import Match, Team
 from matches.rules import GAMES, rules_for
+from matches.selectors.clocks import next_deadline
 from matches.selectors.texts import public_state_text
 from matches.services.clock import clock_ticked
 from matches.services.submissions import submission_by_bot
@@ -103,9 +116,13 @@ def _answer(key: tuple[int, int, int], team_id: int) -> None:
         bot = level_bot(match.game, team.seat)
         if bot is None or match.strategy_turn(now) != turn or match.resolved_turns != turn - 1:
             return
+        with seats.lock:
+            waiting = len(seats.busy)
+        budget = think_budget(match, now, waiting)
         state = public_state_text(match, index, now).decode()
         actions = seats.thinker.submit(seat_answer, match.game, team.seat, state, index,
-                                       f"{match_id}-{index}-{turn}").result(THINK_LIMIT)
+                                       f"{match_id}-{index}-{turn}", budget
+                                       ).result(THINK_LIMIT)
         submission_by_bot(team, {"actions": actions, "turn": turn}, timezone.now(), team.seat)
         with seats.lock:
             seats.answered[(match_id, index)] = turn
@@ -125,6 +142,29 @@ def _answer(key: tuple[int, int, int], team_id: int) -> None:
 
 
 THINK_LIMIT = 10.0  # seconds a level may take before its answer is given up
+BUDGET_CAP = 3.0  # seconds a level thinks at most, however long its step
+CLOCK_SHARE = 10  # an alternating game's level spends this fraction of its clock a move
+MIN_BUDGET = 0.05
+
+
+def think_budget(match: Match, now: datetime, waiting: int = 1) -> float | None:
+    """The seconds a seated level of `match` may think on the step open at `now`, with
+    `waiting` answers (this one included) to be worked out one after the other (see the
+    module's docstring); None where the step has no deadline (its quick default)."""
+    deadline = next_deadline(match, now)
+    if deadline is None:
+        return None
+    left = (deadline - now).total_seconds()
+    if match.alternating:
+        left /= CLOCK_SHARE
+    return share_of(left, waiting)
+
+
+def share_of(left: float, waiting: int = 1) -> float:
+    """What one answer of `waiting` may think in `left` seconds: less the margin,
+    shared, capped (MIN_BUDGET at least: a level always answers)."""
+    usable = left - 0.25 - 0.1 * left
+    return max(MIN_BUDGET, min(BUDGET_CAP, usable / max(1, waiting)))
 
 
 @receiver(clock_ticked)
