@@ -88,6 +88,13 @@ def error(status: int, message: str, code: int) -> HttpResponse:
     return answer({"message": message, "errorCode": code}, status)
 
 
+def unrouted(address: str, match_id: str | None) -> HttpResponse:
+    """An address under /v1/ that no route takes (dialects.unrouted)."""
+    if match_id is not None:
+        return error(400, f"there is no Kakomimasu match {match_id}", NOT_FOUND)
+    return error(404, f"Not Found: {address}", NOT_FOUND)
+
+
 # The community server's error codes (its v1/docs/error.md) for the errors a client
 # here can meet: malformed JSON, no valid credentials (with status 401), no such game,
 # an action refused (out of its step, or not an action list).

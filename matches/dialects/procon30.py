@@ -200,6 +200,13 @@ def invalid_matches() -> HttpResponse:
     return answer({"status": "InvalidMatches"}, 400)
 
 
+def unrouted(address: str, match_id: str | None) -> HttpResponse:
+    """An address under the dialect's path that no route takes (dialects.unrouted)."""
+    if match_id is not None:
+        return invalid_matches()
+    return answer({"status": "NotFound", "detail": f"no such address: {address}"}, 404)
+
+
 def too_early(match: Match) -> HttpResponse:
     return answer({"startAtUnixTime": int(match.start_at.timestamp()), "status": "TooEarly"},
                   400)

@@ -66,6 +66,13 @@ def refused(status: int, code: str, detail: str, headers: dict | None = None) ->
     return answer({"status": code, "detail": detail}, status, headers)
 
 
+def unrouted(address: str, match_id: str | None) -> HttpResponse:
+    """An address under /procon31/ that no route takes (dialects.unrouted)."""
+    if match_id is not None:
+        return refused(404, "InvalidMatches", f"there is no match {match_id}")
+    return refused(404, "NotFound", f"no such address: {address}")
+
+
 def unauthorized() -> HttpResponse:
     return refused(401, "InvalidToken", "send the team's token in x-api-token")
 

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext, gettext_lazy
 
-from matches import clips, drawing, picture, selectors
+from matches import clips, dialects, drawing, picture, selectors
 from matches.access import (
     all_as_seen,
     as_seen,
@@ -229,6 +229,13 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    # A program's address is answered as its API answers (JSON), never with a page.
+    if request.path.startswith(API_PREFIX):
+        return JsonResponse({"error": "not_found", "detail": f"no such address: {request.path[:dialects.ECHOED]}"},
+                            status=404)
+    spoken = dialects.unrouted(request.path)
+    if spoken is not None:
+        return spoken
     # Our own Http404s say what is missing ("no match 7"); the resolver's and
     # get_object_or_404's say nothing a visitor can use. A match's page offers its teams
     # their sign-in (for any number: it tells nothing of whether the match exists).
@@ -240,6 +247,7 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return error_page(404, detail=said.rstrip(".") if ours else "", team_link=team_link)
 
 
+API_PREFIX = "/api/"  # the answer API's (docs/api.md)
 MATCH_PAGE = re.compile(r"/matches/([0-9]{1,9})/(?:|replay|report|play)")
 
 
