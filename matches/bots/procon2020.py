@@ -244,8 +244,9 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
     """Level 4: the anytime search (matches/bots/search.py) over the quick policy, with
     `budget` seconds (a fixed quick amount of work without one)."""
     state = search.replayed(public)
+    agents = len(state.agents[team])
     return search.anytime(GRID, PLAYOUT, state, team, rng, public["turns"] - state.turn,
-                          budget)
+                          budget, depth=max(3, min(6, 12 // agents)))
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,

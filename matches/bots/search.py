@@ -130,6 +130,10 @@ def mean_point(public: dict[str, Any]) -> float:
 # deadline (then it may vary from run to run).
 
 
+DEEPER = True
+MAX_DEPTH = 8
+
+
 @dataclass(frozen=True)
 class Playout:
     """What level 4's search needs of a game beyond its `Grid`."""
@@ -151,7 +155,8 @@ def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Ran
     started = time.perf_counter()
     # the deadline keeps back a little for what follows the last evaluation
     deadline = None if budget is None else started + budget - min(0.05, budget * 0.2)
-    depth = max(0, min(depth, turns_left - 1))
+    horizon = max(0, turns_left - 1)
+    depth = min(depth, horizon)
     expected = playout.policy(state, 1 - team, random.Random(rng.random()))
     chosen = {action["agent"]: action for action in
               playout.policy(state, team, random.Random(rng.random()))}
@@ -182,6 +187,8 @@ def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Ran
     most = 1 if not depth else samples if deadline is None else 64
     while len(seeds) < most:
         seeds.append(rng.random())
+        if deadline is not None and len(seeds) > 1 and DEEPER:  # time to look further
+            depth = min(depth + 1, horizon, MAX_DEPTH)
         changed = False
         rng.shuffle(agents)
         for agent in agents:
