@@ -12,6 +12,7 @@ import random
 import time
 from typing import Any
 
+from matches.bots import blokus_duo_search as search
 from matches.rules.blokus_duo_board import (
     PIECE_SIZES,
     BlokusDuoState,
@@ -109,37 +110,32 @@ def _by_room(state: BlokusDuoState, team: int, rng: random.Random,
 
 def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
                  budget: float | None = None) -> list[dict]:
-    """Level 3: the move that leaves the team the most placements against the other
-    team's, big pieces first."""
-    return [{"move": _by_room(position(public), team, rng)[0][1]}]
+    """Level 3, two moves deep: alpha-beta over its 12 best moves by their worth as they
+    stand (blokus_duo_search.value: squares placed, territory, open corners) and the
+    other team's 10 best replies to each by the quick measure. Its effort is fixed
+    (tens of milliseconds), whatever the budget."""
+    state = position(public)
+    return [{"move": search.choose(state, team, rng, depth=2, top=12, width=10)}]
 
 
 def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
                   budget: float | None = None) -> list[dict]:
-    """Level 4, three moves deep: level 3's ten best moves; for each, the other team's best
-    reply and then the team's best answer to it, both by level 3's measure (of the 60
-    best by the quick one); the move after which the team has the most room and the
-    fewest squares left against the other's. Past SEARCH_SECONDS it looks at no more
-    of them (the first is level 3's own choice)."""
-    state = position(public)
+    """Level 4, Monte Carlo tree search (blokus_duo_search.mcts). Without a budget,
+    RUNS games played out (the same moves for the same seed); with one, as many as fit
+    in 85 % of it (a margin for the last playout and the answer); never past
+    SEARCH_SECONDS either."""
     started = time.monotonic()
-    best, best_value = None, None
-    for _, code, after in _by_room(state, team, rng)[:10]:
-        if best is not None and time.monotonic() - started > SEARCH_SECONDS:
-            break
-        end = after
-        for side in (1 - team, team):
-            if has_legal_move(end, side):
-                end = _by_room(end, side, rng, 60)[0][2]
-        value = (100 * (end.remaining[1 - team] - end.remaining[team])
-                 + _balance(end, team))
-        if best_value is None or value > best_value:
-            best, best_value = code, value
-    return [{"move": best}]
+    state = position(public)
+    if budget is None:
+        deadline = started + SEARCH_SECONDS
+        return [{"move": search.mcts(state, team, rng, deadline, most=RUNS)}]
+    deadline = started + min(budget * 0.85, SEARCH_SECONDS)
+    return [{"move": search.mcts(state, team, rng, deadline)}]
 
 
-# Level 4's thinking time at most, well within a second a move.
-SEARCH_SECONDS = 0.6
+# Level 4's games played out a move without a budget, and its thinking time at most.
+RUNS = 400
+SEARCH_SECONDS = 60.0
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,

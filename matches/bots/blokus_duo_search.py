@@ -1,0 +1,403 @@
+"""Blokus Duo: a position's value and a search over the moves, for the built-in levels.
+
+The value of a position, for one team, in squares:
+
+- the squares the team has placed more than the other (what the result counts);
+- the *territory*: the free cells the team could reach with its next pieces before the
+  other could. Both teams grow at once, a ring at a time, from the cells where their
+  next piece could go (their corner cells) through the cells they may still cover (free
+  and not beside one of their own squares), a ring being every cell next to the last
+  one, sideways or diagonally. A cell reached by one team a ring earlier than by the
+  other is that team's; one reached by both in the same ring is no one's. Cells a team
+  may reach where the other never can are where its pieces will go later, when the
+  board is full; the race for the middle cells is what decides a game;
+- a little for each corner cell the team keeps open.
+
+A won or lost end (neither team can move) is worth the margin, times a thousand.
+
+The search looks a few moves ahead: alpha-beta (each team picks the move best for it,
+and lines that cannot change the choice are cut off), over the team's most promising
+moves only at every level below the top (the `width` best by a quick measure: the
+piece's squares first, big pieces placed early being worth most, then the corner cells
+the move opens for the team and closes for the other). At the top every legal move is
+first valued as it stands (one move deep) and searched in that order. With a time
+limit, it searches two moves deep, then three, then four and so on until the time is
+up (iterative deepening; the moves best in one round are tried first in the next, so
+a round cut short still tells which of its first moves is best); a deeper round counts
+once its first move has been searched. Near the end, when few moves are left, the
+rounds are quick and it sees to the end of the game. A team that cannot move passes.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+import time
+
+from matches.rules.blokus_duo_board import (
+    BOARD,
+    ORIGIN,
+    PIECE_SIZES,
+    STRIDE,
+    BlokusDuoState,
+    _legal,
+    _CODES,
+    SHAPES,
+    play,
+    Placement,
+)
+
+TERRITORY = 0.5  # a cell of territory, in squares placed
+CORNER = 0.3  # an open corner cell, in squares placed
+TIES = False
+BLOCK = 0.9  # how often a playout's move takes a corner cell of the other team if it can
+MOBILITY = 0.0  # a placement (shape at a cell) the team has, in squares placed
+WON = 1000  # a square of margin at the end of the game
+
+
+class OutOfTime(Exception):
+    """The time given to the search is up."""
+
+
+def _grow(cells: int) -> int:
+    """The cells next to `cells`, sideways or diagonally (and `cells`)."""
+    return (cells | cells << 1 | cells >> 1 | cells << STRIDE | cells >> STRIDE
+            | cells << (STRIDE + 1) | cells >> (STRIDE + 1)
+            | cells << (STRIDE - 1) | cells >> (STRIDE - 1))
+
+
+def territory(state: BlokusDuoState) -> tuple[int, int]:
+    """Per team, the free cells it reaches a ring before the other (see the docstring)."""
+    room = (BOARD & ~state.forbidden[0], BOARD & ~state.forbidden[1])
+    reached = [state.corners[0] & room[0], state.corners[1] & room[1]]
+    first = state.mover if TIES else -1  # who takes a cell both reach in one ring
+    ours = [reached[0] & ~reached[1], reached[1] & ~reached[0]]
+    if first >= 0:
+        ours[first] |= reached[first]
+    front = list(reached)
+    while front[0] or front[1]:
+        new = [_grow(front[0]) & room[0] & ~reached[0], _grow(front[1]) & room[1] & ~reached[1]]
+        ours[0] |= new[0] & ~reached[1] & ~new[1]
+        ours[1] |= new[1] & ~reached[0] & ~new[0]
+        if first >= 0:
+            ours[first] |= new[first] & ~reached[1 - first]
+        reached[0] |= new[0]
+        reached[1] |= new[1]
+        front = new
+    return ours[0].bit_count(), ours[1].bit_count()
+
+
+def value(state: BlokusDuoState, team: int) -> float:
+    """The position's worth to `team`, in squares (see the module's docstring)."""
+    other = 1 - team
+    placed = state.remaining[other] - state.remaining[team]
+    if not state.corners[0] and not state.corners[1]:
+        return placed * WON
+    land = territory(state)
+    open_corners = ((state.corners[team] & ~state.forbidden[team]).bit_count()
+                    - (state.corners[other] & ~state.forbidden[other]).bit_count())
+    worth = placed + TERRITORY * (land[team] - land[other]) + CORNER * open_corners
+    if MOBILITY:
+        worth += MOBILITY * (_placements(state, team) - _placements(state, other))
+    return worth
+
+
+def _placements(state: BlokusDuoState, team: int) -> int:
+    return sum(refs.bit_count() for refs in _legal(state, team).values())
+
+
+def _masks(mask: int) -> tuple[int, int]:
+    """A piece's edge neighbours and diagonal neighbours (outside it), as in play()."""
+    edges = (mask << 1 | mask >> 1 | mask << STRIDE | mask >> STRIDE) & ~mask
+    diagonals = (mask << (STRIDE + 1) | mask << (STRIDE - 1)
+                 | mask >> (STRIDE - 1) | mask >> (STRIDE + 1)) & ~mask & ~edges
+    return edges, diagonals
+
+
+# per shape: its cells, edge and diagonal neighbours with the reference cell at ORIGIN,
+# and the piece's squares
+_SHAPE_MASKS = tuple((shape.mask, *_masks(shape.mask), PIECE_SIZES[shape.piece])
+                     for shape in SHAPES)
+
+
+def code(move: tuple[int, int]) -> str:
+    """A move (shape, reference bit) as its canonical code."""
+    return _CODES[move[0]][move[1]]
+
+
+def _placement(move: tuple[int, int]) -> Placement:
+    s, bit = move
+    return Placement(s, bit % STRIDE - 2, bit // STRIDE - 2)
+
+
+def quick(state: BlokusDuoState, team: int, limit: int | None = None,
+          rng: random.Random | None = None) -> list[tuple[float, tuple[int, int]]]:
+    """The team's legal moves (shape, reference bit), best first by the quick measure
+    (`limit` of them at most): eight times the piece's squares, plus the corner cells the
+    team has open after it, less the other team's."""
+    other = 1 - team
+    forbidden, corners = state.forbidden[team], state.corners[team]
+    their = state.corners[other] & ~state.forbidden[other]
+    found = []
+    for s, refs in _legal(state, team).items():
+        mask, edges, diagonals, size = _SHAPE_MASKS[s]
+        while refs:
+            low = refs & -refs
+            bit = low.bit_length() - 1
+            refs ^= low
+            shift = bit - ORIGIN
+            covered = forbidden | (mask | edges) << shift
+            score = (8 * size + ((corners | diagonals << shift) & ~covered).bit_count()
+                     - (their & ~(mask << shift)).bit_count())
+            if rng is not None:
+                score += rng.random() * 0.01
+            found.append((score, (s, bit)))
+    if limit is None:
+        found.sort(key=lambda item: item[0], reverse=True)
+        return found
+    return heapq.nlargest(limit, found, key=lambda item: item[0])
+
+
+class Search:
+    """One move's search: a team, its deadline (None: no limit) and the width below the
+    top."""
+
+    def __init__(self, team: int, deadline: float | None, width: int):
+        self.team, self.deadline, self.width = team, deadline, width
+        self.nodes = 0
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfTime
+
+    def negamax(self, state: BlokusDuoState, side: int, depth: int,
+                alpha: float, beta: float) -> float:
+        """The position's worth to `side`, who moves, `depth` moves deep."""
+        self._tick()
+        if depth <= 0:
+            return value(state, side)
+        children = quick(state, side, self.width)
+        if not children:  # the side passes; the game is over if the other cannot move
+            if not _legal(state, 1 - side):
+                return value(state, side)
+            return -self.negamax(state, 1 - side, depth - 1, -beta, -alpha)
+        best = -float("inf")
+        for _, move in children:
+            after = play(state, side, _placement(move))
+            found = -self.negamax(after, 1 - side, depth - 1, -beta, -alpha)
+            if found > best:
+                best = found
+                if found > alpha:
+                    alpha = found
+                    if alpha >= beta:
+                        break
+        return best
+
+
+def choose(state: BlokusDuoState, team: int, rng: random.Random, *,
+           deadline: float | None = None, depth: int = 2, width: int = 10,
+           top: int = 12) -> str:
+    """The team's move (it has one): every legal move valued one move deep, then the
+    `top` best searched `depth` moves deep (`width` moves a level below); with a
+    `deadline` (time.monotonic()), deeper and deeper until it is reached, all moves
+    at the top."""
+    search = Search(team, deadline, width)
+    root = []
+    for _, move in quick(state, team, rng=rng):
+        after = play(state, team, _placement(move))
+        root.append((value(after, team) + rng.random() * 0.001, move, after))
+        if deadline is not None and len(root) > 1 and time.monotonic() > deadline:
+            break
+    root.sort(key=lambda item: item[0], reverse=True)
+    best = root[0][1]
+    LAST.update(depth=1, nodes=len(root))
+    if len(root) == 1:
+        return code(best)
+    depths = range(2, depth + 1) if deadline is None else range(2, 64)
+    order = root if deadline is not None else root[:top]
+    for deep in depths:
+        scored = []
+        alpha = -float("inf")
+        try:
+            for _, move, after in order:
+                found = -search.negamax(after, 1 - team, deep - 1, -float("inf"), -alpha)
+                scored.append((found, move, after))
+                alpha = max(alpha, found)
+        except OutOfTime:
+            pass
+        if not scored:
+            break
+        # the moves searched in this round first, best first (a move cut off by alpha
+        # is no better than the best), then the rest in their old order
+        searched = {id(item[2]) for item in scored}
+        scored.sort(key=lambda item: item[0], reverse=True)
+        best = scored[0][1]
+        order = [*scored, *(item for item in order if id(item[2]) not in searched)]
+        LAST.update(depth=deep if len(scored) == len(order) else deep - 1, nodes=search.nodes)
+        if deadline is not None and time.monotonic() > deadline:
+            break
+    return code(best)
+
+
+# How the last search went: the depth of its last whole round and the positions seen.
+LAST: dict[str, int] = {"depth": 1, "nodes": 0}
+
+
+# --- playouts ---------------------------------------------------------------------
+
+
+def _light_play(state: BlokusDuoState, team: int, s: int, bit: int) -> BlokusDuoState:
+    """play() without the cells (a playout never shows the board)."""
+    mask, edges, diagonals, size = _SHAPE_MASKS[s]
+    shift = bit - ORIGIN
+    mask, edges, diagonals = mask << shift, edges << shift, diagonals << shift
+    forbidden, corners = list(state.forbidden), list(state.corners)
+    forbidden[team] |= mask | edges
+    corners[team] = (corners[team] | diagonals) & ~forbidden[team]
+    forbidden[1 - team] |= mask
+    corners[1 - team] &= ~mask
+    squares, unused, remaining = list(state.squares), list(state.unused), list(state.remaining)
+    squares[team] |= mask
+    unused[team] &= ~(1 << SHAPES[s].piece)
+    remaining[team] -= size
+    return BlokusDuoState(state.turn + 1, state.cells, (squares[0], squares[1]),
+                          (forbidden[0], forbidden[1]), (corners[0], corners[1]),
+                          (unused[0], unused[1]), (remaining[0], remaining[1]))
+
+
+def playout(state: BlokusDuoState, side: int, rng: random.Random) -> int:
+    """Play the game out from `state`, `side` to move, each team placing one of its
+    biggest pieces that fit anywhere it fits, at random; the margin for team 0 (the
+    other's squares left less its own)."""
+    passed = 0
+    while passed < 2:
+        legal = _legal(state, side)
+        if not legal:
+            passed += 1
+            side = 1 - side
+            continue
+        passed = 0
+        biggest = max(_SHAPE_MASKS[s][3] for s in legal)
+        shapes = [s for s in legal if _SHAPE_MASKS[s][3] == biggest]
+        s = shapes[int(rng.random() * len(shapes))]
+        refs = legal[s]
+        if BLOCK and rng.random() < BLOCK:  # where it takes a cell the other could use
+            theirs = state.corners[1 - side] & ~state.forbidden[1 - side]
+            near = 0
+            for offset in SHAPES[s].offsets:
+                near |= theirs >> offset if offset >= 0 else theirs << -offset
+            if refs & near:
+                refs &= near
+        count = refs.bit_count()
+        pick = int(rng.random() * count)
+        while pick:
+            refs &= refs - 1
+            pick -= 1
+        bit = (refs & -refs).bit_length() - 1
+        state = _light_play(state, side, s, bit)
+        side = 1 - side
+    return state.remaining[1] - state.remaining[0]
+
+
+def flat(state: BlokusDuoState, team: int, rng: random.Random, deadline: float,
+         top: int = 16) -> str:
+    root = []
+    for _, move in quick(state, team, rng=rng):
+        after = play(state, team, _placement(move))
+        root.append([value(after, team), move, after, 0, 0.0])
+    root.sort(key=lambda item: item[0], reverse=True)
+    root = root[:top]
+    if len(root) == 1:
+        return code(root[0][1])
+    import math
+    total = 0
+    sign = 1 if team == 0 else -1
+    while time.monotonic() < deadline:
+        total += 1
+        arm = max(root, key=lambda a: (a[4] / a[3] + 0.7 * math.sqrt(math.log(total) / a[3]))
+                  if a[3] else 1e9 - root.index(a))
+        margin = sign * playout(arm[2], 1 - team, rng)
+        arm[3] += 1
+        arm[4] += (margin > 0) + 0.5 * (margin == 0) + 0.001 * margin
+    LAST.update(depth=0, nodes=total)
+    return code(max(root, key=lambda a: a[3])[1])
+
+
+class Node:
+    """A position in the Monte Carlo tree: who moves, the moves worth trying (best first
+    by the quick measure), the children made so far, visits and wins (for the team that
+    moved into it)."""
+
+    __slots__ = ("state", "side", "moves", "children", "visits", "wins")
+
+    def __init__(self, state: BlokusDuoState, side: int, moves: list):
+        self.state, self.side, self.moves = state, side, moves
+        self.children: list[Node] = []
+        self.visits, self.wins = 0, 0.0
+
+
+def _outcome(margin: int, team: int) -> float:
+    """A played-out margin (for team 0) as `team`'s result: 1 won, 0.5 drawn, 0 lost,
+    nudged by the margin (a bigger win is a little better)."""
+    mine = margin if team == 0 else -margin
+    return (mine > 0) + 0.5 * (mine == 0) + 0.002 * max(-50, min(50, mine))
+
+
+def _expand_moves(state: BlokusDuoState, side: int, width: int) -> list:
+    found = [move for _, move in quick(state, side, width)]
+    return found or [None]  # None: a pass
+
+
+def mcts(state: BlokusDuoState, team: int, rng: random.Random, deadline: float, *,
+         top: int = 20, width: int = 12, explore: float = 0.5,
+         most: int | None = None) -> str:
+    root_moves = []
+    for _, move in quick(state, team, rng=rng):
+        after = play(state, team, _placement(move))
+        root_moves.append((value(after, team) + rng.random() * 0.001, move))
+        if len(root_moves) > top and time.monotonic() > deadline:
+            break
+    root_moves.sort(key=lambda item: item[0], reverse=True)
+    if len(root_moves) == 1:
+        return code(root_moves[0][1])
+    root = Node(state, team, [move for _, move in root_moves[:top]])
+    runs = 0
+    while (most is None or runs < most) and time.monotonic() < deadline:
+        runs += 1
+        node, path = root, [root]
+        # down the tree: a child not made yet (the next best move), else the best by UCB
+        while True:
+            if len(node.children) < len(node.moves):
+                move = node.moves[len(node.children)]
+                side = node.side
+                if move is None:
+                    after = play(node.state, side, None)
+                else:
+                    after = _light_play(node.state, side, *move)
+                other = 1 - side
+                if _legal(after, other):
+                    child = Node(after, other, _expand_moves(after, other, width))
+                elif _legal(after, side):
+                    child = Node(after, other, [None])
+                else:
+                    child = Node(after, other, [])
+                node.children.append(child)
+                path.append(child)
+                node = child
+                break
+            if not node.children:  # the game is over here
+                break
+            log = math.log(node.visits)
+            node = max(node.children, key=lambda c: c.wins / c.visits
+                       + explore * math.sqrt(log / c.visits))
+            path.append(node)
+        margin = (playout(node.state, node.side, rng) if node.moves
+                  else node.state.remaining[1] - node.state.remaining[0])
+        for visited in path:
+            visited.visits += 1
+            visited.wins += _outcome(margin, 1 - visited.side)
+    LAST.update(depth=0, nodes=runs)
+    best = max(range(len(root.children)), key=lambda i: root.children[i].visits)
+    return code(root.moves[best])
