@@ -57,7 +57,7 @@ from django.core import checks
 from django.utils.deprecation import MiddlewareMixin
 
 from matches.caches import resettable
-from matches.dialects import PREFIXES
+from matches.dialects.paths import PREFIXES
 
 RETRY_AFTER = 1  # seconds a refused client is asked to wait
 CLOSE_TOO_MANY = 4429  # a websocket over its caps: docs/live-protocol.md

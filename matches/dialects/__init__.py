@@ -10,10 +10,7 @@ from django.urls import include, path
 
 import matches.converters  # noqa: F401 (the `match` path converter)
 
-# Where each dialect is served: its path's first part, and its module.
-SERVED = {"/v1/": "kakomimasu_v1", "/procon30/": "procon30", "/procon2020/": "procon30",
-          "/procon31/": "procon31"}
-PREFIXES = tuple(SERVED)
+from matches.dialects.paths import SERVED
 ECHOED = 200  # characters of an unknown address said back
 MATCH_ADDRESS = re.compile(r"/[a-z0-9]+/matches/([0-9]+)(?:/.*)?")
 

@@ -91,7 +91,7 @@ def error(status: int, message: str, code: int) -> HttpResponse:
 def unrouted(address: str, match_id: str | None) -> HttpResponse:
     """An address under /v1/ that no route takes (dialects.unrouted)."""
     if match_id is not None:
-        return error(400, f"there is no Kakomimasu match {match_id}", NOT_FOUND)
+        return error(404, f"there is no Kakomimasu match {match_id}", NOT_FOUND)
     return error(404, f"Not Found: {address}", NOT_FOUND)
 
 

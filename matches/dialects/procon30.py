@@ -203,7 +203,7 @@ def invalid_matches() -> HttpResponse:
 def unrouted(address: str, match_id: str | None) -> HttpResponse:
     """An address under the dialect's path that no route takes (dialects.unrouted)."""
     if match_id is not None:
-        return invalid_matches()
+        return answer({"status": "InvalidMatches"}, 404)
     return answer({"status": "NotFound", "detail": f"no such address: {address}"}, 404)
 
 
