@@ -75,6 +75,9 @@ def whatif_play(document: dict[str, Any], from_turn: int, turns: Any, play_on: A
     answer = {"from_turn": from_turn, "states": states, "turns": played}
     if rules.is_over(state, limit):
         answer["result"] = rules.result(state)
+    # who leads after each turn, as the replay draws it (the last by the result)
+    answer["leads"] = [rules.lead(each["scores"], answer.get("result") if turn == len(states) - 1
+                                  else None) for turn, each in enumerate(states)]
     return answer
 
 

@@ -32,6 +32,7 @@ from matches.selectors.clocks import (  # noqa: F401
 from matches.selectors.ladder import practice_ladder  # noqa: F401
 from matches.selectors.moments import (  # noqa: F401
     game_of_match,
+    leads,
     match_meta,
     match_summary,
     own_submission,

@@ -14,7 +14,7 @@ from matches.rules import rules_for
 from matches.rules.records import first_difference
 from matches.rules.timeline import compute_timeline
 from matches.selectors.debug import debug_turns
-from matches.selectors.moments import match_meta
+from matches.selectors.moments import leads, match_meta
 from matches.selectors.records import (
     initial_view,
     latest_scores,
@@ -148,5 +148,6 @@ def replay_data(match: Match, now: datetime | None = None,
     if states:
         rows = stored_turns(match).order_by("number")
         data["states"] = [initial_view(match)] + [row.state() for row in rows]
+        data["leads"] = leads(match, [state["scores"] for state in data["states"]])
         data["reasons"] = [{}] + [reasons_said(row.outcomes) for row in rows]
     return data

@@ -47,6 +47,7 @@ def match_meta(match: Match) -> dict[str, Any]:
         "teams": [{"index": t.index, "name": t.name, "short": t.short}
                   for t in match.teams.all()],
         "board": board_shown(match),
+        "headline": rules_for(match.game).headline_part,  # the score part on the cards
         "game_of_match": game_of_match(match),
     }
 
@@ -68,6 +69,17 @@ def game_of_match(match: Match) -> dict[str, Any] | None:
             "ids": [game.pk for game in games],
             "headlines": [rules.headline(scores) for scores, _ in finals],
             "wins": match_wins([final for final in finals if final[1]]), "by": rules.match_by}
+
+
+def leads(match: Match, scores: list[list[dict[str, int]]]) -> list[dict[str, Any]]:
+    """Who leads after each of a match's turns and the bar's share (its rules' `lead`),
+    for each turn's `scores` in order; the last decided by the result once the match is
+    over and `scores` reach its end (a game can be won otherwise than on points). What
+    the replay draws: the screens never work out a lead themselves."""
+    rules = rules_for(match.game)
+    final = match.result is not None and len(scores) == match.resolved_turns + 1
+    return [rules.lead(each, match.result if final and turn == len(scores) - 1 else None)
+            for turn, each in enumerate(scores)]
 
 
 def timing(match: Match, now: datetime,

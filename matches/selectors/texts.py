@@ -53,6 +53,8 @@ TURN_FORMS = {
     "state": (None, lambda row: _dumps(row.state())),
     # the replay's words for the turn's reasons, in every language
     "reasons": (("number", "outcomes"), lambda row: _dumps(selectors.reasons_said(row.outcomes))),
+    # the scores after the turn (who leads: selectors.leads)
+    "scores": (("number", "scores"), lambda row: _dumps(row.scores)),
     # the API's `actions`: what the turn's actions did
     "actions": (("number", "outcomes"),
                 lambda row: _dumps({"turn": row.number, "outcomes": row.outcomes})),
@@ -164,8 +166,12 @@ def replay_text(match: Match, now: datetime | None = None) -> str:
         hidden = match.board_hidden(now)
         callouts = ["null", *(["null"] * match.resolved_turns if hidden
                               else callout_texts(match, match.resolved_turns))]
+        scores = [selectors.initial_view(match)["scores"],
+                  *map(json.loads, turn_texts(match, match.resolved_turns, "scores"))]
+        leads = _dumps(selectors.leads(match, scores))
         text = "".join([_dumps(data)[:-1], ',"states":', *_array(states), ',"reasons":',
-                        *_array(reasons), ',"callouts":', *_array(callouts), "}"])
+                        *_array(reasons), ',"callouts":', *_array(callouts),
+                        ',"leads":', leads, "}"])
         return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
     return WHOLE_TEXTS.get(("replay", match.status(now), *_version(match, now)), build)

@@ -164,6 +164,9 @@ def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
                   else rules.drawing_extras(match.board.data, shown))
         fixed = {"match": selectors.match_meta(match), "state": shown[-1],
                  "previous": shown[-2] if len(shown) > 1 else None,
-                 "lead": rules.lead(shown[-1]["scores"]), **extras}
+                 # the last turn of a match over: its result decides who won
+                 "lead": rules.lead(shown[-1]["scores"],
+                                    match.result if turn == match.resolved_turns else None),
+                 **extras}
     return render(request, "matches/embed.html",
                   {"match": match, "teams": list(match.teams.all()), "fixed": fixed})

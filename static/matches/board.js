@@ -284,26 +284,21 @@ export function actor(game, team, outcome) {
   return Number.isInteger(outcome.agent) ? String(outcome.agent) : JSON.stringify(outcome.agent ?? null);
 }
 
-// Each team's card: its one number ("total" where there is one), the rest of its score
-// in words, and how the two compare (the game's own module may say that fewer is
-// better). `decided`: the winner once the match's result is known, who then leads
-// whatever the numbers say (null: a draw; undefined: not decided).
-export function scoreCards(game, scores, decided) {
-  const rules = gameRules(game);
+// Each team's card as the server presents it: its one number (the score part the match's
+// `meta.headline` names), the rest of its score in words, and who leads with the bar's
+// share: `lead`, the server's word for that moment (the rules' `lead`; the result's at
+// the end). No lead given: nobody leads, and the bar stands even.
+export function scoreCards(meta, scores, lead) {
+  const rules = gameRules(meta.game);
   const parts = Object.keys(scores[0]);
-  const headline = parts.includes("total") ? "total" : parts[0];
-  const strength = scores.map((score) => (rules.strength ? rules.strength(score[headline]) : score[headline]));
-  const ahead = strength[0] === strength[1] ? -1 : strength[0] > strength[1] ? 0 : 1;
-  const leader = decided === undefined ? ahead : decided ?? -1;
-  const positive = strength.map((value) => Math.max(value, 0));
-  const sum = positive[0] + positive[1];
+  const headline = meta.headline;
   const details = scores.map((score, team) => {
     if (rules.details) return rules.details(score, team, parts, headline);
-    return parts.filter((part) => part !== headline).map((part) => `${partName(game, part)} ${score[part]}`)
+    return parts.filter((part) => part !== headline).map((part) => `${partName(meta.game, part)} ${score[part]}`)
       .join(" · ");
   });
-  return { headline, numbers: scores.map((score) => score[headline]), details, leader,
-           share: sum ? positive[0] / sum : 0.5 };
+  return { headline, numbers: scores.map((score) => score[headline]), details,
+           leader: lead ? lead.team : null, share: lead ? lead.share : 0.5 };
 }
 
 // --- the legend ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ export function showTurn(tile, data) {
   guessArrivals(match.game, arrived, match.board, state, data);
   drawState(view, state, { arrived, previous: data.previous });
   // who leads is the server's word (`lead`, as the rules say of that turn's scores)
-  const cards = scoreCards(match.game, state.scores, data.lead ? data.lead.team : undefined);
+  const cards = scoreCards(match, state.scores, data.lead);
   match.teams.forEach((team) => {
     const card = tile.querySelector(`[data-team="${team.index}"]`);
     card.querySelector(".total").textContent = signed(cards.numbers[team.index]);

@@ -7,7 +7,7 @@
 // This module holds the turn shown and moves it; each part of the page is drawn by its
 // own module (replay/*.js).
 
-import { createBoard, drawLegend, drawState, noteArrivals, partName, scoreCards, turnSpan } from "./board.js";
+import { createBoard, drawLegend, drawState, noteArrivals, partName, turnSpan } from "./board.js";
 import { drawChart, drawChartLegend } from "./chart.js";
 import { setHidden } from "./dom.js";
 import { inLanguage } from "./i18n.js";
@@ -42,6 +42,9 @@ class Replay {
     this.states = data.states;
     this.reasons = data.reasons || []; // each turn's reasons in every language
     this.callouts = data.callouts || []; // what each turn did that mattered, in every language
+    // who leads after each turn and the bar's share: the server's word (the last, once the
+    // match is over, the result's), as live turns and variations bring it
+    this.leads = data.leads || [];
     this.status = data.status;
     this.result = data.result;
     this.verdict = inLanguage(data.verdicts) || data.verdict || null; // the server's words
@@ -55,7 +58,7 @@ class Replay {
     this.follow = false; // at the latest turn by choice: new turns are shown as they come
     this.original = null; // the match's own turns while a variation is shown (what if)
     const parts = Object.keys(this.states[0].scores[0]);
-    this.headline = parts.includes("total") ? "total" : parts[0];
+    this.headline = data.headline; // the score part on the cards, as the server names it
     this.parts = [this.headline, ...parts.filter((part) => part !== this.headline)];
     this.leaders = [];
     this.events = [];
@@ -82,9 +85,9 @@ class Replay {
     return turnSpan(this.data.game, this.data.turns, this.latest, this.status === "finished");
   }
 
-  // Who leads after each turn (by the game's own measure), and what happened in it.
+  // Who leads after each turn (the server's word), and what happened in it.
   noteEvent(turn) {
-    this.leaders.push(scoreCards(this.data.game, this.states[turn].scores).leader);
+    this.leaders.push(this.leads[turn]?.team ?? -1); // -1: nobody (leadChanges)
     this.events.push(turnEvent(this.states, turn, this.data.marks, this.headline));
   }
 
@@ -126,12 +129,13 @@ class Replay {
   enterVariation(from, answer) {
     if (this.original) this.exitVariation();
     this.original = { states: this.states, reasons: this.reasons, callouts: this.callouts,
-                      events: this.events, leaders: this.leaders, arrived: this.arrived, live: [],
-                      from };
+                      leads: this.leads, events: this.events, leaders: this.leaders,
+                      arrived: this.arrived, live: [], from };
     this.pause();
     this.states = [...this.states.slice(0, from + 1), ...answer.states];
     this.reasons = [...this.reasons.slice(0, from + 1), ...answer.states.map(() => ({}))];
     this.callouts = [...this.callouts.slice(0, from + 1), ...answer.states.map(() => null)];
+    this.leads = [...this.leads.slice(0, from + 1), ...answer.leads];
     this.retrace();
     this.root.classList.add("in-variation");
     this.show(from + 1);
@@ -248,6 +252,7 @@ class Replay {
     this.states.push({ turn, cells, agents, outcomes, scores });
     this.reasons[turn] = message.reasons || {};
     this.callouts[turn] = message.callouts || null;
+    this.leads[turn] = message.lead || null;
     this.noteEvent(turn);
     noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
     loadAnalysis(this); // a new position to measure
@@ -269,6 +274,10 @@ class Replay {
     this.status = "finished";
     this.result = message.result;
     this.verdict = inLanguage(message.verdicts) || message.verdict || null;
+    if (message.lead && !this.original) { // the result's word on the last turn
+      this.leads[this.latest] = message.lead;
+      this.leaders[this.latest] = message.lead.team ?? -1;
+    }
     this.drawTimeline();
     this.drawScores(this.states[this.turn].scores);
     this.showStatus();
@@ -301,9 +310,7 @@ class Replay {
   }
 
   drawScores(scores) {
-    // At the end, the result says who won (a game may be won otherwise than on points).
-    const decided = this.result && this.turn === this.latest ? this.result.winner : undefined;
-    drawTeams(this.root, this.data.game, scores, decided);
+    drawTeams(this.root, this.data, scores, this.leads[this.turn]);
   }
 
   drawTimeline() {

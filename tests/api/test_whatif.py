@@ -140,3 +140,30 @@ def test_a_blokus_duo_replay_has_each_players_legal_moves_after_every_turn(clien
     other = match_import(parse_record(vectors("kakomimasu", 1)[0][1]), published=True)
     refused = client.get(f"/api/matches/{other.pk}/analysis")
     assert refused.status_code == 404 and refused.json()["error"] == "no_analysis"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_variation_says_who_leads_after_each_turn_as_the_replay_does(client, game):
+    """The replay draws the server's lead for a variation's turns too (rules' `lead`;
+    the last by the result where the variation ends the game)."""
+    from matches import selectors
+    from matches.rules import rules_for
+    from matches.selectors.texts import replay_text
+
+    name, record, timeline = vectors(game, 1)[0]
+    match = match_import(parse_record(record), published=True)
+    played = len(record["actions"])
+    answer = ask(client, match, {"from_turn": played // 2,
+                                 "turns": record["actions"][played // 2:]}).json()
+    rules = rules_for(game)
+    assert len(answer["leads"]) == len(answer["states"])
+    for state, lead in zip(answer["states"][:-1], answer["leads"], strict=False):
+        assert lead == rules.lead(state["scores"])
+    if "result" in answer:
+        assert answer["leads"][-1] == rules.lead(answer["states"][-1]["scores"],
+                                                 answer["result"])
+    # the replay's own: one a state, the last by the match's result, as its text says
+    data = selectors.replay_data(match)
+    assert data["leads"] == json.loads(replay_text(match))["leads"]
+    assert len(data["leads"]) == len(data["states"]) == played + 1
+    assert data["leads"][-1]["team"] == match.result["winner"]

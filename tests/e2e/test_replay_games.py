@@ -2,6 +2,8 @@
 watches them on the venue screen): each game's board is drawn as its timeline says."""
 
 
+import re
+
 import pytest
 
 from tests.e2e.conftest import published_vectors, vector_states
@@ -15,6 +17,7 @@ SHOWN = [
     "blokus-duo/random_s7_00",
     "blokus-duo/corner_contact_required",
     "kakomimasu/random_s7_00",
+    "kakomimasu/random_s7_03",  # turn 1: both totals below zero (-26 and -2)
 ]
 
 
@@ -170,7 +173,7 @@ def test_the_list_shows_each_games_own_number(open_page, live_server_process):
         f"document.querySelectorAll('[data-list] [data-match]').length === {len(SHOWN)}")
     scores = page.locator("[data-list] .score").all_inner_texts()
     assert len(scores) == 2 * len(SHOWN)
-    assert all(text.strip().isdigit() for text in scores), scores
+    assert all(re.fullmatch(r"[−-]?[0-9]+", text.strip()) for text in scores), scores
 
 
 def test_every_part_of_the_score_has_its_own_line_style_and_key(open_page):
@@ -203,3 +206,37 @@ def test_a_negative_score_is_written_with_a_minus_sign_on_the_replay_and_the_emb
     assert page.inner_text('[data-team="0"] .total') == "\u221221"
     embed = open_page("kakomimasu/random_s7_00", path="embed", turn=1)
     assert embed.inner_text('[data-team="0"] .total') == "\u221221"
+
+
+BAR = "parseFloat(document.querySelector('.share-a').style.width) / 100"
+
+
+def leading(page, team):
+    return "leader" in page.get_attribute(f'[data-team="{team}"]', "class").split()
+
+
+@pytest.mark.parametrize(("vector", "turn"), [("kakomimasu/random_s7_03", 1),
+                                              ("blokus-duo/random_s7_00", 20)])
+def test_the_screens_draw_the_servers_lead_and_bar(open_page, published, pages,
+                                                   live_server_process, vector, turn):
+    """One formula (the rules' `lead`): Blokus Duo's squares left and Kakomimasu's totals
+    below zero gave the replay another bar than the venue (57.4 % against 54.5 %; 50 %
+    against 7 %)."""
+    from matches.rules import rules_for
+
+    states = vector_states(vector)
+    rules = rules_for(vector.split("/")[0])
+    said = rules.lead(states[turn]["scores"])
+    replay = open_page(vector, turn=turn)
+    at_turn(replay, turn)
+    assert replay.evaluate(BAR) == pytest.approx(said["share"], abs=1e-4)
+    assert leading(replay, said["team"]) and not leading(replay, 1 - said["team"])
+    embed = pages.open(f"{live_server_process}/matches/{published[vector]}/embed?turn={turn}")
+    embed.wait_for_selector(".board .cell")
+    assert leading(embed, said["team"]) and not leading(embed, 1 - said["team"])
+    # the end: the venue and the replay's last turn draw the same bar
+    last = len(states) - 1
+    venue, replay = open_page(vector, path=""), open_page(vector, turn=last)
+    at_turn(venue, last)
+    at_turn(replay, last)
+    assert venue.evaluate(BAR) == pytest.approx(replay.evaluate(BAR), abs=1e-4)

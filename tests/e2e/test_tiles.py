@@ -244,7 +244,7 @@ STEP_CARDS = """async () => {
                  lead: { team: null, margin: 0, share: 0.5 },
                  panels: { en: { words: stepWords } } };
   const teams = [{ index: 0, name: "A" }, { index: 1, name: "B" }];
-  const screen = { meta: { game: "chaser", teams },
+  const screen = { meta: { game: "chaser", headline: "items", teams },
                    lead: { team: 1, margin: 1, share: 0.48 }, step, history: [],
                    panel: { words: ["Cool (C) · items taken: 13", "Hot (H) · items taken: 14"] } };
   const read = () => [0, 1].map((team) => {

@@ -8,7 +8,6 @@ const START = [[4, 4], [9, 9]]; // 55 and AA: the squares the first pieces cover
 const CODE_DIGITS = "123456789ABCDE"; // a code's column and row
 const PIECE_LETTERS = "abcdefghijklmnopqrstu";
 const PIECE_SIZES = "123344444555555555555"; // squares of pieces a … u
-const ALL_SQUARES = 89; // of one player's 21 pieces
 const SIDES = [["t", 0, -1], ["r", 1, 0], ["b", 0, 1], ["l", -1, 0]];
 
 // A piece's outline is thick: pieces of one colour never share an edge, so an edge
@@ -454,7 +453,6 @@ export default {
             gettext("just placed")],
            // Translators: the board's legend: a square the team's first piece must cover
            [["empty start-a", "empty start-b"], gettext("start square")]],
-  strength: (remaining) => ALL_SQUARES - remaining,
   // Translators: Blokus Duo: what a team's number is (fewer squares left is better)
   details: () => gettext("squares left to place · fewer wins"),
   // the play page: a piece at a time, chosen, turned and flipped, placed by its code, in

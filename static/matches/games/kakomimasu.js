@@ -18,8 +18,8 @@
 //   optional lastTurn(state, previous, board) -> {marks: [{at, kind, team}], moves:
 //   [{from, to, team}]}: the cells the turn acted on ("acted") or read ("read") and
 //   the agents' moves (`previous`, the state before, may be null: a screen joining late);
-//   optional strength(headline) (more is better; default the number itself) and
-//   details(score, team, parts, headline): a team's score beyond its one number.
+//   optional details(score, team, parts, headline): a team's score beyond its one number
+//   (who leads is the server's word, never worked out here).
 
 import { gettext, interpolate } from "../i18n.js";
 

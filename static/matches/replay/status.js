@@ -5,10 +5,10 @@ import { scoreCards } from "../board.js";
 import { gettext, interpolate, ngettext } from "../i18n.js";
 import { signed } from "../venue/words.js";
 
-// `decided` is the winner where the result says who won (the last turn of a match
-// over: a game may be won otherwise than on points), else undefined.
-export function drawTeams(root, game, scores, decided) {
-  const cards = scoreCards(game, scores, decided);
+// `lead`: the server's word on who leads at the shown turn and the bar's share (at the
+// last turn of a match over, the result's: a game may be won otherwise than on points).
+export function drawTeams(root, meta, scores, lead) {
+  const cards = scoreCards(meta, scores, lead);
   scores.forEach((score, team) => {
     const card = root.querySelector(`[data-team="${team}"]`);
     card.querySelector(".total").textContent = signed(cards.numbers[team]); // "−86", not "-86"

@@ -15,8 +15,7 @@ export function drawTeams(root, screen, scores) {
   // a step's own (a game played step by step) or the latest turn's (the result decides
   // at the end); only where the server sent none, the scores' as this page reads them.
   const said = moment(screen, scores);
-  const cards = scoreCards(screen.meta.game, scores, said.lead ? said.lead.team : undefined);
-  const share = said.lead ? said.lead.share : cards.share;
+  const cards = scoreCards(screen.meta, scores, said.lead);
   const words = said.panel?.words;
   scores.forEach((score, team) => {
     const card = root.querySelector(`[data-team="${team}"]`);
@@ -28,7 +27,7 @@ export function drawTeams(root, screen, scores) {
     card.classList.toggle("leader", cards.leader === team);
   });
   const bar = root.querySelector(".share-a");
-  if (bar) bar.style.width = `${100 * share}%`;
+  if (bar) bar.style.width = `${100 * cards.share}%`;
   // A number grown by a digit (or given the ▲) leaves its name less room: fit again.
   const widths = `${cards.numbers.map((number) => String(number).length)}:${cards.leader}`;
   if (screen.digits !== widths) {
@@ -54,7 +53,7 @@ function moment(screen, scores) {
 function lastChange(screen, team) {
   const history = screen.history || [];
   if (history.length < 2 || !history.at(-1).turn) return "";
-  const number = (entry) => scoreCards(screen.meta.game, entry.scores).numbers[team];
+  const number = (entry) => entry.scores[team][screen.meta.headline];
   const change = number(history.at(-1)) - number(history.at(-2));
   // Translators: how a team's number moved in the last turn, e.g. "+17 last turn"
   return interpolate(gettext("%(change)s last turn"),

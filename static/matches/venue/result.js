@@ -1,7 +1,6 @@
 // The venue's words on the match as a whole: the title line (which game of a
 // several-game match, and how the match stands) and the result card at the end.
 
-import { scoreCards } from "../board.js";
 import { setData, setHidden, setText } from "../dom.js";
 import { gettext, inLanguage, interpolate } from "../i18n.js";
 import { signed, versus } from "./words.js";
@@ -29,7 +28,7 @@ export function drawResult(root, screen) {
                                                        { turn: screen.state.turn }));
     return;
   }
-  const { numbers } = scoreCards(screen.meta.game, screen.state.scores);
+  const numbers = screen.state.scores.map((score) => score[screen.meta.headline]);
   // Translators: the final score, e.g. "final 12 – 7 · turn 30"
   setText(banner.querySelector(".final"), interpolate(gettext("final %(score)s · turn %(turn)s"),
                                                      { score: versus(signed(numbers[0]), signed(numbers[1])),
