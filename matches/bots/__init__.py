@@ -33,12 +33,19 @@ def bots_for(game: str) -> dict[str, Bot]:
 
 
 def bot_names(game: str) -> list[str]:
-    """The built-in players a tournament's `--bots` seats in turn: a game's quick bots
-    (levels 1 and 2: they answer in a few milliseconds, on the clock's thread where a
-    tournament runs them), or the programs that play it over its own protocol
+    """The built-in players a tournament's `--bots` seats in turn: a game's levels, level
+    1 first (each seated at its team as a practice match's level is, and played by the
+    same driver: services/seats.py), or the programs that play it over its own protocol
     (matches/bots/chaser.py's DEMO)."""
     programs = {chaser.GAME: chaser.DEMO}
-    return sorted(programs.get(game) or levels(game)[:2])
+    return list(programs.get(game) or levels(game))
+
+
+def level_seat(game: str, name: str) -> str:
+    """The seat ("level-3") of the game's bot `name`, or "" for a player no seat takes
+    (a program that plays over its game's own protocol)."""
+    names = levels(game) if game in _BY_GAME else ()
+    return f"level-{names.index(name) + 1}" if name in names else ""
 
 
 def levels(game: str) -> tuple[str, ...]:

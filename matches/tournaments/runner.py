@@ -14,38 +14,35 @@ ended (the `match_ended` signal), a judge acted, a round's opening time came
 In between, a tick asks the database nothing about tournaments: the runner keeps the
 earliest `next_check_at` in memory, and reads again when it comes or when the clock is
 woken (another process's match ended, a judge acted: `clock_wake`).
-With `bots`, the built-in bots also play every running match of it: each team's move as
-soon as its turn is open, through the answer service (stored as `dialect` "bot").
+With `bots`, each entrant's built-in level is seated at its team in every match it
+plays, and played there by the driver of every seated level (services/seats.py: its
+answers through the answer service, stored as `dialect` "bot", its thinking in a
+worker process, never on the clock's thread).
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import random
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Min
 from django.dispatch import receiver
 from django.utils import timezone
 
-from matches.bots import bots_for
+from matches.bots import level_seat
 from matches.caches import resettable
-from matches.models import Entrant, Fixture, Match, Submission, Team, Tournament
+from matches.models import Entrant, Fixture, Match, Team, Tournament
 from matches.models.titles import tournament_parts
 from matches.rules import rules_for
 from matches.rules.turns import is_protocol_played
 from matches.selectors import latest_scores, match_games
-from matches.selectors.texts import public_state_text
 from matches.services.boards import board_choose
 from matches.services.clock import clock_ticked, clock_wake
 from matches.services.control import is_void
 from matches.services.matches import Timing, match_make
-from matches.services.submissions import submission_by_bot
 from matches.services.transition import match_ended
 from matches.tournaments import table
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
@@ -55,7 +52,6 @@ log = logging.getLogger("matches.tournaments")
 START_SECONDS = 5.0  # between a fixture's match being made and its start
 BETWEEN_SECONDS = 10.0  # between the two games of a match of two (Procon 2020)
 MAX_REPLAYS = 3  # a knockout fixture drawn this often more waits for a judge
-BOT_TICK = 0.25  # how often a clock with bots to move looks again
 
 
 BACKSTOP_SECONDS = 60.0  # a tournament under way is looked at this often all the same
@@ -68,9 +64,6 @@ class Schedule:
 
     stale: bool = True
     next_at: datetime | None = None
-    # running matches of bot tournaments, read with the schedule
-    bots: set[int] = field(default_factory=set)
-    answered: dict[int, int] = field(default_factory=dict)  # a bot match -> its bots' turn
 
 
 schedule = Schedule()
@@ -89,9 +82,8 @@ def runner_nudge() -> None:
     schedule.stale = True
 
 
-def tournaments_tick(now: datetime, woken: bool = False) -> bool:
-    """Move on the tournaments whose time has come; True while bots have matches to play
-    (the clock then looks again within BOT_TICK). `woken`: the clock was told something
+def tournaments_tick(now: datetime, woken: bool = False) -> None:
+    """Move on the tournaments whose time has come. `woken`: the clock was told something
     changed (maybe in another process)."""
     if woken or schedule.stale or (schedule.next_at is not None and schedule.next_at <= now):
         schedule.stale = False
@@ -105,16 +97,6 @@ def tournaments_tick(now: datetime, woken: bool = False) -> bool:
                     next_check_at=now + timedelta(seconds=BACKSTOP_SECONDS))
         schedule.next_at = Tournament.objects.filter(finished_at=None).aggregate(
             soonest=Min("next_check_at"))["soonest"]
-        schedule.bots = set(Match.objects.unfinished().filter(
-            fixture__tournament__bots=True, start_at__lte=now + timedelta(
-                seconds=BACKSTOP_SECONDS)).values_list("pk", flat=True))
-    if not schedule.bots:
-        return False
-    busy = False
-    for match in Match.objects.running(now).filter(pk__in=schedule.bots):
-        busy = True
-        bots_move(match, now)
-    return busy or bool(schedule.bots)  # a bot match about to start: its first move
 
 
 def seconds_to_next_check(now: datetime) -> float | None:
@@ -127,12 +109,9 @@ def seconds_to_next_check(now: datetime) -> float | None:
 @receiver(clock_ticked)
 def _clock_ticked(sender, now: datetime, woken: bool, **kwargs) -> float | None:
     """After every tick of a clock: the tournaments' due work; how soon the runner needs
-    the clock again (BOT_TICK while bots play, else when a tournament's time comes)."""
-    bots_playing = tournaments_tick(now, woken)
-    seconds = seconds_to_next_check(now)
-    if bots_playing:
-        return BOT_TICK if seconds is None else min(BOT_TICK, seconds)
-    return seconds
+    the clock again (when a tournament's time comes)."""
+    tournaments_tick(now, woken)
+    return seconds_to_next_check(now)
 
 
 @receiver(match_ended)
@@ -344,7 +323,9 @@ def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
         delay_seconds=settings.get("delay_seconds", 0)).games
     Match.objects.filter(pk__in=[game.pk for game in games]).update(fixture=fixture)
     for index, seed in enumerate(seeds):
-        Team.objects.filter(match__in=games, index=index).update(entrant=entrants[seed])
+        # an entrant that is a built-in level is seated at its team (services/seats.py)
+        Team.objects.filter(match__in=games, index=index).update(
+            entrant=entrants[seed], seat=level_seat(tournament.game, entrants[seed].bot))
     return games[0]
 
 
@@ -493,38 +474,3 @@ def _knockout_round(tournament: Tournament, fixtures: list[Fixture], last: int,
         third.slot = 1
         drawn.append(third)
     return drawn
-
-
-# --- bots -----------------------------------------------------------------------------------
-
-def bots_move(match: Match, now: datetime) -> None:
-    """Each bot team of a running match whose turn is open and which has not answered it
-    yet answers now (a turn answered is remembered: no query until the next opens)."""
-    turn = match.strategy_turn(now)
-    if turn is None or match.resolved_turns != turn - 1 or \
-            schedule.answered.get(match.pk) == turn:
-        return
-    teams = list(match.teams.select_related("entrant").filter(entrant__bot__gt=""))
-    answered = set(Submission.objects.filter(match=match, turn=turn, team__in=teams)
-                   .values_list("team_id", flat=True))
-    state: dict[str, Any] | None = None
-    alternating = False
-    for team in teams:
-        if team.pk in answered:
-            continue
-        state = state or json.loads(public_state_text(match, None, now))
-        alternating = state.get("to_move") is not None
-        if state.get("to_move") not in (None, team.index):
-            continue
-        bot = bots_for(match.game).get(team.entrant.bot)
-        if bot is None:
-            continue
-        rng = random.Random(f"{match.pk}-{team.index}-{turn}")
-        submission_by_bot(team, {"actions": bot(state, team.index, rng), "turn": turn},
-                          now, team.entrant.bot)
-        if state.get("to_move") is not None:
-            return  # the move changed the game: the other team's turn comes next tick
-    if not alternating:
-        schedule.answered[match.pk] = turn
-        if len(schedule.answered) > 4096:
-            schedule.answered.clear()

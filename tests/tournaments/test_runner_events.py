@@ -8,7 +8,8 @@ import pytest
 
 from matches.models import Fixture, Match, Tournament
 from matches.services.clock import clock_tick, tick_and_wait
-from matches.tournaments.runner import BOT_TICK, tournaments_tick
+from matches.services import seats as seats_module
+from matches.tournaments.runner import tournaments_tick
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 
 pytestmark = pytest.mark.django_db(transaction=True)  # a match's end is heard at its commit
@@ -61,11 +62,11 @@ def test_with_nothing_to_do_a_tick_asks_the_database_nothing(clock,
 
 def test_the_clock_sleeps_no_longer_than_the_runner_asks(clock):
     assert tick_and_wait(idle_seconds=60, woken=True) == 60  # nothing scheduled anywhere
-    tournament = cup(clock, start_at=clock.now() + timedelta(seconds=20))
+    tournament = cup(clock, start_at=clock.now() + timedelta(seconds=20), bots=True)
     # its start is when the runner must look next: the clock wakes for it
     assert tick_and_wait(idle_seconds=60, woken=True) == pytest.approx(20, abs=0.01)
-    Tournament.objects.filter(pk=tournament.pk).update(bots=True)
     clock.advance(20)
     tick_and_wait(idle_seconds=60, woken=True)  # opens round 1: the bots' matches
     assert Match.objects.filter(fixture__tournament=tournament).exists()
-    assert tick_and_wait(idle_seconds=60) == BOT_TICK  # the bots move within a BOT_TICK
+    # the seated levels' driver looks again within its TICK
+    assert tick_and_wait(idle_seconds=60, woken=True) == seats_module.TICK

@@ -10,7 +10,7 @@ from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 from matches.tournaments.table import tournament_data
 from tests.tournaments.conftest import run_until
 
-pytestmark = pytest.mark.django_db
+pytestmark = pytest.mark.django_db(transaction=True)  # the seated levels answer from a thread of their own
 
 
 def teams(*names):
@@ -72,8 +72,9 @@ def test_a_swiss_tournament_of_blokus_duo_runs_to_its_end(clock):
     assert keys == sorted(keys, reverse=True)
     # the bots played through the answer service, every move stored as a bot's
     moves = Submission.objects.filter(match__fixture__tournament=tournament, entered_by="")
-    assert moves.exists() and set(moves.values_list("dialect", flat=True)) <= {
-        "bot:greedy", "bot:random"}
+    # (levels 1 to 4 in turn, seated at their teams as a practice match's level is)
+    assert set(moves.values_list("dialect", flat=True)) == {
+        "bot:level-1", "bot:level-2", "bot:level-3", "bot:level-4"}
     # a public tournament's matches are published as each ends: their records for all
     played = Match.objects.filter(fixture__tournament=tournament)
     assert played.count() == len(pairs) and all(match.published for match in played)
