@@ -2,6 +2,7 @@
 ratings moved as practice games end and kept, the levels fixed between them; read a page
 at a time by GET /api/practice/ladder and /practice/."""
 
+import re
 import threading
 from datetime import timedelta
 
@@ -246,3 +247,17 @@ def test_games_ending_at_once_in_several_processes_each_count_once(client, open_
         [row | {"recent": None} for row in from_scratch("kakomimasu")]
     nara = next(row for row in rows if row["name"] == "Nara")
     assert len(set(nara["recent"]) & {match.pk for match in ended}) == 5
+
+
+def test_the_practice_page_shows_each_levels_own_results(client, open_practice):
+    """A level's won–drawn–lost as a team's ("—" said nothing of how a level fares)."""
+    played("Nara", "level-4", 0)
+    played("Nara", "level-4", None)
+    page = client.get("/practice/?lang=en").content.decode()
+    table = next(part for part in page.split('class="practice-ladder"')[1].split("<table")
+                 if "Nara" in part)  # the game's own table
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table, re.S)
+    cells = {re.sub(r"<[^>]+>", "", row.split("</td>")[1]).strip():
+             re.sub(r"<[^>]+>", "", row.split("</td>")[3]).strip()
+             for row in rows if "</td>" in row}
+    assert cells["Level 4"] == "0 – 1 – 1" and cells["Nara"] == "1 – 1 – 0"
