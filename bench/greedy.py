@@ -136,7 +136,7 @@ def kakomimasu_greedy(public: dict[str, Any], team: int, rng: random.Random) -> 
 def kakomimasu_a4_like(public: dict[str, Any], team: int, rng: random.Random) -> list[dict]:
     """The a4-like program (see the module docstring)."""
     width, height, points, cells, agents, occupied = _k_setup(public, team)
-    own, theirs = "AB"[team], "AB"[1 - team]
+    theirs = "AB"[1 - team]
     order = sorted(((points[y][x], x, y) for y in range(height) for x in range(width)),
                    key=lambda item: -item[0])
     offset = rng.randrange(len(agents))

@@ -1,7 +1,10 @@
 """Built-in Kakomimasu players for the demo: they see only the public API state.
 
 `random_bot` wanders; `greedy_bot` walls small rings around valuable cells to
-take territory. Both are pure: a public state and a team index in, actions out.
+take territory; `tactical_bot` (level 3) improves the greedy plan agent by agent where
+the rules say a turn gains; `searching_bot` (level 4) searches with the time it is given
+(matches/bots/search.py `anytime`), its playouts played by a quick cell-taking policy.
+All are pure: a public state and a team index in, actions out.
 """
 
 from __future__ import annotations
@@ -264,7 +267,7 @@ def _taker(state: KakomimasuState, team: int, rng: random.Random) -> list[dict]:
         if at is None:  # one of the best free cells (by chance: the other team's
             # policy wants them too, and two puts on one cell both fail)
             spots = []
-            for value, x, y in order:
+            for _, x, y in order:
                 if (x, y) not in aimed and (x, y) not in occupied \
                         and cells[y + 1][x + 1] != their_wall and cells[y + 1][x + 1] != own_wall:
                     spots.append((x, y))
@@ -312,8 +315,7 @@ def _towards_free(cells, points, width, height, at, aimed, occupied, own_wall, t
     for y in range(max(0, ay - 3), min(height, ay + 4)):
         for x in range(max(0, ax - 3), min(width, ax + 4)):
             code = cells[y + 1][x + 1]
-            if code == own_wall or code == their_wall or code == 3 + (own_wall - 1) \
-                    or (x, y) in occupied:
+            if code in (own_wall, their_wall, own_wall + 2) or (x, y) in occupied:
                 continue
             value = points[y + 1][x + 1] - 2 * max(abs(x - ax), abs(y - ay))
             if value > goal_value:

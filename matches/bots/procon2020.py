@@ -5,6 +5,9 @@ Every agent acts each turn with a direction (dx, dy). `random_bot` steps at rand
 the neighbour worth most: a treasure still lying there, then the points of a cell not
 yet its team's (more where it joins the team's tiles, which builds areas), or an
 opponent tile worth taking off; two agents of a team never aim at one cell.
+`tactical_bot` (level 3) improves that plan where a turn and the next gain more;
+`searching_bot` (level 4) searches with the time it is given (matches/bots/search.py
+`anytime`), its playouts played by a quick policy read off the rules' state.
 """
 
 from __future__ import annotations
@@ -137,12 +140,14 @@ def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
 #
 # The quick policy reads the rules' state directly, since the search plays it for both
 # teams many times a turn: each agent steps to the neighbour worth most (a treasure
-# still lying there, then a cell not yet its team's by its points, or the other team's
-# tile taken off when it is worth it); when nothing next to it is worth anything it
+# still lying there, then a cell not yet its team's by its points and JOINS more for
+# each of its team's tiles around it, since tiles together enclose areas, or the other
+# team's tile taken off when it is worth it); when nothing next to it is worth anything it
 # walks towards the best cell within four. Two agents of a team never aim at one cell,
 # nor at a cell where an agent of the other team stands. Areas are left to the search:
 # the rules count them in every playout.
 
+JOINS = 0.5  # points a neighbouring own tile adds to a cell's worth
 _BOARDS: dict[int, tuple[Any, list[list[int]]]] = {}
 
 
@@ -176,9 +181,12 @@ def _quick(state: Procon2020State, team: int, rng: random.Random) -> list[dict]:
                 continue
             code = cells[y + 1][x + 1]
             if code == 0:
-                value, kind = points[y + 1][x + 1] + 2 * treasures.get((x, y), 0), "move"
                 if x < 0 or y < 0 or x >= width or y >= height:
                     continue
+                value, kind = points[y + 1][x + 1] + 2 * treasures.get((x, y), 0), "move"
+                if JOINS:  # next to the team's tiles: towards areas
+                    value += JOINS * sum(cells[y + 1 + ey][x + 1 + ex] == own
+                                         for ex, ey in DIRECTIONS)
             elif code == theirs:
                 value, kind = 0.9 * points[y + 1][x + 1], "remove"
             else:
@@ -242,11 +250,15 @@ PLAYOUT = search.Playout(policy=_quick, options=_options)
 def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
                   budget: float | None = None) -> list[dict]:
     """Level 4: the anytime search (matches/bots/search.py) over the quick policy, with
-    `budget` seconds (a fixed quick amount of work without one)."""
+    `budget` seconds (a fixed quick amount of work without one), expecting the other
+    team's next turn to be the greedy level's (measured: a better guess of a program's
+    next turn than the quick policy's); the playouts look further with fewer agents
+    (3 turns for 4 agents or more, up to 6 for 2), where a turn costs less."""
     state = search.replayed(public)
     agents = len(state.agents[team])
+    expected = greedy_bot(public, 1 - team, random.Random(rng.random()))
     return search.anytime(GRID, PLAYOUT, state, team, rng, public["turns"] - state.turn,
-                          budget, depth=max(3, min(6, 12 // agents)))
+                          budget, depth=max(3, min(6, 12 // agents)), expected=expected)
 
 
 BOTS = {"random": random_bot, "greedy": greedy_bot, "tactical": tactical_bot,

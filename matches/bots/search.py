@@ -1,5 +1,6 @@
 """The search of the stronger built-in players of the grid games (levels 3 and 4): the
-rules themselves try each candidate action on the true position.
+rules themselves try each candidate action on the true position. Level 3 uses `improve`
+(below); level 4 `anytime` (further down), which uses whatever time it is given.
 
 A team's plan (its greedy bot's actions) is the start, and the other team is expected
 to play a given bot. Each agent in turn then takes the candidate whose turn, resolved
@@ -122,16 +123,14 @@ def mean_point(public: dict[str, Any]) -> float:
 # actions (the fast policy's), then both teams play the fast policy (with a little
 # noise) for the rest of the look-ahead. Each pass over the agents adds one more such
 # playout to every comparison (the same playouts for every candidate of a pass: fair
-# comparisons), so more time means better-measured choices; a pass that changes
-# nothing on the latest measure ends the search early.
+# comparisons), so more time means more passes (agents re-chosen once the others have
+# changed) and better-measured choices. (Looking further with more time was tried,
+# and played worse: the quick policy's playouts drift from real play over many turns.)
 #
-# Without a budget the search does a fixed amount of work (`quick` evaluations), which
-# keeps it quick and, for a given seed, always the same; with one it stops at its
-# deadline (then it may vary from run to run).
-
-
-DEEPER = True
-MAX_DEPTH = 8
+# Without a budget the search does a fixed amount of work (`quick` evaluations; it stops
+# sooner after a pass that changed nothing), which keeps it quick and, for a given seed,
+# always the same; with one it stops at its deadline (then it may vary from run to run),
+# keeping back a little time for returning.
 
 
 @dataclass(frozen=True)
@@ -146,7 +145,8 @@ class Playout:
 
 def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Random,
             turns_left: int, budget: float | None, depth: int = 3, quick: int = 120,
-            samples: int = 6) -> list[Action]:
+            samples: int = 6, plan: list[Action] | None = None,
+            expected: list[Action] | None = None) -> list[Action]:
     """The team's actions for this turn (see above): `depth` turns of look-ahead at most
     (fewer near the end), at most `samples` playouts a comparison; `budget` seconds,
     or `quick` evaluations where it is None."""
@@ -155,11 +155,12 @@ def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Ran
     started = time.perf_counter()
     # the deadline keeps back a little for what follows the last evaluation
     deadline = None if budget is None else started + budget - min(0.05, budget * 0.2)
-    horizon = max(0, turns_left - 1)
-    depth = min(depth, horizon)
-    expected = playout.policy(state, 1 - team, random.Random(rng.random()))
-    chosen = {action["agent"]: action for action in
-              playout.policy(state, team, random.Random(rng.random()))}
+    depth = max(0, min(depth, turns_left - 1))
+    if expected is None:
+        expected = playout.policy(state, 1 - team, random.Random(rng.random()))
+    if plan is None:
+        plan = playout.policy(state, team, random.Random(rng.random()))
+    chosen = {action["agent"]: action for action in plan}
     seeds: list[float] = []
     evaluations = 0
 
@@ -187,8 +188,6 @@ def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Ran
     most = 1 if not depth else samples if deadline is None else 64
     while len(seeds) < most:
         seeds.append(rng.random())
-        if deadline is not None and len(seeds) > 1 and DEEPER:  # time to look further
-            depth = min(depth + 1, horizon, MAX_DEPTH)
         changed = False
         rng.shuffle(agents)
         for agent in agents:
