@@ -108,7 +108,7 @@ def board_png(rules: Any, board: dict[str, Any], state: dict[str, Any], *, title
     last = rules.last_turn(state, previous) if state.get("turn") else {}
     _traces(image, grid, board, last.get("marks", ()))
     _agents(draw, grid, board, state["agents"], style.get("labels"))
-    _failures(draw, grid, board, state)
+    _failures(draw, grid, board, state, rules)
     _moves(draw, grid, board, last.get("moves", ()))
     out = io.BytesIO()
     image.save(out, "PNG")
@@ -510,13 +510,14 @@ def _player(draw: ImageDraw.ImageDraw, grid: Layout, x: int, y: int, team: int,
 
 
 def _failures(draw: ImageDraw.ImageDraw, grid: Layout, board: dict[str, Any],
-              state: dict[str, Any]) -> None:
+              state: dict[str, Any], rules: Any) -> None:
     """Last turn's failed actions on their target: a thick frame (solid: invalid,
     dashed: conflict) and a large round mark in its lower right corner, a ✕ in red or a
     ⚡ in amber, edged in the dark ink."""
     for team, outcomes in enumerate(state.get("outcomes") or ()):
         for outcome in outcomes:
-            target = None if outcome.get("result") == "ok" else _target(
+            # (an action that failed moved nobody: its agent is where it stood)
+            target = None if outcome.get("result") == "ok" else rules.action_target(
                 outcome, state["agents"][team])
             if target is None or not _on_board(board, *target):
                 continue
@@ -540,21 +541,6 @@ def _failure_frame(draw: ImageDraw.ImageDraw, grid: Layout, x: int, y: int, colo
     draw.rectangle((left, top, right - 1, bottom - 1), outline=colour, width=width)
     draw.rectangle((left + width, top + width, right - 1 - width, bottom - 1 - width),
                    outline=ON_TEAM, width=_line(grid, 0.025))
-
-
-def _target(outcome: dict[str, Any], agents: Sequence[Any]) -> Cell | None:
-    """The cell an action aimed at: its x, y (Kakomimasu), or for a Procon 2020 move or
-    remove, dx, dy from where its agent stands (an action that failed moved nobody)."""
-    def whole(key: str) -> bool:
-        return type(outcome.get(key)) is int
-
-    if whole("x") and whole("y"):
-        return outcome["x"], outcome["y"]
-    agent = outcome.get("agent")
-    if whole("dx") and whole("dy") and type(agent) is int and 0 <= agent < len(agents):
-        at = agents[agent]
-        return (at[0] + outcome["dx"], at[1] + outcome["dy"]) if at else None
-    return None
 
 
 def _cross(draw: ImageDraw.ImageDraw, corner: tuple[float, float], size: float) -> None:

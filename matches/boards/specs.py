@@ -147,7 +147,7 @@ def board_spec_fixed(game: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
     settings (`name` among them: "Blokus Duo 14×14"); None for a game whose matches
     choose a board."""
     rules = rules_for(game)
-    board = getattr(rules, "fixed_board", None)
+    board = rules.fixed_board
     if board is None:
         return None
     name = f"{rules.title} {board['width']}×{board['height']}"

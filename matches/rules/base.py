@@ -12,6 +12,7 @@ from typing import Any, Protocol
 
 from matches.rules import words
 from matches.rules.reasons import Reason
+from matches.rules.turns import SIMULTANEOUS
 
 TEAM_LETTERS = ("A", "B")
 
@@ -136,6 +137,12 @@ class Presentation:
     # and whether the demo's tournament of bot teams is of this game (one game's is).
     demo_boards: tuple[str, ...] = ()
     demo_tournament = False
+    # How its teams play (rules/turns.py): at once (the default), in turn, or over its
+    # own protocol server.
+    turn_kind = SIMULTANEOUS
+    # The one board every match of it is played on (Blokus Duo's), or None: matches
+    # choose theirs.
+    fixed_board: Mapping[str, Any] | None = None
     headline_part = "total"  # the score part that is a team's one number on every list
     fewer_leads = False  # fewer of the headline part is better (squares left to place)
     # The keys of an action in the record's order, for the judges' audit (`said`).
@@ -148,6 +155,14 @@ class Presentation:
     # `drawing_extras` reads every state so far (False: the last two are enough), so
     # that a picture of turn 900 reads two stored turns, not nine hundred.
     drawing_history = False
+
+    def action_target(self, outcome: Mapping[str, Any],
+                      agents: Sequence[Any]) -> tuple[int, int] | None:
+        """The cell an action aimed at, where the game's actions aim at one (a failed
+        one's mark on a picture, a collision's callout), from its outcome and its team's
+        agents' positions before it; None for an action that aims nowhere or a game
+        whose actions do not."""
+        return None
 
     def random_board(self, seed: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         """A generated match-record/1 board and suggested settings (`agents`, ...)."""

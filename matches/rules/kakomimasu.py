@@ -148,14 +148,16 @@ class KakomimasuRules(Presentation):
                     moves.append([before, after, team])
         return {"marks": marks, "moves": moves}
 
+    def action_target(self, outcome: Mapping[str, Any],
+                      agents: Sequence[Any]) -> tuple[int, int] | None:
+        """Every action names its cell: its x and y."""
+        x, y = outcome.get("x"), outcome.get("y")
+        return (x, y) if type(x) is int and type(y) is int else None
+
     def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
                 names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
         """Territory a team closed (its gain, at a cell of it) and agents that collided."""
-        def target(team: int, outcome: Mapping[str, Any]) -> tuple[int, int] | None:
-            x, y = outcome.get("x"), outcome.get("y")
-            return (x, y) if type(x) is int and type(y) is int else None
-
-        found = collisions(state, target)
+        found = collisions(state, lambda team, outcome: self.action_target(outcome, ()))
         for team, letter in enumerate("ab"):
             gained = state["scores"][team]["territory"] - previous["scores"][team]["territory"]
             if gained <= 0:

@@ -333,18 +333,20 @@ class Procon2020Rules(Presentation):
                     marks.append([x + dx, y + dy, "acted", team])
         return {"marks": marks, "moves": moves}
 
+    def action_target(self, outcome: Mapping[str, Any],
+                      agents: Sequence[Any]) -> tuple[int, int] | None:
+        """A move or a remove aims dx, dy from where its agent stood."""
+        agent, dx, dy = outcome.get("agent"), outcome.get("dx"), outcome.get("dy")
+        if type(agent) is not int or not 0 <= agent < len(agents) or not agents[agent] \
+                or type(dx) is not int or type(dy) is not int:
+            return None
+        return agents[agent][0] + dx, agents[agent][1] + dy
+
     def notable(self, previous: Mapping[str, Any], state: Mapping[str, Any],
                 names: Sequence[str]) -> list[tuple[float, dict[str, Any]]]:
         """An area a team enclosed (its gain) and agents that collided."""
-        def target(team: int, outcome: Mapping[str, Any]) -> tuple[int, int] | None:
-            agent, dx, dy = outcome.get("agent"), outcome.get("dx"), outcome.get("dy")
-            agents = previous["agents"][team]
-            if type(agent) is not int or not 0 <= agent < len(agents) or not agents[agent] \
-                    or type(dx) is not int or type(dy) is not int:
-                return None
-            return agents[agent][0] + dx, agents[agent][1] + dy
-
-        found = collisions(state, target)
+        found = collisions(state, lambda team, outcome: self.action_target(
+            outcome, previous["agents"][team]))
         for team in (0, 1):
             gained = state["scores"][team]["area"] - previous["scores"][team]["area"]
             if gained > 0:

@@ -60,7 +60,7 @@ class Alternating:
 
 def turn_kind(rules: Any) -> str:
     """The kind of a game's turns (simultaneous unless its rules say otherwise)."""
-    return getattr(rules, "turn_kind", SIMULTANEOUS)
+    return rules.turn_kind
 
 
 def is_alternating(rules: Any) -> bool:
