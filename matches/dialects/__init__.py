@@ -9,8 +9,8 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 import matches.converters  # noqa: F401 (the `match` path converter)
-
 from matches.dialects.paths import SERVED
+
 ECHOED = 200  # characters of an unknown address said back
 MATCH_ADDRESS = re.compile(r"/[a-z0-9]+/matches/([0-9]+)(?:/.*)?")
 

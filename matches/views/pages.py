@@ -231,8 +231,8 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     # A program's address is answered as its API answers (JSON), never with a page.
     if request.path.startswith(API_PREFIX):
-        return JsonResponse({"error": "not_found", "detail": f"no such address: {request.path[:dialects.ECHOED]}"},
-                            status=404)
+        said = f"no such address: {request.path[:dialects.ECHOED]}"
+        return JsonResponse({"error": "not_found", "detail": said}, status=404)
     spoken = dialects.unrouted(request.path)
     if spoken is not None:
         return spoken

@@ -10,7 +10,8 @@ from matches.tournaments.runner import tournaments_tick
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 from tests.tournaments.conftest import run_until
 
-pytestmark = pytest.mark.django_db(transaction=True)  # the seated levels answer from a thread of their own
+# the seated levels answer from a thread of their own
+pytestmark = pytest.mark.django_db(transaction=True)
 
 DELAY = 40
 

@@ -7,8 +7,8 @@ from datetime import timedelta
 import pytest
 
 from matches.models import Fixture, Match, Tournament
-from matches.services.clock import clock_tick, tick_and_wait
 from matches.services import seats as seats_module
+from matches.services.clock import clock_tick, tick_and_wait
 from matches.tournaments.runner import tournaments_tick
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 
