@@ -33,6 +33,8 @@ from prometheus_client import (
     multiprocess,
 )
 
+from matches.dialects.paths import PREFIXES as DIALECT_PREFIXES
+
 REQUESTS = Counter("spectator_requests_total", "HTTP requests answered, by kind and status class",
                    ["kind", "status"])
 SOCKETS = Gauge("spectator_sockets_open", "Websockets open", multiprocess_mode="livesum")
@@ -45,8 +47,8 @@ ANSWERS = Histogram("spectator_answer_seconds",
                     buckets=(0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0, 30.0))
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 
-# the paths' kinds, by their first part
-KINDS = {"api": "api", "v1": "dialect", "procon30": "dialect", "procon31": "dialect",
+# the paths' kinds, by their first part (the dialects' from where they are served)
+KINDS = {"api": "api", **{prefix.strip("/"): "dialect" for prefix in DIALECT_PREFIXES},
          "static": "static", "healthz": "operations", "metrics": "operations"}
 
 
