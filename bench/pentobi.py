@@ -33,7 +33,6 @@ programs' start points alike. Pentobi's Blue ("b") is our team 0, its Green/Oran
 from __future__ import annotations
 
 import argparse
-import functools
 import random
 import shutil
 import statistics
@@ -132,7 +131,7 @@ class Pentobi:
 
 
 def play_pairing(program: str, ours: int, theirs: int, games: int, budget: float,
-                 seed: int, book: str | None) -> list[tuple[int, float, int, list[float]]]:
+                 seed: int, book: str | None, sides: tuple[int, ...] = (0, 1)) -> list[tuple[int, float, int, list[float]]]:
     """(our team, result for us: 1 won, 0.5 drawn, 0 lost, margin, our think times) a
     game."""
     from matches.boards.specs import board_spec_fixed
@@ -140,17 +139,19 @@ def play_pairing(program: str, ours: int, theirs: int, games: int, budget: float
     from matches.bots.blokus_duo import BOTS, LEVELS
 
     board, hints = board_spec_fixed("blokus-duo")
-    mine = functools.partial(BOTS[LEVELS[ours - 1]], budget=budget)
+    mine = BOTS[LEVELS[ours - 1]]
     engine = Pentobi(program, theirs, seed, book)
     rows = []
     try:
         for index in range(games):
-            team = index % 2
+            team = sides[index % len(sides)]
             engine.new_game()
             engine.ask(f"set_random_seed {seed + index}")
             players = (mine, engine.bot) if team == 0 else (engine.bot, mine)
+            budgets = (budget, None) if team == 0 else (None, budget)
             played = arena.play_match("blokus-duo", board, hints["agents"], hints["turns"],
-                                      players, seed=f"pentobi-{seed}-{index}")
+                                      players, seed=f"pentobi-{seed}-{index}",
+                                      budgets=budgets)
             if any(played.faults):
                 raise RuntimeError(f"illegal moves in game {index}: {played.faults}")
             winner = played.result["winner"]
@@ -194,6 +195,8 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=1.0,
                         help="our seconds a move (default 1)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--colour", choices=("both", "blue", "orange"), default="both",
+                        help="our colour (default both, in turn)")
     parser.add_argument("--book", help="Pentobi's Duo opening book (its source's "
                         "opening_books/book_duo.blksgf; default: the one beside the "
                         "program's source if found, else none: --nobook)")
@@ -211,7 +214,8 @@ def main() -> None:
     for pair in options.pair or ["3:1", "4:3"]:
         ours, theirs = (int(part) for part in pair.split(":"))
         rows = play_pairing(program, ours, theirs, options.games, options.budget,
-                            options.seed, options.book)
+                            options.seed, options.book,
+                            {"both": (0, 1), "blue": (0,), "orange": (1,)}[options.colour])
         report(ours, theirs, rows)
 
 

@@ -114,7 +114,11 @@ def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
     stand (blokus_duo_search.value: squares placed, territory, open corners) and the
     other team's 10 best replies to each by the quick measure. Its effort is fixed
     (tens of milliseconds), whatever the budget."""
+    started = time.monotonic()
     state = position(public)
+    if TACTICAL_RUNS:
+        return [{"move": search.mcts(state, team, rng, started + SEARCH_SECONDS,
+                                     most=TACTICAL_RUNS)}]
     return [{"move": search.choose(state, team, rng, depth=2, top=12, width=10)}]
 
 
@@ -135,6 +139,7 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
 
 # Level 4's games played out a move without a budget, and its thinking time at most.
 RUNS = 400
+TACTICAL_RUNS = 0
 SEARCH_SECONDS = 60.0
 
 

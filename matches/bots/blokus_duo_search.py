@@ -41,8 +41,10 @@ from matches.rules.blokus_duo_board import (
     PIECE_SIZES,
     STRIDE,
     BlokusDuoState,
-    _legal,
     _CODES,
+    _SCAN_ORDER,
+    _legal,
+    _shifted,
     SHAPES,
     play,
     Placement,
@@ -51,7 +53,7 @@ from matches.rules.blokus_duo_board import (
 TERRITORY = 0.5  # a cell of territory, in squares placed
 CORNER = 0.3  # an open corner cell, in squares placed
 TIES = False
-BLOCK = 0.9  # how often a playout's move takes a corner cell of the other team if it can
+BLOCK = 0.6  # how often a playout's move takes a corner cell of the other team if it can
 MOBILITY = 0.0  # a placement (shape at a cell) the team has, in squares placed
 WON = 1000  # a square of margin at the end of the game
 
@@ -267,22 +269,50 @@ def _light_play(state: BlokusDuoState, team: int, s: int, bit: int) -> BlokusDuo
                           (unused[0], unused[1]), (remaining[0], remaining[1]))
 
 
+# the pieces by their squares, biggest first, each with its shapes as _scan has them
+_BY_SIZE = tuple(
+    (size, tuple((piece, _SCAN_ORDER[piece]) for piece in range(len(PIECE_SIZES))
+                 if PIECE_SIZES[piece] == size))
+    for size in sorted(set(PIECE_SIZES), reverse=True))
+
+
+def _biggest(state: BlokusDuoState, team: int) -> list[tuple[int, int]]:
+    """[(shape, legal reference cells)] for the team's biggest pieces that fit anywhere
+    (the bit scan of blokus_duo_board._scan, stopping at the first size that fits)."""
+    corners = state.corners[team]
+    if not corners:
+        return []
+    t, f = _shifted(corners), _shifted(state.forbidden[team])
+    unused = state.unused[team]
+    found = []
+    for _, pieces in _BY_SIZE:
+        for piece, shapes in pieces:
+            if not unused >> piece & 1:
+                continue
+            for s, (a, b, c, d, e) in shapes:
+                refs = t[a] | t[b] | t[c] | t[d] | t[e]
+                if refs:
+                    refs &= ~(f[a] | f[b] | f[c] | f[d] | f[e])
+                    if refs:
+                        found.append((s, refs))
+        if found:
+            return found
+    return found
+
+
 def playout(state: BlokusDuoState, side: int, rng: random.Random) -> int:
     """Play the game out from `state`, `side` to move, each team placing one of its
     biggest pieces that fit anywhere it fits, at random; the margin for team 0 (the
     other's squares left less its own)."""
     passed = 0
     while passed < 2:
-        legal = _legal(state, side)
-        if not legal:
+        shapes = _biggest(state, side)
+        if not shapes:
             passed += 1
             side = 1 - side
             continue
         passed = 0
-        biggest = max(_SHAPE_MASKS[s][3] for s in legal)
-        shapes = [s for s in legal if _SHAPE_MASKS[s][3] == biggest]
-        s = shapes[int(rng.random() * len(shapes))]
-        refs = legal[s]
+        s, refs = shapes[int(rng.random() * len(shapes))]
         if BLOCK and rng.random() < BLOCK:  # where it takes a cell the other could use
             theirs = state.corners[1 - side] & ~state.forbidden[1 - side]
             near = 0
@@ -325,6 +355,9 @@ def flat(state: BlokusDuoState, team: int, rng: random.Random, deadline: float,
     return code(max(root, key=lambda a: a[3])[1])
 
 
+TOP, WIDTH, EXPLORE = 40, 12, 0.5
+
+
 class Node:
     """A position in the Monte Carlo tree: who moves, the moves worth trying (best first
     by the quick measure), the children made so far, visits and wins (for the team that
@@ -345,14 +378,21 @@ def _outcome(margin: int, team: int) -> float:
     return (mine > 0) + 0.5 * (mine == 0) + 0.002 * max(-50, min(50, mine))
 
 
-def _expand_moves(state: BlokusDuoState, side: int, width: int) -> list:
+def _moves_at(state: BlokusDuoState, side: int, width: int) -> list:
+    """The moves a node tries: the side's `width` best by the quick measure; [None] (a
+    pass) if it has none and the other team has one; [] at the end of the game."""
     found = [move for _, move in quick(state, side, width)]
-    return found or [None]  # None: a pass
+    if found:
+        return found
+    return [None] if _legal(state, 1 - side) else []
 
 
 def mcts(state: BlokusDuoState, team: int, rng: random.Random, deadline: float, *,
-         top: int = 20, width: int = 12, explore: float = 0.5,
+         top: int | None = None, width: int | None = None, explore: float | None = None,
          most: int | None = None) -> str:
+    top = TOP if top is None else top
+    width = WIDTH if width is None else width
+    explore = EXPLORE if explore is None else explore
     root_moves = []
     for _, move in quick(state, team, rng=rng):
         after = play(state, team, _placement(move))
@@ -367,8 +407,11 @@ def mcts(state: BlokusDuoState, team: int, rng: random.Random, deadline: float, 
     while (most is None or runs < most) and time.monotonic() < deadline:
         runs += 1
         node, path = root, [root]
-        # down the tree: a child not made yet (the next best move), else the best by UCB
+        # down the tree: a child not made yet (the next best move), else the best by UCB;
+        # a node's moves are listed when it is first passed through
         while True:
+            if node.moves is None:
+                node.moves = _moves_at(node.state, node.side, width)
             if len(node.children) < len(node.moves):
                 move = node.moves[len(node.children)]
                 side = node.side
@@ -376,13 +419,7 @@ def mcts(state: BlokusDuoState, team: int, rng: random.Random, deadline: float, 
                     after = play(node.state, side, None)
                 else:
                     after = _light_play(node.state, side, *move)
-                other = 1 - side
-                if _legal(after, other):
-                    child = Node(after, other, _expand_moves(after, other, width))
-                elif _legal(after, side):
-                    child = Node(after, other, [None])
-                else:
-                    child = Node(after, other, [])
+                child = Node(after, 1 - side, None)
                 node.children.append(child)
                 path.append(child)
                 node = child
@@ -393,8 +430,8 @@ def mcts(state: BlokusDuoState, team: int, rng: random.Random, deadline: float, 
             node = max(node.children, key=lambda c: c.wins / c.visits
                        + explore * math.sqrt(log / c.visits))
             path.append(node)
-        margin = (playout(node.state, node.side, rng) if node.moves
-                  else node.state.remaining[1] - node.state.remaining[0])
+        margin = (node.state.remaining[1] - node.state.remaining[0] if node.moves == []
+                  else playout(node.state, node.side, rng))
         for visited in path:
             visited.visits += 1
             visited.wins += _outcome(margin, 1 - visited.side)
