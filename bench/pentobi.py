@@ -33,6 +33,7 @@ programs' start points alike. Pentobi's Blue ("b") is our team 0, its Green/Oran
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import shutil
 import statistics
@@ -105,10 +106,8 @@ class Pentobi:
         self.told = 0
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(RuntimeError, OSError):
             self.ask("quit")
-        except (RuntimeError, OSError):
-            pass
         self.process.wait(timeout=10)
 
     def bot(self, public, team, rng):
@@ -131,9 +130,10 @@ class Pentobi:
 
 
 def play_pairing(program: str, ours: int, theirs: int, games: int, budget: float,
-                 seed: int, book: str | None, sides: tuple[int, ...] = (0, 1)) -> list[tuple[int, float, int, list[float]]]:
+                 seed: int, book: str | None,
+                 sides: tuple[int, ...] = (0, 1)) -> list[tuple[int, float, int, list[float]]]:
     """(our team, result for us: 1 won, 0.5 drawn, 0 lost, margin, our think times) a
-    game."""
+    game; our colour (team) in turn from `sides`."""
     from matches.boards.specs import board_spec_fixed
     from matches.bots import arena
     from matches.bots.blokus_duo import BOTS, LEVELS

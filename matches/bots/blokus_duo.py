@@ -4,6 +4,11 @@ A bot rebuilds the position from the match's resolved turns (the moves the API l
 played by the rules) and answers with one legal move. `random_bot` picks any legal
 placement; `greedy_bot` places its biggest piece where it opens the most new corners
 for its next ones (and takes the fewest from the other player on a tie).
+`tactical_bot` (level 3) looks two moves ahead with alpha-beta on a position's worth
+(squares placed, territory reached first, open corners); `searching_bot` (level 4) is
+a Monte Carlo tree search that plays thousands of quick games out to the end and uses
+the time it is given (`budget`, seconds a move). Both are in blokus_duo_search.py.
+A team that cannot move answers a pass (`----`).
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ from typing import Any
 
 from matches.bots import blokus_duo_search as search
 from matches.rules.blokus_duo_board import (
+    PASS,
     PIECE_SIZES,
     BlokusDuoState,
-    _legal,
     has_legal_move,
     legal_moves,
     new_state,
@@ -40,13 +45,16 @@ def position(public: dict[str, Any]) -> BlokusDuoState:
 
 def random_bot(public: dict[str, Any], team: int, rng: random.Random,
                budget: float | None = None) -> list[dict]:
-    state = position(public)
-    return [{"move": rng.choice(legal_moves(state, team))}]
+    moves = legal_moves(position(public), team)
+    return [{"move": rng.choice(moves) if moves else PASS}]
 
 
 def greedy_bot(public: dict[str, Any], team: int, rng: random.Random,
                budget: float | None = None) -> list[dict]:
-    return [{"move": _greedy(position(public), team, rng)[0]}]
+    state = position(public)
+    if not has_legal_move(state, team):
+        return [{"move": PASS}]
+    return [{"move": _greedy(state, team, rng)[0]}]
 
 
 def _greedy(state: BlokusDuoState, team: int, rng: random.Random) -> tuple[str, BlokusDuoState]:
@@ -63,49 +71,7 @@ def _greedy(state: BlokusDuoState, team: int, rng: random.Random) -> tuple[str, 
     return best
 
 
-# --- levels 3 and 4 -------------------------------------------------------------------
-
-
-def _corners(state: BlokusDuoState, team: int) -> int:
-    """The cells where the team's next piece could touch its own at a corner."""
-    return bin(state.corners[team] & ~state.forbidden[team]).count("1")
-
-
-def _mobility(state: BlokusDuoState, team: int) -> int:
-    """How many placements the team has (every shape at every legal reference cell)."""
-    return sum(bin(refs).count("1") for refs in _legal(state, team).values())
-
-
-def _by_corners(state: BlokusDuoState, team: int,
-                rng: random.Random) -> list[tuple[float, str, BlokusDuoState]]:
-    """Every legal move with the position after it, best first by a quick measure: the
-    piece's squares (big pieces fit only early), then open corners, the team's own
-    against the other's."""
-    found = []
-    for code in legal_moves(state, team):
-        where = placement(code)
-        after = play(state, team, where)
-        value = (8 * PIECE_SIZES[where.piece] + _corners(after, team)
-                 - _corners(after, 1 - team) + rng.random() * 0.01)
-        found.append((value, code, after))
-    found.sort(key=lambda item: item[0], reverse=True)
-    return found
-
-
-def _balance(state: BlokusDuoState, team: int) -> int:
-    """The team's placements against the other team's: the room each has left."""
-    return _mobility(state, team) - _mobility(state, 1 - team)
-
-
-def _by_room(state: BlokusDuoState, team: int, rng: random.Random,
-             widest: int | None = None) -> list[tuple[float, str, BlokusDuoState]]:
-    """Every legal move (or the `widest` best by the quick measure), best first by the
-    piece's squares and the room it leaves."""
-    found = [(100 * PIECE_SIZES[placement(code).piece] + _balance(after, team)
-              + rng.random() * 0.01, code, after)
-             for _, code, after in _by_corners(state, team, rng)[:widest]]
-    found.sort(key=lambda item: item[0], reverse=True)
-    return found
+# --- levels 3 and 4 (matches/bots/blokus_duo_search.py) ------------------------------
 
 
 def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
@@ -114,11 +80,9 @@ def tactical_bot(public: dict[str, Any], team: int, rng: random.Random,
     stand (blokus_duo_search.value: squares placed, territory, open corners) and the
     other team's 10 best replies to each by the quick measure. Its effort is fixed
     (tens of milliseconds), whatever the budget."""
-    started = time.monotonic()
     state = position(public)
-    if TACTICAL_RUNS:
-        return [{"move": search.mcts(state, team, rng, started + SEARCH_SECONDS,
-                                     most=TACTICAL_RUNS)}]
+    if not has_legal_move(state, team):
+        return [{"move": PASS}]
     return [{"move": search.choose(state, team, rng, depth=2, top=12, width=10)}]
 
 
@@ -130,6 +94,8 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
     SEARCH_SECONDS either."""
     started = time.monotonic()
     state = position(public)
+    if not has_legal_move(state, team):
+        return [{"move": PASS}]
     if budget is None:
         deadline = started + SEARCH_SECONDS
         return [{"move": search.mcts(state, team, rng, deadline, most=RUNS)}]
@@ -139,7 +105,6 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
 
 # Level 4's games played out a move without a budget, and its thinking time at most.
 RUNS = 400
-TACTICAL_RUNS = 0
 SEARCH_SECONDS = 60.0
 
 

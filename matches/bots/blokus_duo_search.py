@@ -15,17 +15,28 @@ The value of a position, for one team, in squares:
 
 A won or lost end (neither team can move) is worth the margin, times a thousand.
 
-The search looks a few moves ahead: alpha-beta (each team picks the move best for it,
-and lines that cannot change the choice are cut off), over the team's most promising
-moves only at every level below the top (the `width` best by a quick measure: the
-piece's squares first, big pieces placed early being worth most, then the corner cells
-the move opens for the team and closes for the other). At the top every legal move is
-first valued as it stands (one move deep) and searched in that order. With a time
-limit, it searches two moves deep, then three, then four and so on until the time is
-up (iterative deepening; the moves best in one round are tried first in the next, so
-a round cut short still tells which of its first moves is best); a deeper round counts
-once its first move has been searched. Near the end, when few moves are left, the
-rounds are quick and it sees to the end of the game. A team that cannot move passes.
+Level 3 (`choose`) looks two moves ahead: alpha-beta (each team picks the move best for
+it, and lines that cannot change the choice are cut off). Every legal move is first
+valued as it stands; the best few are searched, the other team answering with its
+`width` most promising moves by a quick measure (the piece's squares first, big pieces
+placed early being worth most, then the corner cells the move opens for the team and
+closes for the other). Given a deadline instead, it deepens round after round
+(iterative deepening) until the time is up.
+
+Level 4 (`mcts`) is a Monte Carlo tree search. It plays the game out to the end
+thousands of times from the position, each time a little differently, and moves where
+it won most often. Each run goes down a tree of the positions seen so far, choosing at
+every step the move whose results are best so far plus a bonus for moves tried less
+often (UCB), tries one new move at the bottom, then plays out the rest of the game
+quickly (a *playout*) and counts the result (won, drawn or lost, nudged by the margin)
+for every move on its way. The moves considered: at the top, the TOP best by their
+worth as they stand (the value above); below, the WIDTH best by the quick measure. In a
+playout each team places one of its biggest pieces that still fit, where it fits, at
+random, but most of the time (BLOCK) where it takes a corner cell the other team could
+have used. Playouts are fast (a bit scan over the biggest pieces only) so that a second
+gives a few thousand of them. Without a deadline it makes a fixed number of runs (the
+same moves for the same seed); with one, as many as fit. A team that cannot move
+passes.
 """
 
 from __future__ import annotations
@@ -36,25 +47,23 @@ import random
 import time
 
 from matches.rules.blokus_duo_board import (
+    _CODES,
+    _SCAN_ORDER,
     BOARD,
     ORIGIN,
     PIECE_SIZES,
+    SHAPES,
     STRIDE,
     BlokusDuoState,
-    _CODES,
-    _SCAN_ORDER,
+    Placement,
     _legal,
     _shifted,
-    SHAPES,
     play,
-    Placement,
 )
 
 TERRITORY = 0.5  # a cell of territory, in squares placed
 CORNER = 0.3  # an open corner cell, in squares placed
-TIES = False
 BLOCK = 0.6  # how often a playout's move takes a corner cell of the other team if it can
-MOBILITY = 0.0  # a placement (shape at a cell) the team has, in squares placed
 WON = 1000  # a square of margin at the end of the game
 
 
@@ -73,17 +82,12 @@ def territory(state: BlokusDuoState) -> tuple[int, int]:
     """Per team, the free cells it reaches a ring before the other (see the docstring)."""
     room = (BOARD & ~state.forbidden[0], BOARD & ~state.forbidden[1])
     reached = [state.corners[0] & room[0], state.corners[1] & room[1]]
-    first = state.mover if TIES else -1  # who takes a cell both reach in one ring
     ours = [reached[0] & ~reached[1], reached[1] & ~reached[0]]
-    if first >= 0:
-        ours[first] |= reached[first]
     front = list(reached)
     while front[0] or front[1]:
         new = [_grow(front[0]) & room[0] & ~reached[0], _grow(front[1]) & room[1] & ~reached[1]]
         ours[0] |= new[0] & ~reached[1] & ~new[1]
         ours[1] |= new[1] & ~reached[0] & ~new[0]
-        if first >= 0:
-            ours[first] |= new[first] & ~reached[1 - first]
         reached[0] |= new[0]
         reached[1] |= new[1]
         front = new
@@ -99,14 +103,7 @@ def value(state: BlokusDuoState, team: int) -> float:
     land = territory(state)
     open_corners = ((state.corners[team] & ~state.forbidden[team]).bit_count()
                     - (state.corners[other] & ~state.forbidden[other]).bit_count())
-    worth = placed + TERRITORY * (land[team] - land[other]) + CORNER * open_corners
-    if MOBILITY:
-        worth += MOBILITY * (_placements(state, team) - _placements(state, other))
-    return worth
-
-
-def _placements(state: BlokusDuoState, team: int) -> int:
-    return sum(refs.bit_count() for refs in _legal(state, team).values())
+    return placed + TERRITORY * (land[team] - land[other]) + CORNER * open_corners
 
 
 def _masks(mask: int) -> tuple[int, int]:
@@ -243,7 +240,8 @@ def choose(state: BlokusDuoState, team: int, rng: random.Random, *,
     return code(best)
 
 
-# How the last search went: the depth of its last whole round and the positions seen.
+# How the last search went: for `choose`, the depth of its last whole round and the
+# positions seen; for `mcts`, depth 0 and its runs (games played out).
 LAST: dict[str, int] = {"depth": 1, "nodes": 0}
 
 
@@ -331,30 +329,6 @@ def playout(state: BlokusDuoState, side: int, rng: random.Random) -> int:
     return state.remaining[1] - state.remaining[0]
 
 
-def flat(state: BlokusDuoState, team: int, rng: random.Random, deadline: float,
-         top: int = 16) -> str:
-    root = []
-    for _, move in quick(state, team, rng=rng):
-        after = play(state, team, _placement(move))
-        root.append([value(after, team), move, after, 0, 0.0])
-    root.sort(key=lambda item: item[0], reverse=True)
-    root = root[:top]
-    if len(root) == 1:
-        return code(root[0][1])
-    import math
-    total = 0
-    sign = 1 if team == 0 else -1
-    while time.monotonic() < deadline:
-        total += 1
-        arm = max(root, key=lambda a: (a[4] / a[3] + 0.7 * math.sqrt(math.log(total) / a[3]))
-                  if a[3] else 1e9 - root.index(a))
-        margin = sign * playout(arm[2], 1 - team, rng)
-        arm[3] += 1
-        arm[4] += (margin > 0) + 0.5 * (margin == 0) + 0.001 * margin
-    LAST.update(depth=0, nodes=total)
-    return code(max(root, key=lambda a: a[3])[1])
-
-
 TOP, WIDTH, EXPLORE = 40, 12, 0.5
 
 
@@ -390,6 +364,9 @@ def _moves_at(state: BlokusDuoState, side: int, width: int) -> list:
 def mcts(state: BlokusDuoState, team: int, rng: random.Random, deadline: float, *,
          top: int | None = None, width: int | None = None, explore: float | None = None,
          most: int | None = None) -> str:
+    """The team's move (it has one) by Monte Carlo tree search (the module's docstring):
+    runs until `deadline` (time.monotonic()) or `most` runs, whichever comes first; the
+    move tried most often at the top."""
     top = TOP if top is None else top
     width = WIDTH if width is None else width
     explore = EXPLORE if explore is None else explore
