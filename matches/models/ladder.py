@@ -12,8 +12,8 @@ from matches.rules import GAME_CHOICES
 
 class LadderStanding(models.Model):
     """Where a level or a team stands in one game's ladder: its OpenSkill rating (μ, σ,
-    and `rating`, the ordinal μ − 3σ the ladder is ordered by), its results, and its
-    latest games."""
+    and `rating`, the estimate μ the ladder is ordered by; a team whose σ is still large
+    is shown as provisional), its results, and its latest games."""
 
     LEVEL, TEAM = "level", "team"
 
@@ -24,7 +24,7 @@ class LadderStanding(models.Model):
     level = models.PositiveSmallIntegerField(null=True, blank=True)
     mu = models.FloatField()
     sigma = models.FloatField()
-    rating = models.FloatField(help_text="The ordinal μ − 3σ, by which the ladder is ordered.")
+    rating = models.FloatField(help_text="The estimate μ, by which the ladder is ordered.")
     wins = models.PositiveIntegerField(default=0)
     draws = models.PositiveIntegerField(default=0)
     losses = models.PositiveIntegerField(default=0)

@@ -5,11 +5,16 @@ matches/services/ladder.py), so that a page costs one query on its index, howeve
 games were played.
 
 A rating is OpenSkill's (the Plackett-Luce model, from the `openskill` library), shown
-as its ordinal (μ − 3σ: 0 for a newcomer, rising as its games make it surer). The
-built-in levels have fixed ratings, never moved by their games, so a team sees where it
-stands between them. Teams are rated by name (a guest's too, until its games are taken
-down); a game against the seat nobody plays, or not played to its end, or void, rates
-nobody. Practice counts in no tournament, and tournaments count nowhere here.
+as its estimate μ (25 for a newcomer), as chess sites show theirs (lichess's Glicko
+rating): a team that beats the levels stands above them. A team whose σ is still over
+PROVISIONAL_SIGMA (its first games, about six) is marked provisional ("?"), as lichess
+marks its own: its place may still move a long way (a newcomer beaten twice by level 1
+is still above it, at about 15, until more games say where it stands). The ordinal
+μ − 3σ shown before kept a team that had beaten levels 2 to 4 below level 2 for its
+first games. The built-in levels have fixed ratings, never moved by their games, so a
+team sees where it stands between them. Teams are rated by name (a guest's too, until
+its games are taken down); a game against the seat nobody plays, or not played to its
+end, or void, rates nobody. Practice counts in no tournament, and tournaments count nowhere here.
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ from typing import Any
 
 from matches.models import LadderStanding
 
-# The levels' fixed ratings (μ, with σ = LEVEL_SIGMA): their ordinals 7, 17, 24 and 30,
-# spaced as the ladder's results between them (bench/ladder.py) suggest.
+# The levels' fixed ratings (μ, with σ = LEVEL_SIGMA), spaced as the ladder's results
+# between them (bench/ladder.py) suggest.
 LEVEL_MU = {1: 10.0, 2: 20.0, 3: 27.0, 4: 33.0}
 LEVEL_SIGMA = 1.0
+PROVISIONAL_SIGMA = 6.5  # a team's rating is provisional while its σ is above this
 RECENT = 5  # the games listed beside a rating
 PAGE_ROWS = 50  # a page of the ladder unless asked otherwise
 PAGE_ROWS_MAX = 100
@@ -41,6 +47,7 @@ def practice_ladder(game: str, *, offset: int = 0, limit: int = PAGE_ROWS) -> li
 
 def standing_row(standing: LadderStanding) -> dict[str, Any]:
     return {"name": standing.name, "level": standing.level, "rating": round(standing.rating, 1),
+            "provisional": standing.level is None and standing.sigma > PROVISIONAL_SIGMA,
             "mu": round(standing.mu, 2), "sigma": round(standing.sigma, 2),
             "games": standing.games, "wins": standing.wins, "draws": standing.draws,
             "losses": standing.losses, "recent": standing.recent[:RECENT]}
@@ -50,7 +57,7 @@ def level_standings(game: str) -> list[LadderStanding]:
     """The game's built-in levels before any game (not stored): their fixed ratings, in
     the order of the levels."""
     return [LadderStanding(game=game, kind=LadderStanding.LEVEL, name=level_name(level),
-                           level=level, mu=mu, sigma=LEVEL_SIGMA, rating=mu - 3 * LEVEL_SIGMA,
+                           level=level, mu=mu, sigma=LEVEL_SIGMA, rating=mu,
                            recent=[])
             for level, mu in LEVEL_MU.items()]
 

@@ -174,7 +174,7 @@ def _stored(game: str, keys: list[Key], now: datetime) -> dict[Key, LadderStandi
     for row in found.values():
         if row.level is not None:  # its fixed rating, whatever was stored
             row.mu, row.sigma = LEVEL_MU[row.level], LEVEL_SIGMA
-            row.rating = row.mu - 3 * row.sigma
+            row.rating = row.mu
     return found
 
 
@@ -193,7 +193,7 @@ def _newcomer(game: str, key: Key, now: datetime) -> LadderStanding:
         return levels[key]
     rating = MODEL.rating()
     return LadderStanding(game=game, kind=key[0], name=key[1], mu=rating.mu,
-                          sigma=rating.sigma, rating=rating.ordinal(), recent=[],
+                          sigma=rating.sigma, rating=rating.mu, recent=[],
                           updated_at=now)
 
 
@@ -208,7 +208,7 @@ def _move(sides: list[LadderStanding], match: Match) -> None:
         side.expires_at = _kept_until(side, match.expires_at)
         if side.level is None:
             side.mu, side.sigma = rated[index][0].mu, rated[index][0].sigma
-            side.rating = rated[index][0].ordinal()
+            side.rating = rated[index][0].mu
         if winner is None:
             side.draws += 1
         elif winner == index:
