@@ -104,7 +104,7 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
 
 
 # Level 4's games played out a move without a budget, and its thinking time at most.
-RUNS = 400
+RUNS = 800
 SEARCH_SECONDS = 60.0
 
 

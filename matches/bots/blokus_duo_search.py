@@ -267,35 +267,40 @@ def _light_play(state: BlokusDuoState, team: int, s: int, bit: int) -> BlokusDuo
                           (unused[0], unused[1]), (remaining[0], remaining[1]))
 
 
-# the pieces by their squares, biggest first, each with its shapes as _scan has them
+# per size of piece, biggest first: the shapes of its pieces as (piece, shape, the five
+# indices into the shifted masks that blokus_duo_board._scan uses)
 _BY_SIZE = tuple(
-    (size, tuple((piece, _SCAN_ORDER[piece]) for piece in range(len(PIECE_SIZES))
-                 if PIECE_SIZES[piece] == size))
+    tuple((piece, shape, where) for piece in range(len(PIECE_SIZES))
+          if PIECE_SIZES[piece] == size for shape, where in _SCAN_ORDER[piece])
     for size in sorted(set(PIECE_SIZES), reverse=True))
+# the same in a few shuffled orders, so that the first shape that fits from a random
+# place in a random order is close to a shape drawn at random among those that fit
+_ORDERS = tuple(tuple(random.Random(n).sample(shapes, len(shapes)) for n in range(16))
+                for shapes in _BY_SIZE)
 
 
-def _biggest(state: BlokusDuoState, team: int) -> list[tuple[int, int]]:
-    """[(shape, legal reference cells)] for the team's biggest pieces that fit anywhere
-    (the bit scan of blokus_duo_board._scan, stopping at the first size that fits)."""
+def _one_biggest(state: BlokusDuoState, team: int,
+                 rng: random.Random) -> tuple[int, int] | None:
+    """(shape, its legal reference cells) for one of the team's biggest pieces that fit
+    anywhere, or None if none does: blokus_duo_board._scan's bit scan, over the shapes
+    of the biggest size from a random one on, stopping at the first that fits."""
     corners = state.corners[team]
     if not corners:
-        return []
+        return None
     t, f = _shifted(corners), _shifted(state.forbidden[team])
     unused = state.unused[team]
-    found = []
-    for _, pieces in _BY_SIZE:
-        for piece, shapes in pieces:
-            if not unused >> piece & 1:
-                continue
-            for s, (a, b, c, d, e) in shapes:
-                refs = t[a] | t[b] | t[c] | t[d] | t[e]
-                if refs:
-                    refs &= ~(f[a] | f[b] | f[c] | f[d] | f[e])
+    for orders in _ORDERS:
+        shapes = orders[int(rng.random() * 16)]
+        start = int(rng.random() * len(shapes))
+        for part in (shapes[start:], shapes[:start]):
+            for piece, s, (a, b, c, d, e) in part:
+                if unused >> piece & 1:
+                    refs = t[a] | t[b] | t[c] | t[d] | t[e]
                     if refs:
-                        found.append((s, refs))
-        if found:
-            return found
-    return found
+                        refs &= ~(f[a] | f[b] | f[c] | f[d] | f[e])
+                        if refs:
+                            return s, refs
+    return None
 
 
 def playout(state: BlokusDuoState, side: int, rng: random.Random) -> int:
@@ -304,13 +309,13 @@ def playout(state: BlokusDuoState, side: int, rng: random.Random) -> int:
     other's squares left less its own)."""
     passed = 0
     while passed < 2:
-        shapes = _biggest(state, side)
-        if not shapes:
+        found = _one_biggest(state, side, rng)
+        if found is None:
             passed += 1
             side = 1 - side
             continue
         passed = 0
-        s, refs = shapes[int(rng.random() * len(shapes))]
+        s, refs = found
         if BLOCK and rng.random() < BLOCK:  # where it takes a cell the other could use
             theirs = state.corners[1 - side] & ~state.forbidden[1 - side]
             near = 0
