@@ -1,5 +1,5 @@
-"""The practice page's ladder in a real Chromium: each game's table within a phone's
-screen in every language, the levels' own results shown."""
+"""The practice page's ladder in a real Chromium: each game's table within its place, on
+a phone and a laptop, in every language."""
 
 import pytest
 
@@ -16,13 +16,16 @@ def ladder_games(transactional_db, settings):
     played("Trường THPT Chuyên Hà Nội – Amsterdam", "level-2", 1)
 
 
+@pytest.mark.parametrize("size", [(390, 844), (1280, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("language", ["en", "vi", "ja"])
-def test_each_ladder_stays_within_a_phone_s_screen(ladder_games, live_server_process, browser,
-                                                    language):
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+def test_each_ladder_stays_within_its_place(ladder_games, live_server_process, browser,
+                                            language, size):
+    """A long team name ran 40 px past a phone's screen, and over the next game's table at
+    1280 × 800 (names on one line)."""
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     page.goto(f"{live_server_process}/practice/?lang={language}")
     tables = page.evaluate("""() => [...document.querySelectorAll('.practice-ladder table')]
       .map((table) => [table.scrollWidth, table.parentElement.clientWidth])""")
     assert tables and all(wide <= room for wide, room in tables), tables
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     page.close()
