@@ -35,7 +35,7 @@ from django.db.models import Prefetch
 from django.dispatch import receiver
 from django.utils import timezone
 
-from matches.bots import bots_for, level_bot, seat_answer
+from matches.bots import bots_for, level_bot, seat_answer, warm_up
 from matches.models import Match, Team
 from matches.rules import GAMES, rules_for
 from matches.selectors.clocks import next_deadline
@@ -64,7 +64,7 @@ class Seats:
         self.answered: dict[tuple[int, int], int] = {}  # (match, team index) -> its turn
         self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="seats")
         # the process the levels think in (spawned: it imports only the bots and rules)
-        self.thinker = Worker("thinker")
+        self.thinker = Worker("thinker", warm_up)
 
 
 seats = Seats()
