@@ -57,7 +57,7 @@ from django.core import checks
 from django.utils.deprecation import MiddlewareMixin
 
 from matches.caches import resettable
-from matches.dialects.paths import PREFIXES
+from matches.paths import API, DIALECT_PREFIXES
 
 RETRY_AFTER = 1  # seconds a refused client is asked to wait
 CLOSE_TOO_MANY = 4429  # a websocket over its caps: docs/live-protocol.md
@@ -406,7 +406,7 @@ def gate_of(method: str, path: str) -> str | None:
 
 
 READS = {"GET", "HEAD"}
-JSON_PREFIXES = ("/api/", *PREFIXES)  # the answer API's and the dialects' paths
+JSON_PREFIXES = (API, *DIALECT_PREFIXES)  # the answer API's and the dialects' paths
 
 
 def _is_state(scope: dict) -> bool:

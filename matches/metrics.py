@@ -33,7 +33,7 @@ from prometheus_client import (
     multiprocess,
 )
 
-from matches.dialects.paths import PREFIXES as DIALECT_PREFIXES
+from matches.paths import DIALECT_PREFIXES
 
 REQUESTS = Counter("spectator_requests_total", "HTTP requests answered, by kind and status class",
                    ["kind", "status"])

@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.urls import include, path
 
 import matches.converters  # noqa: F401 (the `match` path converter)
-from matches.dialects.paths import SERVED
+from matches.paths import DIALECTS
 
 ECHOED = 200  # characters of an unknown address said back
 MATCH_ADDRESS = re.compile(r"/[a-z0-9]+/matches/([0-9]+)(?:/.*)?")
@@ -36,7 +36,7 @@ def unrouted(address: str) -> HttpResponse | None:
     import importlib
 
     address = address[:ECHOED]
-    for prefix, module in SERVED.items():
+    for prefix, module in DIALECTS.items():
         if address.startswith(prefix):
             found = MATCH_ADDRESS.fullmatch(address)
             return importlib.import_module(f"matches.dialects.{module}").unrouted(

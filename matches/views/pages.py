@@ -33,6 +33,7 @@ from matches.access import (
 from matches.admission import LARGE, PAGE, cost
 from matches.bots import bots_for, levels
 from matches.models import Match, Team, Turn, storable_id
+from matches.paths import API
 from matches.rules import GAME_CHOICES, rules_for
 from matches.selectors import texts
 from matches.selectors.debug import debug_readers
@@ -230,7 +231,7 @@ def permission_denied(request: HttpRequest, exception: Exception) -> HttpRespons
 
 def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     # A program's address is answered as its API answers (JSON), never with a page.
-    if request.path.startswith(API_PREFIX):
+    if request.path.startswith(API):
         said = f"no such address: {request.path[:dialects.ECHOED]}"
         return JsonResponse({"error": "not_found", "detail": said}, status=404)
     spoken = dialects.unrouted(request.path)
@@ -247,7 +248,6 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return error_page(404, detail=said.rstrip(".") if ours else "", team_link=team_link)
 
 
-API_PREFIX = "/api/"  # the answer API's (docs/api.md)
 MATCH_PAGE = re.compile(r"/matches/([0-9]{1,9})/(?:|replay|report|play)")
 
 
