@@ -31,6 +31,7 @@ from matches.selectors.clocks import (  # noqa: F401
 )
 from matches.selectors.ladder import practice_ladder  # noqa: F401
 from matches.selectors.moments import (  # noqa: F401
+    featured_match,
     game_of_match,
     leads,
     match_meta,

@@ -5,12 +5,13 @@ that team's own)."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils import timezone
 
-from matches.access.delay import delayed
+from matches.access import public_filter
+from matches.access.delay import DELAY_MAX_S, delayed
 from matches.models import Match, Submission, Team
 from matches.rules import rules_for
 from matches.rules.base import match_wins
@@ -145,3 +146,23 @@ def own_submission(match: Match, team: Team, now: datetime) -> dict[str, Any]:
             if turn else None)
     return {"turn": turn, "received_at": epoch_ms(mine.received_at) if mine else None,
             "actions": mine.actions if mine else None}
+
+
+def featured_match(now: datetime, tournament: int | None = None) -> Match | None:
+    """What the TV shows: the public live match that started last (the one with the most
+    still to play), else the next public match to start; None when nothing is on. With
+    a tournament, its matches only: the TV follows its current round."""
+    public = Match.objects.filter(public_filter()).select_related("board", "fixture__tournament")
+    if tournament is not None:
+        public = public.filter(fixture__tournament_id=tournament)
+    # as the public sees them: a match with a spectator delay that ended in the last
+    # delay is running still to them (and the TV stays with it)
+    ending = public.finished().filter(delay_s__gt=0, ended_at__gt=now - timedelta(
+        seconds=DELAY_MAX_S))
+    seen = [delayed(match, now) for match in [
+        *public.running(now), *ending, *public.upcoming(now).order_by("start_at", "pk")[:20]]]
+    running = [match for match in seen if match.status(now) == Match.RUNNING]
+    if running:
+        return max(running, key=lambda match: (match.start_at - match.shown_late, match.pk))
+    upcoming = [match for match in seen if match.status(now) == Match.UPCOMING]
+    return min(upcoming, key=lambda match: (match.start_at, match.pk), default=None)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import re
-from datetime import timedelta
 
 import qrcode
 import qrcode.image.svg
@@ -17,7 +16,6 @@ from django.views.decorators.http import require_GET
 
 from matches import selectors
 from matches.access import as_seen, public_filter
-from matches.access.delay import DELAY_MAX_S, delayed
 from matches.admission import PAGE, cost
 from matches.models import Match, Tournament
 from matches.rules import rules_for
@@ -32,26 +30,6 @@ def tv(request: HttpRequest) -> HttpResponse:
     return render(request, "matches/tv.html", {"games": game_words()})
 
 
-def featured(now, tournament: int | None = None) -> Match | None:
-    """What the TV shows: the public live match that started last (the one with the most
-    still to play), else the next public match to start; None when nothing is on. With
-    a tournament, its matches only: the TV follows its current round."""
-    public = Match.objects.filter(public_filter()).select_related("board", "fixture__tournament")
-    if tournament is not None:
-        public = public.filter(fixture__tournament_id=tournament)
-    # as the public sees them: a match with a spectator delay that ended in the last
-    # delay is running still to them (and the TV stays with it)
-    ending = public.finished().filter(delay_s__gt=0, ended_at__gt=now - timedelta(
-        seconds=DELAY_MAX_S))
-    seen = [delayed(match, now) for match in [
-        *public.running(now), *ending, *public.upcoming(now).order_by("start_at", "pk")[:20]]]
-    running = [match for match in seen if match.status(now) == Match.RUNNING]
-    if running:
-        return max(running, key=lambda match: (match.start_at - match.shown_late, match.pk))
-    upcoming = [match for match in seen if match.status(now) == Match.UPCOMING]
-    return min(upcoming, key=lambda match: (match.start_at, match.pk), default=None)
-
-
 @require_GET
 @cost(PAGE)
 def tv_now(request: HttpRequest) -> JsonResponse:
@@ -60,7 +38,7 @@ def tv_now(request: HttpRequest) -> JsonResponse:
     now = timezone.now()
     following = request.GET.get("tournament", "")
     followed = int(following) if re.fullmatch(r"[0-9]{1,18}", following) else None
-    chosen = featured(now, followed)
+    chosen = selectors.featured_match(now, followed)
     current = None
     asked = request.GET.get("current", "")
     if re.fullmatch(r"[0-9]{1,18}", asked):
