@@ -40,6 +40,7 @@ from matches.selectors.moments import (  # noqa: F401
     public_state,
     timing,
 )
+from matches.selectors.published import published_matches  # noqa: F401
 from matches.selectors.records import (  # noqa: F401
     SECRET_BOARD,
     board_shown,

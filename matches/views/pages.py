@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
 import re
-from datetime import date
 from urllib.parse import quote
 
 from django.conf import settings
-from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -32,7 +29,7 @@ from matches.access import (
 )
 from matches.admission import LARGE, PAGE, cost
 from matches.bots import bots_for, levels
-from matches.models import Match, Team, Turn, storable_id
+from matches.models import Match, Team, storable_id
 from matches.paths import API
 from matches.rules import GAME_CHOICES, rules_for
 from matches.selectors import texts
@@ -264,32 +261,16 @@ def published(request: HttpRequest) -> HttpResponse:
     now = timezone.now()
     chosen = {key: request.GET.get(key, "").strip() for key in ("game", "team", "board",
                                                                   "since", "until")}
-    matches = Match.objects.filter(published=True).select_related("board")
-    if chosen["game"]:
-        matches = matches.filter(game=chosen["game"])
-    if chosen["team"]:
-        matches = matches.filter(teams__name__icontains=chosen["team"]).distinct()
-    if chosen["board"]:
-        matches = matches.filter(board__name__icontains=chosen["board"])
-    for key, lookup in (("since", "start_at__date__gte"), ("until", "start_at__date__lte")):
-        try:
-            matches = matches.filter(**{lookup: date.fromisoformat(chosen[key])})
-        except ValueError:
-            chosen[key] = ""  # an empty or malformed date filters nothing
-    matches = matches.prefetch_related("teams").order_by("-start_at")
-    if not is_judge(request.user):  # one whose end is still behind its delay is not yet
-        matches = (match for match in matches.iterator(chunk_size=PUBLISHED_PAGE)
-                   if published_seen(match, own=False, now=now))
-    matches = list(itertools.islice(matches, PUBLISHED_PAGE))
-    finals = {row.match_id: row.scores for row in Turn.objects.filter(
-        match__in=matches, number=F("match__resolved_turns")).only("match_id", "scores")}
+    judge = is_judge(request.user)
+    matches, finals = selectors.published_matches(chosen, judge=judge, now=now,
+                                                  limit=PUBLISHED_PAGE)
     rows = [{"match": m, "teams": list(m.teams.all()), "unit": _unit(m.game),
              "board": _board_words(m), "finals": _headline(m.game, finals.get(m.pk)),
              "verdict": _verdict(m, finals.get(m.pk))}
             for m in matches]
     return render(request, "matches/published.html", {
         "rows": rows, "chosen": chosen, "games": GAME_CHOICES, "limit": PUBLISHED_PAGE,
-        "judge": is_judge(request.user)})
+        "judge": judge})
 
 
 def _board_words(match: Match) -> str:
