@@ -143,7 +143,7 @@ def _answer(key: tuple[int, int, int], team_id: int) -> None:
 
 THINK_LIMIT = 10.0  # seconds a level may take before its answer is given up
 BUDGET_CAP = 3.0  # seconds a level thinks at most, however long its step
-CLOCK_SHARE = 10  # an alternating game's level spends this fraction of its clock a move
+CLOCK_SHARE = 10  # an alternating game's level spends 1/CLOCK_SHARE of its clock a move
 MIN_BUDGET = 0.05
 
 
