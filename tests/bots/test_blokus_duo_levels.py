@@ -100,7 +100,7 @@ def test_level_4_without_a_budget_is_quick_and_repeatable(game):
     public, state, team = picked(game)["middle"]
     started = time.monotonic()
     first = blokus_duo.searching_bot(public, team, random.Random(9))
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 1.5
     assert search.LAST["nodes"] == blokus_duo.RUNS
     assert blokus_duo.searching_bot(public, team, random.Random(9)) == first
 
