@@ -39,6 +39,7 @@ def test_every_game_with_bots_has_four_levels_weakest_first():
 @pytest.mark.parametrize("level", [3, 4])
 def test_a_level_plays_a_whole_match_of_legal_actions(game, level, monkeypatch):
     monkeypatch.setattr(blokus_duo, "SEARCH_SECONDS", 60)  # never cut short on a busy machine
+    monkeypatch.setattr(blokus_duo, "RUNS", 300)  # its legality, not its strength: quicker
     board, agents, turns = small_match(game)
     bot = bots_for(game)[levels(game)[level - 1]]
     played = arena.play_match(game, board, agents, turns, (bot, bots_for(game)["greedy"]),
