@@ -58,6 +58,7 @@ from matches.rules.blokus_duo_board import (
     Placement,
     _legal,
     _shifted,
+    placed,
     play,
 )
 
@@ -249,22 +250,12 @@ LAST: dict[str, int] = {"depth": 1, "nodes": 0}
 
 
 def _light_play(state: BlokusDuoState, team: int, s: int, bit: int) -> BlokusDuoState:
-    """play() without the cells (a playout never shows the board)."""
-    mask, edges, diagonals, size = _SHAPE_MASKS[s]
+    """The rules' `placed` without the cells (a playout never shows the board), from the
+    shape's masks kept shifted to the board's origin."""
+    mask, edges, diagonals, _ = _SHAPE_MASKS[s]
     shift = bit - ORIGIN
-    mask, edges, diagonals = mask << shift, edges << shift, diagonals << shift
-    forbidden, corners = list(state.forbidden), list(state.corners)
-    forbidden[team] |= mask | edges
-    corners[team] = (corners[team] | diagonals) & ~forbidden[team]
-    forbidden[1 - team] |= mask
-    corners[1 - team] &= ~mask
-    squares, unused, remaining = list(state.squares), list(state.unused), list(state.remaining)
-    squares[team] |= mask
-    unused[team] &= ~(1 << SHAPES[s].piece)
-    remaining[team] -= size
-    return BlokusDuoState(state.turn + 1, state.cells, (squares[0], squares[1]),
-                          (forbidden[0], forbidden[1]), (corners[0], corners[1]),
-                          (unused[0], unused[1]), (remaining[0], remaining[1]))
+    return placed(state, team, (mask << shift, edges << shift, diagonals << shift),
+                  SHAPES[s].piece, state.cells)
 
 
 # per size of piece, biggest first: the shapes of its pieces as (piece, shape, the five

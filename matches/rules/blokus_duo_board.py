@@ -388,6 +388,20 @@ def play(state: BlokusDuoState, team: int, where: Placement | None) -> BlokusDuo
     edges = (mask << 1 | mask >> 1 | mask << STRIDE | mask >> STRIDE) & ~mask
     diagonals = (mask << (STRIDE + 1) | mask << (STRIDE - 1)
                  | mask >> (STRIDE - 1) | mask >> (STRIDE + 1))
+    cells = bytearray(state.cells)
+    letter = ord(TEAM_LETTERS[team])
+    for x, y in where.cells():
+        cells[y * SIZE + x] = letter
+    return placed(state, team, (mask, edges, diagonals), where.piece, bytes(cells))
+
+
+def placed(state: BlokusDuoState, team: int, bits: tuple[int, int, int], piece: int,
+           cells: bytes) -> BlokusDuoState:
+    """The next state after `team` places `piece` on the squares `bits` gives (its mask,
+    the cells beside it, the cells at its corners), the board's letters being `cells`
+    (a search's playout, which never shows the board, passes the old ones): what each
+    team may no longer cover and where each may still start a piece."""
+    mask, edges, diagonals = bits
     forbidden, corners = list(state.forbidden), list(state.corners)
     forbidden[team] |= mask | edges
     corners[team] = (corners[team] | diagonals) & ~forbidden[team]
@@ -395,13 +409,9 @@ def play(state: BlokusDuoState, team: int, where: Placement | None) -> BlokusDuo
     corners[1 - team] &= ~mask
     squares, unused, remaining = list(state.squares), list(state.unused), list(state.remaining)
     squares[team] |= mask
-    unused[team] &= ~(1 << where.piece)
-    remaining[team] -= PIECE_SIZES[where.piece]
-    cells = bytearray(state.cells)
-    letter = ord(TEAM_LETTERS[team])
-    for x, y in where.cells():
-        cells[y * SIZE + x] = letter
-    return BlokusDuoState(state.turn + 1, bytes(cells), (squares[0], squares[1]),
+    unused[team] &= ~(1 << piece)
+    remaining[team] -= PIECE_SIZES[piece]
+    return BlokusDuoState(state.turn + 1, cells, (squares[0], squares[1]),
                           (forbidden[0], forbidden[1]), (corners[0], corners[1]),
                           (unused[0], unused[1]), (remaining[0], remaining[1]))
 
