@@ -72,7 +72,7 @@ def demo_cpu(seconds: float) -> None:
 
 def time_parts() -> dict[str, float]:
     """Wrap the parts of a turn's resolution in timers: their seconds by name, summed."""
-    from matches.live import broadcast, messages
+    from matches.live import broadcast, messages, outbox
     from matches.services import clock, transition
 
     spent: dict[str, float] = {}
@@ -103,18 +103,22 @@ def time_parts() -> dict[str, float]:
             (transition, "_claim", "claiming and reading the matches"),
             (transition, "_counted", "the counted submissions' query"),
             (clock, "next_wakeup", "the next wake-up"),
-            (clock, "turns_announce", ANNOUNCING),
-            (broadcast, "summary_announce", "of which the lists' line"),
-            (messages, "turn", "of which the turn's message"),
-            (broadcast, "_send", "of which sending")):
+            (broadcast, "turns_news", ANNOUNCING),
+            (broadcast, "summary_news", "of which the lists' line"),
+            (messages, "turn", "of which the turn's message")):
         spent[label] = 0.0
         timed(module, name, label)
-    announced = clock._announce
+    sending = "sending them (the loop)"
+    spent[sending] = 0.0
+    send_all = outbox._send_all
 
-    def announce(played):  # when the announcer's thread has sent a tick's turns
-        announced(played)
-        SENT.append(time.perf_counter())
-    clock._announce = announce  # (before the clock's Announcer is made)
+    async def sent_all(triples):  # when the outbox has sent a tick's turns
+        began = time.perf_counter()
+        await send_all(triples)
+        spent[sending] += time.perf_counter() - began
+        if any(message["type"] == "turn" for _, message, _ in triples):
+            SENT.append(time.perf_counter())
+    outbox._send_all = sent_all
     return spent
 
 
@@ -137,9 +141,10 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
     from django.test.utils import CaptureQueriesContext
     from django.utils import timezone
 
+    from matches.live.outbox import OUTBOX
     from matches.models import Turn
     from matches.responsive import keep_responsive
-    from matches.services.clock import Announcer, tick_and_wait
+    from matches.services.clock import tick_and_wait
 
     parts = time_parts()
     from matches.tournaments.services import EntrantSpec, Plan, tournament_create
@@ -168,14 +173,14 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
 
     began_busy: list[float] = []
 
-    def tick(announcer, first: bool = False) -> None:
+    def tick(first: bool = False) -> None:
         before, spent = Turn.objects.count(), dict(parts)
         with CaptureQueriesContext(connection) as captured:
             profile = cProfile.Profile() if profiles is not None and not first else None
             if profile:
                 profile.enable()
             began = time.perf_counter()
-            tick_and_wait(woken=first, announce=announcer)
+            tick_and_wait(woken=first)
             elapsed = (time.perf_counter() - began) * 1000
             if profile:
                 profile.disable()
@@ -192,16 +197,13 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
 
     async def run() -> None:  # as `runclock` runs its ticks: a thread of their own beside
         step = sync_to_async(tick, thread_sensitive=False,  # the event loop the
-                             executor=ThreadPoolExecutor(max_workers=1))  # broadcasts use
-        announcer = Announcer()  # as `run_clock` makes it and flushes it after each tick
-        await step(announcer, True)  # the first reading, and the tournament's first matches
-        announcer.flush()
+                             executor=ThreadPoolExecutor(max_workers=1))  # outbox sends from
+        OUTBOX.serve_from(asyncio.get_running_loop())  # as `run_clock` does
+        await step(True)  # the first reading, and the tournament's first matches
         for _ in range(count):
             clock.advance(0.1)
-            await step(announcer)
-            announcer.flush()
-        await asyncio.sleep(1.0)  # the last turns sent
-        announcer.close()
+            await step()
+        await OUTBOX.drained(5.0)  # the last turns sent
 
     asyncio.run(run())
     print(f"(b) {count} ticks with {matches} live matches and a round robin of {teams} teams "
@@ -231,7 +233,8 @@ def ticks(matches: int, teams: int, count: int, profiles: list | None = None) ->
         mine = labels[:labels.index(ANNOUNCING)]
         print("    of those ticks, on average: " + ", ".join(
             f"{label} {busy_parts[label] * 1000 / len(busy):.1f} ms" for label in mine))
-        print("    then, in the announcer's thread, for each of those ticks: " + ", ".join(
+        print("    then, off the clock's thread (the outbox), for each of those ticks: "
+              + ", ".join(
             f"{label} {parts[label] * 1000 / len(busy):.1f} ms" for label in labels
             if label not in mine))
         sent = [(done - began) * 1000 for done, began in zip(SENT[-len(busy):], began_busy,

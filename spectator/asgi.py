@@ -16,17 +16,19 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from matches.admission import Admission  # noqa: E402
 from matches.api_asgi import AnswerEndpoint  # noqa: E402
+from matches.live.outbox import Served  # noqa: E402
 from matches.metrics import Counted  # noqa: E402
 from matches.responsive import keep_responsive  # noqa: E402
 from spectator.routing import websocket_urlpatterns  # noqa: E402
 from spectator.sessions import HandshakeGuard, ReadSessionAuthStack  # noqa: E402
 
-application = ProtocolTypeRouter({
+# The loop that serves the sockets sends what they are told (matches/live/outbox.py).
+application = Served(ProtocolTypeRouter({
     # Reads pass their gate (matches/admission.py); a team's answer passes none.
     "http": Counted(Admission(AnswerEndpoint(django_asgi))),
     # Who may open a socket (Origin, or a team's token): docs/live-protocol.md.
     "websocket": HandshakeGuard(ReadSessionAuthStack(URLRouter(websocket_urlpatterns))),
-})
+}))
 
 # What is loaded by now lives as long as the process: kept out of the collector's full
 # passes, which otherwise stop the loop for 100 ms or more while a crowd is being served;

@@ -30,15 +30,10 @@ from matches.access import (
 from matches.access.delay import delayed, due_times
 from matches.admission import BYTES, client_address
 from matches.live import messages
-from matches.live.broadcast import (
-    JUDGES_LIST_GROUP,
-    LIST_GROUP,
-    late_of,
-    match_group,
-    relay_event,
-)
+from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, late_of, match_group
 from matches.live.delay import DelayLine
 from matches.live.hub import Hub
+from matches.live.outbox import relay_event
 from matches.live.viewers import viewers_change
 from matches.models import Match, Turn
 

@@ -2,7 +2,7 @@
 a delay line per process and group, between the group's hub and the public's sockets.
 
 A line is one member of its group's hub. An event that carries `late` (ms: the match's
-spectator delay, `broadcast.relay_event`) is held that long, its times moved on by as
+spectator delay, `outbox.relay_event`) is held that long, its times moved on by as
 much (a deadline, a start, a pause: the public's copy of the match has them that much
 later), then handed to the line's own members, in the order it came; any other event (a
 viewer count, the judges' announcements, a match taken back) goes through at once. The

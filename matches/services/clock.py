@@ -32,11 +32,11 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from matches import selectors
-from matches.live.broadcast import turns_announce
 from matches.live.hub import stop_if_cancelled
+from matches.live.outbox import OUTBOX
 from matches.models import Match
 from matches.responsive import keep_responsive
-from matches.services.transition import Announce, Due, time_out, turns_resolve
+from matches.services.transition import Due, time_out, turns_resolve
 
 # Sent after every tick with `now` and `woken` (the clock was told something changed,
 # maybe in another process); each receiver does what is due and returns how many
@@ -62,8 +62,7 @@ def unfinished_matches() -> list[Match]:
     return sorted(Match.objects.unfinished().only(*CLOCK_FIELDS), key=lambda match: match.pk)
 
 
-def clock_tick(now: datetime | None = None, matches: list[Match] | None = None,
-               announce: Announce | None = None) -> int:
+def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) -> int:
     """Resolve every due turn of every match, in order, and end the alternating games
     whose mover's time has run out (`matches`: the unfinished ones, read here when not
     given; their turns and ends are brought up to date). Returns how many turns and
@@ -72,9 +71,8 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None,
     The turns due at once are resolved together, in waves: each match's first due turn
     in one transaction, then the second of those with two or more, and so on
     (services/transition.py's `turns_resolve`), so that a round of 45 matches whose
-    deadlines fall together costs a few queries, not a few per match. `announce`: what
-    sends the turns once stored (`run_clock` passes its `Announcer`; by default this
-    thread sends them)."""
+    deadlines fall together costs a few queries, not a few per match. The turns stored
+    are posted to the outbox (live/outbox.py), whose announcer sends them."""
     now = now or timezone.now()
     resolved = 0
     listed = {match.pk: match for match in (unfinished_matches() if matches is None
@@ -95,7 +93,7 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None,
             waiting[match.pk] = turns
     while waiting:
         wave = [turns.pop(0) for turns in waiting.values()]
-        taken = turns_resolve(wave, announce=announce)
+        taken = turns_resolve(wave)
         resolved += len(taken)
         for match_id, row in taken.items():  # the caller's copies stay current
             listed[match_id].resolved_turns = row.number
@@ -185,20 +183,22 @@ def heartbeat() -> None:
             log.warning("the clock's heartbeat could not be written to the cache")
 
 
-def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
-                  announce: Announce | None = None) -> float:
+def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> float:
     """One step: resolve what is due, then let the clock's listeners do theirs; return
-    how long to sleep before the next. `woken`: the clock was told something changed;
-    `announce`: what sends the turns resolved (`clock_tick`)."""
+    how long to sleep before the next. `woken`: the clock was told something changed.
+    What the step stored goes to the outbox once it is over, together (live/outbox.py):
+    its messages are built and sent while the clock sleeps, not while it ticks."""
     close_old_connections()
     heartbeat()
-    matches = unfinished_matches()  # the tick's one read of the matches
-    resolved = clock_tick(matches=matches, announce=announce)
-    if resolved:
-        log.info("resolved %d turn(s)", resolved)
-    now = timezone.now()
-    asked = [seconds for _, seconds in clock_ticked.send(sender=None, now=now, woken=woken)
-             if seconds is not None]
+    with OUTBOX.together():
+        matches = unfinished_matches()  # the tick's one read of the matches
+        resolved = clock_tick(matches=matches)
+        if resolved:
+            log.info("resolved %d turn(s)", resolved)
+        now = timezone.now()
+        asked = [seconds for _, seconds in clock_ticked.send(sender=None, now=now,
+                                                             woken=woken)
+                 if seconds is not None]
     wakeup = next_wakeup(now, matches)
     delay = idle_seconds if wakeup is None else (wakeup - now).total_seconds()
     delay = min(idle_seconds, max(delay, 0.0), *asked)
@@ -222,77 +222,31 @@ class Alarm:
                 wait.cancel()
 
 
-class Announcer:
-    """Sends the turns a tick resolved (live/broadcast.py's `turns_announce`: their
-    messages built, then sent through the channel layer) from a thread of its own, in the
-    order they were resolved. The tick only hands them over; `flush`, on the clock's
-    event loop once the tick is over, starts their sending, so that the tick never
-    shares the interpreter with it and the clock sleeps while they go out. `close`
-    when done."""
-
-    def __init__(self) -> None:
-        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="announcer")
-        self.send = sync_to_async(_announce, thread_sensitive=False, executor=self.executor)
-        self.pending: list[list] = []
-        self.sending: set[asyncio.Future] = set()
-
-    def __call__(self, played: list) -> None:  # (in the tick's thread)
-        self.pending.append(played)
-
-    def flush(self) -> None:  # (on the event loop, after the tick)
-        pending, self.pending = self.pending, []
-        for played in pending:  # each task hands its turns to the thread in this order
-            sending = asyncio.ensure_future(self.send(played))
-            self.sending.add(sending)
-            sending.add_done_callback(self._sent)
-
-    def _sent(self, sending: asyncio.Future) -> None:
-        self.sending.discard(sending)
-        if not sending.cancelled() and sending.exception() is not None:
-            log.error("an announcement of turns failed", exc_info=sending.exception())
-
-    async def drain(self, seconds: float) -> None:
-        """Wait, `seconds` at most, for what is being sent (a clock that stops)."""
-        if self.sending:
-            await asyncio.wait(list(self.sending), timeout=seconds)
-
-    def close(self) -> None:
-        self.executor.submit(connections.close_all)  # (after what was handed to it)
-        self.executor.shutdown(wait=False)
-
-
-def _announce(played: list) -> None:
-    close_old_connections()  # (a message may read: the thread's connection, kept fresh)
-    turns_announce(played)
-
-
 async def run_clock(stop: asyncio.Event | None = None, *,
                     idle_seconds: float = IDLE_SECONDS) -> None:
     """Tick until `stop` is set; a tick under way when it is set is finished first."""
     stop = stop or asyncio.Event()
     keep_responsive()  # (a full collection held the tick it met for 50 ms or more)
+    OUTBOX.serve_from(asyncio.get_running_loop())  # the turns go out from this loop
     # One thread of its own: one database connection, and HTTP views are never
     # queued behind a tick in the same process (the embedded demo).
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock")
     step = sync_to_async(tick_and_wait, thread_sensitive=False, executor=executor)
-    announcer = Announcer()
     try:
         async with clock_alarm(stop) as alarm:
             while not stop.is_set():
                 woken = alarm.rung.is_set()
                 alarm.rung.clear()  # a notification during the tick rings again after it
                 try:
-                    delay = await step(idle_seconds, woken, announcer)
+                    delay = await step(idle_seconds, woken)
                 except Exception:  # a database hiccup must not stop the match clock
                     log.exception("clock tick failed; retrying")
                     delay = RETRY_SECONDS
-                announcer.flush()  # what the tick stored (before a failure too)
                 await alarm.sleep(delay)
-    finally:  # the last turns sent; the threads' database connections close with the clock
-        await announcer.drain(DRAIN_SECONDS)
+    finally:  # the last turns sent; the thread's database connection closes with the clock
+        await OUTBOX.drained(DRAIN_SECONDS)
         executor.submit(connections.close_all)
         executor.shutdown(wait=False)
-        announcer.close()
 
 
 @contextlib.asynccontextmanager

@@ -79,7 +79,7 @@ def match_void(*, match_id: int, reason: str, judge: str) -> Match:
             Match.objects.filter(pk=game.pk).update(result=game.result, closed=True,
                                                     paused_at=None, control_log=game.control_log,
                                                     ended_at=game.ended_at)
-            transaction.on_commit(lambda game=game: end_announce(game), robust=True)
+            end_announce(game)
         transaction.on_commit(lambda: match_ended.send(match_void, match=first), robust=True)
     return first
 
@@ -135,7 +135,7 @@ def match_pause(*, match_id: int, reason: str, judge: str,
         match.paused_at, match.pause_reason = now, reason  # to the microsecond: the log's ms
         _noted(match, now, "pause", judge, reason=reason)
         match.save(update_fields=["paused_at", "pause_reason", "control_log"])
-        transaction.on_commit(lambda: control_announce(match, "paused"), robust=True)
+        control_announce(match, "paused")
     return match
 
 
@@ -153,7 +153,7 @@ def match_resume(*, match_id: int, judge: str, now: datetime | None = None) -> M
                **credited)
         match.save(update_fields=["paused_at", "pause_reason", "control_log", "start_at",
                                   "credits"])
-        transaction.on_commit(lambda: control_announce(match, "resumed"), robust=True)
+        control_announce(match, "resumed")
         transaction.on_commit(clock_wake, robust=True)
     return match
 
@@ -170,7 +170,7 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
         _noted(match, now, "extend", judge, seconds=seconds, reason=" ".join(reason.split()),
                **credited)
         match.save(update_fields=["control_log", "start_at", "credits"])
-        transaction.on_commit(lambda: control_announce(match, "extended"), robust=True)
+        control_announce(match, "extended")
         transaction.on_commit(clock_wake, robust=True)
     return match
 

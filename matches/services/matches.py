@@ -169,7 +169,7 @@ def match_create(
                                 token_hash=token_hash(token))
         clock_wake()
         # the lists and the event streams hear of it now, not at its first turn
-        transaction.on_commit(lambda: summary_announce(match), robust=True)
+        summary_announce(match)
     return CreatedMatch(match, tokens)
 
 
@@ -205,7 +205,7 @@ def next_game_create(*, first: Match, board: Board, agents: int, start_at: datet
             Team.objects.create(match=game, index=team.index, name=team.name, short=team.short,
                                 token_hash=token_hash(new_token()))
         clock_wake()
-        transaction.on_commit(lambda: summary_announce(game), robust=True)
+        summary_announce(game)
     return game
 
 

@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
 
-from matches.live.broadcast import held
 from matches.models import Board, Match, Submission, Team
 from matches.models.titles import game_parts
 from matches.services.boards import board_store
@@ -129,9 +128,7 @@ def fault_store(game: Game, team: int, turn: int, at: datetime, actions: list,
         note=f"protocol fault: {reason}")
 
 
-def turn_store(game: Game, number: int) -> list[tuple[str, dict[str, Any], int]]:
-    """Play turn `number` from its stored commands; the messages its storage announces
-    (the turn, the list's line), for the server's loop to send (`broadcast.held`)."""
-    with held() as messages, transaction.atomic():
-        turn_resolve(match_id=game.match_id, number=number)
-    return messages
+def turn_store(game: Game, number: int) -> None:
+    """Play turn `number` from its stored commands (its storage posts the turn and the
+    list's line to the outbox, after the steps the game posted before it)."""
+    turn_resolve(match_id=game.match_id, number=number)

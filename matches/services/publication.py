@@ -30,5 +30,5 @@ def match_publish(*, match_id: int, published: bool, debug: bool = False) -> Mat
         if not published:  # else a match that was public live would stay public
             match.public_live = False
         match.save(update_fields=["published", "public_live", "debug_public"])
-        transaction.on_commit(lambda: visibility_announce(match, was_public), robust=True)
+        visibility_announce(match, was_public)
     return match

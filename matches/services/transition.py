@@ -10,7 +10,6 @@ The turns due at once are claimed, resolved, stored and announced together
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
@@ -80,11 +79,7 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None,
     return turns_resolve([Due(match_id, number, deadline)], now).get(match_id)
 
 
-Announce = Callable[[list[tuple[Match, Turn, Any]]], None]
-
-
-def turns_resolve(due: list[Due], now: datetime | None = None,
-                  announce: Announce | None = None) -> dict[int, Turn]:
+def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn]:
     """Resolve every turn in `due` (one per match) that nobody has yet, in one
     transaction whose queries do not grow with the number of turns; return the stored
     turns by match id. A turn is left out when another clock claimed it, or its match is
@@ -92,9 +87,9 @@ def turns_resolve(due: list[Due], now: datetime | None = None,
 
     A match ends after its turn when it was the last or the rules say the game is
     decided (a capture, neither player able to move): its result is stored then. Once
-    the transaction commits, the turns are announced in one hop (live/broadcast.py's
-    `turns_announce`, or `announce`: the clock's, which sends them from a thread of its
-    own)."""
+    the transaction commits, the turns are counted and posted to the outbox together
+    (live/broadcast.py's `turns_announce`), whose announcer builds and sends their
+    messages off this thread."""
     now = now or timezone.now()
     with transaction.atomic():
         matches = _claim({turn.match_id: turn for turn in due})
@@ -126,7 +121,7 @@ def turns_resolve(due: list[Due], now: datetime | None = None,
                 _end(match, row, state)
                 transaction.on_commit(partial(match_ended.send, turn_resolve, match=match),
                                       robust=True)
-        transaction.on_commit(lambda: _committed(played, announce), robust=True)
+        transaction.on_commit(lambda: _committed(played), robust=True)
     for match, row, state, _ in played:
         STATES.put(identity(match), (row.number, state, row.state()))
     return {match.pk: row for match, row, _, _ in played}
@@ -163,14 +158,14 @@ def _end(match: Match, row: Turn, state: Any) -> None:
     match.save(update_fields=["result", "closed", "ended_at"])
 
 
-def _committed(played: list[tuple[Match, Turn, Any, Any]], announce: Announce | None) -> None:
+def _committed(played: list[tuple[Match, Turn, Any, Any]]) -> None:
     """After the turns' transaction commits (and what follows a match's end has been
     told): count them and announce them."""
     for match, row, _, _ in played:
         late = None if match.alternating or match.protocol_played else \
             (row.resolved_at - match.deadline(row.number)).total_seconds()
         metrics.turn_resolved(match.game, late)
-    (announce or turns_announce)([(match, row, shown) for match, row, _, shown in played])
+    turns_announce([(match, row, shown) for match, row, _, shown in played])
 
 
 def rules_state_before(match: Match, turn: int) -> Any:
@@ -211,6 +206,6 @@ def time_out(*, match_id: int, number: int) -> bool:
                                                             ended_at=now)
         if ended:
             match.closed, match.result, match.ended_at = True, result, now
-            transaction.on_commit(lambda: end_announce(match), robust=True)
+            end_announce(match)
             transaction.on_commit(lambda: match_ended.send(time_out, match=match), robust=True)
     return bool(ended)

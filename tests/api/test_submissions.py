@@ -172,10 +172,12 @@ def test_refused_requests_are_filed_under_the_match_they_were_sent_to(api):
 def test_the_served_application_answers_the_route_itself_and_hands_on_the_rest():
     from matches.admission import Admission
     from matches.api_asgi import AnswerEndpoint
+    from matches.live.outbox import Served
     from matches.metrics import Counted
     from spectator.asgi import application
 
-    counted = application.application_mapping["http"]
+    assert isinstance(application, Served)  # its loop sends the sockets' news
+    counted = application.app.application_mapping["http"]
     assert isinstance(counted, Counted)  # every request counted for /metrics, answers too
     http = counted.application
     assert isinstance(http, Admission)  # the reads' gates, which answers pass

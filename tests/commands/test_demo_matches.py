@@ -106,15 +106,18 @@ def test_a_bot_whose_teams_take_turns_waits_for_the_news_of_the_others_move(sett
 
     from channels.layers import get_channel_layer
 
-    from matches.live.broadcast import broadcast_soon, match_group
+    from matches.live.broadcast import match_group
+    from matches.live.outbox import Outbox
     from matches.management.commands.demo import BotPlayer, News
 
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, daemon=True).start()
+    outbox = Outbox()  # as the server's: sent from its loop
+    outbox.serve_from(loop)
 
     def send(message: dict) -> None:
-        asyncio.run_coroutine_threadsafe(broadcast_soon(match_group(7), message), loop).result(5)
+        outbox.ready(match_group(7), message)
 
     news = News(loop, 7)
     player = BotPlayer("http://127.0.0.1:9", 7, 1, "token", "blokus-duo", "greedy", news)

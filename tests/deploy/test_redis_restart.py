@@ -9,7 +9,7 @@ import pytest
 from channels.layers import channel_layers
 from django.db import connections
 
-from matches.live.broadcast import broadcast
+from matches.live.outbox import Outbox
 from matches.models import Match
 from tests.deploy.checks import (
     STEP,
@@ -111,8 +111,8 @@ def test_a_broadcast_while_redis_is_down_is_logged_not_raised(settings, caplog):
         "CONFIG": {"hosts": [f"redis://127.0.0.1:{free_port()}/0"]}}}  # nothing listens
     channel_layers.backends.clear()
     try:
-        with caplog.at_level(logging.WARNING, logger="matches.live.broadcast"):
-            broadcast("match.1", {"type": "turn", "turn": 3})
+        with caplog.at_level(logging.WARNING, logger="matches.live.outbox"):
+            Outbox().ready("match.1", {"type": "turn", "turn": 3})  # (no loop serves here)
     finally:
         channel_layers.backends.clear()
     assert "broadcast of turn to match.1 failed" in caplog.text

@@ -217,7 +217,7 @@ async def test_a_lost_turn_is_filled_from_the_stored_turns(monkeypatch):
 async def test_a_turn_already_sent_is_not_sent_again():
     from channels.layers import get_channel_layer
 
-    from matches.live.broadcast import relay_event
+    from matches.live.outbox import relay_event
 
     match, _ = await sync_to_async(make_match)()
     socket = await connect(f"/ws/matches/{match.pk}/")

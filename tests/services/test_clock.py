@@ -133,20 +133,20 @@ def test_a_new_match_wakes_the_clock_running_in_this_process(transactional_db):
 def test_the_clock_sends_its_turns_from_a_thread_of_their_own_in_order(transactional_db,
                                                                         monkeypatch):
     """The tick goes on to its next deadline while its turns go out: each tick's turns
-    are announced by the clock's announcer thread, after they are stored, in order."""
+    are built by the outbox's announcer thread, after they are stored, in order."""
     import threading
 
-    from matches.services import clock
+    from matches.live import broadcast
 
     heard = []
-    announce = clock.turns_announce
+    build = broadcast.turns_news
 
-    def turns_announce(played):
+    def turns_news(played):
         stored = Turn.objects.filter(match=played[0][0], number=played[0][1].number).exists()
         heard.append((threading.current_thread().name, played[0][1].number, stored))
-        announce(played)
+        return build(played)
 
-    monkeypatch.setattr(clock, "turns_announce", turns_announce)
+    monkeypatch.setattr(broadcast, "turns_news", turns_news)
     with clock_in_this_process():
         match, _ = make_match(strategy=0.3, transition=0.1, start_in=0.3, turns=4)
         wait_for(lambda: len(heard) == 4, "four turns announced")

@@ -5,10 +5,10 @@ have acted.
 
 The protocol is one exchange at a time, so a game is played in a thread of its own with
 blocking sockets, storing each line on the thread's database connection before it
-answers; the messages for the screens are handed to the server's relay, which the event
-loop sends in order. (An asyncio version that stored through a database thread spent
-most of a turn handing work between the two threads: a 150-turn game took half as long
-again.)
+answers; the messages for the screens are posted to the process's outbox
+(live/outbox.py), which builds and sends them in order off this thread. (An asyncio
+version that stored through a database thread spent most of a turn handing work between
+the two threads: a 150-turn game took half as long again.)
 
 A fault (no `gr` or `#` where due, an unknown command, a line over 1 KiB, bytes that
 are not text, a time-out, a disconnect) loses the game for that side; the other program
@@ -31,7 +31,7 @@ from django import db
 from django.utils import timezone
 
 from matches.live import messages
-from matches.live.broadcast import match_group
+from matches.live.broadcast import step_announce
 from matches.models import Match, Submission
 from matches.protocol_servers.chaser.connection import EXPECTED, Fault, Line, Program
 from matches.rules import chaser
@@ -111,11 +111,11 @@ class GameResult:
 class ChaserGame:
     """One game between two connected programs (Cool first), played in a thread of its
     own: the protocol is one exchange at a time, so the thread reads, stores (on its own
-    database connection, before answering) and answers in order, and hands each message
-    for the sockets to `relay` (thread-safe, in order)."""
+    database connection, before answering) and answers in order, and posts each step
+    for the sockets to the outbox (in order)."""
 
     def __init__(self, settings: Settings, programs: tuple[Program, Program],
-                 names: list[str], title: str, relay: Callable[[str, dict, int], None],
+                 names: list[str], title: str,
                  on_start: Callable[[int], None] = lambda match_id: None,
                  stopping: threading.Event | None = None, *, games: int = 1,
                  first: int | None = None, refused: tuple[Refusal, ...] = (),
@@ -124,7 +124,7 @@ class ChaserGame:
         self.refused = refused  # connections turned away from this game's seats
         self.games, self.first = games, first  # the match's games; its first's id
         self.number = number  # this game's, from 1 (a later game's title says it)
-        self.relay, self.on_start = relay, on_start
+        self.on_start = on_start
         self.stopping = stopping or threading.Event()  # set: the server is going away
         self.state = chaser.new_state(settings.board.data, settings.turns)
         self.game: protocol.Game | None = None
@@ -166,8 +166,7 @@ class ChaserGame:
                     break
                 self.step(player, turn)
             self.state = chaser.end_turn(self.state)
-            for group, message, late in protocol.turn_store(self.game, turn):
-                self.relay(group, message, late)
+            protocol.turn_store(self.game, turn)
         self.finish(turn)
         return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
                           self.names)
@@ -275,8 +274,7 @@ class ChaserGame:
         cells = None
         if command and result == "ok" and command[0] in "ls":
             cells = chaser.cells_read(command, self.state.positions[player])
-        self.relay(match_group(self.game.match_id), messages.step(
-            turn, player, command, result, RULES.view(self.state), rules=RULES, reason=reason,
-            cells=cells),
-            self.game.late)
+        view = RULES.view(self.state)
+        step_announce(self.game.match_id, self.game.late, lambda: messages.step(
+            turn, player, command, result, view, rules=RULES, reason=reason, cells=cells))
 

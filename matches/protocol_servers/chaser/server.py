@@ -19,12 +19,11 @@ import socket
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from django import db
 from django.utils import timezone
 
-from matches.live.broadcast import broadcast_soon
+from matches.live.outbox import OUTBOX
 from matches.protocol_servers.chaser.connection import Fault, Program
 from matches.protocol_servers.chaser.game import (
     SIDES,
@@ -54,8 +53,9 @@ class ChaserServer:
 
     Its sockets are plain blocking ones served by threads: a thread accepts on each
     port, a thread per newcomer reads its name and closes it if its wait runs out, and
-    each game is played in a thread of its own. The event loop `start` is called on
-    sends the messages for the match's screens, in the order the games hand them over."""
+    each game is played in a thread of its own. The messages for the match's screens go
+    out from the event loop `start` is called on (the process's outbox: live/outbox.py),
+    in the order the games post them."""
 
     def __init__(self, settings: Settings, ports: tuple[int, int], *, games: int = 3,
                  host: str = "0.0.0.0", on_game: Callable[[GameResult], None] | None = None,
@@ -79,10 +79,9 @@ class ChaserServer:
         self.playing: tuple[Program, Program] | None = None
 
     async def start(self) -> None:
-        """Listen on both ports (OSError if one is taken); relay from this loop."""
-        self.loop = asyncio.get_running_loop()
-        self.outbox: asyncio.Queue = asyncio.Queue()
-        self.relaying = asyncio.ensure_future(self._relay())
+        """Listen on both ports (OSError if one is taken); the screens' messages go out
+        from this loop."""
+        OUTBOX.serve_from(asyncio.get_running_loop())
         try:
             for port in self.ports:
                 self.listeners.append(socket.create_server((self.host, port), backlog=16))
@@ -93,16 +92,6 @@ class ChaserServer:
         for side, listener in enumerate(self.listeners):
             threading.Thread(target=self._accept, args=(side, listener), daemon=True,
                              name=f"chaser {SIDES[side]} {self.ports[side]}").start()
-
-    def relay(self, group: str, message: dict[str, Any], late: int = 0) -> None:
-        """From any thread: a message for a group's sockets, sent in order by the loop
-        (the public's `late` ms later: live/delay.py)."""
-        self.loop.call_soon_threadsafe(self.outbox.put_nowait, (group, message, late))
-
-    async def _relay(self) -> None:
-        while True:
-            group, message, late = await self.outbox.get()
-            await broadcast_soon(group, message, late)
 
     def _accept(self, side: int, listener: socket.socket) -> None:
         while not self.stopping.is_set():
@@ -228,16 +217,12 @@ class ChaserServer:
         finally:
             await self._drain()
 
-    async def _drain(self, within: float = 5.0) -> None:
-        """Let the loop send what the games handed over, for as long as it relays and at
-        most `within` seconds: once the relay has ended (cancelled with the loop's other
-        tasks, say) nothing empties the outbox, a game's thread that is still running may
-        go on filling it, and a channel layer that no longer answers must not hold the
-        server's end."""
-        deadline = time.monotonic() + within
-        while not self.outbox.empty() and not self.relaying.done() and \
-                time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
+    DRAIN_SECONDS = 5.0
+
+    async def _drain(self) -> None:
+        """Let the outbox send what the games posted, DRAIN_SECONDS at most (a channel
+        layer that no longer answers must not hold the server's end)."""
+        await OUTBOX.drained(self.DRAIN_SECONDS)
 
     def play(self) -> list[GameResult]:
         """`games` games, sides swapped every game, until one team has more wins than
@@ -250,7 +235,7 @@ class ChaserServer:
             self.playing = programs
             names = self._names(number, programs)
             title = self.settings.title or f"{names[0]} vs {names[1]}"
-            game = ChaserGame(self.settings, programs, names, title, self.relay,
+            game = ChaserGame(self.settings, programs, names, title,
                               lambda match_id, n=number, names=names:
                               self.on_start(n, match_id, names), self.stopping,
                               games=self.games, first=self.results[0].match_id
@@ -340,6 +325,5 @@ class ChaserServer:
     async def close(self) -> None:
         self.stop()
         await self._drain()
-        self.relaying.cancel()
 
 
