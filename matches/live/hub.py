@@ -8,7 +8,7 @@ on one match that was about half a second of the server's loop per turn.
 A hub subscribes to the group once for the whole process, receives each event once,
 and hands it to every local member in the order it came, by awaiting the member's
 `deliver(event)`. The events carry pre-encoded JSON text (`relay_event` in
-`live/broadcast.py`), so delivering one is one ASGI send per socket. With Redis and
+`live/outbox.py`), so delivering one is one ASGI send per socket. With Redis and
 several server processes, a group has one member per process, not one per socket.
 A hub exists while it has members: the first to join creates it, the last to leave
 ends it.
@@ -86,6 +86,8 @@ class Hub:
         self.members: dict[Member, None] = {}  # an ordered set
         self.channel: str | None = None
         self.lost = asyncio.Event()  # the layer failed: the group may have forgotten us
+        self.ended = False  # the last member left: join no more
+        self.joining: asyncio.Task | None = None  # (`_keep_joined`)
         self.subscribed = asyncio.get_running_loop().create_future()
         self.task = asyncio.create_task(self._run(), name=f"hub {self.group}")
 
@@ -110,11 +112,15 @@ class Hub:
         if self.members or self._hubs.get(self.key) is not self:
             return
         del self._hubs[self.key]
+        self.ended = True
         self.task.cancel()
         # A receive that swallows its cancellation (channels-redis's, now and then, on
         # PostgreSQL's test runs: the task stayed "cancelling" for good) must not keep the
         # last member from leaving: wait a while, then leave it behind, out of the group.
-        await asyncio.wait([self.task], timeout=LEAVE_SECONDS)
+        # (The rejoining task too, so that no join of its comes after the leaving below:
+        # its `group_add` may swallow the cancellation in the same way.)
+        tasks = [self.task] + ([self.joining] if self.joining is not None else [])
+        await asyncio.wait(tasks, timeout=LEAVE_SECONDS)
         if not self.task.done():
             log.warning("hub %s: its receive did not end when cancelled; left behind",
                         self.group)
@@ -136,7 +142,7 @@ class Hub:
             self.subscribed.set_exception(error)
             return
         self.subscribed.set_result(None)
-        joining = asyncio.create_task(self._keep_joined())
+        self.joining = joining = asyncio.create_task(self._keep_joined())
         try:
             while True:
                 try:
@@ -162,9 +168,11 @@ class Hub:
     async def _keep_joined(self) -> None:
         """Join the group again every REJOIN_SECONDS, and as soon as the server answers
         after a failure; then let the members catch up on what they may have missed."""
-        while True:
+        while not self.ended:
             await wake_or_time(self.lost, REJOIN_SECONDS)
-            while True:
+            if self.ended:
+                return
+            while not self.ended:
                 try:
                     await self.layer.group_add(self.group, self.channel)
                     break

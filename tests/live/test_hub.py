@@ -6,10 +6,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 
-from matches.live import broadcast as broadcast_module
 from matches.live import hub as hub_module
-from matches.live.broadcast import match_group, relay_event
+from matches.live import outbox as outbox_module
+from matches.live.broadcast import match_group
 from matches.live.hub import Hub
+from matches.live.outbox import relay_event
 from matches.services import transition
 from tests.factories import make_match
 from tests.live.clients import browser_socket
@@ -133,6 +134,33 @@ async def test_a_member_that_leaves_during_a_delivery_is_skipped():
         await hub.leave(member)
 
 
+async def test_a_rejoin_that_swallows_its_cancellation_joins_no_more_once_the_hub_ends(
+        monkeypatch, subscriptions):
+    """A Redis client that finishes a join it was cancelled in (channels-redis's, now and
+    then, as its receive): the hub's last member leaves after that join, not before, and
+    nothing joins the group once it has left (the rejoining task went on for good)."""
+    monkeypatch.setattr(hub_module, "REJOIN_SECONDS", 0.02)
+    layer = get_channel_layer()
+    add = layer.group_add
+
+    async def stubborn_add(group, channel):
+        try:
+            await asyncio.sleep(0.05)
+        except asyncio.CancelledError:
+            await asyncio.sleep(0.05)  # swallowed: the join goes on
+        await add(group, channel)
+
+    member = Recorder()
+    hub = await Hub.join("match.8", member)
+    monkeypatch.setattr(layer, "group_add", stubborn_add)
+    await asyncio.sleep(0.1)  # a rejoin under way
+    await hub.leave(member)
+    ended = list(subscriptions)
+    assert ended[-1] == ("discard", "match.8")
+    await asyncio.sleep(0.2)
+    assert subscriptions == ended
+
+
 async def test_a_long_lived_hub_joins_its_group_again_before_the_layer_forgets_it(
         monkeypatch, subscriptions):
     monkeypatch.setattr(hub_module, "REJOIN_SECONDS", 0.05)
@@ -223,6 +251,10 @@ async def nothing_versioned(socket) -> bool:
     return True
 
 
+async def lost(triples) -> None:
+    pass
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_out(monkeypatch):
     from django.db import connections
@@ -235,7 +267,7 @@ async def test_a_socket_catches_up_on_the_turns_and_end_lost_while_its_hub_was_o
     assert await versioned(socket) == ("snapshot", 0)
     await resolve(match_id=match.pk, number=1)
     assert await versioned(socket) == ("turn", 1)
-    monkeypatch.setattr(broadcast_module, "broadcast", lambda group, message, late=0: None)  # lost
+    monkeypatch.setattr(outbox_module, "_send_all", lost)  # the layer loses what is sent
     await resolve(match_id=match.pk, number=2)
     await resolve(match_id=match.pk, number=3)
     assert await nothing_versioned(socket)
@@ -263,10 +295,12 @@ async def test_an_end_whose_last_turn_was_lost_comes_after_that_turn_all_the_sam
     assert await versioned(socket) == ("snapshot", 0)
     await resolve(match_id=match.pk, number=1)
     assert await versioned(socket) == ("turn", 1)
-    sent = broadcast_module.broadcast
-    monkeypatch.setattr(broadcast_module, "broadcast",  # the turns are lost, the rest goes
-                        lambda group, message, late=0: message["type"] == "turn"
-                        or sent(group, message, late))
+    sent = outbox_module._send_all
+
+    async def turns_lost(triples):  # the turns are lost, the rest goes
+        await sent([triple for triple in triples if triple[1]["type"] != "turn"])
+
+    monkeypatch.setattr(outbox_module, "_send_all", turns_lost)
     await resolve(match_id=match.pk, number=2)
     assert await versioned(socket) == ("turn", 2)  # not the end first, a turn short
     assert await versioned(socket) == ("end", 2)
