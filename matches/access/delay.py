@@ -63,7 +63,7 @@ def delayed(match: Match, now: datetime | None = None) -> Match:
     ended = match.ended_at is None or match.ended_at <= moment
     if turns < match.resolved_turns or (match.over and not ended):
         # its last turns, or its end without one (a time-out, a void), are still to come
-        shown.resolved_turns, shown.result, shown.closed = turns, None, False
+        shown.resolved_turns, shown.result, shown.ended_early = turns, None, False
     return shown
 
 

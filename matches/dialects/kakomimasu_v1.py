@@ -407,7 +407,7 @@ class Following:
     def shown_now(self) -> tuple[list[str], int]:
         """The ids in the window, and how many there are in all."""
         now = timezone.now()
-        matches = self.visible().only("pk", "start_at", "resolved_turns", "turns", "closed",
+        matches = self.visible().only("pk", "start_at", "resolved_turns", "turns", "ended_early",
                                       "delay_s", "paused_at", "result", "created_at")
         order = "start_at" if self.wanted.get("sort") == "startAtUnixTime-asc" else "-start_at"
         ids = [str(m.pk) for m in matches.order_by(order, "-pk")  # as this viewer sees it

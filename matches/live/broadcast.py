@@ -92,7 +92,7 @@ def visibility_news(match: Match, was_public: bool) -> list[Triple]:
 def notices_news() -> list[Triple]:
     message = messages.notices(for_everyone())
     return [(match_group(match_id), message, 0)
-            for match_id in Match.objects.filter(closed=False).values_list("pk", flat=True)]
+            for match_id in Match.objects.unfinished().values_list("pk", flat=True)]
 
 
 # What the services call, in the transaction that stores the change (or after it): each

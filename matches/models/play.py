@@ -57,10 +57,10 @@ def storable_id(number: int) -> bool:
 
 class MatchQuerySet(models.QuerySet):
     def finished(self):
-        return self.filter(Q(resolved_turns__gte=F("turns")) | Q(closed=True))
+        return self.filter(Q(resolved_turns__gte=F("turns")) | Q(ended_early=True))
 
     def unfinished(self):
-        return self.filter(resolved_turns__lt=F("turns"), closed=False)
+        return self.filter(resolved_turns__lt=F("turns"), ended_early=False)
 
     def running(self, now: datetime):
         return self.unfinished().filter(start_at__lte=now)
@@ -102,8 +102,11 @@ class Match(models.Model):
     # turn n with filter(resolved_turns=n - 1).update(resolved_turns=n).
     resolved_turns = models.PositiveSmallIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
-    # No turn after the stored ones will be played: an imported record.
-    closed = models.BooleanField(default=False)
+    # It ended before its last turn: no turn after the stored ones will be played (the
+    # game was decided early, a team ran out of time or broke the protocol, the judges
+    # voided it, or it is an imported record that stops there). `over` says whether it
+    # has ended, whichever way.
+    ended_early = models.BooleanField(default=False)
     # Who may see it: judges and its own teams always; everyone once it is published
     # (finished), or while it runs if the organiser made it public live.
     published = models.BooleanField(default=False)
@@ -153,7 +156,7 @@ class Match(models.Model):
             # What the clock reads at every tick (unfinished(), running()): only the
             # matches not yet over, however long the history of finished ones.
             models.Index(fields=["start_at"], name="match_unfinished_start",
-                         condition=Q(closed=False, resolved_turns__lt=F("turns"))),
+                         condition=Q(ended_early=False, resolved_turns__lt=F("turns"))),
         ]
         constraints = [
             models.CheckConstraint(condition=Q(resolved_turns__lte=F("turns")),
@@ -231,7 +234,7 @@ class Match(models.Model):
 
     @property
     def over(self) -> bool:
-        return self.resolved_turns >= self.turns or self.closed
+        return self.resolved_turns >= self.turns or self.ended_early
 
     def status(self, now: datetime) -> str:
         if self.over:
@@ -271,7 +274,7 @@ class Match(models.Model):
         """Turns whose deadline has passed but which are not resolved yet, in order
         (an alternating game's turns have none: a move resolves its turn; a paused
         match's, none until it resumes)."""
-        if now < self.start_at or self.closed or self.moves_one_by_one or self.paused_at:
+        if now < self.start_at or self.ended_early or self.moves_one_by_one or self.paused_at:
             return range(0)
         if self.credits:
             past = self._last_turn_by(now, self.deadline)

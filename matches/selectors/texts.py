@@ -22,6 +22,7 @@ from django.utils import timezone
 from matches import selectors
 from matches.caches import Kept, identity
 from matches.models import Entrant, Match, Team, Turn
+from matches.rules import rules_for
 from matches.selectors import notices
 
 TURN_TEXTS = Kept("turn texts", entries=500_000, limit=192 << 20)
@@ -121,7 +122,7 @@ def _array(texts: list[str]) -> list[str]:
 
 
 def _version(match: Match, now: datetime) -> tuple:
-    return (*_identity(match), match.resolved_turns, match.closed, match.board_hidden(now),
+    return (*_identity(match), match.resolved_turns, match.ended_early, match.board_hidden(now),
             json.dumps(match.result, sort_keys=True))
 
 
@@ -139,8 +140,9 @@ def public_state_text(match: Match, you: int | None, now: datetime | None = None
         meta = selectors.match_meta(match)
         meta.pop("game_of_match")  # other games move on without this one: read per request
         state = selectors.latest_view(match)
+        last = selectors.last_marks(match, state)
         actions = turn_texts(match, match.resolved_turns, "actions")
-        text = "".join([_dumps({**meta, "state": state})[1:-1], ',"actions":',
+        text = "".join([_dumps({**meta, "state": state, "last": last})[1:-1], ',"actions":',
                         *_array(actions)])
         return text.encode(), state["scores"]  # kept as bytes: each answer one copy
 
@@ -168,10 +170,12 @@ def replay_text(match: Match, now: datetime | None = None) -> str:
                               else callout_texts(match, match.resolved_turns))]
         scores = [selectors.initial_view(match)["scores"],
                   *map(json.loads, turn_texts(match, match.resolved_turns, "scores"))]
-        leads = _dumps(selectors.leads(match, scores))
+        rules, shown = rules_for(match.game), list(map(json.loads, states))
+        drawn = {"leads": selectors.leads(match, scores), "lasts": rules.last_turns(shown),
+                 "swings": rules.swings(scores), "news": selectors.drawing_news_of(match, shown)}
         text = "".join([_dumps(data)[:-1], ',"states":', *_array(states), ',"reasons":',
-                        *_array(reasons), ',"callouts":', *_array(callouts),
-                        ',"leads":', leads, "}"])
+                        *_array(reasons), ',"callouts":', *_array(callouts), ",",
+                        _dumps(drawn)[1:]])
         return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
     return WHOLE_TEXTS.get(("replay", match.status(now), *_version(match, now)), build)

@@ -26,7 +26,7 @@ IMPORT_PERIOD_MS = (1000, 0)  # strategy and transition of an imported match: no
 
 @transaction.atomic
 def match_import(record: MatchRecord, published: bool = False) -> Match:
-    """Store a parsed record as a finished (closed) match; all or nothing."""
+    """Store a parsed record as a finished match (no turn after its last); all or nothing."""
     # (no clock to wake: an imported match is finished)
     team_names_check([team["name"] for team in record.teams])
     timeline = compute_timeline(record)
@@ -37,7 +37,7 @@ def match_import(record: MatchRecord, published: bool = False) -> Match:
         game=record.game, title=record.title, board=_board(record), agents=record.agents,
         turns=record.turns, strategy_ms=strategy_ms, transition_ms=transition_ms,
         start_at=now - timedelta(milliseconds=(strategy_ms + transition_ms) * played),
-        resolved_turns=played, result=timeline.get("result"), closed=True,
+        resolved_turns=played, result=timeline.get("result"), ended_early=True,
         published=published,
     )
     teams = [Team.objects.create(match=match, index=index, name=team["name"],

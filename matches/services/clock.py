@@ -53,7 +53,7 @@ REJOIN_SECONDS = 3600.0
 # its identity, by which the thinking time used is kept). The turns themselves read the
 # whole match again, in their transaction.
 CLOCK_FIELDS = ("game", "start_at", "strategy_ms", "transition_ms", "turns", "resolved_turns",
-                "clock_ms", "closed", "created_at", "paused_at", "credits")
+                "clock_ms", "ended_early", "created_at", "paused_at", "credits")
 
 
 def unfinished_matches() -> list[Match]:
@@ -84,7 +84,7 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) 
         if match.alternating:
             if selectors.move_clock(match, now)["deadline"] <= now and time_out(
                     match_id=match.pk, number=match.resolved_turns + 1):
-                match.closed = True
+                match.ended_early = True
                 resolved += 1
             continue
         turns = [Due(match.pk, number, match.deadline(number))
@@ -97,7 +97,7 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) 
         resolved += len(taken)
         for match_id, row in taken.items():  # the caller's copies stay current
             listed[match_id].resolved_turns = row.number
-            listed[match_id].closed = row.match.closed
+            listed[match_id].ended_early = row.match.ended_early
         # a match whose turn another clock took is that clock's to carry on, in order
         waiting = {match_id: turns for match_id, turns in waiting.items()
                    if turns and match_id in taken}

@@ -73,10 +73,10 @@ def match_void(*, match_id: int, reason: str, judge: str) -> Match:
         for game in games:
             if is_void(game):
                 continue
-            game.result, game.closed = void_result(reason, judge, game.result), True
+            game.result, game.ended_early = void_result(reason, judge, game.result), True
             game.ended_at = game.ended_at or now
             _noted(game, now, "void", judge, reason=reason)
-            Match.objects.filter(pk=game.pk).update(result=game.result, closed=True,
+            Match.objects.filter(pk=game.pk).update(result=game.result, ended_early=True,
                                                     paused_at=None, control_log=game.control_log,
                                                     ended_at=game.ended_at)
             end_announce(game)

@@ -134,7 +134,7 @@ def _claim(due: dict[int, Due]) -> list[Match]:
     still at the turn before, unpaused, open and with the deadline they were found due by
     are taken."""
     locked = (Match.objects.select_for_update().prefetch_related("teams")
-              .filter(pk__in=due, closed=False, paused_at=None).order_by("pk"))
+              .filter(pk__in=due, ended_early=False, paused_at=None).order_by("pk"))
     taken = [match for match in locked
              if match.resolved_turns == due[match.pk].number - 1
              and due[match.pk].deadline in (None, match.deadline(due[match.pk].number))]
@@ -153,9 +153,9 @@ def _end(match: Match, row: Turn, state: Any) -> None:
     """Store the result of a match that ended with `row` (in the caller's transaction)."""
     rules = rules_for(match.game)
     match.result = selectors.final_result(match, row.scores, rules.result(state))
-    match.closed = row.number < match.turns  # decided before its last turn
+    match.ended_early = row.number < match.turns  # decided before its last turn
     match.ended_at = row.resolved_at
-    match.save(update_fields=["result", "closed", "ended_at"])
+    match.save(update_fields=["result", "ended_early", "ended_at"])
 
 
 def _committed(played: list[tuple[Match, Turn, Any, Any]]) -> None:
@@ -201,11 +201,12 @@ def time_out(*, match_id: int, number: int) -> bool:
         loser = rules_for(match.game).mover(number)
         result = {"winner": 1 - loser, "decided_by": "time"}
         now = timezone.now()
-        ended = Match.objects.filter(pk=match_id, resolved_turns=number - 1, closed=False,
-                                     paused_at=None).update(closed=True, result=result,
+        ended = Match.objects.filter(pk=match_id, resolved_turns=number - 1,
+                                     ended_early=False,
+                                     paused_at=None).update(ended_early=True, result=result,
                                                             ended_at=now)
         if ended:
-            match.closed, match.result, match.ended_at = True, result, now
+            match.ended_early, match.result, match.ended_at = True, result, now
             end_announce(match)
             transaction.on_commit(lambda: match_ended.send(time_out, match=match), robust=True)
     return bool(ended)

@@ -209,7 +209,7 @@ def _matches_by_fixture(fixtures: Sequence[Fixture], now: datetime | None = None
     if moment is not None:  # a match made since (a rerun, the next match) is not shown yet
         matches = matches.filter(Q(public_from=None) | Q(public_from__lte=now))
     rows = list(matches.order_by("pk").values_list(
-        "pk", "fixture_id", "start_at", "turns", "resolved_turns", "closed",
+        "pk", "fixture_id", "start_at", "turns", "resolved_turns", "ended_early",
         "result__decided_by"))
     later: dict[int, int] = {}  # a match's first turn the public has not seen
     if moment is not None:
@@ -218,12 +218,12 @@ def _matches_by_fixture(fixtures: Sequence[Fixture], now: datetime | None = None
         later = dict(Turn.objects.filter(match_id__in=recent, resolved_at__gt=moment)
                      .values("match_id").annotate(first=Min("number"))
                      .values_list("match_id", "first"))
-    for pk, fixture_id, start_at, turns, resolved, closed, decided_by in rows:
+    for pk, fixture_id, start_at, turns, resolved, ended_early, decided_by in rows:
         if moment is not None:
             start_at = start_at + (now - moment)
             if pk in later:
-                resolved, closed = later[pk] - 1, False
-        status = (Match.FINISHED if resolved >= turns or closed
+                resolved, ended_early = later[pk] - 1, False
+        status = (Match.FINISHED if resolved >= turns or ended_early
                   else Match.UPCOMING if now < start_at else Match.RUNNING)
         found[fixture_id].append(MatchLine(pk, status, resolved, turns,
                                            status == Match.FINISHED and decided_by == "void"))

@@ -117,7 +117,7 @@ async def test_a_fault_loses_the_game_and_the_other_gets_its_end(serve, fault, c
     wanted = "jump" if fault == "unknown" else None
     assert entry[:2] == (0, 2) and entry[6] == [*played, {"command": wanted}]
     match = await finished(result.match_id)
-    assert match.result == {"winner": 1, "decided_by": "fault"} and match.closed
+    assert match.result == {"winner": 1, "decided_by": "fault"} and match.ended_early
 
 
 @pytest.mark.parametrize(("sent", "shown"), [

@@ -32,7 +32,7 @@ async def started(serve):
     playing = asyncio.gather(cool.play(scripted(STEADY)), hot.play(scripted(STEADY)))
     while not cool.replies:
         await asyncio.sleep(0.01)
-    match = await database_sync_to_async(Match.objects.get)(game="chaser", closed=False)
+    match = await database_sync_to_async(Match.objects.get)(game="chaser", ended_early=False)
     return server, cool, hot, playing, match
 
 
@@ -63,5 +63,5 @@ async def test_a_void_chaser_match_ends_at_once_and_closes_its_programs(serve):
     await asyncio.wait_for(playing, 10)  # both programs see their connection closed
     assert await asyncio.wait_for(server.task, 10) == []
     done = await database_sync_to_async(Match.objects.get)(pk=match.pk)
-    assert done.result["decided_by"] == "void" and done.closed
+    assert done.result["decided_by"] == "void" and done.ended_early
     assert cool.heard[-1] != "0" and len(cool.replies) < len(STEADY)

@@ -42,7 +42,7 @@ def test_a_played_match_verifies_and_round_trips_through_its_record():
     assert exported["format"] == "match-record/1" and len(exported["actions"]) == 3
     assert exported["actions"][0][1] == [put(0, 2, 2), put(1, 4, 3)]
     imported = match_import(parse_record(exported))
-    assert imported.over and imported.closed and imported.result == match.result
+    assert imported.over and imported.ended_early and imported.result == match.result
     assert match_export(imported) == exported
     assert first_difference(stored_timeline(match), stored_timeline(imported)) is None
     assert match_verify(imported).verified

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
 def test_each_tick_searches_the_index_of_unfinished_matches():
     for _ in range(3):
         make_match(turns=1)
-    Match.objects.update(closed=True)  # history
+    Match.objects.update(ended_early=True)  # history
     make_match(start_in=-1, strategy=3600)  # under way
     now = timezone.now()
     with CaptureQueriesContext(connection) as read:
@@ -73,7 +73,7 @@ def test_turns_due_together_take_as_many_queries_for_eight_matches_as_for_two():
             start_at=due - timedelta(seconds=3600))
         with CaptureQueriesContext(connection) as read:
             assert clock_tick(due + timedelta(seconds=1)) == count
-        Match.objects.filter(pk__in=[m.pk for m in matches]).update(closed=True)
+        Match.objects.filter(pk__in=[m.pk for m in matches]).update(ended_early=True)
         return len(read.captured_queries)
 
     assert queries_of_a_tick(8) == queries_of_a_tick(2)

@@ -142,7 +142,7 @@ def test_what_cannot_be_held_is_refused_in_one_line():
     assert "at most 3600 seconds" in refusal("extendmatch", str(match.pk), "7200")
     assert run("resumematch", str(match.pk)).startswith(f"match {match.pk} resumed after ")
     assert run("extendmatch", str(match.pk), "20") == f"match {match.pk} extended by 20 s\n"
-    Match.objects.filter(pk=match.pk).update(closed=True)
+    Match.objects.filter(pk=match.pk).update(ended_early=True)
     assert refusal("pausematch", str(match.pk), "--reason", "late") == f"match {match.pk} is over"
     assert refusal("pausematch", "999999", "--reason", "x") == "there is no match 999999"
     with pytest.raises(ControlError, match="over"):

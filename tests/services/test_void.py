@@ -45,7 +45,7 @@ def test_a_finished_match_keeps_what_it_had_and_counts_nowhere_on_the_ladder(
     settings.PRACTICE = "open"
     match, _ = make_match(turns=1)
     result = {"winner": 0, "decided_by": "total"}
-    Match.objects.filter(pk=match.pk).update(closed=True, result=result, practice_by="guest:x")
+    Match.objects.filter(pk=match.pk).update(ended_early=True, result=result, practice_by="guest:x")
     ladder_record(match)  # as its end would have (the ladder keeps what it rated)
     assert [row["wins"] for row in practice_ladder("kakomimasu") if row["level"] is None] == [1, 0]
     with django_capture_on_commit_callbacks(execute=True):  # the ladder hears of it then

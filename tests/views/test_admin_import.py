@@ -47,7 +47,7 @@ def test_a_record_becomes_a_finished_match_and_the_admin_shows_it(importer, publ
     assert response["Location"] == f"/admin/matches/match/{match.pk}/change/"
     page = importer.get(response["Location"]).content.decode()
     assert f"Imported the record as match {match.pk} (" in page
-    assert match.published is publish and match.closed and match.resolved_turns == 6
+    assert match.published is publish and match.ended_early and match.resolved_turns == 6
     assert match_export(match) == parse_record(raw).to_json()
     seen = Client().get(f"/matches/{match.pk}/replay").status_code
     assert seen == (200 if publish else 404)

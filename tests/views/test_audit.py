@@ -125,7 +125,7 @@ def test_a_judge_publishes_a_finished_match_and_only_a_finished_one(judge_client
     page = judge_client.post(url, {"published": "1"}, follow=True).content.decode()
     assert "Only a finished match can be published." in page
     assert not Match.objects.get(pk=match.pk).published
-    Match.objects.filter(pk=match.pk).update(closed=True)
+    Match.objects.filter(pk=match.pk).update(ended_early=True)
     page = judge_client.post(url, {"published": "1"}, follow=True).content.decode()
     assert "Published: everyone may see it" in page and Match.objects.get(pk=match.pk).published
     from django.test import Client

@@ -146,7 +146,7 @@ def test_publish_and_make_private_are_two_clearly_worded_actions(judge_client):
     assert 'data-publish="0">Make private: judges and its teams only' in page
     assert 'data-publish="1"' not in page and "Unpublish" not in page
     match, _ = make_match(turns=1, public=True)  # public while live, then over
-    Match.objects.filter(pk=match.pk).update(closed=True)
+    Match.objects.filter(pk=match.pk).update(ended_early=True)
     page = audit(judge_client, match)  # watched in public, not published: both offered
     assert 'data-publish="1">Publish: its record and data for everyone' in page
     assert 'data-publish="0">Make private' in page
@@ -174,7 +174,7 @@ def test_a_judge_imports_a_record_and_lands_on_its_audit(judge_client):
                                           "publish": "on"})
     match = Match.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/matches/{match.pk}/audit"
-    assert match.published and match.closed and match.game == "chaser"
+    assert match.published and match.ended_early and match.game == "chaser"
     page = audit(judge_client, match)
     assert f"Imported final.json as match {match.pk} (published)." in page
     kifu = (VECTORS / "blokus-duo/random_s7_00.kifu.txt").read_bytes()
