@@ -45,6 +45,8 @@ def whatif_play(document: dict[str, Any], from_turn: int, turns: Any, play_on: A
     for number, actions in enumerate(checked.actions[:from_turn], start=1):
         state, outcomes = rules.resolve_turn(state, actions)
         history.append({"turn": number, "outcomes": outcomes})
+    # the branch's position, where the first turn of the variation starts from
+    branch = {**rules.view(state), "outcomes": history[-1]["outcomes"] if history else []}
     rngs = [random.Random(f"{seed}-{team}") for team in (0, 1)]
     states: list[dict[str, Any]] = []
     played: list[list[list[dict[str, Any]]]] = []
@@ -78,6 +80,12 @@ def whatif_play(document: dict[str, Any], from_turn: int, turns: Any, play_on: A
     # who leads after each turn, as the replay draws it (the last by the result)
     answer["leads"] = [rules.lead(each["scores"], answer.get("result") if turn == len(states) - 1
                                   else None) for turn, each in enumerate(states)]
+    # what each turn did on the board, as the replay marks it
+    answer["lasts"] = rules.last_turns(states, branch)
+    # how each moved the score difference, as the replay marks it
+    answer["swings"] = rules.swings([branch["scores"], *(each["scores"] for each in states)])[1:]
+    # what a screen remembers of each (Procon 2020: the treasures it took)
+    answer["news"] = [rules.drawing_news(document["board"], each) for each in states]
     return answer
 
 

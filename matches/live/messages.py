@@ -24,9 +24,12 @@ def turn(match: Match, row: Turn, now: datetime,
          before: dict[str, Any] | None = None) -> dict[str, Any]:
     """One transition: a timeline/1 state plus the next deadline and the server's time,
     who leads (`lead`), the side panel's parts (`panel`) as the game's rules say, the
-    outcomes' reasons in every language (`reasons`) and what mattered in the turn
-    (`callouts`, in every language; `before`: the turn before's state, read here when
-    the caller has not)."""
+    outcomes' reasons in every language (`reasons`), what mattered in the turn
+    (`callouts`, in every language) and what the screens mark of it on the board
+    (`last`, the rules' `last_turn`), how it moved the score difference (`swing`, the
+    rules' `swing`) and what a screen must remember of it (the rules' `drawing_news`,
+    for a game whose drawing remembers earlier turns; `before`: the turn before's
+    state, read here when the caller has not)."""
     state = row.state()
     rules = rules_for(match.game)
     if before is None and row.number:
@@ -44,11 +47,14 @@ def turn(match: Match, row: Turn, now: datetime,
         "panel": panels["en"],
         "panels": panels,
         "reasons": selectors.reasons_said(state.get("outcomes")),
+        "last": rules.last_turn(state, before),
+        "swing": before and rules.swing(before["scores"], state["scores"]),
         "callouts": names and selectors.callouts_unless_quiet(
             {code: callouts for code, (_, callouts) in said.items()}),
         "deadline": selectors.epoch_ms(_deadline_after(match, row.number, now)),
         "server_time": selectors.epoch_ms(now),
         **selectors.move_clock_fields(match, now, row.number),
+        **(rules.drawing_news(match.board.data, state) if rules.drawing_history else {}),
     }
 
 
@@ -112,11 +118,13 @@ def _snapshot_parts(match: Match, now: datetime) -> tuple[dict[str, Any], str]:
 
     def build() -> tuple[dict[str, Any], str]:
         state = selectors.latest_view(match)
-        panels = selectors.every_language(lambda: rules_for(match.game).panel(state))
+        rules = rules_for(match.game)
+        panels = selectors.every_language(lambda: rules.panel(state))
         hidden = match.board_hidden(timezone.now()) or not match.resolved_turns
         before = None if hidden else selectors.view_before(match, match.resolved_turns)
         parts = {"match": selectors.match_meta(match), "state": state, "panel": panels["en"],
                  "panels": panels, "reasons": selectors.reasons_said(state.get("outcomes")),
+                 "last": rules.last_turn(state, before),
                  "callouts": _callouts(match, before, state),
                  "decisive": _decisive(match, state),
                  "history": selectors.score_history(match),
@@ -161,13 +169,18 @@ def step(turn: int, team: int, command: str | None, result: str, state: dict[str
     """One player's step of a game its protocol server plays (docs/live-protocol.md,
     `step`): the command, what became of it, the position after, and, as the game's
     `rules` say of that position, who leads (`lead`) and the cards' words (`panel`,
-    `panels`), so a screen never shows a step's number beside a turn's words; `reason`
-    for a fault, `cells` the cells a look or a search read."""
+    `panels`), so a screen never shows a step's number beside a turn's words, and what
+    the screens mark of the step on the board (`last`, the rules' `last_turn` of the
+    position with this step as its one outcome); `reason` for a fault, `cells` the
+    cells a look or a search read."""
     message = {"type": "step", "turn": turn, "team": team, "command": command,
                "result": result, "state": state}
     if rules is not None:
         panels = selectors.every_language(lambda: rules.panel(state))
-        message.update(lead=rules.lead(state["scores"]), panel=panels["en"], panels=panels)
+        outcomes: list[list[dict[str, Any]]] = [[], []]
+        outcomes[team] = [{"command": command, "result": result}]
+        message.update(lead=rules.lead(state["scores"]), panel=panels["en"], panels=panels,
+                       last=rules.last_turn({**state, "outcomes": outcomes}))
     if reason:
         message["reason"] = reason
         message["reasons"] = selectors.reasons_said([[{"reason": reason}]])

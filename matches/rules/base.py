@@ -183,15 +183,17 @@ class Presentation:
 
     def drawing_extras(self, board: Mapping[str, Any],
                        states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        """What a screen joining late cannot tell from the latest state alone, from the
-        board and the timeline/1 states so far: by default `previous`, the turn, cells,
-        agents and outcomes of the state before the latest (where the last turn's moves
-        started; what the turn before did, after a pass)."""
-        if len(states) < 2:
-            return {}
-        before = states[-2]
-        return {"previous": {key: before[key] for key in ("turn", "cells", "agents", "outcomes")
-                             if key in before}}
+        """What a screen joining late cannot tell from the latest state alone (what it
+        remembers of earlier turns: each turn's `drawing_news` so far), from the board
+        and the timeline/1 states so far: nothing by default. (The last turn's marks
+        are `last_turn`'s.)"""
+        return {}
+
+    def drawing_news(self, board: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+        """What a state's turn adds to what a screen remembers of earlier turns (the
+        `drawing_extras` a late screen is given at once), from the board and that state
+        alone: nothing by default."""
+        return {}
 
     # --- scores ---------------------------------------------------------------------
 
@@ -235,6 +237,22 @@ class Presentation:
                 share = 1.0 if winner == 0 else 0.0
             team = winner
         return {"team": team, "margin": abs(first - second), "share": round(share, 4)}
+
+    def swing(self, before: Sequence[Mapping[str, int]],
+              after: Sequence[Mapping[str, int]]) -> dict[str, int] | None:
+        """How a turn moved the headline's difference, as `lead` measures it (fewer
+        squares left is better): {"team" (who gained), "points"}; None where it did not
+        move. The one definition the replay's marks and the TV's biggest swing use."""
+        (a0, b0), (a1, b1) = self.headline(before), self.headline(after)
+        change = (a1 - b1) - (a0 - b0)
+        change = -change if self.fewer_leads else change  # > 0: A gained
+        return {"team": 0 if change > 0 else 1, "points": abs(change)} if change else None
+
+    def swings(self, scores: Sequence[Sequence[Mapping[str, int]]]) -> list[Any]:
+        """`swing` of each turn whose scores come after the first in `scores` (None
+        for the first: nothing before it)."""
+        return [None, *(self.swing(before, after)
+                        for before, after in zip(scores, scores[1:], strict=False))]
 
     # --- the end of a match, in words -----------------------------------------------
 
@@ -406,13 +424,21 @@ class Presentation:
 
     def last_turn(self, state: Mapping[str, Any],
                   previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
-        """What a state's turn did, for the board picture, as the screens draw it
-        (static/matches/games/<game>.js's `lastTurn`): `marks`, each [x, y, kind, team],
+        """What a state's turn did, as the board picture and every screen draw it (the
+        one place this is worked out: the server sends it as `last`): `marks`, each
+        [x, y, kind, team],
         kind "acted" (a cell put, removed or built on), "read" (a cell a look or a
         search read) or "placed" (a square of the piece just placed); `moves`, each
         [[x0, y0], [x1, y1], team]. `previous`: the state before, where the agents
         stood (None: a move is drawn only where the state alone tells its start)."""
         return {"marks": [], "moves": []}
+
+    def last_turns(self, states: Sequence[Mapping[str, Any]],
+                   before: Mapping[str, Any] | None = None) -> list[dict[str, list[Any]]]:
+        """`last_turn` of each of these states in order, each from the one before it
+        (the first from `before`, if given): what a replay or a variation draws."""
+        return [self.last_turn(state, previous)
+                for previous, state in zip([before, *states], states, strict=False)]
 
     def picture_style(self) -> dict[str, Any]:
         """What a board picture draws, in terms that name no game (`matches.picture`):

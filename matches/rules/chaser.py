@@ -368,8 +368,10 @@ class ChaserRules(Presentation):
 
     def last_turn(self, state: Mapping[str, Any],
                   previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
-        """Each player's step: a walk goes from where it stood, a put is "acted" on the
-        new block, a look or a search "read" the cells its reply tells of."""
+        """Each player's step: a walk goes from where it stood (none where the player
+        did not move: it walked into the other one, who stands on the cell ahead; without
+        `previous` that cell tells), a put is "acted" on the new block, a look or a search
+        "read" the cells its reply tells of."""
         marks: list[Any] = []
         moves: list[Any] = []
         for team, outcomes in enumerate(state.get("outcomes") or ()):
@@ -386,7 +388,11 @@ class ChaserRules(Presentation):
                     marks.append([x + dx, y + dy, "acted", team])
                 else:
                     start = previous["agents"][team][0] if previous else None
-                    moves.append([start or [x - dx, y - dy], [x, y], team])
+                    blocked = state["agents"][1 - team][0] == [x + dx, y + dy]
+                    if start is None and not blocked:
+                        start = [x - dx, y - dy]
+                    if start and list(start) != [x, y]:
+                        moves.append([list(start), [x, y], team])
         return {"marks": marks, "moves": moves}
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:

@@ -21,7 +21,6 @@ import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from types import MappingProxyType
 from typing import Any
 
@@ -305,10 +304,13 @@ class Procon2020Rules(Presentation):
 
     def drawing_extras(self, board: Mapping[str, Any],
                        states: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-        """The treasures taken so far, as [x, y] cells: a late screen must not draw them
-        (and the state before, as every game gives)."""
-        return {**super().drawing_extras(board, states),
-                "treasures_taken": sorted(treasures_taken(board, states))}
+        """The treasures taken so far, as [x, y] cells: a late screen must not draw them."""
+        return {"treasures_taken": sorted(treasures_taken(board, states))}
+
+    def drawing_news(self, board: Mapping[str, Any], state: Mapping[str, Any]) -> dict[str, Any]:
+        """The treasures the state's turn took, as [x, y] cells (none: nothing)."""
+        taken = sorted(treasures_taken(board, [state]))
+        return {"treasures_taken": [list(cell) for cell in taken]} if taken else {}
 
     def picture_style(self) -> dict[str, Any]:
         """Tiles as walls, obstacles crossed stones; no territory (areas are counted,
@@ -625,14 +627,17 @@ def _next(state: Procon2020State, cells: np.ndarray, agents: Agents,
 
 
 def treasures_taken(board: Mapping[str, Any], states: Sequence[Mapping[str, Any]]) -> set[Cell]:
-    """The treasures collected in these timeline/1 states (turn 0 first), for whoever
-    draws a timeline, which does not list them. Only a move that succeeds brings an
-    agent onto a cell, and the first one onto a treasure takes it: a treasure is gone
-    once an agent stands on it where in the state before it did not."""
+    """The treasures collected in these timeline/1 states, for whoever draws a timeline,
+    which does not list them: a treasure is taken by a move that succeeds onto it (as
+    `_apply` takes it), the only way onto a cell (an agent starting on one has not taken
+    it; one stepping on as another steps off has)."""
     spots = {(treasure["x"], treasure["y"]) for treasure in board.get("treasures", [])}
-    taken: set[Cell] = set()
-    for before, after in pairwise(states):
-        was = {tuple(at) for team in before["agents"] for at in team if at}
-        taken |= {tuple(at) for team in after["agents"] for at in team
-                  if at and tuple(at) in spots and tuple(at) not in was}
-    return taken
+    return {cell for state in states for cell in _moved_onto(state) if cell in spots}
+
+
+def _moved_onto(state: Mapping[str, Any]) -> list[Cell]:
+    """The cells a state's turn's successful moves ended on."""
+    return [tuple(state["agents"][team][outcome["agent"]])
+            for team, outcomes in enumerate(state.get("outcomes") or ())
+            for outcome in outcomes
+            if outcome.get("result") == "ok" and outcome.get("type") == "move"]

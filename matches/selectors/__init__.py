@@ -16,6 +16,7 @@ from matches.selectors.audit import (  # noqa: F401
     Verdict,
     biggest_swing,
     conflict_threshold,
+    drawing_news_of,
     match_export,
     match_verify,
     replay_data,
@@ -33,6 +34,7 @@ from matches.selectors.ladder import practice_ladder  # noqa: F401
 from matches.selectors.moments import (  # noqa: F401
     featured_match,
     game_of_match,
+    last_marks,
     leads,
     match_meta,
     match_summary,

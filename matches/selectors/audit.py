@@ -99,23 +99,17 @@ def swing_threshold(match: Match, now: datetime | None = None) -> int:
 
 
 def biggest_swing(match: Match) -> dict[str, int] | None:
-    """The turn that moved the score difference most, as the TV replays it between
-    matches: {"turn", "team" (who gained), "points"}; None for a match with no turn or
-    none that moved the difference by more than 1, the least a score moves (a CHaser
-    item: "the biggest swing +1" says nothing worth a replay)."""
-    rules = rules_for(match.game)
-    sign = -1 if rules.fewer_leads else 1  # fewer squares left is better
+    """The turn that moved the score difference most (the rules' `swing`, as the replay
+    marks it), as the TV replays it between matches: {"turn", "team" (who gained),
+    "points"}; None for a match with no turn or none that moved the difference by more
+    than 1, the least a score moves (a CHaser item: "the biggest swing +1" says nothing
+    worth a replay)."""
+    history = score_history(match)
+    swings = rules_for(match.game).swings([entry["scores"] for entry in history])
     best = None
-    before = None
-    for entry in score_history(match):
-        a, b = rules.headline(entry["scores"])
-        lead = sign * (a - b)
-        if before is not None and lead != before:
-            change = lead - before
-            if best is None or abs(change) > best["points"]:
-                best = {"turn": entry["turn"], "team": 0 if change > 0 else 1,
-                        "points": abs(change)}
-        before = lead
+    for entry, swing in zip(history, swings, strict=True):
+        if swing and (best is None or swing["points"] > best["points"]):
+            best = {"turn": entry["turn"], **swing}
     return best if best is not None and best["points"] > 1 else None
 
 
@@ -127,13 +121,25 @@ def conflict_threshold(match: Match, now: datetime | None = None) -> int:
     return max(2, match.agents)
 
 
+def drawing_news_of(match: Match, states: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each state's `drawing_news`, as its rules say (nothing while the board is
+    secret)."""
+    rules = rules_for(match.game)
+    if match.board_hidden(timezone.now()) or not rules.drawing_history:
+        return [{} for _ in states]
+    return [rules.drawing_news(match.board.data, state) for state in states]
+
+
 def replay_data(match: Match, now: datetime | None = None,
                 states: bool = True) -> dict[str, Any]:
     """The replay page's data: the match, the empty board, then every stored turn
     (Turn rows only: nothing of a turn still being played), the result in words in
-    every language (`verdicts`, as the live protocol's; `verdict` in English) and the
-    mark thresholds (`states=False`: all but the states, which `texts.replay_text`
-    joins itself)."""
+    every language (`verdicts`, as the live protocol's; `verdict` in English), the
+    mark thresholds, and after each turn who leads, what it did on the board, how it
+    moved the score difference and what a screen remembers of it (`leads`, `lasts`,
+    `swings`, `news`: each as a live turn's `lead`, `last`, `swing` and its rules'
+    `drawing_news`) (`states=False`: all but the states and what follows from them,
+    which `texts.replay_text` joins itself)."""
     now = now or timezone.now()
     said = verdicts(match, latest_scores(match)) if match.result is not None else None
     data = {
@@ -149,5 +155,12 @@ def replay_data(match: Match, now: datetime | None = None,
         rows = stored_turns(match).order_by("number")
         data["states"] = [initial_view(match)] + [row.state() for row in rows]
         data["leads"] = leads(match, [state["scores"] for state in data["states"]])
+        # what each turn did on the board, as the screens mark it (the rules' last_turn)
+        data["lasts"] = rules_for(match.game).last_turns(data["states"])
+        # how each turn moved the score difference (the rules' swing; the marks' measure)
+        data["swings"] = rules_for(match.game).swings(
+            [state["scores"] for state in data["states"]])
+        # what a screen remembers of each turn (Procon 2020: the treasures it took)
+        data["news"] = drawing_news_of(match, data["states"])
         data["reasons"] = [{}] + [reasons_said(row.outcomes) for row in rows]
     return data

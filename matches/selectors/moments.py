@@ -25,6 +25,7 @@ from matches.selectors.records import (
     latest_view,
     match_games,
     stored_turns,
+    view_before,
 )
 from matches.selectors.verdicts import every_language, verdicts_now
 
@@ -115,8 +116,16 @@ def public_state(match: Match, now: datetime | None = None) -> dict[str, Any]:
         **match_meta(match),
         **timing(match, now, state["scores"]),
         "state": state,
+        "last": last_marks(match, state),
         "actions": [{"turn": number, "outcomes": outcomes} for number, outcomes in rows],
     }
+
+
+def last_marks(match: Match, state: dict[str, Any]) -> dict[str, list[Any]]:
+    """What the screens mark on the board of `state`'s turn (its rules' `last_turn`,
+    from the state before it where the turn needs it)."""
+    before = view_before(match, state["turn"]) if state.get("turn") else None
+    return rules_for(match.game).last_turn(state, before)
 
 
 def match_summary(match: Match, now: datetime,

@@ -141,7 +141,8 @@ def match_embed(request: HttpRequest, match_id: int) -> HttpResponse:
         extras = ({} if match.board_hidden(timezone.now())
                   else rules.drawing_extras(match.board.data, shown))
         fixed = {"match": selectors.match_meta(match), "state": shown[-1],
-                 "previous": shown[-2] if len(shown) > 1 else None,
+                 # what the turn did on the board, as every screen marks it
+                 "last": rules.last_turn(shown[-1], shown[-2] if len(shown) > 1 else None),
                  # the last turn of a match over: its result decides who won
                  "lead": rules.lead(shown[-1]["scores"],
                                     match.result if turn == match.resolved_turns else None),

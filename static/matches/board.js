@@ -62,9 +62,10 @@ function badgesByCell(rules, board) {
   return found;
 }
 
-// `options.arrived`: the turn an agent first stepped onto each cell, where the game's
-// cells remember it (see noteArrivals); `options.previous`:
-// the state before, to mark what was just placed.
+// `options.memory`: what the game's cells remember of earlier turns (see remember);
+// `options.last`: what the state's turn did, as the
+// server marks it (the rules' `last_turn`: `marks`, each [x, y, kind, team], and `moves`,
+// each [[x0, y0], [x1, y1], team]), drawn as given.
 export function drawState(view, state, options = {}) {
   const { board, cells } = view;
   const classes = view.rules.classes(view, state, options);
@@ -78,7 +79,7 @@ export function drawState(view, state, options = {}) {
       for (const old of cell.querySelectorAll(".agent, .failure, .trace")) old.remove();
     }
   }
-  drawLastTurn(view, state, options.previous);
+  drawLastTurn(view, options.last);
   drawAgents(view, state);
   slideAgents(view, stood, state.turn);
   drawFailures(view, state);
@@ -135,17 +136,16 @@ function agentMark(team, label, solo) {
   return agent;
 }
 
-// What the last turn did, as the game's module reads it from the state and the one
-// before (`previous`, when the screen has it): cells acted on or read, and moves.
-function drawLastTurn(view, state, previous) {
-  const { board, cells, rules } = view;
+// What the last turn did, as the server says (`last`): cells acted on, read or just
+// placed, and moves.
+function drawLastTurn(view, last) {
+  const { board, cells } = view;
   view.root.querySelector("svg.moves")?.remove();
-  if (!rules.lastTurn || !state.turn) return;
-  const { marks = [], moves = [] } = rules.lastTurn(state, previous || null, board);
-  for (const { at: [x, y], kind, team } of marks) {
+  const { marks = [], moves = [] } = last || {};
+  for (const [x, y, kind, team] of marks) {
     if (onBoard(board, x, y)) cells[y * board.width + x].append(mark("span", `trace ${kind} team-${"ab"[team]}`));
   }
-  const shown = moves.filter(({ from, to }) => onBoard(board, ...from) && onBoard(board, ...to));
+  const shown = moves.filter(([from, to]) => onBoard(board, ...from) && onBoard(board, ...to));
   if (shown.length) view.root.append(movesLayer(board, shown));
 }
 
@@ -158,7 +158,7 @@ function movesLayer(board, moves) {
   layer.setAttribute("viewBox", `0 0 ${board.width} ${board.height}`);
   layer.setAttribute("aria-hidden", "true");
   for (const [kind, width] of [["casing", 0.2], [null, 0.1]]) {
-    for (const { from, to, team } of moves) layer.append(chevrons(from, to, kind || `team-${"ab"[team]}`, width));
+    for (const [from, to, team] of moves) layer.append(chevrons(from, to, kind || `team-${"ab"[team]}`, width));
   }
   return layer;
 }
@@ -229,16 +229,12 @@ export function failureCounts(state) {
 
 // --- what cells remember ----------------------------------------------------------------
 
-// A cell may show what happened on it in an earlier turn (a treasure taken, say): the
-// game's module notes, in `arrived`, the turn an agent first stepped onto each cell, turn
-// by turn, or guesses it for a screen joining late (from the latest state and what the
-// server adds for such a screen, `extras`: a snapshot's fields); its `classes` reads it.
-export function noteArrivals(game, arrived, before, after) {
-  gameRules(game).noteArrivals?.(arrived, before, after);
-}
-
-export function guessArrivals(game, arrived, board, state, extras = {}) {
-  gameRules(game).guessArrivals?.(arrived, board, state, extras);
+// A cell may show what happened on it in an earlier turn (a treasure taken, say), as the
+// server says: each turn's message (or a replay's `news` of it) brings what that turn
+// adds, a snapshot or an embed what all turns so far did (noted at turn 0). The game's
+// module notes it in `memory` (its `remember`); its `classes` reads it.
+export function remember(game, memory, news, turn) {
+  gameRules(game).remember?.(memory, news, turn);
 }
 
 // The turns a chart or a timeline spans: those a match over took; while it runs, all it
@@ -312,7 +308,7 @@ export function drawLegend(box, game) {
   // Translators: the board's legend: an agent's mark, with its number on it
   if (rules.agents) entries.push(["neutral", gettext("agent (its number)"), "agent-a", "3"]);
   // Translators: the board's legend: the mark of a cell an agent acted on in the last turn
-  if (rules.lastTurn && rules.agents) entries.push(["neutral", gettext("acted on last turn"), "trace acted"]);
+  if (rules.agents) entries.push(["neutral", gettext("acted on last turn"), "trace acted"]);
   // Translators: the board's legend: the mark of an action the rules refused
   if (rules.target) entries.push(["neutral", gettext("invalid"), "invalid"]);
   // Translators: the board's legend: the mark of actions that collided with each other

@@ -1,7 +1,7 @@
 // An embedded board at one turn (/matches/<id>/embed?turn=N): drawn once from the
 // page's data, as the live tile draws it.
 
-import { createBoard, drawState, guessArrivals, scoreCards } from "./board.js";
+import { createBoard, drawState, remember, scoreCards } from "./board.js";
 import { gettext, interpolate } from "./i18n.js";
 import { drawNames } from "./venue/cards.js";
 import { signed } from "./venue/words.js";
@@ -9,9 +9,9 @@ import { signed } from "./venue/words.js";
 export function showTurn(tile, data) {
   const { match, state } = data;
   const view = createBoard(tile.querySelector(".board"), match.board, match.game);
-  const arrived = new Map();
-  guessArrivals(match.game, arrived, match.board, state, data);
-  drawState(view, state, { arrived, previous: data.previous });
+  const memory = new Map();
+  remember(match.game, memory, data, 0); // what the turns up to this one did, as the server says
+  drawState(view, state, { memory, last: data.last }); // the turn's marks, as the server says
   // who leads is the server's word (`lead`, as the rules say of that turn's scores)
   const cards = scoreCards(match, state.scores, data.lead);
   match.teams.forEach((team) => {

@@ -207,7 +207,7 @@ function show(page, data) {
   drawNotices(page.root, data.announcements); // everyone's, and those to this team alone
   const fresh = !before || before.turn !== data.turn || before.status !== data.status;
   if (fresh) {
-    drawState(page.view, data.state);
+    drawState(page.view, data.state, { last: data.last }); // the last turn's marks, the server's
     // the game's own interface, on the new position (false: the player has no legal move)
     if (page.play?.show) page.stuck = page.play.show(page) === false;
   }

@@ -7,7 +7,7 @@
 // This module holds the turn shown and moves it; each part of the page is drawn by its
 // own module (replay/*.js).
 
-import { createBoard, drawLegend, drawState, noteArrivals, partName, turnSpan } from "./board.js";
+import { createBoard, drawLegend, drawState, partName, remember, turnSpan } from "./board.js";
 import { drawChart, drawChartLegend } from "./chart.js";
 import { setHidden } from "./dom.js";
 import { inLanguage } from "./i18n.js";
@@ -45,6 +45,9 @@ class Replay {
     // who leads after each turn and the bar's share: the server's word (the last, once the
     // match is over, the result's), as live turns and variations bring it
     this.leads = data.leads || [];
+    this.lasts = data.lasts || []; // what each turn did on the board, as the server marks it
+    this.swings = data.swings || []; // how each turn moved the score difference: the server's
+    this.news = data.news || []; // what the cells remember of each turn, as the server says
     this.status = data.status;
     this.result = data.result;
     this.verdict = inLanguage(data.verdicts) || data.verdict || null; // the server's words
@@ -63,10 +66,7 @@ class Replay {
     this.leaders = [];
     this.events = [];
     this.states.forEach((state, turn) => this.noteEvent(turn));
-    this.arrived = new Map(); // what the game's cells remember of earlier turns
-    for (let turn = 1; turn < this.states.length; turn += 1) {
-      noteArrivals(data.game, this.arrived, this.states[turn - 1], this.states[turn]);
-    }
+    this.recall();
     this.view = createBoard(this.find(".board"), data.board, data.game);
   }
 
@@ -88,7 +88,7 @@ class Replay {
   // Who leads after each turn (the server's word), and what happened in it.
   noteEvent(turn) {
     this.leaders.push(this.leads[turn]?.team ?? -1); // -1: nobody (leadChanges)
-    this.events.push(turnEvent(this.states, turn, this.data.marks, this.headline));
+    this.events.push(turnEvent(this.states, turn, this.data.marks, this.swings[turn]));
   }
 
   start() {
@@ -129,13 +129,16 @@ class Replay {
   enterVariation(from, answer) {
     if (this.original) this.exitVariation();
     this.original = { states: this.states, reasons: this.reasons, callouts: this.callouts,
-                      leads: this.leads, events: this.events, leaders: this.leaders,
-                      arrived: this.arrived, live: [], from };
+                      leads: this.leads, lasts: this.lasts, swings: this.swings, events: this.events, leaders: this.leaders,
+                      news: this.news, memory: this.memory, live: [], from };
     this.pause();
     this.states = [...this.states.slice(0, from + 1), ...answer.states];
     this.reasons = [...this.reasons.slice(0, from + 1), ...answer.states.map(() => ({}))];
     this.callouts = [...this.callouts.slice(0, from + 1), ...answer.states.map(() => null)];
     this.leads = [...this.leads.slice(0, from + 1), ...answer.leads];
+    this.lasts = [...this.lasts.slice(0, from + 1), ...answer.lasts];
+    this.swings = [...this.swings.slice(0, from + 1), ...answer.swings];
+    this.news = [...this.news.slice(0, from + 1), ...answer.news];
     this.retrace();
     this.root.classList.add("in-variation");
     this.show(from + 1);
@@ -153,16 +156,20 @@ class Replay {
     this.show(this.turn);
   }
 
+  // What the game's cells remember of the turns this.states holds now (the server's news
+  // of each turn).
+  recall() {
+    this.memory = new Map();
+    for (let turn = 1; turn < this.states.length; turn += 1) remember(this.data.game, this.memory, this.news[turn], turn);
+  }
+
   // Who led and what happened at each turn, the cells' memory, the list and the marks,
   // for the turns this.states holds now.
   retrace() {
     this.events = [];
     this.leaders = [];
     this.states.forEach((state, turn) => this.noteEvent(turn));
-    this.arrived = new Map();
-    for (let turn = 1; turn < this.states.length; turn += 1) {
-      noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
-    }
+    this.recall();
     this.moveList.replaceChildren(...this.states.map((state) => this.lineOf(state)));
     this.drawTimeline();
     drawTicks(this.root, this.span);
@@ -253,8 +260,11 @@ class Replay {
     this.reasons[turn] = message.reasons || {};
     this.callouts[turn] = message.callouts || null;
     this.leads[turn] = message.lead || null;
+    this.lasts[turn] = message.last || null;
+    this.swings[turn] = message.swing || null;
     this.noteEvent(turn);
-    noteArrivals(this.data.game, this.arrived, this.states[turn - 1], this.states[turn]);
+    this.news[turn] = message; // what the cells remember of it: the message's word
+    remember(this.data.game, this.memory, message, turn);
     loadAnalysis(this); // a new position to measure
     if (this.status === "upcoming") this.status = "running";
     this.drawTimeline();
@@ -293,7 +303,7 @@ class Replay {
 
   render() {
     const state = this.states[this.turn];
-    drawState(this.view, state, { arrived: this.arrived, previous: this.states[this.turn - 1] });
+    drawState(this.view, state, { memory: this.memory, last: this.lasts[this.turn] });
     this.drawScores(state.scores);
     drawPosition(this.root, { turn: this.turn, latest: this.latest, span: this.span });
     drawChart(this.find("svg.chart"), this.states, this.span, { keys: this.parts, current: this.turn });

@@ -10,7 +10,7 @@
 // This module puts the screen together: the socket's messages are read into one
 // `screen` (venue/screen.js), and each part of the page draws from it (venue/*.js).
 
-import { createBoard, drawLegend, drawState, guessArrivals, noteArrivals, turnSpan } from "./board.js";
+import { createBoard, drawLegend, drawState, remember, turnSpan } from "./board.js";
 import { drawChart } from "./chart.js";
 import { ServerClock } from "./clock.js";
 import { MatchStream } from "./live.js";
@@ -33,9 +33,8 @@ export function startVenue(root, matchId, { followGames = false } = {}) {
   const screen = newScreen();
 
   function apply(state) {
-    drawState(screen.view, state, { arrived: screen.arrived, previous: screen.state });
+    drawState(screen.view, state, { memory: screen.memory, last: screen.last });
     screen.state = state;
-    screen.drawn = state;
     const { headline } = drawTeams(root, screen, state.scores);
     drawTurn(root, screen, state.turn);
     const chart = root.querySelector("svg.chart");
@@ -58,7 +57,7 @@ export function startVenue(root, matchId, { followGames = false } = {}) {
       clock.update(message.server_time);
       readSnapshot(screen, message);
       screen.view = createBoard(root.querySelector(".board"), message.match.board, message.match.game);
-      guessArrivals(message.match.game, screen.arrived, message.match.board, message.state, message);
+      remember(message.match.game, screen.memory, message, 0); // what all turns so far did
       const legend = root.querySelector("[data-board-legend]");
       if (legend) drawLegend(legend, message.match.game);
       drawNames(root, screen.meta.teams);
@@ -70,16 +69,15 @@ export function startVenue(root, matchId, { followGames = false } = {}) {
     onTurn(message) {
       clock.update(message.server_time);
       readTurn(screen, message);
-      noteArrivals(screen.meta.game, screen.arrived, screen.state, message);
+      remember(screen.meta.game, screen.memory, message, message.turn);
       apply(message);
     },
     // A step of a game played step by step (CHaser over TCP): the position after it,
-    // with that one step's marks (a walk's arrow, the cells a look or search read), and
-    // the step in words where the countdown would be.
+    // with that one step's marks as the server says (a walk's arrow, the cells a look or
+    // search read), and the step in words where the countdown would be.
     onStep(message) {
       const state = stepState(message);
-      drawState(screen.view, state, { previous: screen.drawn });
-      screen.drawn = state;
+      drawState(screen.view, state, { last: message.last });
       screen.step = message;
       drawTeams(root, screen, message.state.scores);
       drawStatus();

@@ -167,3 +167,25 @@ def test_a_variation_says_who_leads_after_each_turn_as_the_replay_does(client, g
     assert data["leads"] == json.loads(replay_text(match))["leads"]
     assert len(data["leads"]) == len(data["states"]) == played + 1
     assert data["leads"][-1]["team"] == match.result["winner"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_variation_says_what_each_turn_did_and_how_it_moved_the_difference(client, game):
+    """The replay draws a variation's marks and swings as the server says (the rules'
+    `last_turn` and `swing`), each turn from the one before, the first from the branch;
+    played as the match was, they are the match's own."""
+    from matches import selectors
+
+    name, record, timeline = vectors(game, 1)[0]
+    match = match_import(parse_record(record), published=True)
+    played = len(record["actions"])
+    branch = played // 2
+    answer = ask(client, match, {"from_turn": branch,
+                                 "turns": record["actions"][branch:]}).json()
+    data = selectors.replay_data(match)
+    assert answer["lasts"] == data["lasts"][branch + 1:]
+    assert answer["swings"] == data["swings"][branch + 1:]
+    assert len(data["lasts"]) == len(data["swings"]) == played + 1
+    from matches.selectors.texts import replay_text  # the page's own text says the same
+    text = json.loads(replay_text(match))
+    assert (text["lasts"], text["swings"]) == (data["lasts"], data["swings"])

@@ -110,8 +110,9 @@ def test_blokus_draws_each_colour_pieces_outlines_and_start_squares(open_page):
     page.keyboard.press("ArrowRight")  # turn 1: A's 66t0 covers (4, 4), the start square 55
     at_turn(page, 1)
     assert "start-a" not in classes(page, 4, 4) and "start-b" in classes(page, 9, 9)
-    assert classes(page, 5, 5) == {"cell", "piece-a", "edge-t", "fresh"}  # inside the T
-    assert classes(page, 4, 4) == {"cell", "piece-a", "edge-t", "edge-l", "edge-r", "fresh"}
+    assert classes(page, 5, 5) == {"cell", "piece-a", "edge-t"}  # inside the T
+    assert classes(page, 4, 4) == {"cell", "piece-a", "edge-t", "edge-l", "edge-r"}
+    assert len(marks(page, 4, 4, ".trace.placed.team-a")) == 1  # just placed
     assert "66t0 · piece t, 5 squares" in page.inner_text("[data-actions]")
     page.keyboard.press("End")
     last = len(expected) - 1
@@ -240,3 +241,60 @@ def test_the_screens_draw_the_servers_lead_and_bar(open_page, published, pages,
     at_turn(venue, last)
     at_turn(replay, last)
     assert venue.evaluate(BAR) == pytest.approx(replay.evaluate(BAR), abs=1e-4)
+
+
+SWING_MARKS = """() => [...document.querySelectorAll("[data-marks] .mark.swing")].map((mark) => [
+  Number(mark.dataset.markTurn), mark.classList.contains("team-a") ? 0 : 1, mark.title])"""
+
+
+@pytest.mark.parametrize("vector", ["kakomimasu/random_s7_00",
+                                    "procon2020/treasure_first_move_only"])
+def test_the_replay_marks_the_servers_swings(open_page, vector):
+    """A turn's swing is the rules' `swing` (the TV's biggest swing is one of them): the
+    timeline marks each one big by the server's measure, for the team it names, by its
+    points."""
+    from matches.rules import rules_for
+
+    states = vector_states(vector)
+    page = open_page(vector, turn=1)
+    data = page.evaluate("JSON.parse(document.getElementById('replay-data').textContent)")
+    names, threshold = [team["name"] for team in data["teams"]], data["marks"]["swing"]
+    swings = rules_for(vector.split("/")[0]).swings([state["scores"] for state in states])
+    wanted = [(turn, swing["team"], f"Turn {turn}: big swing, +{swing['points']} for "
+               f"{names[swing['team']]}") for turn, swing in enumerate(swings)
+              if swing and swing["points"] >= threshold]
+    assert wanted and [tuple(mark) for mark in page.evaluate(SWING_MARKS)] == wanted
+
+
+@pytest.fixture
+def start_cells(transactional_db):
+    """A Procon 2020 match with treasures on two start cells (tests/rules/
+    test_treasures_taken.py), published before the browser starts."""
+    import json
+
+    from matches.rules.records import parse_record
+    from matches.services.archive import match_import
+    from tests.rules.test_treasures_taken import START_CELLS
+
+    return match_import(parse_record(json.dumps(START_CELLS).encode()), published=True).pk
+
+
+def test_a_treasure_is_gone_where_the_server_says_it_was_taken(start_cells, live_server_process,
+                                                               pages):
+    """(5, 5): A's agent started on it and stays, so nobody took it; (8, 8): B's agent 0
+    stepped on as agent 1 stepped off, and took it (10 points). The screens had worked it
+    out themselves: a late one hid both (an agent stands on each), the replay kept (8, 8)
+    (an agent stood there the turn before)."""
+    base = f"{live_server_process}/matches/{start_cells}"
+    for path in ("replay?turn=2", "embed?turn=2", ""):
+        page = pages.open(f"{base}/{path}")
+        at_turn(page, 2)
+        assert "treasure" in classes(page, 5, 5), path
+        assert "treasure" not in classes(page, 8, 8), path
+    page = pages.open(f"{base}/replay?turn=0")
+    at_turn(page, 0)
+    assert "treasure" in classes(page, 5, 5) and "treasure" in classes(page, 8, 8)
+    page.keyboard.press("ArrowRight")
+    at_turn(page, 1)
+    assert "treasure" in classes(page, 5, 5) and "treasure" not in classes(page, 8, 8)
+    assert "treasure 10" in page.inner_text('[data-team="1"] .details')

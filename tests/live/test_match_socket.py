@@ -67,7 +67,8 @@ async def test_turns_arrive_in_order_with_the_stored_state():
             row.cells, row.agents, row.outcomes, row.scores)
         assert set(message) == {"type", "match", "turn", "cells", "agents", "outcomes",
                                 "scores", "lead", "panel", "panels", "reasons", "callouts",
-                                "deadline", "server_time", "to_move", "clocks"}
+                                "last", "swing", "deadline", "server_time", "to_move",
+                                "clocks"}
         assert message["to_move"] is None and message["clocks"] is None  # not alternating
         assert message["lead"]["team"] == 0 and 0.5 < message["lead"]["share"] <= 1
         assert message["panel"]["words"][0].startswith("wall ")

@@ -1,6 +1,5 @@
 """The opening message of a match socket carries what a late viewer cannot infer."""
 
-import json
 from pathlib import Path
 
 import pytest
@@ -50,14 +49,3 @@ def test_in_blokus_duo_the_list_leads_with_fewer_squares_left():
     line = messages.summary(match, match.start_at)["match"]
     assert line["headline"] == left and left[0] != left[1]
     assert line["leader"]["team"] == left.index(min(left))
-
-
-def test_a_snapshot_carries_the_state_before_the_latest_where_the_last_moves_started():
-    vector = VECTORS / "kakomimasu" / "random_s7_04"
-    match = match_import(parse_record(vector.with_suffix(".record.json").read_bytes()),
-                         published=True)
-    played = json.loads(vector.with_suffix(".timeline.json").read_text())["states"]
-    previous = messages.snapshot(match)["previous"]
-    assert previous == {key: played[-2][key] for key in ("turn", "cells", "agents", "outcomes")}
-    fresh, _ = make_match()  # nothing played yet: nothing before
-    assert "previous" not in messages.snapshot(fresh)

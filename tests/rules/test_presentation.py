@@ -84,6 +84,24 @@ def test_the_replay_marks_swings_and_conflicts_only_where_agents_collide():
     assert marked == {"kakomimasu", "procon2020"}
 
 
+def test_a_turns_swing_is_who_gained_by_the_games_own_measure():
+    """One definition of a swing (the replay's marks, the TV's biggest swing): Blokus
+    Duo's team that places a piece gains, though its number falls (the replay's own
+    difference A − B had named the other team)."""
+    blokus = rules_for("blokus-duo")
+    assert blokus.swing([{"remaining": 89}, {"remaining": 89}],
+                        [{"remaining": 84}, {"remaining": 89}]) == {"team": 0, "points": 5}
+    assert blokus.swing([{"remaining": 84}, {"remaining": 89}],
+                        [{"remaining": 84}, {"remaining": 85}]) == {"team": 1, "points": 4}
+    totals = [{"wall": 0, "territory": 0, "total": -10}, {"wall": 0, "territory": 0, "total": 5}]
+    later = [{"wall": 0, "territory": 0, "total": -30}, {"wall": 0, "territory": 0, "total": 5}]
+    assert rules_for("kakomimasu").swing(totals, later) == {"team": 1, "points": 20}
+    assert rules_for("kakomimasu").swing(totals, totals) is None
+    assert rules_for("chaser").swings([[{"items": 0}, {"items": 0}], [{"items": 1}, {"items": 0}],
+                                       [{"items": 1}, {"items": 0}]]) == [
+        None, {"team": 0, "points": 1}, None]
+
+
 def test_every_picture_style_uses_only_known_words():
     known = {"walls", "territory", "pieces", "blocks", "crossed", "items", "labels", "marked",
              "values", "coordinates"}

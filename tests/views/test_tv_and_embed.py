@@ -46,7 +46,12 @@ def test_the_embed_at_a_turn_carries_that_turns_state(client):
     text = page.content.decode()
     data = json.loads(text.split('id="fixed-turn" type="application/json">')[1]
                       .split("</script>")[0])
-    assert data["state"]["turn"] == 3 and data["previous"]["turn"] == 2
+    assert data["state"]["turn"] == 3
+    # the turn's marks on the board, as the rules say from the state before it
+    from matches.rules import rules_for
+    from matches.selectors import drawing_states
+    before = drawing_states(match, 2)[-1]
+    assert data["last"] == rules_for(match.game).last_turn(data["state"], before)
     assert data["match"]["teams"][0]["name"] == match.teams.get(index=0).name
     assert 'id="fixed-turn"' not in client.get(f"/matches/{match.pk}/embed").content.decode()
     for wrong in ("-1", "x", str(match.turns + 1), "9" * 9):

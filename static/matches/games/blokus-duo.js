@@ -11,41 +11,18 @@ const PIECE_SIZES = "123344444555555555555"; // squares of pieces a … u
 const SIDES = [["t", 0, -1], ["r", 1, 0], ["b", 0, 1], ["l", -1, 0]];
 
 // A piece's outline is thick: pieces of one colour never share an edge, so an edge
-// between two squares of one colour is inside a piece. The piece just placed is marked:
-// this turn's, or after a pass the one the turn before placed (`previous`, if known).
-function pieceClasses(view, state, { previous }) {
+// between two squares of one colour is inside a piece. (The piece just placed is marked
+// on each of its squares as the server says: the turn's `last`.)
+function pieceClasses(view, state) {
   const same = (x, y, char) => state.cells[y]?.[x] === char;
-  let placed = placedPiece(state);
-  if (!placed.size && previous) placed = placedPiece({ ...previous, cells: state.cells });
   return (char, x, y) => {
     if (char !== "A" && char !== "B") {
       const start = START.findIndex(([sx, sy]) => sx === x && sy === y);
       return start < 0 ? "empty" : `empty start-${"ab"[start]}`;
     }
     const edges = SIDES.filter(([, dx, dy]) => !same(x + dx, y + dy, char)).map(([side]) => `edge-${side}`);
-    if (placed.has(`${x},${y}`)) edges.push("fresh");
     return [`piece-${char.toLowerCase()}`, ...edges].join(" ");
   };
-}
-
-// The piece a turn placed, from its state alone (a screen joining late draws it too):
-// a piece covers its code's reference square, and the squares of its colour joined to
-// that one by an edge are the piece, since pieces of one colour never share an edge.
-function placedPiece(state) {
-  const placed = new Set();
-  for (const outcome of (state.outcomes || []).flat()) {
-    const at = outcome.result === "ok" ? codeTarget(outcome) : null;
-    const char = at && state.cells[at[1]]?.[at[0]];
-    if (char !== "A" && char !== "B") continue;
-    const queue = [at];
-    while (queue.length) {
-      const [x, y] = queue.pop();
-      if (placed.has(`${x},${y}`) || state.cells[y]?.[x] !== char) continue;
-      placed.add(`${x},${y}`);
-      for (const [, dx, dy] of SIDES) queue.push([x + dx, y + dy]);
-    }
-  }
-  return placed;
 }
 
 // A code's reference square.
@@ -448,9 +425,9 @@ export default {
   parts: { remaining: gettext("remaining") },
   // Translators: the board's legend: a Blokus Duo piece placed on the board
   legend: [[["piece-a edge-t edge-r edge-b edge-l", "piece-b edge-t edge-r edge-b edge-l"], gettext("piece")],
-           [["piece-a edge-t edge-r edge-b edge-l fresh", "piece-b edge-t edge-r edge-b edge-l fresh"],
+           [["piece-a edge-t edge-r edge-b edge-l", "piece-b edge-t edge-r edge-b edge-l"],
             // Translators: the board's legend: the piece placed in the last turn
-            gettext("just placed")],
+            gettext("just placed"), "trace placed"],
            // Translators: the board's legend: a square the team's first piece must cover
            [["empty start-a", "empty start-b"], gettext("start square")]],
   // Translators: Blokus Duo: what a team's number is (fewer squares left is better)

@@ -40,35 +40,6 @@ const COMMANDS = {
   pr: gettext("put right"),
 };
 const NAMES = ["Cool", "Hot"]; // the players' names, kept in every language (as the server keeps them)
-const STEPS = { u: [0, -1], d: [0, 1], l: [-1, 0], r: [1, 0] };
-
-// The cells a look (the 3 × 3 square two cells away) or a search (nine cells in a
-// line) read, seen from where the player stands.
-function cellsRead(verb, [x, y], [dx, dy]) {
-  if (verb === "s") return Array.from({ length: 9 }, (_, i) => [x + dx * (i + 1), y + dy * (i + 1)]);
-  const [cx, cy] = [x + 2 * dx, y + 2 * dy];
-  return [-1, 0, 1].flatMap((oy) => [-1, 0, 1].map((ox) => [cx + ox, cy + oy]));
-}
-
-// The step each player took: a walk is an arrow, a put frames the new block, a look or
-// a search tints the cells it read, in the player's colour.
-function lastTurn(state, previous) {
-  const marks = [];
-  const moves = [];
-  (state.outcomes || []).forEach((outcomes, team) => {
-    for (const { command, result } of outcomes) {
-      const step = STEPS[command?.[1]];
-      const at = state.agents[team]?.[0];
-      if (result !== "ok" || !step || !at || command.length !== 2) continue;
-      const verb = command[0];
-      if (verb === "l" || verb === "s") marks.push(...cellsRead(verb, at, step).map((cell) => ({ at: cell, kind: "read", team })));
-      if (verb === "p") marks.push({ at: [at[0] + step[0], at[1] + step[1]], kind: "acted", team });
-      const from = previous?.agents[team]?.[0] || [at[0] - step[0], at[1] - step[1]];
-      if (verb === "w") moves.push({ from, to: at, team });
-    }
-  });
-  return { marks, moves };
-}
 
 function chaserClasses() {
   return (char) => CELLS[char] || "floor";
@@ -138,7 +109,6 @@ export default {
   target: null, // a command fails on no cell
   describe: (outcome) => commandWords(outcome.command),
   reply: replyWords,
-  lastTurn,
   // Translators: CHaser's turn 0: the two players (Cool and Hot) on their start cells
   start: interpolate(gettext("%(cool)s and %(hot)s on their first cells"), { cool: NAMES[0], hot: NAMES[1] }),
   // Translators: CHaser: a player that sent no command

@@ -6,18 +6,14 @@
 //   name of each team's one player where there are no numbered agents;
 //   classes(view, state, options) -> (char, x, y) -> the cell's CSS classes;
 //   optional badges(board) -> [{at, kind, text}]: marks on cells from the board's data;
-//   optional noteArrivals(arrived, before, after) and guessArrivals(arrived, board,
-//   state, extras): what its cells remember of earlier turns, for `classes`
-//   (options.arrived);
+//   optional remember(memory, news, turn): notes what the server says its cells remember
+//   of a turn (or of all so far, at turn 0), for `classes` (options.memory);
 //   target(outcome, agents): the cell a failed action aimed at (null: none);
 //   describe(outcome): an action in words; optional reply(outcome): what the team's
 //   program read back, in words (null: nothing); start: turn 0 in words; idle: a team that
 //   sent nothing; legend: [classes (or one per team), words, inner mark, its text] for
 //   each mark; parts: its score's parts in words, by the server's keys; optional
 //   coordinate(i): a column's or a row's name (default: i);
-//   optional lastTurn(state, previous, board) -> {marks: [{at, kind, team}], moves:
-//   [{from, to, team}]}: the cells the turn acted on ("acted") or read ("read") and
-//   the agents' moves (`previous`, the state before, may be null: a screen joining late);
 //   optional details(score, team, parts, headline): a team's score beyond its one number
 //   (who leads is the server's word, never worked out here).
 
@@ -31,22 +27,6 @@ function wallClasses() {
 
 function absoluteTarget(outcome) {
   return [outcome.x, outcome.y];
-}
-
-// Walls put and removed are framed; a move is an arrow from where its agent stood.
-function lastTurn(state, previous) {
-  const marks = [];
-  const moves = [];
-  (state.outcomes || []).forEach((outcomes, team) => {
-    for (const outcome of outcomes) {
-      if (outcome.result !== "ok") continue;
-      if (outcome.type === "put" || outcome.type === "remove") marks.push({ at: [outcome.x, outcome.y], kind: "acted", team });
-      const from = previous?.agents[team]?.[outcome.agent];
-      const to = state.agents[team]?.[outcome.agent];
-      if (outcome.type === "move" && from && to) moves.push({ from, to, team });
-    }
-  });
-  return { marks, moves };
 }
 
 // An action in words, by the type the API sends (a type the rules do not know, as sent).
@@ -109,7 +89,6 @@ export default {
   classes: wallClasses,
   target: absoluteTarget,
   describe: describePlaced,
-  lastTurn,
   // Translators: turn 0 of a game, before any move
   start: gettext("the empty board"),
   // Translators: a team that sent no action in a turn

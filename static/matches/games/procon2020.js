@@ -8,16 +8,15 @@ const FOUR_WAY = [[0, -1], [1, 0], [0, 1], [-1, 0]];
 const ARROWS = { "0,-1": "↑", "1,-1": "↗", "1,0": "→", "1,1": "↘", "0,1": "↓", "-1,1": "↙",
                  "-1,0": "←", "-1,-1": "↖" };
 
-// `arrived`: the turn an agent first stepped onto each cell, which is when a treasure
-// there was taken (see noteArrivals).
-function tileClasses(view, state, { arrived = new Map() }) {
+// `memory`: the turn each treasure taken was taken at, as the server says (see remember).
+function tileClasses(view, state, { memory = new Map() }) {
   const areas = ["A", "B"].map((own) => enclosed(state.cells, own));
   const treasures = new Set((view.board.treasures || []).map(({ x, y }) => `${x},${y}`));
   return (char, x, y) => {
     const names = [TILES[char] || "neutral"];
     if (char === ".") names.push(...areas.flatMap((inside, team) => (inside(x, y) ? [`area-${"ab"[team]}`] : [])));
     const key = `${x},${y}`;
-    if (treasures.has(key) && !(arrived.get(key) <= state.turn)) names.push("treasure");
+    if (treasures.has(key) && !(memory.get(key) <= state.turn)) names.push("treasure");
     return names.join(" ");
   };
 }
@@ -50,27 +49,12 @@ function enclosed(cells, own) {
   return (x, y) => !reached[y * width + x] && cells[y][x] !== own;
 }
 
-// The first successful move onto a treasure takes it, and only a successful move brings
-// an agent where none stood the turn before: note when that first happens on each cell.
-function noteArrivals(arrived, before, after) {
-  const stood = new Set(standing(before));
-  for (const key of standing(after)) {
-    if (!stood.has(key) && !arrived.has(key)) arrived.set(key, after.turn);
+// The treasures the server says were taken (its `treasures_taken`: a snapshot's or an
+// embed's so far, a turn's its own), each noted with the first turn it is gone at.
+function remember(memory, news, turn) {
+  for (const [x, y] of news?.treasures_taken || []) {
+    if (!memory.has(`${x},${y}`)) memory.set(`${x},${y}`, turn);
   }
-}
-
-// Joining a match late: a cell with an agent or a tile on it has been stepped onto
-// (a start cell aside); a tile since removed is missed, but the server knows which
-// treasures are gone (`treasures_taken`).
-function guessArrivals(arrived, board, state, { treasures_taken: taken }) {
-  if (state.turn !== 0 && board.treasures) {
-    const starts = new Set((board.start || []).flat().map(([x, y]) => `${x},${y}`));
-    state.cells.forEach((row, y) => [...row].forEach((char, x) => {
-      if ((char === "A" || char === "B") && !starts.has(`${x},${y}`)) arrived.set(`${x},${y}`, state.turn);
-    }));
-    for (const key of standing(state)) arrived.set(key, state.turn);
-  }
-  for (const [x, y] of taken || []) arrived.set(`${x},${y}`, 0);
 }
 
 // Each treasure's value on a badge in its cell.
@@ -78,30 +62,10 @@ function treasureBadges(board) {
   return (board.treasures || []).map(({ x, y, point }) => ({ at: [x, y], kind: "treasure-badge", text: point }));
 }
 
-function standing(state) {
-  return state.agents.flat().filter(Boolean).map(([x, y]) => `${x},${y}`);
-}
-
 // A failed action moved nobody: its agent is still where it started.
 function directedTarget(outcome, agents) {
   const at = Number.isInteger(outcome.agent) ? agents[outcome.agent] : null;
   return at ? [at[0] + outcome.dx, at[1] + outcome.dy] : null;
-}
-
-// A move is an arrow from where its agent stood (a move that succeeded moved it by dx,
-// dy); a tile removed is framed.
-function lastTurn(state) {
-  const marks = [];
-  const moves = [];
-  (state.outcomes || []).forEach((outcomes, team) => {
-    for (const outcome of outcomes) {
-      const at = state.agents[team]?.[outcome.agent];
-      if (outcome.result !== "ok" || !at || !Number.isInteger(outcome.dx)) continue;
-      if (outcome.type === "move") moves.push({ from: [at[0] - outcome.dx, at[1] - outcome.dy], to: at, team });
-      if (outcome.type === "remove") marks.push({ at: [at[0] + outcome.dx, at[1] + outcome.dy], kind: "acted", team });
-    }
-  });
-  return { marks, moves };
 }
 
 // An action in words, by the type the API sends (a type the rules do not know, as sent).
@@ -188,11 +152,9 @@ export default {
   agents: true,
   classes: tileClasses,
   badges: treasureBadges,
-  noteArrivals,
-  guessArrivals,
+  remember,
   target: directedTarget,
   describe: describeDirected,
-  lastTurn,
   // Translators: Procon 2020's turn 0: each agent on the tile it starts on
   start: gettext("the agents on their first tiles"),
   // Translators: a team that sent no action in a turn

@@ -56,10 +56,10 @@ function summary(data, state, event) {
     : interpolate(gettext("Turn %(turn)s: %(invalid)s"), { turn, invalid });
   const parts = [text("span", words)];
   if (event.bigSwing) {
-    const gainer = event.swing > 0 ? 0 : 1;
+    const { team: gainer, points } = event.swing;
     // Translators: a turn that moved the score difference a lot, e.g. "▲ big swing: +40 for Alpha"
     const swing = interpolate(gettext("▲ big swing: +%(points)s for %(name)s"),
-                              { points: Math.abs(event.swing), name: data.teams[gainer].name });
+                              { points, name: data.teams[gainer].name });
     parts.push(text("span", swing, `event swing team-${"ab"[gainer]}-text`));
   }
   // Translators: a turn with many conflicting actions

@@ -3,14 +3,13 @@
 
 import { failureCounts, gameRules } from "../board.js";
 
-// What happened in one turn: how the score difference (A − B) moved, how many actions
-// failed, and whether it is marked on the timeline (thresholds from the server).
-export function turnEvent(states, turn, marks, headline = "total") {
+// What happened in one turn: how it moved the score difference (`swing`, the server's
+// word: {team, points}, who gained and by how much, or null), how many actions failed,
+// and whether it is marked on the timeline (thresholds from the server).
+export function turnEvent(states, turn, marks, swing) {
   if (turn === 0) return null;
-  const difference = (state) => state.scores[0][headline] - state.scores[1][headline];
-  const swing = difference(states[turn]) - difference(states[turn - 1]);
   const { conflicts, invalid } = failureCounts(states[turn]);
-  return { turn, swing, conflicts, invalid, bigSwing: Math.abs(swing) >= marks.swing,
+  return { turn, swing: swing || null, conflicts, invalid, bigSwing: Boolean(swing) && swing.points >= marks.swing,
            manyConflicts: conflicts >= marks.conflicts };
 }
 

@@ -18,7 +18,7 @@ export function drawMarks(root, { data, events, leaders, finished, span }, pick)
   const leads = leadChanges(leaders, finished);
   for (const event of events) {
     if (event === null) continue;
-    const gainer = event.swing > 0 ? 0 : 1;
+    const gainer = event.swing?.team;
     const lead = leads.get(event.turn);
     const { turn, conflicts } = event;
     const marks = [
@@ -29,7 +29,7 @@ export function drawMarks(root, { data, events, leaders, finished, span }, pick)
       [event.bigSwing, `swing team-${"ab"[gainer]}`, "▲",
        // Translators: a mark on the timeline, e.g. "Turn 12: big swing, +40 for Alpha"
        interpolate(gettext("Turn %(turn)s: big swing, +%(points)s for %(name)s"),
-                   { turn, points: Math.abs(event.swing), name: data.teams[gainer].name })],
+                   { turn, points: event.swing?.points, name: data.teams[gainer]?.name })],
       [event.manyConflicts, "conflicts", "⚡",
        // Translators: a mark on the timeline, e.g. "Turn 12: 5 conflicts"
        interpolate(ngettext("Turn %(turn)s: %(count)s conflict", "Turn %(turn)s: %(count)s conflicts",

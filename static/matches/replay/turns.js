@@ -21,7 +21,7 @@ export function turnLine(game, state, before, event, headline) {
                      `move team-${"ab"[team]}${outcomes.length ? "" : " idle"}`));
   });
   const flags = text("span", "", "flags");
-  if (event.bigSwing) flags.append(text("span", "▲", `team-${"ab"[event.swing > 0 ? 0 : 1]}-text`), " ");
+  if (event.bigSwing) flags.append(text("span", "▲", `team-${"ab"[event.swing.team]}-text`), " ");
   flags.append([event.conflicts ? `⚡${event.conflicts}` : "", event.invalid ? `✕${event.invalid}` : ""]
     .filter(Boolean).join(" "));
   line.append(flags);

@@ -6,21 +6,19 @@ import { clockLeft } from "./chess-clocks.js";
 
 export function newScreen() {
   return { meta: null, view: null, history: [], deadline: null, status: "connecting",
-           result: null, connection: "connecting", state: null, arrived: new Map(),
-           lead: null, panel: null, verdict: null, reasons: null, callouts: null, decisive: null,
+           result: null, connection: "connecting", state: null, memory: new Map(),
+           lead: null, last: null, panel: null, verdict: null, reasons: null, callouts: null, decisive: null,
            // alternating games: each team's time left at `clocksAt`, and the mover
            clocks: null, clocksAt: null, toMove: null };
 }
 
 export function readSnapshot(screen, message) {
   readClocks(screen, message);
-  // The state before the latest (when the server sends it) lets a late screen draw
-  // the last turn's moves at once.
-  Object.assign(screen, { meta: message.match, history: message.history,
-                          state: message.previous ?? null,
+  Object.assign(screen, { meta: message.match, history: message.history, state: null,
                           deadline: message.deadline, status: message.status, result: message.result,
                           paused: message.paused || null,
                           lead: message.lead || null,
+                          last: message.last || null,
                           panel: inLanguage(message.panels) || message.panel || null,
                           reasons: message.reasons || null,
                           callouts: inLanguage(message.callouts) || null,
@@ -34,6 +32,7 @@ export function readTurn(screen, message) {
   screen.status = message.turn >= screen.meta.turns ? "finished" : "running";
   screen.history.push({ turn: message.turn, scores: message.scores });
   screen.lead = message.lead || null; // the new scores say who leads, until a result does
+  screen.last = message.last || null; // what the turn did, as the server marks it
   screen.panel = inLanguage(message.panels) || message.panel || null;
   screen.reasons = message.reasons || null;
   screen.callouts = inLanguage(message.callouts) || null;
