@@ -26,6 +26,7 @@ install_missing() {
   command -v chromium-headless-shell >/dev/null || need+=(chromium-headless-shell)  # the browser tests
   command -v msgfmt >/dev/null && command -v xgettext >/dev/null || need+=(gettext)  # the catalogues' tests
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
+  command -v bwrap >/dev/null || need+=(bubblewrap)  # the hosted programs' sandbox
   # (not `fc-list | grep -q`: grep leaving early fails the pipe under pipefail)
   [ -n "$(fc-list "Noto Sans CJK JP" 2>/dev/null)" ] || need+=(fonts-noto-cjk)
   if [ ${#need[@]} -gt 0 ]; then

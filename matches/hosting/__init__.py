@@ -1,0 +1,1 @@
+"""Programs handed in and played by the server (docs/programs.md)."""
