@@ -27,6 +27,12 @@ install_missing() {
   command -v msgfmt >/dev/null && command -v xgettext >/dev/null || need+=(gettext)  # the catalogues' tests
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
   command -v bwrap >/dev/null || need+=(bubblewrap)  # the hosted programs' sandbox
+  # the hosted programs' languages (docs/programs.md)
+  command -v gcc >/dev/null || need+=(gcc)
+  command -v g++ >/dev/null || need+=(g++)
+  command -v javac >/dev/null || need+=(default-jdk-headless)
+  command -v node >/dev/null || need+=(nodejs)
+  command -v ruby >/dev/null || need+=(ruby)
   # (not `fc-list | grep -q`: grep leaving early fails the pipe under pipefail)
   [ -n "$(fc-list "Noto Sans CJK JP" 2>/dev/null)" ] || need+=(fonts-noto-cjk)
   if [ ${#need[@]} -gt 0 ]; then

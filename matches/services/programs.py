@@ -1,0 +1,162 @@
+"""Handing in a program and building it (docs/programs.md): a version is stored as it
+came, then built once in the sandbox, and keeps its build's log; one that does not build
+is refused with its log. Versions never change once built."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import os
+import shlex
+import tarfile
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path, PurePath
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from matches.hosting import sandbox
+from matches.hosting.archives import ArchiveRefused, unpack
+from matches.hosting.languages import (
+    BUILD_LIMITS,
+    BUILD_SECONDS,
+    LANGUAGES,
+    BuildRefused,
+    language_of,
+)
+from matches.models import Program, ProgramVersion
+from matches.rules import UnknownGame, rules_for
+from matches.rules.checks import RecordError, team_names
+from matches.services.matches import TEAM_NAME_LIMIT
+
+log = logging.getLogger(__name__)
+
+SOURCE_LIMIT = 8 << 20  # a handed-in file or archive
+BUILT_LIMIT = 64 << 20  # a built folder, packed
+LOG_LIMIT = 64 << 10  # a build's log kept
+
+
+@dataclass
+class ProgramError(Exception):
+    status: int
+    code: str
+    detail: str
+
+
+def program_hand_in(*, game: str, name: str, language: str, filename: str, data: bytes,
+                    by: str, now: datetime | None = None) -> ProgramVersion:
+    """Store a new version of `name`'s program for `game` (made on its first version),
+    to build (`program_build`). ProgramError for what cannot be taken."""
+    now = now or timezone.now()
+    try:
+        rules_for(game)
+    except (UnknownGame, TypeError):
+        raise ProgramError(400, "bad_game", f"unknown game {game!r}") from None
+    try:
+        [name] = team_names([name], limit=TEAM_NAME_LIMIT, count=None)
+    except RecordError as error:
+        raise ProgramError(400, "bad_name", str(error)) from None
+    try:
+        chosen = language_of(language)
+    except BuildRefused as error:
+        raise ProgramError(400, "bad_language", str(error)) from None
+    if not chosen.installed():
+        raise ProgramError(400, "bad_language", f"{chosen.label} is not installed on this "
+                                                "server (docs/programs.md, \"Languages\")")
+    filename = PurePath(str(filename).replace("\\", "/")).name[:255]
+    if not filename or filename in (".", ".."):
+        raise ProgramError(400, "bad_file", "the file has no name")
+    if not data:
+        raise ProgramError(400, "bad_file", "the file is empty")
+    if len(data) > SOURCE_LIMIT:
+        raise ProgramError(413, "too_large", f"a program is at most {SOURCE_LIMIT >> 20} MiB "
+                                             "as handed in")
+    with transaction.atomic():
+        program, _ = Program.objects.select_for_update().get_or_create(
+            game=game, name=name, defaults={"created_at": now})
+        last = program.versions.aggregate(last=Max("number"))["last"] or 0
+        return ProgramVersion.objects.create(
+            program=program, number=last + 1, language=chosen.key, filename=filename,
+            source=data, sha256=hashlib.sha256(data).hexdigest(), handed_in_at=now,
+            handed_in_by=by)
+
+
+def program_build(version_id: int) -> ProgramVersion:
+    """Build a version once (a second call finds it built): its files unpacked into a
+    sandbox's folder, the language's build run there within the build's limits, and the
+    built folder kept to play. The log says what was run and what it printed."""
+    version = ProgramVersion.objects.select_related("program").get(pk=version_id)
+    if version.status != ProgramVersion.BUILDING:
+        return version
+    language = LANGUAGES[version.language]
+    began = timezone.now()
+    lines: list[str] = []
+    built: bytes | None = None
+    with sandbox.workspace() as folder:
+        try:
+            names = unpack(bytes(version.source), version.filename, folder, language.entry)
+            lines.append(f"{len(names)} file(s): {', '.join(names[:20])}"
+                         + (" …" if len(names) > 20 else ""))
+            command = language.build(folder)
+        except (ArchiveRefused, BuildRefused) as error:
+            lines.append(f"refused: {error}")
+        else:
+            ok = True
+            if command is not None:
+                sandbox.handed_over(folder)
+                lines.append("$ " + shlex.join(command))
+                ran = sandbox.run(command, folder, language.limits(BUILD_LIMITS),
+                                  wall_seconds=BUILD_SECONDS)
+                output = (ran.stdout + ran.stderr).decode("utf-8", "replace")
+                if output:
+                    lines.append(output.rstrip("\n"))
+                ok = ran.returncode == 0
+                lines.append(_verdict(ran))
+            if ok:
+                built = _packed(folder)
+                if built is None:
+                    lines.append(f"refused: the built program is larger than "
+                                 f"{BUILT_LIMIT >> 20} MiB packed")
+    status = ProgramVersion.READY if built is not None else ProgramVersion.FAILED
+    text = "\n".join(lines)
+    if len(text) > LOG_LIMIT:
+        text = text[:LOG_LIMIT] + "\n… (the rest of the log is cut)"
+    ended = timezone.now()
+    ProgramVersion.objects.filter(pk=version.pk, status=ProgramVersion.BUILDING).update(
+        status=status, build_log=text, built=built, built_at=ended,
+        build_seconds=(ended - began).total_seconds())
+    version.refresh_from_db()
+    return version
+
+
+def _verdict(ran: sandbox.Ran) -> str:
+    if ran.timed_out:
+        return f"build: stopped after {BUILD_SECONDS:g} s"
+    if ran.signal:
+        return f"build: ended by {ran.signal} (a limit: docs/programs.md)"
+    return f"build: {'ok' if ran.returncode == 0 else f'failed (exit {ran.returncode})'} " \
+           f"in {ran.seconds:.1f} s"
+
+
+def _packed(folder: Path) -> bytes | None:
+    """The built folder as a tar.gz (regular files and folders only), None if too large."""
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:gz", compresslevel=6) as archive:
+        for root, dirs, files in os.walk(folder):
+            dirs.sort()
+            for name in sorted(files):
+                path = Path(root, name)
+                if path.is_file() and not path.is_symlink():
+                    archive.add(path, arcname=str(path.relative_to(folder)), recursive=False)
+            if buffer.tell() > BUILT_LIMIT:
+                return None
+    return buffer.getvalue() if buffer.tell() <= BUILT_LIMIT else None
+
+
+def program_unpacked(version: ProgramVersion, folder: Path) -> None:
+    """Put a built version's folder into `folder` (a sandbox's, to play)."""
+    with tarfile.open(fileobj=io.BytesIO(bytes(version.built)), mode="r:gz") as archive:
+        archive.extractall(folder, filter="data")
