@@ -125,11 +125,12 @@ def _own_processes() -> int:
 
 def command(argv: list[str], folder: Path | None, limits: Limits, *,
             env: dict[str, str] | None = None, writable: bool = True,
-            binds: tuple[tuple[str, str], ...] = (), info_fd: int | None = None) -> list[str]:
+            binds: tuple[tuple[str, str], ...] = (), ro_binds: tuple[tuple[str, str], ...] = (),
+            info_fd: int | None = None) -> list[str]:
     """The whole command line that runs `argv` in a sandbox whose folder is `folder`
     (read-write unless `writable` is False; None: none), with only `env` in its
-    environment (and PATH, HOME), and `binds` (outside path, inside path) read-write:
-    the socket file that leads to its match, say."""
+    environment (and PATH, HOME), `binds` (outside path, inside path) read-write (the
+    folder of the sockets that lead to its match, say) and `ro_binds` read-only."""
     uid = sandbox_uid()
     processes = limits.processes if uid is not None else limits.processes + _own_processes()
     line: list[str] = []
@@ -156,6 +157,8 @@ def command(argv: list[str], folder: Path | None, limits: Limits, *,
         line += ["--bind" if writable else "--ro-bind", str(folder), HOME, "--chdir", HOME]
     for outside, inside in binds:
         line += ["--bind", outside, inside]
+    for outside, inside in ro_binds:
+        line += ["--ro-bind", outside, inside]
     line += ["--remount-ro", "/"]  # (the root bwrap made: nothing is written there)
     if info_fd is not None:
         line += ["--info-fd", str(info_fd)]
@@ -216,13 +219,14 @@ class Sandboxed(subprocess.Popen):
 
 def start(argv: list[str], folder: Path | None, limits: Limits, *,
           env: dict[str, str] | None = None, writable: bool = True,
-          binds: tuple[tuple[str, str], ...] = ()) -> Sandboxed:
+          binds: tuple[tuple[str, str], ...] = (),
+          ro_binds: tuple[tuple[str, str], ...] = ()) -> Sandboxed:
     """Start `argv` in a sandbox with pipes for its standard streams (a program that
     plays on them); `end` it when done."""
     info_read, info_write = os.pipe()
     try:
         process = Sandboxed(command(argv, folder, limits, env=env, writable=writable,
-                                    binds=binds, info_fd=info_write),
+                                    binds=binds, ro_binds=ro_binds, info_fd=info_write),
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True,
                             pass_fds=(info_write,))
@@ -258,13 +262,15 @@ def end(process: Sandboxed) -> None:
 
 def run(argv: list[str], folder: Path | None, limits: Limits, *, wall_seconds: float,
         stdin: bytes = b"", env: dict[str, str] | None = None, writable: bool = True,
-        binds: tuple[tuple[str, str], ...] = ()) -> Ran:
+        binds: tuple[tuple[str, str], ...] = (),
+        ro_binds: tuple[tuple[str, str], ...] = ()) -> Ran:
     """Run `argv` in a sandbox to its end or to `wall_seconds`, whichever comes first
     (a build, a test of a program); its output kept up to `limits.output_kb` a stream,
     the rest read and dropped so that it never blocks on a full pipe. `stdin`: a small
     input, PIPE_BYTES at most (written before its output is read)."""
     began = time.monotonic()
-    process = start(argv, folder, limits, env=env, writable=writable, binds=binds)
+    process = start(argv, folder, limits, env=env, writable=writable, binds=binds,
+                    ro_binds=ro_binds)
     keep = limits.output_kb << 10
     out, err = process.stdout.fileno(), process.stderr.fileno()
     kept = {out: bytearray(), err: bytearray()}

@@ -1,0 +1,72 @@
+"""The first program in a hosted program's sandbox (docs/programs.md, "The way to its
+match"): run by the system's Python 3 with its standard library alone, as
+`python3 launch.py PORT=SOCKET [PORT=SOCKET ...] -- PROGRAM ARGS...`.
+
+The sandbox has no network but its own loopback. For each PORT=SOCKET, this listens on
+127.0.0.1:PORT inside it and carries each connection to the socket file SOCKET, which
+the worker outside serves (and which leads only to the program's own match). Then it
+runs the program, with its standard streams, and ends with it: its exit status is the
+program's (128 + the signal, for a program ended by one).
+"""
+
+import contextlib
+import socket
+import subprocess
+import sys
+import threading
+
+CHUNK = 65536
+
+
+def carry(source: socket.socket, target: socket.socket) -> None:
+    """Bytes from one side to the other until the source closes; then tell the target."""
+    try:
+        while chunk := source.recv(CHUNK):
+            target.sendall(chunk)
+    except OSError:
+        pass
+    finally:
+        with contextlib.suppress(OSError):
+            target.shutdown(socket.SHUT_WR)
+
+
+def connection(client: socket.socket, path: str) -> None:
+    with client:
+        try:
+            outside = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            outside.connect(path)
+        except OSError:
+            return  # the client sees its connection closed
+        with outside:
+            back = threading.Thread(target=carry, args=(outside, client), daemon=True)
+            back.start()
+            carry(client, outside)
+            back.join()
+
+
+def door(listener: socket.socket, path: str) -> None:
+    while True:
+        client, _ = listener.accept()
+        threading.Thread(target=connection, args=(client, path), daemon=True).start()
+
+
+def main(argv: list[str]) -> int:
+    if "--" not in argv:
+        print("usage: launch.py PORT=SOCKET ... -- PROGRAM ARGS...", file=sys.stderr)
+        return 2
+    split = argv.index("--")
+    for pair in argv[:split]:
+        port, _, path = pair.partition("=")
+        listener = socket.create_server(("127.0.0.1", int(port)), backlog=64)
+        threading.Thread(target=door, args=(listener, path), daemon=True).start()
+    try:
+        program = subprocess.Popen(argv[split + 1:])
+    except OSError as error:
+        print(f"the program could not start: {error}", file=sys.stderr)
+        return 127
+    status = program.wait()
+    return 128 - status if status < 0 else status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
