@@ -1,13 +1,16 @@
 """The settings a deployment gets when it sets nothing: DEBUG off, a secret key of its
 own kept under var/ (never one published with the code), and a clean `check --deploy`.
 
-Each test reads the settings in a fresh process, as `make serve` does: pytest-django
-turns DEBUG off in this one whatever the settings say."""
+The settings module is read afresh in this process, in the environment `make serve`
+gives it (pytest-django turns DEBUG off in the settings this process runs on, whatever
+the module says); processes starting together, as the venue's do, are real processes."""
 
 import os
+import runpy
 import stat
 import subprocess
 import sys
+from unittest import mock
 
 import pytest
 
@@ -22,16 +25,33 @@ def serve_env(var_dir, **extra):
     return env | {"SPECTATOR_VAR_DIR": str(var_dir), "PYTHONUNBUFFERED": "1", **extra}
 
 
-def manage(env, *args):
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+def settings_read(env) -> dict:
+    """The names spectator/settings.py defines when a process starts with `env` (read in
+    this one: the environment is this process's again after)."""
+    with mock.patch.dict(os.environ, env, clear=True):
+        return runpy.run_path(str(ROOT / "spectator" / "settings.py"))
 
 
 def settings_seen(env) -> tuple[str, str]:
-    done = manage(env, "shell", "--verbosity", "0", "-c", SHOW)
-    assert done.returncode == 0, done.stderr
-    debug, key = done.stdout.split()
-    return debug, key
+    read = settings_read(env)
+    return str(read["DEBUG"]), read["SECRET_KEY"]
+
+
+def deploy_check(env) -> None:
+    """`manage.py check --deploy --fail-level WARNING` on the settings read with `env`:
+    every setting it gives that differs from this process's (pytest-django's DEBUG, the
+    tests' hosts and hashers) in place while Django's checks run. (But the databases: the
+    checks do not look at them unless asked, and this process keeps its test database.)"""
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.test import override_settings
+
+    missing = object()
+    read = {name: value for name, value in settings_read(env).items()
+            if name.isupper() and name != "DATABASES"
+            and getattr(settings, name, missing) != value}
+    with override_settings(**read):
+        call_command("check", "--deploy", "--fail-level", "WARNING", verbosity=0)
 
 
 def test_debug_is_off_unless_asked_for(tmp_path):
@@ -50,12 +70,15 @@ def test_a_random_key_is_made_once_with_mode_600_and_kept(tmp_path):
 
 
 def test_processes_starting_together_agree_on_one_key(tmp_path):
+    """Real processes, each starting Django with `make serve`'s environment."""
     code = ["-c", f"import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = "
                   f"'spectator.settings'; django.setup(); {SHOW}"]
     started = [subprocess.Popen([sys.executable, *code], cwd=ROOT, env=serve_env(tmp_path),
                                 stdout=subprocess.PIPE, text=True) for _ in range(4)]
-    keys = {process.communicate(timeout=60)[0].split()[1] for process in started}
-    assert keys == {(tmp_path / "secret_key").read_text().strip()}
+    seen = [process.communicate(timeout=60)[0].split() for process in started]
+    assert all(process.returncode == 0 for process in started)
+    assert {debug for debug, _ in seen} == {"False"}
+    assert {key for _, key in seen} == {(tmp_path / "secret_key").read_text().strip()}
 
 
 def test_a_key_from_the_environment_wins_and_nothing_is_written(tmp_path):
@@ -65,11 +88,11 @@ def test_a_key_from_the_environment_wins_and_nothing_is_written(tmp_path):
 
 @pytest.mark.parametrize("extra", [{}, {"DJANGO_HTTPS": "1"}])
 def test_check_deploy_is_clean_for_the_venue(tmp_path, extra):
-    done = manage(serve_env(tmp_path, **extra), "check", "--deploy", "--fail-level", "WARNING")
-    assert done.returncode == 0, done.stdout + done.stderr
+    deploy_check(serve_env(tmp_path, **extra))
 
 
 def test_check_deploy_fails_with_debug_on(tmp_path):
-    done = manage(serve_env(tmp_path, DJANGO_DEBUG="1"), "check", "--deploy",
-                  "--fail-level", "WARNING")
-    assert done.returncode != 0 and "security.W018" in done.stderr
+    from django.core.management.base import SystemCheckError
+
+    with pytest.raises(SystemCheckError, match="security.W018"):
+        deploy_check(serve_env(tmp_path, DJANGO_DEBUG="1"))
