@@ -144,6 +144,21 @@ def too_busy(request: HttpRequest, exc: TooBusy) -> HttpResponse:
     return too_busy_response(exc)
 
 
+class Refused(Exception):
+    """A view's preamble refusing the request (`_seen`, `_own_team`): answered with its
+    status and the API's error shape, as the view would have returned it."""
+
+    def __init__(self, status: int, error: str, detail: str) -> None:
+        super().__init__(detail)
+        self.status, self.error, self.detail = status, error, detail
+
+
+@api.exception_handler(Refused)
+def refused(request: HttpRequest, exc: Refused) -> HttpResponse:
+    return api.create_response(request, {"error": exc.error, "detail": exc.detail},
+                               status=exc.status)
+
+
 def errors(*codes: int) -> dict[int, type[Error]]:
     return dict.fromkeys(codes, Error)
 
@@ -269,22 +284,30 @@ def _visible(request: HttpRequest, match_id: int, published_only: bool = False) 
     return delayed(match) if is_public(match) else None
 
 
-def _own_team(request: HttpRequest, match_id: int) -> Team | Status:
-    """The team of the request's token in this match, or the refusal: 401 without a
-    team's token, 404 for no such match, 403 for a token of another match."""
+def _seen(request: HttpRequest, match_id: int, published_only: bool = False) -> Match:
+    """The match if this request may see it (`_visible`); refused 404 otherwise."""
+    match = _visible(request, match_id, published_only)
+    if match is None:
+        raise _not_found(match_id, "published match" if published_only else "match")
+    return match
+
+
+def _own_team(request: HttpRequest, match_id: int) -> Team:
+    """The team of the request's token in this match; refused 401 without a team's
+    token, 404 for no such match, 403 for a token of another match."""
     team = _team(request, match_id)
     if team is None:
-        return Status(401, {"error": "unauthorized",
-                            "detail": "send the team token as 'Authorization: Bearer <token>'"})
+        raise Refused(401, "unauthorized",
+                      "send the team token as 'Authorization: Bearer <token>'")
     if not isinstance(team, Team) or team.match_id != match_id:
         if not Match.objects.filter(pk=match_id).exists():
-            return _not_found(match_id)
-        return Status(403, {"error": "forbidden", "detail": not_its_match(team, match_id)})
+            raise _not_found(match_id)
+        raise Refused(403, "forbidden", not_its_match(team, match_id))
     return team
 
 
-def _not_found(match_id: int, what: str = "match") -> Status:
-    return Status(404, {"error": "not_found", "detail": f"there is no {what} {match_id}"})
+def _not_found(match_id: int, what: str = "match") -> Refused:
+    return Refused(404, "not_found", f"there is no {what} {match_id}")
 
 
 @api.get("/matches", response={200: list[MatchSummary], **errors(401)},
@@ -315,9 +338,7 @@ def get_match(request: HttpRequest, match_id: int):
     # turn is built once (matches/selectors/texts.py).
     with visitor_read(request, exempt=reads_own(team, match_id) or is_judge(request.user)) \
             as charge:
-        match = _visible(request, match_id)
-        if match is None:
-            return _not_found(match_id)
+        match = _seen(request, match_id)
         charge.expect(texts.estimated_size(match))
         text = texts.public_state_text(match, _you(team, match), holder=team)
         charge.size = len(text)
@@ -334,8 +355,6 @@ def get_match(request: HttpRequest, match_id: int):
 @cost(PAGE)
 def get_own_actions(request: HttpRequest, match_id: int):
     team = _own_team(request, match_id)
-    if isinstance(team, Status):
-        return team
     match = Match.objects.get(pk=match_id)
     return Status(200, selectors.own_submission(match, team, timezone.now()))
 
@@ -350,19 +369,14 @@ def get_own_actions(request: HttpRequest, match_id: int):
          openapi_extra={"parameters": [BEARER]})
 @cost(PAGE)
 def get_submissions(request: HttpRequest, match_id: int):
-    match = _visible(request, match_id)
-    if match is None:
-        return _not_found(match_id)
+    match = _seen(request, match_id)
     signed_in = session_team(request, match)
     if is_judge(request.user):
         teams = [0, 1]
     elif signed_in is not None and not request.headers.get("Authorization"):
         teams = [signed_in.index]
     else:
-        team = _own_team(request, match_id)
-        if isinstance(team, Status):
-            return team
-        teams = [team.index]
+        teams = [_own_team(request, match_id).index]
     return Status(200, {"match": match.pk, "teams": teams,
                         "submissions": debug.sent_by(match, teams)})
 
@@ -377,9 +391,7 @@ def get_submissions(request: HttpRequest, match_id: int):
          openapi_extra={"parameters": [BEARER]})
 @cost(PAGE)
 def get_debug(request: HttpRequest, match_id: int):
-    match = _visible(request, match_id)
-    if match is None:
-        return _not_found(match_id)
+    match = _seen(request, match_id)
     holder = _team(request, match_id) or session_team(request, match)
     teams = debug.debug_readers(request.user, holder, match)
     if not teams:
@@ -392,16 +404,18 @@ def get_debug(request: HttpRequest, match_id: int):
 
 
 @contextlib.contextmanager
-def _heavy(request: HttpRequest, match_id: int) -> Iterator[tuple[Match | None, Any]]:
+def _heavy(request: HttpRequest, match_id: int) -> Iterator[tuple[Match, Any]]:
     """A heavy read of a match (a visitor's holds a place at the heavy reads' gate; the
     match's own team, by its token, and a judge pass freely; another match's token
-    reads as a visitor): the match, None if the caller may not see it or its board is
-    still secret, and the charge to set the size sent on."""
+    reads as a visitor): the match and the charge to set the size sent on; refused 404
+    if the caller may not see it or its board is still secret."""
     team = _team(request, match_id)
     with visitor_gate("heavy", request,
                       exempt=reads_own(team, match_id) or is_judge(request.user)) as charge:
-        match = _visible(request, match_id)
-        yield (None if match is None or match.board_hidden(timezone.now()) else match), charge
+        match = _seen(request, match_id)
+        if match.board_hidden(timezone.now()):
+            raise _not_found(match_id)
+        yield match, charge
 
 
 @api.get("/matches/{match_id}/analysis",
@@ -415,8 +429,6 @@ def _heavy(request: HttpRequest, match_id: int) -> Iterator[tuple[Match | None, 
 @cost(GUARDED)
 def get_analysis(request: HttpRequest, match_id: int):
     with _heavy(request, match_id) as (match, charge):
-        if match is None:
-            return _not_found(match_id)
         if not analysis.has_analysis(match.game):
             return Status(404, {"error": "no_analysis",
                                 "detail": "this game's replay has no analysis"})
@@ -449,8 +461,6 @@ WHATIF_BODY = 256 * 1024
 @cost(JOB)
 def post_whatif(request: HttpRequest, match_id: int):
     with _heavy(request, match_id) as (match, charge):
-        if match is None:
-            return _not_found(match_id)
         try:
             body = json_object(request, WHATIF_BODY, "a what-if")
         except BodyRefused as refused:
@@ -483,8 +493,6 @@ def get_report(request: HttpRequest, match_id: int):
         if visitor:
             return Status(200, selectors.team_report(match, visitor))
     team = _own_team(request, match_id)
-    if isinstance(team, Status):
-        return team
     return Status(200, selectors.team_report(Match.objects.get(pk=match_id), team))
 
 
@@ -493,9 +501,7 @@ def get_report(request: HttpRequest, match_id: int):
          summary="The match-record/1 of a published match")
 @cost(LARGE)
 def get_record(request: HttpRequest, match_id: int):
-    match = _visible(request, match_id, published_only=True)
-    if match is None:
-        return _not_found(match_id, "published match")
+    match = _seen(request, match_id, published_only=True)
     if match.board_hidden(timezone.now()):  # judges included: nobody sees it before then
         return Status(404, {"error": "not_found", "detail": f"match {match_id}'s board is "
                                                             "secret until its game starts"})
@@ -507,9 +513,7 @@ def get_record(request: HttpRequest, match_id: int):
          summary="The timeline/1 of a published match (every stored turn)")
 @cost(LARGE)
 def get_timeline(request: HttpRequest, match_id: int):
-    match = _visible(request, match_id, published_only=True)
-    if match is None:
-        return _not_found(match_id, "published match")
+    match = _seen(request, match_id, published_only=True)
     return _json(*texts.timeline_text(match), request=request)
 
 

@@ -7,29 +7,31 @@ to the login page, and a logged-in user without it gets 403.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any
-from urllib.parse import urlencode
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.views import LoginView
-from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from matches import login_limits
 from matches.access import JUDGE_PERMISSION
 from matches.admission import LARGE, PAGE, WRITE, cost
 from matches.forms import RecordImportForm
-from matches.models import Match, RequestTally, Submission, Team
+from matches.models import Match, Team
 from matches.rules import rules_for
-from matches.selectors import SECRET_BOARD, match_verify, notices
-from matches.selectors.submission_log import EXPORT_FIELDS, audit_log, body_text, export_rows
+from matches.selectors import SECRET_BOARD, match_verify
+from matches.selectors.submission_log import (
+    EXPORT_FIELDS,
+    VERDICTS,
+    audit_journal,
+    audit_page,
+    audit_tallies,
+    export_rows,
+    team_label,
+)
 from matches.services.publication import PublicationError, match_publish
 from matches.services.submissions import STORED_A_MINUTE, submission_enter
 from matches.views.spreadsheet import csv_attachment
@@ -58,27 +60,7 @@ def _match(match_id: int) -> Match:
     return get_object_or_404(Match.objects.select_related("board"), pk=match_id)
 
 
-AUDIT_PAGE = 25  # turns on one page of the audit (latest first); a long match has pages
-
-# The audit's verdict filter: which submissions each choice keeps.
-VERDICTS: dict[str, tuple[str, Callable[[Submission], bool]]] = {
-    "counted": (gettext_lazy("counted"), lambda s: s.counted),
-    "accepted": (gettext_lazy("accepted (202)"), lambda s: s.accepted),
-    "replaced": (gettext_lazy("accepted, then replaced"), lambda s: s.accepted and not s.counted),
-    "refused": (gettext_lazy("refused (any error)"), lambda s: s.status_code >= 400),
-    "late": (gettext_lazy("late, or out of turn (409)"), lambda s: s.status_code == 409),
-    "malformed": (gettext_lazy("malformed (400)"), lambda s: s.status_code == 400),
-    "refused-other": (gettext_lazy("refused otherwise (401, 403, 413, 429…)"),
-                      lambda s: s.status_code >= 400 and s.status_code not in (400, 409)),
-}
-
-
-def team_label(team: Team) -> str:
-    """A team as the audit names it: its letter and name, once when they are the same."""
-    return team.name if team.name == team.letter else f"{team.letter} {team.name}"
-
-
-def _audit_filters(request: HttpRequest, teams: list[Team]) -> dict[str, Any]:
+def _audit_filters(request: HttpRequest, teams: list[Team]) -> dict[str, str]:
     """The audit's filters from the address: `team` (a letter), `verdict`, `turn`."""
     letters = {team.letter: team for team in teams}
     chosen = {key: request.GET.get(key, "").strip() for key in ("team", "verdict", "turn")}
@@ -100,48 +82,9 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
     rules = rules_for(match.game)
     teams = list(match.teams.all())
     chosen = _audit_filters(request, teams)
-    keep_team = ({t.index for t in teams if t.letter == chosen["team"]} if chosen["team"]
-                 else {t.index for t in teams})
-    keep = VERDICTS[chosen["verdict"]][1] if chosen["verdict"] else (lambda s: True)
-    filtered = bool(chosen["team"] or chosen["verdict"])
-    verdict = match_verify(match) if request.GET.get("verify") else None
-    shown = []
-    for turn in audit_log(match):
-        if chosen["turn"] and turn.number != int(chosen["turn"]):
-            continue
-        turn.submissions = [s for s in turn.submissions if keep(s) and (
-            s.team.index in keep_team if s.team else not chosen["team"])]
-        if filtered and not turn.submissions:
-            continue
-        shown.append(turn)
-    pages = max(1, -(-len(shown) // AUDIT_PAGE))
-    page = request.GET.get("page", "")
-    page = min(int(page), pages) if page.isdigit() and int(page) > 0 else 1
-    log = shown[(page - 1) * AUDIT_PAGE : page * AUDIT_PAGE]
-    for turn in log:
-        for submission in turn.submissions:
-            submission.text = body_text(submission)
-            submission.team_label = team_label(submission.team) if submission.team else ""
-            submission.kept = len(submission.body)
-            submission.why_cut = (_why_cut(submission) if submission.kept <
-                                  submission.body_size else "")
-        # the number large, then the rest of the game's words ("items", "points (wall 5 …)")
-        turn.said_scores = ([{"headline": number, "words": rules.score_said(score)
-                              .removeprefix(str(number)).strip()}
-                             for number, score in zip(rules.headline(turn.scores), turn.scores,
-                                                      strict=True)]
-                            if turn.scores else None)
-        turn.columns = [{"team": team, "label": team_label(team),
-                         "outcomes": turn.outcomes[team.index],
-                         "idle": rules.idle_said(turn.number, team.index)}
-                        for team in teams if turn.outcomes and team.index in keep_team]
-    kept = {key: chosen[key] for key in ("team", "verdict") if chosen[key]}
-    pager = {"page": page, "pages": pages, "first": log[0].number if log else None,
-             "last": log[-1].number if log else None,
-             "newer": urlencode(kept | {"page": page - 1}) if page > 1 else None,
-             "older": urlencode(kept | {"page": page + 1}) if page < pages else None}
     shown_turn = int(chosen["turn"]) if chosen["turn"] else None
     return render(request, "matches/audit.html", {
+        **audit_page(match, teams, chosen, request.GET.get("page", "")),
         "match": match, "teams": teams, "labels": [team_label(t) for t in teams],
         "board": (gettext(SECRET_BOARD["name"]) if match.board_hidden(now)
                   else match.board.name.removeprefix(f"{rules.title} ")  # not the game twice
@@ -150,62 +93,15 @@ def audit(request: HttpRequest, match_id: int) -> HttpResponse:
         "previous": shown_turn - 1 if shown_turn and shown_turn > 1 else None,
         "next": (shown_turn + 1 if shown_turn is not None and shown_turn < match.turns
                  else None),
-        "log": log, "verdict": verdict, "status": STATUS_WORDS[match.status(now)],
+        "verdict": match_verify(match) if request.GET.get("verify") else None,
+        "status": STATUS_WORDS[match.status(now)],
         # a game played by its protocol server takes no actions but its programs' lines
         "open_turn": None if match.protocol_played else match.strategy_turn(now),
-        "chosen": chosen, "filtered": filtered,
+        "chosen": chosen,
         "verdicts": [(key, words) for key, (words, _) in VERDICTS.items()],
-        "public": match.published or match.public_live, "pager": pager,
-        "tallies": _tallies(match), "journal": _journal(match),
+        "public": match.published or match.public_live,
+        "tallies": audit_tallies(match, STORED_A_MINUTE), "journal": audit_journal(match),
     })
-
-
-HAND_WORDS = {"pause": pgettext_lazy("what a judge did", "paused"),
-              "resume": pgettext_lazy("what a judge did", "resumed"),
-              "extend": pgettext_lazy("what a judge did", "extended"),
-              "void": pgettext_lazy("what a judge did", "made void")}
-
-
-def _journal(match: Match) -> list[dict]:
-    """The judges' hand on the match (services/control.py's log), the announcements to
-    it and its teams' questions, oldest first, each with its `kind`."""
-    said = notices.for_match(match)
-    hand = [{**entry, "kind": "hand", "when": datetime.fromtimestamp(entry["at"] / 1000, tz=UTC),
-             "words": HAND_WORDS.get(entry["action"], entry["action"])}
-            for entry in match.control_log]
-    return sorted([*hand,
-                   *({"kind": "notice", "when": row.posted_at, "row": row}
-                     for row in said["announcements"]),
-                   *({"kind": "question", "when": row.asked_at, "row": row}
-                     for row in said["questions"])],
-                  key=lambda entry: int(entry["when"].timestamp() * 1000))  # as the log keeps it
-
-
-def _why_cut(submission: Submission) -> str:
-    """Why only the head of a request's body was kept (docs/api.md, "Limits and what is
-    kept")."""
-    if submission.status_code == 413:
-        return gettext("larger than the API takes")
-    if submission.team is None:
-        return gettext("a request without this match's team token")
-    if submission.status_code == 429:
-        return gettext("over the rate limit")
-    if submission.status_code not in (200, 202):
-        return gettext("refused")
-    return gettext("over the team's storage budget for this match")
-
-
-def _tallies(match: Match) -> list[dict[str, Any]]:
-    """The minutes in which a source sent more than the requests stored one by one: how
-    many more were counted, their bytes and the first heads and hashes."""
-    rows = RequestTally.objects.filter(
-        Q(match=match) | Q(team__match=match), count__gt=STORED_A_MINUTE
-    ).select_related("team").order_by("minute", "source")
-    return [{"minute": tally.minute, "count": tally.count - STORED_A_MINUTE,
-             "bytes": tally.body_bytes, "samples": tally.samples,
-             "source": (team_label(tally.team) if tally.team
-                        else tally.source.removeprefix("address:"))}
-            for tally in rows]
 
 
 @require_POST

@@ -219,10 +219,10 @@ def test_the_import_page_is_linked_from_where_judges_work(judge_client):
 
 def test_a_long_audit_comes_in_pages_of_turns_keeping_the_filters(
         judge_client, refused_and_counted, monkeypatch):
-    from matches.views import judges
+    from matches.selectors import submission_log
 
     match = refused_and_counted
-    monkeypatch.setattr(judges, "AUDIT_PAGE", 1)
+    monkeypatch.setattr(submission_log, "AUDIT_PAGE", 1)
     first = audit(judge_client, match, team="A")
     assert 'id="turn-2"' in first and 'id="turn-1"' not in first
     assert "turns 2 · page 1 of 2" in first and 'data-page="newer"' not in first
@@ -231,7 +231,7 @@ def test_a_long_audit_comes_in_pages_of_turns_keeping_the_filters(
     assert 'id="turn-1"' in older and 'id="turn-2"' not in older
     assert 'data-page="newer" href="?team=A&page=1"' in older
     assert 'id="turn-1"' in audit(judge_client, match, team="A", page="99")  # the last page
-    monkeypatch.setattr(judges, "AUDIT_PAGE", 25)
+    monkeypatch.setattr(submission_log, "AUDIT_PAGE", 25)
     assert "audit-pager" not in audit(judge_client, match)
 
 
