@@ -6,7 +6,7 @@ import pytest
 
 from matches.models import Match
 from matches.services.transition import turn_resolve
-from tests.factories import make_match, put
+from tests.factories import make_match, put, submit
 
 pytestmark = pytest.mark.django_db
 
@@ -35,6 +35,21 @@ def test_past_turns_show_their_actions_and_results(client):
     assert body["turn"] == 1
     assert body["actions"] == [{"turn": 1, "outcomes": [[put(0, 2, 2) | {"result": "ok"}], []]}]
     assert body["state"]["agents"][0][0] == [2, 2]
+
+
+def test_the_match_says_what_its_last_turn_did_on_the_board(client):
+    """`last`, the rules' marks of the last turn as every screen draws them: the play
+    page reads it here (it had drawn no Kakomimasu move: the state alone does not say
+    where an agent came from)."""
+    match, tokens = make_match()
+    for number, action in enumerate([put(0, 2, 2), {"agent": 0, "type": "move", "x": 3, "y": 2}],
+                                    start=1):
+        submit(match, tokens[0], [action], number)
+        turn_resolve(match_id=match.pk, number=number, now=match.deadline(number))
+        last = client.get(f"/api/matches/{match.pk}").json()["last"]
+        if number == 1:
+            assert last == {"marks": [[2, 2, "acted", 0]], "moves": []}
+    assert last == {"marks": [], "moves": [[[2, 2], [3, 2], 0]]}
 
 
 def test_an_unknown_match_is_a_json_404(client):
