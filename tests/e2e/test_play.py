@@ -367,3 +367,32 @@ def test_the_end_of_a_first_game_leads_to_the_second_with_the_same_token(
     assert page.locator("[data-title]").inner_text().endswith("· game 2 of 2")
     assert page.locator("p[data-you]").inner_text() == "You play B · Cần Thơ"
     page.close()
+
+
+@pytest.fixture
+def moved(transactional_db):
+    """A Kakomimasu match whose agent 0 was put on (2, 2), then moved to (3, 2)."""
+    from matches.services.transition import turn_resolve
+    from tests.factories import make_match, put, submit
+
+    match, tokens = make_match(turns=5, public=False)
+    for number, action in enumerate([put(0, 2, 2), {"agent": 0, "type": "move", "x": 3, "y": 2}],
+                                    start=1):
+        submit(match, tokens[0], [action], number)
+        turn_resolve(match_id=match.pk, number=number, now=match.deadline(number))
+    return match, tokens
+
+
+def test_the_play_page_draws_the_last_turns_move_the_server_says(moved, live_server_process,
+                                                                 browser):
+    """The server's `last` (the rules' marks, as every screen draws them): the play page
+    had worked the marks out from the state alone, which does not say where a Kakomimasu
+    agent came from, and drew no move."""
+    match, tokens = moved
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    sign_in(page, f"{live_server_process}/matches/{match.pk}/play", tokens[0])
+    page.wait_for_function("document.querySelector('.board')?.dataset.shownTurn === '2'")
+    assert page.locator(".board svg.moves g.team-a").count() == 1
+    chevrons = page.get_attribute(".board svg.moves g.team-a polyline", "points")
+    assert all(2.5 < float(point.split(",")[0]) < 3.5 for point in chevrons.split())  # x: 2 → 3
+    page.close()
