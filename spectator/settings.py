@@ -187,6 +187,26 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Hosted programs' plays are the jobs of Celery workers (spectator/celery.py,
+# docs/programs.md): on REDIS_URL's Redis, else a queue of files in var/ (one machine).
+# A job is taken from the queue once done (a worker lost mid-job leaves it for another,
+# which finds its run taken: matches/hosting/tasks.py), one at a time a worker process.
+HOSTED_QUEUE_DIR = Path(os.environ.get("SPECTATOR_QUEUE_DIR", VAR_DIR / "queue"))
+CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+if not REDIS_URL:
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(HOSTED_QUEUE_DIR),
+                                       "data_folder_out": str(HOSTED_QUEUE_DIR)}
+    HOSTED_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
+CELERY_TASK_DEFAULT_QUEUE = "hosted"
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Where a worker reaches the server's API: its programs' doors lead there.
+HOSTED_SERVER_URL = os.environ.get("SPECTATOR_HOSTED_SERVER", "http://127.0.0.1:8000")
+
 # Failed logins are counted per account at an address and per address
 # (matches.login_limits): nobody can lock a judge out from another address.
 AUTHENTICATION_BACKENDS = ["matches.login_limits.ThrottledBackend"]

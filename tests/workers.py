@@ -27,3 +27,4 @@ if WORKER:
     var = os.environ.get("SPECTATOR_VAR_DIR") or os.path.join(
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "var")
     os.environ["SPECTATOR_JOBS_DIR"] = os.path.join(var, f"jobs-{WORKER}")
+    os.environ["SPECTATOR_QUEUE_DIR"] = os.path.join(var, f"queue-{WORKER}")  # its own jobs

@@ -19,10 +19,11 @@ from matches.models.play import (
     storable_id,
     token_hash,
 )
-from matches.models.programs import Program, ProgramVersion
+from matches.models.programs import HostedRun, Program, ProgramVersion
 from matches.models.tournaments import Entrant, Fixture, Tournament
 
-__all__ = ["Announcement", "Board", "Entrant", "Fixture", "LadderGame", "LadderStanding",
+__all__ = ["Announcement", "Board", "Entrant", "Fixture", "HostedRun", "LadderGame",
+           "LadderStanding",
            "Match", "PracticeTeam", "Program", "ProgramVersion",
            "Question", "RequestTally", "Submission", "Team", "Tournament", "Turn",
            "MAX_ID", "new_token", "storable_id", "token_hash"]

@@ -55,3 +55,30 @@ class ProgramVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.program} v{self.number} ({self.status})"
+
+
+class HostedRun(models.Model):
+    """One hosted program's play of one team of one match (docs/programs.md, "Hosted
+    play"): made with the match, taken by the first worker that gets its job (a job
+    delivered twice finds it taken and plays nothing), ended with how it ended."""
+
+    QUEUED, PLAYING, DONE = "queued", "playing", "done"
+    STATES = [(QUEUED, "queued"), (PLAYING, "playing"), (DONE, "done")]
+
+    match = models.ForeignKey("matches.Match", on_delete=models.CASCADE,
+                              related_name="hosted_runs")
+    team_index = models.PositiveSmallIntegerField()
+    version = models.ForeignKey(ProgramVersion, on_delete=models.PROTECT, related_name="runs")
+    status = models.CharField(max_length=10, choices=STATES, default=QUEUED)
+    worker = models.CharField(max_length=200, blank=True, default="")
+    started_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    ended_by = models.CharField(max_length=200, blank=True, default="",
+                                help_text='How the run ended: "match over", "exited (exit 1)", …')
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "team_index"],
+                                               name="hosted_run_once")]
+
+    def __str__(self) -> str:
+        return f"{self.version} in match {self.match_id} ({self.status})"

@@ -11,7 +11,7 @@ import os
 import shlex
 import tarfile
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path, PurePath
 
 from django.db import transaction
@@ -27,10 +27,12 @@ from matches.hosting.languages import (
     BuildRefused,
     language_of,
 )
-from matches.models import Program, ProgramVersion
+from matches.hosting.tasks import enqueue
+from matches.models import HostedRun, Match, Program, ProgramVersion, Team
 from matches.rules import UnknownGame, rules_for
 from matches.rules.checks import RecordError, team_names
-from matches.services.matches import TEAM_NAME_LIMIT
+from matches.services.boards import BoardError, board_choose, board_spec_fixed
+from matches.services.matches import TEAM_NAME_LIMIT, Timing, TimingError, match_make
 
 log = logging.getLogger(__name__)
 
@@ -160,3 +162,54 @@ def program_unpacked(version: ProgramVersion, folder: Path) -> None:
     """Put a built version's folder into `folder` (a sandbox's, to play)."""
     with tarfile.open(fileobj=io.BytesIO(bytes(version.built)), mode="r:gz") as archive:
         archive.extractall(folder, filter="data")
+
+
+SCRIMMAGE_START = timedelta(seconds=5)  # from its making to its first step (programs start)
+
+
+def latest_ready(program: Program) -> ProgramVersion:
+    """A program's latest version that built: what its scrimmages play."""
+    version = program.versions.filter(status=ProgramVersion.READY).order_by("-number").first()
+    if version is None:
+        raise ProgramError(409, "not_built", f"{program.name}'s {program.game} program has no "
+                                             "version that built")
+    return version
+
+
+def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
+                    timing: Timing | None = None, now: datetime | None = None) -> Match:
+    """A match between two programs' latest built versions, played by the workers
+    (hosted runs, one a team), public live; its board `board` (a name, `random`; the
+    game's default where none), its timing `timing` (checked as any match's)."""
+    now, timing = now or timezone.now(), timing or Timing()
+    found = Program.objects.in_bulk(program_ids)
+    missing = [str(pk) for pk in program_ids if pk not in found]
+    if missing:
+        raise ProgramError(404, "no_program", f"no program {', '.join(missing)}")
+    programs = [found[pk] for pk in program_ids]
+    if programs[0].game != programs[1].game:
+        raise ProgramError(400, "bad_game", "the two programs play different games "
+                                            f"({programs[0].game}, {programs[1].game})")
+    game = programs[0].game
+    versions = [latest_ready(program) for program in programs]
+    try:
+        timing.checked(rules_for(game))
+        chosen = board_choose(game, board if board is not None else
+                              (None if board_spec_fixed(game) is not None else "random"))
+    except (TimingError, BoardError) as error:
+        raise ProgramError(400, "bad_request", str(error)) from None
+    names = [program.name for program in programs]
+    if names[0] == names[1]:
+        names[1] += " (2)"
+    with transaction.atomic():
+        made = match_make(game=game, team_names=names, start_at=now + SCRIMMAGE_START,
+                          boards=[chosen], timing=timing, public_live=True,
+                          title=f"Scrimmage: {names[0]} vs {names[1]}")
+        runs = []
+        for index, version in enumerate(versions):
+            Team.objects.filter(match__in=made.games, index=index).update(
+                seat=f"program:{version.pk}")
+            runs.append(HostedRun.objects.create(match=made.match, team_index=index,
+                                                 version=version).pk)
+        enqueue(runs)
+    return made.match

@@ -157,7 +157,10 @@ def test_a_build_that_never_ends_is_stopped(monkeypatch):
     monkeypatch.setattr(programs, "BUILD_SECONDS", 2.0)
     version = built("c", "main.c", b'#include "/dev/zero"\nint main(void){return 0;}\n')
     assert version.status == ProgramVersion.FAILED
-    assert "build: stopped after 2 s" in version.build_log or "ended by" in version.build_log
+    # (gcc reads /dev/zero for ever, unless it asks for more memory than the build may
+    # have first, as it does on a fast machine: either way the build ends in its time)
+    assert "build: stopped after 2 s" in version.build_log \
+        or "out of memory" in version.build_log, version.build_log
     assert version.build_seconds < 2 + sandbox.END_SECONDS
 
 

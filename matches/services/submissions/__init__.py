@@ -56,7 +56,7 @@ __all__ = [
     "ADDRESS_LIMIT", "KEPT_HEAD", "MAX_ACTIONS", "MAX_BODY", "RATE_LIMIT", "RATE_WINDOW",
     "STORED_A_MINUTE", "DryRun", "Refusal", "Reply", "Request", "json_read", "parse_actions",
     "parse_submission", "rate_windows_reset", "submission_by_bot", "submission_enter",
-    "submission_receive",
+    "submission_output", "submission_receive",
 ]
 
 
@@ -80,6 +80,17 @@ def submission_enter(team: Team, body: bytes, judge: str, note: str, received_at
                       body_size=len(body), content_type="application/json",
                       remote_addr=remote_addr, received_at=received_at,
                       entered_by=judge, note=note)
+    return judging.judge(request, team)
+
+
+def submission_output(team: Team, text: str, received_at: datetime) -> Reply:
+    """What a hosted program printed on its standard error: kept as its debug output,
+    as if it had sent it to `/output` (docs/programs.md)."""
+    raw = text.encode()
+    request = Request(match_id=team.match_id, authorization="", body=raw,
+                      body_size=len(raw), content_type="text/plain; charset=utf-8",
+                      remote_addr=None, received_at=received_at, dialect="hosted",
+                      output=True)
     return judging.judge(request, team)
 
 

@@ -1,0 +1,142 @@
+"""A hosted program plays one team of one match (docs/programs.md, "Hosted play"): its
+built version started in a sandbox behind the doors to its match, with a token made for
+this run (the team's earlier one stops working, so no secret travels through the task
+queue); what it prints on standard error kept as its debug output; ended with every
+process in it when its match is over, when it exits, or at the match's last moment."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import close_old_connections
+from django.utils import timezone
+
+from matches.hosting import sandbox
+from matches.hosting.doors import Doors, hosted_command, match_doors
+from matches.hosting.languages import LANGUAGES
+from matches.models import Match, ProgramVersion, Team
+from matches.services.programs import program_unpacked
+from matches.services.submissions import submission_output
+from matches.services.tokens import token_reissue
+
+log = logging.getLogger(__name__)
+
+PLAY_LIMITS = sandbox.Limits(cpu_seconds=600, memory_mb=1024, processes=64, file_mb=64,
+                             open_files=128, tmp_mb=64)
+PORT = 8000  # where the server is, inside the sandbox
+DEBUG_LIMIT = 64 << 10  # debug output kept a match
+DEBUG_EVERY = 1.0  # seconds between two stores of it
+MATCH_MARGIN = timedelta(seconds=30)  # after the match's last deadline
+WATCH_SECONDS = 0.5  # how often the match is looked at
+
+
+@dataclass
+class Played:
+    """How a hosted program's run ended."""
+    returncode: int | None  # None: it was still running when it was ended
+    reason: str  # "match over", "exited", "out of time", "not ready"
+    debug_bytes: int = 0
+
+    @property
+    def said(self) -> str:
+        if self.returncode is None or self.returncode == 0:
+            return self.reason
+        signal = sandbox.Ran(self.returncode, b"", b"", 0).signal
+        return f"{self.reason} ({signal or f'exit {self.returncode}'})"
+
+
+def last_moment(match: Match) -> timezone.datetime:
+    """When a run for `match` is ended whatever happens."""
+    if match.alternating:
+        return match.start_at + timedelta(milliseconds=2 * (match.clock_ms or 0)) \
+            + MATCH_MARGIN * 2
+    return match.deadline(match.turns) + MATCH_MARGIN
+
+
+def hosted_play(version_id: int, match_id: int, team_index: int, server: str) -> Played:
+    """Play team `team_index` of match `match_id` with a built version, the server
+    reached at `server` (its base URL, as this machine sees it). Returns when the run
+    is over."""
+    version = ProgramVersion.objects.get(pk=version_id)
+    match = Match.objects.get(pk=match_id)
+    team = Team.objects.get(match_id=match_id, index=team_index)
+    if version.status != ProgramVersion.READY:
+        return Played(None, "not ready")
+    language = LANGUAGES[version.language]
+    token = token_reissue(team)
+    ends = last_moment(match)
+    with sandbox.workspace() as folder, Doors() as doors:
+        program_unpacked(version, folder)
+        sandbox.handed_over(folder)
+        doors.http(PORT, server, match_doors(match_id))
+        argv, ro_binds = hosted_command(doors, language.run())
+        process = sandbox.start(argv, folder, language.limits(PLAY_LIMITS), env={
+            "SPECTATOR_URL": f"http://127.0.0.1:{PORT}", "SPECTATOR_TOKEN": token,
+            "SPECTATOR_MATCH": str(match_id), "SPECTATOR_TEAM": str(team_index)},
+            binds=doors.binds(), ro_binds=ro_binds)
+        debug = Debug(team)
+        reading = threading.Thread(target=debug.read, args=(process.stderr,), daemon=True)
+        reading.start()
+        process.stdin.close()
+        threading.Thread(target=_drop, args=(process.stdout,), daemon=True).start()
+        try:
+            reason = _watch(process, match_id, ends)
+        finally:
+            returncode = process.poll()
+            sandbox.end(process)
+            reading.join(5)
+            debug.flush()
+    return Played(returncode, reason, debug.kept)
+
+
+def _watch(process: sandbox.Sandboxed, match_id: int, ends) -> str:
+    while True:
+        if process.poll() is not None:
+            return "exited"
+        close_old_connections()
+        if Match.objects.filter(pk=match_id).first() is None or \
+                Match.objects.get(pk=match_id).over:
+            return "match over"
+        if timezone.now() >= ends:
+            return "out of time"
+        time.sleep(WATCH_SECONDS)
+
+
+def _drop(stream) -> None:
+    """Read and forget what the program prints on standard output (it plays through its
+    doors; a line program is played by the line relay instead)."""
+    while stream.read(65536):
+        pass
+
+
+class Debug:
+    """A program's standard error, kept as its debug output (the team's `/output`: shown
+    beside its replay), DEBUG_LIMIT a match at most, stored each DEBUG_EVERY."""
+
+    def __init__(self, team: Team) -> None:
+        self.team, self.kept = team, 0
+        self.lines: list[str] = []
+        self.lock = threading.Lock()
+        self.stored_at = time.monotonic()
+
+    def read(self, stream) -> None:
+        for raw in iter(stream.readline, b""):
+            with self.lock:
+                if self.kept < DEBUG_LIMIT:
+                    line = raw[:DEBUG_LIMIT - self.kept].decode("utf-8", "replace")
+                    self.kept += len(raw)
+                    self.lines.append(line.rstrip("\n"))
+            if time.monotonic() - self.stored_at >= DEBUG_EVERY:
+                self.flush()
+
+    def flush(self) -> None:
+        with self.lock:
+            lines, self.lines = self.lines, []
+            self.stored_at = time.monotonic()
+        if lines:
+            close_old_connections()
+            submission_output(self.team, "\n".join(lines), timezone.now())

@@ -1,0 +1,57 @@
+"""The hosted programs' jobs (spectator/celery.py; docs/programs.md, "Workers"): each is
+one hosted program's play of one team of one match. A job's run is taken in the
+database before it plays, so a job delivered twice (its worker lost, say) plays
+nothing the second time."""
+
+from __future__ import annotations
+
+import logging
+import socket
+
+from celery import shared_task
+from django.conf import settings
+from django.db import close_old_connections, transaction
+from django.utils import timezone
+
+from matches.models import HostedRun
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(name="hosted.play", ignore_result=True)
+def play(run_id: int) -> str:
+    """Play hosted run `run_id` once; returns how it ended."""
+    from matches.hosting.play import hosted_play  # (the worker's, not the server's)
+
+    close_old_connections()
+    with transaction.atomic():
+        taken = HostedRun.objects.filter(pk=run_id, status=HostedRun.QUEUED).update(
+            status=HostedRun.PLAYING, started_at=timezone.now(),
+            worker=f"{socket.gethostname()}:{play.request.hostname or ''}"[:200])
+    if not taken:
+        log.warning("hosted run %s was taken already: not played again", run_id)
+        return "taken"
+    run = HostedRun.objects.get(pk=run_id)
+    try:
+        played = hosted_play(run.version_id, run.match_id, run.team_index,
+                             settings.HOSTED_SERVER_URL)
+        said = played.said
+    except Exception as error:
+        log.exception("hosted run %s failed", run_id)
+        said = f"the worker failed: {type(error).__name__}"
+    finally:
+        close_old_connections()
+    HostedRun.objects.filter(pk=run_id).update(status=HostedRun.DONE, ended_at=timezone.now(),
+                                               ended_by=said[:200])
+    return said
+
+
+def enqueue(run_ids: list[int]) -> None:
+    """Hand the runs to the workers once the caller's transaction commits (by the task's
+    name, through the project's engine: loaded here, not by every server process)."""
+    def send() -> None:
+        from spectator.celery import app
+
+        for run_id in run_ids:
+            app.send_task("hosted.play", (run_id,))
+    transaction.on_commit(send, robust=True)

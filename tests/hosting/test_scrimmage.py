@@ -1,0 +1,111 @@
+"""Two handed-in programs play a scrimmage with nobody at a keyboard (docs/programs.md):
+built, queued, played by a Celery worker in sandboxes behind their doors on the real
+server, their debug output kept, and the match verifies."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from matches.hosting import sandbox
+from matches.models import HostedRun, Match, Submission
+from matches.selectors import match_verify
+from tests.conftest import ROOT, test_database_url
+
+pytestmark = pytest.mark.skipif(bool(sandbox.available()), reason=sandbox.available()
+                                or "the sandbox is available")
+
+# A Kakomimasu program for the answer API, as a team writes it from docs/api.md: reads
+# its match, answers each open step once, says what it did on standard error.
+PLAYER = """
+    import json, os, random, sys, time, urllib.error, urllib.request
+
+    BASE, TOKEN, MATCH = (os.environ[name] for name in
+                          ("SPECTATOR_URL", "SPECTATOR_TOKEN", "SPECTATOR_MATCH"))
+
+    def call(method, path, body=None):
+        request = urllib.request.Request(BASE + path, method=method, headers={
+            "Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"},
+            data=None if body is None else json.dumps(body).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return answer.status, json.load(answer)
+        except urllib.error.HTTPError as error:
+            return error.code, json.load(error)
+
+    answered = None
+    while True:
+        status, match = call("GET", f"/api/matches/{MATCH}")
+        if match["status"] == "finished":
+            break
+        step = match.get("strategy_turn")
+        if match["status"] == "running" and step and step != answered:
+            board, state, me = match["board"], match["state"], match["you"]
+            actions = [{"agent": agent, "type": "put",
+                        "x": random.randrange(board["width"]),
+                        "y": random.randrange(board["height"])}
+                       for agent, cell in enumerate(state["agents"][me]) if cell is None]
+            status, _ = call("POST", f"/api/matches/{MATCH}/actions",
+                             {"turn": step, "actions": actions})
+            print(f"turn {step}: {len(actions)} actions, {status}", file=sys.stderr,
+                  flush=True)
+            answered = step
+        time.sleep(0.1)
+"""
+
+
+@pytest.fixture
+def worker(live_server_process, tmp_path):
+    """A Celery worker on the test database, its programs' doors to the live server."""
+    log = open(tmp_path / "worker.log", "w")  # noqa: SIM115
+    env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1",
+               SPECTATOR_HOSTED_SERVER=live_server_process)
+    process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "spectator", "worker",
+                                "--pool", "threads", "--concurrency", "2", "--loglevel",
+                                "INFO", "--without-mingle", "--without-gossip"],
+                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+    yield tmp_path / "worker.log"
+    process.terminate()
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+    log.close()
+
+
+def test_two_uploaded_programs_play_a_scrimmage_unattended_and_it_verifies(
+        worker, tmp_path, capsys):
+    source = tmp_path / "main.py"
+    source.write_text(textwrap.dedent(PLAYER))
+    ids = []
+    for team in ("Kosen Nara", "Hà Nội"):
+        call_command("uploadprogram", str(source), "--team", team, "--game", "kakomimasu",
+                     "--language", "python")
+        ids.append(int(capsys.readouterr().out.strip()))
+    call_command("scrimmage", *map(str, ids), "--board", "A-1", "--turns", "4",
+                 "--strategy-seconds", "1", "--transition-seconds", "0.2")
+    match = Match.objects.get(pk=int(capsys.readouterr().out.strip()))
+    assert [team.seat.startswith("program:") for team in match.teams.all()] == [True, True]
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and not (
+            Match.objects.get(pk=match.pk).over
+            and set(HostedRun.objects.filter(match=match).values_list("status", flat=True))
+            == {HostedRun.DONE}):
+        time.sleep(0.5)
+    log = Path(worker).read_text()
+    runs = list(HostedRun.objects.filter(match=match).order_by("team_index"))
+    assert [run.status for run in runs] == ["done", "done"], log[-3000:]
+    assert {run.ended_by for run in runs} <= {"match over", "exited"}, log[-3000:]
+    for index in (0, 1):
+        answers = Submission.objects.filter(match=match, team__index=index, status_code=202)
+        assert answers.count() >= 3, log[-3000:]
+        said = Submission.objects.filter(match=match, team__index=index,
+                                         detail__startswith="program output")
+        assert said.exists() and "turn 1:" in bytes(said.first().body).decode()
+    assert match_verify(Match.objects.get(pk=match.pk)).verified
