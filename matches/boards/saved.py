@@ -162,7 +162,11 @@ def board_save(game: str, name: str, board: dict[str, Any], hints: dict[str, Any
     if problem:
         raise BoardError(problem)
     board = board_check(game, board)
-    file_name, content = board_file(board, hints, name)
+    written = board_file(game, board, hints, name)
+    if written is None:
+        raise BoardError(f"{rules_for(game).title} boards are not saved: its matches "
+                         "are all played on one board")
+    file_name, content = written
     checked, _ = board_from_file(game, content, file_name)  # read back as any file is
     if checked != board:
         raise BoardError("the board does not survive its own file format")

@@ -172,6 +172,23 @@ class Presentation:
         """What the board editor says of a checked board (its symmetry, say), in words."""
         return []
 
+    # --- the game's own board files (docs/formats.md, "The games' own files") -------
+
+    def board_read(self, data: Mapping[str, Any]
+                   ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """A board in the file format this game's contest made (JSON read), not checked
+        yet, and the settings the file suggests (`agents`, `turns`, `strategy_seconds`);
+        None for data that is not in it, or a game that made no such format. A board of
+        any game may come in any game's format: `matches.boards.specs` asks each."""
+        return None
+
+    def board_file(self, board: Mapping[str, Any], hints: Mapping[str, Any],
+                   name: str) -> tuple[str, bytes] | None:
+        """A checked board of this game in its contest's own file (docs/boards.md), with
+        the suggested `turns` and `agents` where the format keeps them: the file's name
+        and its bytes; None for a game whose boards are not kept in files."""
+        return None
+
     # The replay's analysis of each position (`analysis`): its name in words, None for
     # a game that has none.
     analysis_name: str | None = None

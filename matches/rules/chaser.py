@@ -430,6 +430,11 @@ class ChaserRules(Presentation):
         """A fair map of the contests' size (`random_map`) and its turns."""
         return random_map(seed), {"agents": 1, "turns": RANDOM_TURNS}
 
+    def board_file(self, board: Mapping[str, Any], hints: Mapping[str, Any],
+                   name: str) -> tuple[str, bytes]:
+        """The CHaser map file of a map (docs/rules/chaser.md, "The map file")."""
+        return f"{name}.map", map_text(board, hints.get("turns") or 100, name).encode()
+
     def board_notes(self, board: Mapping[str, Any]) -> list[str]:
         """Its symmetry, and the items each player can walk to: a fair map has both
         players reach the same items."""

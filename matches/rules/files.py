@@ -1,16 +1,18 @@
 """Files in the games' own formats, read and written here so that nothing outside
 `matches/rules/` needs to know which game has which: a record file (a match-record/1,
 or Blokus Duo's game record, 棋譜, one 4-character code a line), the game record of a
-match record, and CHaser's map files. Every error is a one-line `RecordError`."""
+match record, CHaser's map files, and a board's file as its game's rules write it
+(each game's format in its own rules module: `board_read`, `board_file`). Every error
+is a one-line `RecordError`."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from matches.rules import rules_for
 from matches.rules.blokus_duo import BlokusDuoRules
 from matches.rules.blokus_duo_kifu import kifu_from_record, record_from_kifu
-from matches.rules.chaser import MapError, map_text, parse_map
+from matches.rules.chaser import MapError, parse_map
 from matches.rules.checks import RecordError
 from matches.rules.records import MatchRecord, parse_record
 
@@ -47,21 +49,8 @@ def map_record(text: str, name: str = "") -> dict:
         raise RecordError(str(error)) from None
 
 
-def board_file(board: dict, hints: dict, name: str) -> tuple[str, bytes]:
-    """A checked board in its contest's own file (docs/boards.md): a map (a board of
-    cells) as a CHaser map file; a field with start cells, obstacles or treasures as the
-    Procon field JSON (points in rows); any other as the public boards' file
-    (`{name: {...}}`, points flat). The file's name and its bytes."""
-    turns, agents = hints.get("turns"), hints.get("agents")
-    if "cells" in board:
-        return f"{name}.map", map_text(board, turns or 100, name).encode()
-    size = {"name": name, "width": board["width"], "height": board["height"]}
-    extras = {key: board[key] for key in ("obstacles", "treasures", "start") if key in board}
-    if extras:
-        data = {**size, "points": board["points"], **extras}
-    else:
-        data = {**size, "points": [value for row in board["points"] for value in row]}
-        data |= {"nAgent": agents} if agents else {}
-    data |= {"totalTurn": turns} if turns else {}
-    data = data if extras else {name: data}
-    return f"{name}.json", (json.dumps(data, ensure_ascii=False) + "\n").encode()
+def board_file(game: str, board: dict, hints: dict, name: str) -> tuple[str, bytes] | None:
+    """A checked board in its contest's own file (docs/boards.md), as the game's rules
+    write it: the file's name and its bytes; None for a game whose boards are not kept
+    in files."""
+    return rules_for(game).board_file(board, hints, name)

@@ -24,7 +24,7 @@ from matches.rules.base import (
     callout,
     collisions,
 )
-from matches.rules.checks import board_size, points_grid, whole
+from matches.rules.checks import RecordError, board_size, points_grid, whole
 from matches.rules.orders import (
     NO_AGENT,
     REPEATED,
@@ -196,6 +196,32 @@ class KakomimasuRules(Presentation):
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         width, height = board_size(board)
         return {"width": width, "height": height, "points": points_grid(board, width, height)}
+
+    def board_read(self, data: Mapping[str, Any]
+                   ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """A board of the public boards' file (matches/boards/kakomimasu-boards.json:
+        `{name: {name, width, height, points, nAgent?, totalTurn?, operationSec?}}`, one
+        board of it here): `points` one flat list, index x + y * width."""
+        points = data.get("points")
+        if not isinstance(points, list) or not points or isinstance(points[0], list):
+            return None
+        width, height = board_size(data)
+        if len(points) != width * height:
+            raise RecordError(f"points: {len(points)} values, expected {width}×{height}")
+        board = {"width": width, "height": height,
+                 "points": [points[y * width:(y + 1) * width] for y in range(height)]}
+        return board, {"agents": data.get("nAgent"), "turns": data.get("totalTurn"),
+                       "strategy_seconds": data.get("operationSec")}
+
+    def board_file(self, board: Mapping[str, Any], hints: Mapping[str, Any],
+                   name: str) -> tuple[str, bytes]:
+        """The public boards' file of one board (`{name: {...}}`, points flat)."""
+        turns, agents = hints.get("turns"), hints.get("agents")
+        data = {"name": name, "width": board["width"], "height": board["height"],
+                "points": [value for row in board["points"] for value in row]}
+        data |= {"nAgent": agents} if agents else {}
+        data |= {"totalTurn": turns} if turns else {}
+        return f"{name}.json", (json.dumps({name: data}, ensure_ascii=False) + "\n").encode()
 
     def check_agents(self, agents: Any, board: dict[str, Any]) -> int:
         return whole(agents, "agents", 1, board["width"] * board["height"])

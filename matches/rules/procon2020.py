@@ -249,6 +249,18 @@ def tile_and_area(board: Board, cells: np.ndarray) -> tuple[tuple[int, int], tup
 # --- the rules ----------------------------------------------------------------------
 
 
+FIELD_EXTRAS = ("obstacles", "treasures", "start")  # a field's keys besides its points
+
+
+def _start_agents(data: Mapping[str, Any]) -> int | None:
+    """A field that gives each team's start cells has that many agents a team."""
+    start = data.get("start")
+    if isinstance(start, list) and start and isinstance(start[0], list) and start[0] \
+            and isinstance(start[0][0], list):  # cells a team, not one player's cell
+        return len(start[0])
+    return None
+
+
 class Procon2020Rules(Presentation):
     """`allow_remove_own`: the match option that lets `remove` take off any tile."""
 
@@ -283,6 +295,29 @@ class Procon2020Rules(Presentation):
 
     def parse_board(self, board: Mapping[str, Any]) -> dict[str, Any]:
         return parse_board(board)
+
+    def board_read(self, data: Mapping[str, Any]
+                   ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """A Procon field JSON: `width`, `height`, `points` in rows, and where the field
+        has them its `obstacles`, `treasures` and each team's `start` cells (that many
+        agents a team), `nAgent` and `totalTurn` otherwise."""
+        points = data.get("points")
+        if not isinstance(points, list) or (points and not isinstance(points[0], list)):
+            return None
+        board = {"width": data.get("width"), "height": data.get("height"), "points": points}
+        board |= {key: data[key] for key in FIELD_EXTRAS if key in data}
+        return board, {"agents": data.get("nAgent") or _start_agents(data),
+                       "turns": data.get("totalTurn")}
+
+    def board_file(self, board: Mapping[str, Any], hints: Mapping[str, Any],
+                   name: str) -> tuple[str, bytes]:
+        """The Procon field JSON of a field (points in rows, its start cells,
+        obstacles and treasures)."""
+        data = {"name": name, "width": board["width"], "height": board["height"],
+                "points": board["points"]}
+        data |= {key: board[key] for key in FIELD_EXTRAS if key in board}
+        data |= {"totalTurn": hints["turns"]} if hints.get("turns") else {}
+        return f"{name}.json", (json.dumps(data, ensure_ascii=False) + "\n").encode()
 
     def board_notes(self, board: Mapping[str, Any]) -> list[str]:
         """Its symmetry (points, obstacles, treasures and each team's start cells the
