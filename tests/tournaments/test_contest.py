@@ -301,7 +301,7 @@ def test_the_api_lists_public_tournaments_in_its_documented_shape(client, clock)
                          "standings"}
     assert data["status"] == "running"
     assert data["rounds"][0]["fixtures"][0]["matches"]  # its matches are made
-    assert client.get("/api/tournaments/99999999999999999999").status_code in (404, 422)
+    assert client.get("/api/tournaments/99999999999999999999").status_code == 404
     assert client.get("/api/tournaments/12345").status_code == 404
 
 
@@ -399,7 +399,7 @@ def test_a_judge_publishes_a_whole_tournaments_finished_matches_at_once(judge_cl
 
 def test_only_a_judge_publishes_a_tournament(client, clock):
     tournament, _ = started(clock, public=True)
-    assert client.post(f"/tournaments/{tournament.pk}/publish").status_code in (302, 403)
+    assert client.post(f"/tournaments/{tournament.pk}/publish").status_code == 403
     assert not Match.objects.filter(fixture__tournament=tournament, published=True).exists()
 
 
