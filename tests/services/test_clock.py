@@ -3,6 +3,7 @@
 import contextlib
 import time
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 
@@ -118,7 +119,7 @@ def test_a_new_match_wakes_a_sleeping_clock_process(spawn, tmp_path):
     spawn("runclock", "-v", "2", "--idle-seconds", "600", log_to=log)
     wait_for(lambda: ticks(log) >= 1, "the first tick")
     time.sleep(0.5)
-    match, _ = make_match(strategy=1, transition=0.5, start_in=0.5, turns=2)
+    match, _ = make_match(strategy=0.3, transition=0.1, start_in=0.3, turns=2)
     wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns", seconds=60)
 
 
@@ -126,7 +127,7 @@ def test_a_new_match_wakes_the_clock_running_in_this_process(transactional_db):
     """The embedded demo's case: the clock on a server's event loop, a match created in
     another thread (SQLite: a direct wake-up; PostgreSQL: its NOTIFY)."""
     with clock_in_this_process():  # it has ticked once and sleeps for up to 10 minutes
-        match, _ = make_match(strategy=1, transition=0.5, start_in=0.5, turns=2)
+        match, _ = make_match(strategy=0.3, transition=0.1, start_in=0.3, turns=2)
         wait_for(lambda: Turn.objects.filter(match=match).count() == 2, "both turns")
 
 
@@ -157,19 +158,39 @@ def test_the_clock_sends_its_turns_from_a_thread_of_their_own_in_order(transacti
 @contextlib.contextmanager
 def clock_in_this_process():
     """A clock on an event loop in a thread of this process, as the demo runs it, that
-    would sleep up to 10 minutes between ticks; stopped (and checked stopped) after."""
+    would sleep up to 10 minutes between ticks; stopped (and checked stopped) after.
+    It is asleep when the block begins: its first tick is over, and so is the one its
+    listener rings for once it listens (PostgreSQL's LISTEN, or the Redis layer's group:
+    `clock_alarm`), so that what the block changes reaches it as a wake-up."""
     import asyncio
     import threading
 
-    from matches.services.clock import run_clock
+    from channels.layers import get_channel_layer
+    from django.db import connection
+
+    from matches.services import clock
+    from matches.services.clock import layer_reaches_other_processes, run_clock
+
+    listens = (connection.vendor == "postgresql"
+               or layer_reaches_other_processes(get_channel_layer()))
+    ticked = threading.Semaphore(0)
+    tick = clock.tick_and_wait
+
+    def counted(*args, **kwargs):
+        try:
+            return tick(*args, **kwargs)
+        finally:
+            ticked.release()
 
     loop = asyncio.new_event_loop()
     stop = asyncio.Event()
     server = threading.Thread(target=loop.run_until_complete,
                               args=(run_clock(stop, idle_seconds=600),))
-    server.start()
+    with mock.patch.object(clock, "tick_and_wait", counted):
+        server.start()
+        for _ in range(1 + listens):
+            assert ticked.acquire(timeout=30), "the clock did not tick"
     try:
-        time.sleep(1.5)  # its first tick is over
         yield
     finally:
         loop.call_soon_threadsafe(stop.set)
