@@ -213,3 +213,32 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
                                                  version=version).pk)
         enqueue(runs)
     return made.match
+
+
+SAMPLES = Path(__file__).resolve().parent.parent / "hosting" / "samples"
+SAMPLE_TEAMS = ("Sample A", "Sample B")
+
+
+def samples_ready() -> dict[str, tuple[int, int]]:
+    """The shipped sample programs (hosting/samples/<game>.py), handed in and built as
+    two teams' programs for each game that has one (once: kept from then on): the
+    programs' ids by game. The demo plays scrimmages between them."""
+    ready = {}
+    for path in sorted(SAMPLES.glob("*.py")):
+        game = path.stem.replace("_", "-")
+        try:
+            rules_for(game)
+        except UnknownGame:
+            continue
+        ids = []
+        for name in SAMPLE_TEAMS:
+            program = Program.objects.filter(game=game, name=name).first()
+            if program is None or not program.versions.filter(
+                    status=ProgramVersion.READY).exists():
+                version = program_hand_in(game=game, name=name, language="python",
+                                          filename=path.name, data=path.read_bytes(),
+                                          by="judge:demo")
+                program = program_build(version.pk).program
+            ids.append(program.pk)
+        ready[game] = (ids[0], ids[1])
+    return ready

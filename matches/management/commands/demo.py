@@ -5,8 +5,9 @@ websockets; the turn clock runs on the same event loop (the embedded default). E
 live game has a match on at once; two bots play each through the real HTTP API (a game
 with a protocol of its own, CHaser, through its server on loopback TCP ports), and
 when a match ends the next one of its game starts (on the next public board, for a
-game that has boards). The clock also resolves matches created with `creatematch`
-from another terminal.
+game that has boards). Where the machine can make sandboxes, a worker of its own plays
+scrimmages between the shipped sample programs, hosted (docs/programs.md). The clock
+also resolves matches created with `creatematch` from another terminal.
 """
 
 from __future__ import annotations
@@ -19,10 +20,13 @@ import logging
 import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from dataclasses import replace
 from datetime import timedelta
 
 from channels.layers import get_channel_layer
@@ -39,6 +43,7 @@ from django.utils import timezone
 from matches import drawing, jobs, metrics
 from matches.boards.specs import board_spec_fixed, public_boards
 from matches.bots import bots_for
+from matches.hosting import sandbox
 from matches.live.broadcast import match_group
 from matches.models import Match, Tournament
 from matches.protocol_servers import server_modules
@@ -47,10 +52,15 @@ from matches.rules.turns import is_alternating
 from matches.services.boards import board_choose
 from matches.services.clock import run_clock
 from matches.services.matches import Timing, match_make
+from matches.services.programs import samples_ready, scrimmage_start
 from matches.services.publication import match_publish
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 
 log = logging.getLogger("matches.demo")
+# The demo's worker dies with the thread that started it (Linux's parent-death signal,
+# kept across the exec), so that a demo killed outright leaves no worker behind.
+DYING_WITH_US = ("import ctypes, os, signal, sys; ctypes.CDLL(None).prctl(1, signal.SIGKILL); "
+                 "os.execv(sys.executable, [sys.executable, '-m', 'celery', *sys.argv[1:]])")
 STOP_SECONDS = 1.5  # the longest the clock's tick under way is waited for at a stop
 RANDOM = "random"  # a generated board, for a game that ships none
 BETWEEN_SECONDS = 5.0  # between a game's last turn and the next game of its match
@@ -251,10 +261,39 @@ class Command(BaseCommand):
                                      name=f"demo-{game}", daemon=True).start()
             for server in server_modules():  # the games played over their own protocol
                 loop.create_task(server.demo(self.stop, self.tell))
+            threading.Thread(target=self.hosted, name="demo-hosted", daemon=True).start()
             for game in LIVE_GAMES:
                 if rules_for(game).demo_tournament and bots_for(game):
                     threading.Thread(target=self.tournaments, args=(game,),
                                      name="demo-tournaments", daemon=True).start()
+
+    def hosted(self) -> None:
+        """Scrimmages between the shipped sample programs (docs/programs.md), played in
+        their sandboxes by a worker this demo starts; the next one when one ends."""
+        why = sandbox.available()
+        if why:
+            self.stdout.write(f"No hosted programs in this demo: {why}")
+            return
+        log = open(settings.VAR_DIR / "worker.log", "a")  # noqa: SIM115
+        self.worker = subprocess.Popen(
+            [sys.executable, "-c", DYING_WITH_US, "-A", "spectator", "worker", "--pool",
+             "threads", "--concurrency", "2", "--without-mingle", "--without-gossip",
+             "--loglevel", "WARNING"],
+            env=dict(os.environ, SPECTATOR_HOSTED_SERVER=self.base), stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True)  # (its own Ctrl-C: ours)
+        samples = samples_ready()
+        while not self.stop.is_set():
+            for game, programs in samples.items():
+                if self.stop.is_set():
+                    break
+                match = scrimmage_start(programs, timing=replace(
+                    self.timing, clock_seconds=None, between_seconds=None))
+                self.tell(f"Scrimmage {match.pk}: two hosted sample programs, "
+                          f"{rules_for(game).title}", match.pk)
+                while not self.stop.wait(2) and not Match.objects.get(pk=match.pk).over:
+                    pass
+                if Match.objects.get(pk=match.pk).over:
+                    match_publish(match_id=match.pk, published=True)
 
     def shutdown(self) -> None:
         """The first Ctrl-C or SIGTERM: everything is told to stop (the bots, the CHaser
@@ -262,6 +301,7 @@ class Command(BaseCommand):
         tick under way, then the server stops. A second one ends the process at once."""
         if self.stopping:
             self.stderr.write("Stopped at once.")
+            self.worker_stop()
             os._exit(130)
         self.stopping = True
         self.stdout.write("Stopping…")
@@ -280,6 +320,7 @@ class Command(BaseCommand):
         answered); one that waits for the event loop, which has stopped, would wait for
         ever, so the process then ends without it."""
         drawing.shutdown()
+        self.worker_stop()
         deadline = time.monotonic() + 0.5
         for thread in threading.enumerate():
             if thread is not threading.current_thread() and not thread.daemon:
@@ -290,6 +331,14 @@ class Command(BaseCommand):
             self.stdout.flush()
             os._exit(0)
         self.stdout.write("Stopped.")
+
+    def worker_stop(self) -> None:
+        """The hosted programs' worker, at once (its plays, and their sandboxes, with it)."""
+        worker = getattr(self, "worker", None)
+        if worker is not None and worker.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait()
 
     def tournaments(self, game: str) -> None:
         """A small Swiss tournament of bot teams, played by the clock's runner; the next
