@@ -1,7 +1,10 @@
 """The process's caches of things built once and read many times, in one registry.
 
 Each cache is a `Kept`: values by key, at most `entries` of them and `limit` bytes of
-text, the least recently used going first. Keys carry what makes a value stale (its
+text or pictures, the least recently used going first (the texts sent, the pictures and
+clips drawn, the tokens' teams). A `Fresh` is one value this process keeps for a few
+seconds (its copy of what the shared cache says, a health answer): built again once it
+is older. Keys carry what makes a value stale (its
 turn, its visibility, its result) and what names the match for good: `identity(match)`,
 its id *and* the moment its row was made. An id comes back (a test's rolled-back
 match on SQLite, a match deleted and another made) but never with the same creation
@@ -17,6 +20,7 @@ a test makes to start as a new process would.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import datetime
@@ -65,14 +69,61 @@ class Kept:
                 _, gone = self._values.popitem(last=False)
                 self._bytes -= _size(gone)
 
+    def size(self) -> int:
+        """The bytes of text and pictures kept."""
+        return self._bytes
+
     def reset(self) -> None:
         with self._lock:
             self._values.clear()
             self._bytes = self.built = 0
 
 
+class Fresh:
+    """One value kept for `seconds`: `get(build)` builds it again once it is older (or
+    was never built, or was `expire`d). The last value stays readable (`last`) after it
+    expired, for a builder that compares the new one with it. `caches_reset()` forgets
+    both."""
+
+    def __init__(self, name: str, seconds: float) -> None:
+        self.name, self.seconds = name, seconds
+        self.built = 0
+        self.last: Any = None
+        self._at: float | None = None
+        self._lock = threading.Lock()
+        _RESETS.append(self.reset)
+
+    def current(self) -> Any | None:
+        """The value if it is fresh, None otherwise."""
+        with self._lock:
+            fresh = self._at is not None and time.monotonic() - self._at < self.seconds
+            return self.last if fresh else None
+
+    def get(self, build: Callable[[], Any]) -> Any:
+        """The value, built (outside the lock) when it is not fresh."""
+        value = self.current()
+        if value is None:
+            value = build()
+            self.put(value)
+        return value
+
+    def put(self, value: Any) -> None:
+        with self._lock:
+            self.built += 1
+            self.last, self._at = value, time.monotonic()
+
+    def expire(self) -> None:
+        """The next `get` builds the value again (the last one stays readable)."""
+        with self._lock:
+            self._at = None
+
+    def reset(self) -> None:
+        with self._lock:
+            self.last, self._at, self.built = None, None, 0
+
+
 def _size(value: Any) -> int:
-    if isinstance(value, str | bytes):
+    if isinstance(value, str | bytes | bytearray):
         return len(value)
     if isinstance(value, tuple):
         return sum(_size(part) for part in value)

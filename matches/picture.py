@@ -20,14 +20,14 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
+
+from matches.caches import Kept
 
 RGB = tuple[int, int, int]
 Cell = tuple[int, int]
@@ -123,40 +123,9 @@ def picture_key(**what: Any) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-class Drawn:
-    """The pictures drawn lately, by key: at most `entries` of them and `limit` bytes
-    in all, the least recently used going first. `drawn` counts the pictures drawn
-    (a resolved turn's picture never changes, so one drawing serves every viewer)."""
-
-    def __init__(self, entries: int = 64, limit: int = 8 << 20) -> None:
-        self.entries, self.limit = entries, limit
-        self.drawn = 0
-        self._pictures: OrderedDict[str, bytes] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._pictures)
-
-    def size(self) -> int:
-        return sum(len(png) for png in self._pictures.values())
-
-    def get(self, key: str, draw: Callable[[], bytes]) -> bytes:
-        with self._lock:
-            if key in self._pictures:
-                self._pictures.move_to_end(key)
-                return self._pictures[key]
-        png = draw()  # outside the lock: two requests may draw one picture twice, rarely
-        with self._lock:
-            self.drawn += 1
-            self._pictures[key] = png
-            self._pictures.move_to_end(key)
-            while len(self._pictures) > self.entries or (
-                    len(self._pictures) > 1 and self.size() > self.limit):
-                self._pictures.popitem(last=False)
-        return png
-
-
-DRAWN = Drawn()
+# The pictures drawn lately, by key (a resolved turn's picture never changes, so one
+# drawing serves every viewer; `built` counts the pictures drawn).
+DRAWN = Kept("board pictures", entries=64, limit=8 << 20)
 
 
 # --- text --------------------------------------------------------------------------

@@ -106,3 +106,33 @@ def test_one_reset_forgets_every_kept_value_the_schedule_and_the_admission_count
     caches_reset()
     assert transition.STATES.peek(identity(match)) is None
     assert runner.schedule.stale and GATES["pages"].total == 0
+
+
+def test_a_fresh_value_is_built_once_within_its_seconds_and_forgotten_by_the_reset(
+        monkeypatch):
+    from matches import caches
+
+    now = [100.0]
+    monkeypatch.setattr(caches.time, "monotonic", lambda: now[0])
+    fresh = caches.Fresh("a test's value", seconds=1.0)
+    try:
+        builds = iter(["first", "second", "third"])
+        assert fresh.get(lambda: next(builds)) == "first"
+        now[0] += 0.5
+        assert fresh.get(lambda: next(builds)) == "first" and fresh.built == 1
+        now[0] += 0.5  # its second is over
+        assert fresh.get(lambda: next(builds)) == "second"
+        fresh.expire()  # built again at once, the last value still readable
+        assert fresh.current() is None and fresh.last == "second"
+        assert fresh.get(lambda: next(builds)) == "third"
+        caches_reset()
+        assert fresh.last is None and fresh.built == 0
+    finally:
+        caches._RESETS.remove(fresh.reset)
+
+
+def test_the_pictures_clips_and_codes_are_kept_in_the_registry():
+    from matches import caches, picture
+    from matches.views import pages, screens
+
+    assert {picture.DRAWN, pages.CLIPS, screens.QR_CODES} <= set(caches._REGISTRY)

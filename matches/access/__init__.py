@@ -10,7 +10,6 @@ after its end until a judge unpublishes it.
 
 from __future__ import annotations
 
-import time
 import uuid
 from datetime import datetime
 
@@ -19,7 +18,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from matches.access.delay import delayed
-from matches.caches import Kept
+from matches.caches import Fresh, Kept
 from matches.models import Entrant, Match, PracticeTeam, Team, storable_id, token_hash
 
 JUDGE_PERMISSION = "matches.judge"
@@ -44,28 +43,30 @@ KNOWN = Kept("known tokens", entries=2 * TEAMS_CACHED)
 # token works at most that long after its reissue.
 TOKENS_GENERATION = "tokens:generation"
 TOKENS_LOOK_SECONDS = 1.0
-_generation: dict[str, float | str | None] = {"seen": None, "looked": 0.0}
+GENERATION = Fresh("tokens generation", TOKENS_LOOK_SECONDS)
 
 
 def tokens_changed() -> None:
     """A team's token was reissued: every process drops the teams it keeps (a new
     generation: a random name, never one seen before, even after the cache was emptied)."""
     cache.set(TOKENS_GENERATION, uuid.uuid4().hex, timeout=None)
-    _generation["looked"] = 0.0  # this process, at once
+    GENERATION.expire()  # this process, at once
 
 
 def _tokens_fresh() -> None:
-    now = time.monotonic()
-    if now - _generation["looked"] < TOKENS_LOOK_SECONDS:
-        return
-    _generation["looked"] = now
+    GENERATION.get(_generation_read)
+
+
+def _generation_read() -> str | None:
+    """The generation on the shared cache; a new one drops the teams this process keeps."""
+    seen = GENERATION.last
     try:
-        seen = cache.get(TOKENS_GENERATION, "")
+        now = cache.get(TOKENS_GENERATION, "")
     except Exception:  # a cache that fails never stops a team's request
-        return
-    if _generation["seen"] is not None and seen != _generation["seen"]:
+        return "" if seen is None else seen  # (looked at again a second later)
+    if seen is not None and now != seen:
         teams_forget()
-    _generation["seen"] = seen
+    return now
 
 
 def is_judge(user) -> bool:

@@ -6,14 +6,13 @@ kept on the shared cache, which every change empties (services/notices.py)."""
 from __future__ import annotations
 
 import contextlib
-import time
 from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import Q
 
-from matches.caches import resettable
+from matches.caches import Fresh
 from matches.models import Announcement, Entrant, Match, Question, Team
 from matches.selectors import epoch_ms
 
@@ -47,18 +46,20 @@ def _said(row: Announcement) -> dict[str, Any]:
 # the announcements: this process keeps what the shared cache said for LOCAL_SECONDS, so
 # that a read costs no round trip to the cache (a change here forgets it at once).
 LOCAL_SECONDS = 1.0
-_local: dict[str, Any] = {}
+LOCAL = Fresh("announcements up", LOCAL_SECONDS)
 
 
-@resettable
 def local_forget() -> None:
-    _local.clear()
+    LOCAL.expire()
 
 
 def active() -> list[dict[str, Any]]:
     """Every announcement up (not taken down), newest first, with whom it is for."""
-    if _local and time.monotonic() - _local["at"] < LOCAL_SECONDS:
-        return _local["notices"]
+    return LOCAL.get(_shared)
+
+
+def _shared() -> list[dict[str, Any]]:
+    """What the shared cache says is up, read from the database where it says nothing."""
     try:
         kept = cache.get(ACTIVE_KEY)
     except Exception:  # a cache that fails never stops a screen or a team
@@ -67,7 +68,6 @@ def active() -> list[dict[str, Any]]:
         kept = [_said(row) for row in Announcement.objects.filter(taken_down_at=None)]
         with contextlib.suppress(Exception):
             cache.set(ACTIVE_KEY, kept, timeout=ACTIVE_SECONDS)
-    _local.update(at=time.monotonic(), notices=kept)
     return kept
 
 

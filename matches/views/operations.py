@@ -25,22 +25,23 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from matches import metrics
 from matches.access import is_judge
 from matches.admission import PAGE, cost, is_trusted
+from matches.caches import Fresh
 from matches.services.clock import CLOCK_TICKED_KEY
 
 CLOCK_SILENT_SECONDS = 10.0  # a clock that has not ticked for this long is not there
 HEALTH_KEPT_SECONDS = 1.0
 CHECK_SECONDS = 2.0  # each check's limit: a check that hangs fails, it never hangs us
-_kept: dict[str, Any] = {"at": 0.0, "answer": None}
+HEALTH = Fresh("health answer", HEALTH_KEPT_SECONDS)
 _lock = asyncio.Lock()
 
 
 @cost(PAGE)
 async def healthz(request: HttpRequest) -> JsonResponse:
-    async with _lock:
-        if _kept["answer"] is None or time.monotonic() - _kept["at"] >= HEALTH_KEPT_SECONDS:
-            _kept["answer"] = await _health()
-            _kept["at"] = time.monotonic()
-    answer = _kept["answer"]
+    async with _lock:  # one working out at a time; the others wait and take its answer
+        answer = HEALTH.current()
+        if answer is None:
+            answer = await _health()
+            HEALTH.put(answer)
     return JsonResponse(answer, status=200 if answer["status"] == "ok" else 503,
                         headers={"Cache-Control": "no-store"})
 

@@ -29,6 +29,7 @@ from matches.access import (
 )
 from matches.admission import LARGE, PAGE, cost
 from matches.bots import bots_for, levels
+from matches.caches import Kept
 from matches.models import Match, Team, storable_id
 from matches.paths import API
 from matches.rules import GAME_CHOICES, rules_for
@@ -361,7 +362,7 @@ def board_png(request: HttpRequest, match_id: int) -> HttpResponse:
     return response
 
 
-CLIPS = picture.Drawn(entries=16, limit=64 << 20)  # the GIFs drawn lately
+CLIPS = Kept("replay clips", entries=16, limit=64 << 20)  # the GIFs drawn lately
 CLIP_VERSION = 1  # part of a clip's key: raise it when the clip's drawing changes
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import re
 
 import qrcode
@@ -17,6 +16,7 @@ from django.views.decorators.http import require_GET
 from matches import selectors
 from matches.access import as_seen, public_filter
 from matches.admission import PAGE, cost
+from matches.caches import Kept
 from matches.models import Match, Tournament
 from matches.rules import rules_for
 from matches.tournaments.table import tournament_data
@@ -104,13 +104,16 @@ def replay_code(request: HttpRequest, match_id: int) -> HttpResponse:
     return response
 
 
-@functools.lru_cache(maxsize=512)
+QR_CODES = Kept("QR codes", entries=512, limit=8 << 20)
+
+
 def _code_svg(text: str) -> str:
     """The SVG of a QR code, drawn once a text (some 10 ms of pure Python each): a TV's
     codes, asked again by every phone in the hall, and a flood of one turn's, cost a
     lookup; the 512 kept are a few MB at most."""
-    code = qrcode.make(text, border=2, image_factory=qrcode.image.svg.SvgPathImage)
-    return code.to_string(encoding="unicode")
+    return QR_CODES.get(text, lambda: qrcode.make(
+        text, border=2, image_factory=qrcode.image.svg.SvgPathImage).to_string(
+        encoding="unicode"))
 
 
 def _line(match: Match, now) -> dict:

@@ -43,14 +43,14 @@ def test_a_reissued_token_plays_and_the_old_one_is_refused(client,
 def test_another_process_drops_its_teams_within_a_second_of_a_reissue(client):
     match, tokens = make_match(teams=("Nara", "Hanoi"))
     assert sends(client, match, tokens[0]) == 202
-    looked = access._generation["seen"]
+    looked = access.GENERATION.last
     # another process reissues: only the shared generation moves (this one's caches stay)
     Team.objects.filter(match=match, index=0).update(token_hash=token_hash("elsewhere"))
     access.cache.set(access.TOKENS_GENERATION, "another process's reissue")
     assert sends(client, match, tokens[0]) == 202  # within the second: still kept here
-    access._generation["looked"] -= access.TOKENS_LOOK_SECONDS  # a second later
+    access.GENERATION.expire()  # a second later
     assert sends(client, match, tokens[0]) == 401
-    assert access._generation["seen"] != looked
+    assert access.GENERATION.last != looked
 
 
 def test_a_tournament_teams_token_reissued_by_seed_or_name(django_capture_on_commit_callbacks):

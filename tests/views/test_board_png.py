@@ -191,22 +191,22 @@ def test_the_replay_and_the_published_list_link_to_it(client):
 
 @pytest.fixture
 def fresh_pictures(monkeypatch):
-    """An empty picture cache of this test's own, small enough to fill."""
-    from matches import picture as drawing
+    """The picture cache emptied, small enough to fill."""
+    from matches.picture import DRAWN
 
-    drawn = drawing.Drawn(entries=3)
-    monkeypatch.setattr(drawing, "DRAWN", drawn)
-    return drawn
+    DRAWN.reset()
+    monkeypatch.setattr(DRAWN, "entries", 3)
+    return DRAWN
 
 
 def test_a_second_request_with_the_etag_is_a_304_without_drawing(client, fresh_pictures):
     match = imported("kakomimasu/enclosure_ring")
     first = client.get(f"/matches/{match.pk}/board.png", {"turn": 3})
     etag = first["ETag"]
-    assert first.status_code == 200 and etag.startswith('"') and fresh_pictures.drawn == 1
+    assert first.status_code == 200 and etag.startswith('"') and fresh_pictures.built == 1
     again = client.get(f"/matches/{match.pk}/board.png", {"turn": 3}, HTTP_IF_NONE_MATCH=etag)
     assert again.status_code == 304 and again["ETag"] == etag and again.content == b""
-    assert fresh_pictures.drawn == 1
+    assert fresh_pictures.built == 1
     other = client.get(f"/matches/{match.pk}/board.png", {"turn": 4}, HTTP_IF_NONE_MATCH=etag)
     assert other.status_code == 200 and other["ETag"] != etag
 
@@ -215,24 +215,25 @@ def test_a_picture_is_drawn_once_for_every_viewer(client, fresh_pictures):
     match = imported("chaser/items_decide")
     pictures = {client.get(f"/matches/{match.pk}/board.png", {"turn": 2}).content
                 for _ in range(5)}
-    assert len(pictures) == 1 and fresh_pictures.drawn == 1
+    assert len(pictures) == 1 and fresh_pictures.built == 1
 
 
 def test_the_cache_keeps_only_the_latest_pictures(client, fresh_pictures):
     match = imported("kakomimasu/enclosure_ring")
     for turn in range(8):
         assert client.get(f"/matches/{match.pk}/board.png", {"turn": turn}).status_code == 200
-    assert len(fresh_pictures) == 3 and fresh_pictures.drawn == 8
+    assert len(fresh_pictures) == 3 and fresh_pictures.built == 8
     client.get(f"/matches/{match.pk}/board.png", {"turn": 7})  # still kept
-    assert fresh_pictures.drawn == 8
+    assert fresh_pictures.built == 8
     client.get(f"/matches/{match.pk}/board.png", {"turn": 0})  # long gone: drawn again
-    assert fresh_pictures.drawn == 9
+    assert fresh_pictures.built == 9
 
 
-def test_the_cache_is_bounded_in_bytes_too():
-    from matches.picture import Drawn
+def test_the_cache_is_bounded_in_bytes_too(monkeypatch):
+    from matches.picture import DRAWN as drawn
 
-    drawn = Drawn(entries=100, limit=2500)
+    drawn.reset()
+    monkeypatch.setattr(drawn, "limit", 2500)
     for key in "abcde":
         drawn.get(key, lambda: b"x" * 1000)
     assert len(drawn) == 2 and drawn.size() == 2000

@@ -68,10 +68,10 @@ def test_each_frame_shows_its_turns_cells_in_the_screens_colours(client, game):
 def test_a_clip_is_drawn_once_and_asked_again_by_its_etag(client):
     record, _ = longest("kakomimasu")
     match = match_import(parse_record(record), published=True)
-    drawn = pages.CLIPS.drawn
+    drawn = pages.CLIPS.built
     first = client.get(f"/matches/{match.pk}/replay.gif?from=1&to=3&lang=ja&theme=light")
     again = client.get(f"/matches/{match.pk}/replay.gif?from=1&to=3&lang=ja&theme=light")
-    assert first.content == again.content and pages.CLIPS.drawn == drawn + 1
+    assert first.content == again.content and pages.CLIPS.built == drawn + 1
     cached = client.get(f"/matches/{match.pk}/replay.gif?from=1&to=3&lang=ja&theme=light",
                         HTTP_IF_NONE_MATCH=first["ETag"])
     assert cached.status_code == 304
