@@ -70,6 +70,8 @@ stop_all() {
   trap - INT TERM EXIT
   echo "Stopping everything this started (logs in $RUN)."
   local pid
+  # the hosted programs' worker at once (a warm stop waits for its matches to end)
+  if [ -n "${worker:-}" ]; then kill -QUIT "$worker" 2>/dev/null || true; fi
   for pid in "${pids[@]}" "${helpers[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait || true
   if [ -n "${services_started:-}" ]; then bash tests/databases.sh stop --keep; fi
@@ -137,6 +139,17 @@ for i in $(seq 1 "$N"); do
 done
 "$PY" manage.py runclock >"$RUN/clock.log" 2>&1 &
 pids+=($!)
+# The hosted programs' worker (docs/programs.md, "Workers"): WORKERS plays at once (2);
+# more machines add theirs. Its programs reach the server through nginx.
+worker_line="  worker      none: bubblewrap is not installed (docs/programs.md)"
+if command -v bwrap >/dev/null; then
+  SPECTATOR_HOSTED_SERVER="http://127.0.0.1:$PORT" "$PY" -m celery -A spectator worker \
+    --pool threads --concurrency "${WORKERS:-2}" --without-mingle --without-gossip \
+    --loglevel INFO >"$RUN/worker.log" 2>&1 &
+  worker=$!
+  helpers+=("$worker")
+  worker_line="  worker      ${WORKERS:-2} at once                        log $RUN/worker.log"
+fi
 render_nginx_conf "$PORT" "$VAR/static" "$RUN" "${ports[@]}" >"$RUN/nginx.conf"
 nginx -e "$RUN/nginx-error.log" -c "$RUN/nginx.conf" -g "daemon off;" &
 pids+=($!)
@@ -148,6 +161,7 @@ $(for port in "${ports[@]}"; do
   echo "  daphne      http://127.0.0.1:$port/         log $RUN/daphne-$port.log"; done)
   runclock                                    log $RUN/clock.log
   rundrawing  $SPECTATOR_DRAWING_SOCKET   log $RUN/drawing.log
+$worker_line
   secret key  ${key_from}
   PostgreSQL  ${DATABASE_URL}
   Redis       ${REDIS_URL}
