@@ -48,6 +48,23 @@ def browser(_chromium):
         asyncio._set_running_loop(None)
 
 
+def in_a_thread(work):
+    """`work()` on a thread of its own, its answer: Playwright's loop, marked as this
+    thread's while the test holds the browser, forbids database calls here."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connections
+
+    def run():
+        try:
+            return work()
+        finally:
+            connections.close_all()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 
 

@@ -6,9 +6,13 @@ keeps its countdown and shows no clock."""
 import json
 import re
 import urllib.request
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
+from matches.models import Match
+from tests.e2e.conftest import in_a_thread
 from tests.factories import make_alternating_match, make_match
 
 pytestmark = pytest.mark.e2e
@@ -19,12 +23,14 @@ CLOCK = re.compile(r"\d+:\d\d")
 def matches(transactional_db):
     """Made before the browser starts: Playwright's loop forbids database calls after."""
     live, tokens = make_alternating_match(clock=90)
-    # Alpha's 4 seconds run out soon after the page has opened: Beta wins on time.
-    timed_out, _ = make_alternating_match(clock=4, start_in=12, teams=("Alpha", "Beta"))
+    # Alpha's 4 seconds run out after the start, which the test brings forward once its
+    # page has opened: Beta wins on time.
+    timed_out, _ = make_alternating_match(clock=4, start_in=30, teams=("Alpha", "Beta"))
     # Already out of time: the server's clock ends it at its first tick.
     lost, _ = make_alternating_match(clock=1, start_in=-2, teams=("Alpha", "Beta"))
     simultaneous, _ = make_match()  # turn 1's strategy step is open for an hour
-    return {"live": live.pk, "token": tokens[0], "timed_out": timed_out.pk, "lost": lost.pk,
+    return {"live": live.pk, "token": tokens[0], "timed_out": timed_out.pk,
+            "timed_out_start": timed_out.start_at, "lost": lost.pk,
             "simultaneous": simultaneous.pk}
 
 
@@ -32,9 +38,12 @@ def matches(transactional_db):
 def open_page(matches, live_server_process, browser):
     pages, errors = [], []
 
-    def open_at(path, size=(1920, 1080)):
+    def open_at(path, size=(1920, 1080), fake_clock=False):
+        """`fake_clock`: the page's timers on Playwright's clock, which the test moves."""
         page = browser.new_page(viewport={"width": size[0], "height": size[1]})
         page.on("pageerror", lambda error: errors.append(str(error)))
+        if fake_clock:
+            page.clock.install()  # (it runs as the real one until moved)
         page.goto(f"{live_server_process}{path}")
         page.wait_for_selector(".board .cell")
         page.wait_for_function("[...document.querySelectorAll('[data-status]')]"
@@ -98,12 +107,20 @@ def test_the_mover_s_clock_runs_down_and_the_other_s_stands(open_page, matches,
 
 
 def test_a_game_lost_on_time_says_so(open_page, matches):
-    page = open_page(f"/matches/{matches['timed_out']}/")
+    page = open_page(f"/matches/{matches['timed_out']}/", fake_clock=True)
     assert clocks(page) == ["0:04", "0:04"]  # before the start: neither runs
+    # The start, half a minute away, comes at once: the page's clock jumps to it...
+    start = matches["timed_out_start"]
+    page.clock.fast_forward(max(0, round((start - timezone.now()).total_seconds() * 1000)) + 200)
     # under 30 s: the warning colour, while the time runs
     page.wait_for_function("document.querySelector('#venue').dataset.phase === 'live'",
                            timeout=30000)
     assert page.locator('[data-team="0"] [data-chess-clock]').get_attribute("data-state") == "low"
+    # ...and the server's: the match began Alpha's 4 seconds (and a half) ago, which its
+    # clock finds at its next tick (5 s away at most: another process's wake-up reaches
+    # it only through PostgreSQL or Redis) and ends the game on time
+    in_a_thread(lambda: Match.objects.filter(pk=matches["timed_out"]).update(
+        start_at=timezone.now() - timedelta(seconds=4.5)))
     page.wait_for_selector("[data-result]:not([hidden])", timeout=30000)
     assert page.inner_text("[data-result] .verdict") == "Beta wins: Alpha ran out of time"
     assert page.get_attribute("[data-result]", "data-winner") == "1"
