@@ -206,6 +206,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Where a worker reaches the server's API: its programs' doors lead there.
 HOSTED_SERVER_URL = os.environ.get("SPECTATOR_HOSTED_SERVER", "http://127.0.0.1:8000")
+# A hosted run whose worker has not said it is alive for this long has lost its worker:
+# its match is void (matches/hosting/watch.py). Workers say so four times as often.
+HOSTED_LOST_SECONDS = float(os.environ.get("SPECTATOR_HOSTED_LOST_SECONDS", "30"))
 
 # Failed logins are counted per account at an address and per address
 # (matches.login_limits): nobody can lock a judge out from another address.

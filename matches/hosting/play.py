@@ -12,13 +12,14 @@ import time
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import close_old_connections
 from django.utils import timezone
 
 from matches.hosting import sandbox
 from matches.hosting.doors import Doors, hosted_command, match_doors
 from matches.hosting.languages import LANGUAGES
-from matches.models import Match, ProgramVersion, Team
+from matches.models import HostedRun, Match, ProgramVersion, Team
 from matches.services.programs import program_unpacked
 from matches.services.submissions import submission_output
 from matches.services.tokens import token_reissue
@@ -57,10 +58,11 @@ def last_moment(match: Match) -> timezone.datetime:
     return match.deadline(match.turns) + MATCH_MARGIN
 
 
-def hosted_play(version_id: int, match_id: int, team_index: int, server: str) -> Played:
+def hosted_play(version_id: int, match_id: int, team_index: int, server: str, *,
+                run_id: int | None = None) -> Played:
     """Play team `team_index` of match `match_id` with a built version, the server
-    reached at `server` (its base URL, as this machine sees it). Returns when the run
-    is over."""
+    reached at `server` (its base URL, as this machine sees it), moving hosted run
+    `run_id`'s heartbeat on while it plays. Returns when the run is over."""
     version = ProgramVersion.objects.get(pk=version_id)
     match = Match.objects.get(pk=match_id)
     team = Team.objects.get(match_id=match_id, index=team_index)
@@ -84,7 +86,7 @@ def hosted_play(version_id: int, match_id: int, team_index: int, server: str) ->
         process.stdin.close()
         threading.Thread(target=_drop, args=(process.stdout,), daemon=True).start()
         try:
-            reason = _watch(process, match_id, ends)
+            reason = _watch(process, match_id, ends, run_id)
         finally:
             returncode = process.poll()
             sandbox.end(process)
@@ -93,11 +95,15 @@ def hosted_play(version_id: int, match_id: int, team_index: int, server: str) ->
     return Played(returncode, reason, debug.kept)
 
 
-def _watch(process: sandbox.Sandboxed, match_id: int, ends) -> str:
+def _watch(process: sandbox.Sandboxed, match_id: int, ends, run_id: int | None) -> str:
+    beaten = 0.0
     while True:
         if process.poll() is not None:
             return "exited"
         close_old_connections()
+        if run_id is not None and time.monotonic() - beaten >= settings.HOSTED_LOST_SECONDS / 4:
+            beaten = time.monotonic()
+            HostedRun.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
         if Match.objects.filter(pk=match_id).first() is None or \
                 Match.objects.get(pk=match_id).over:
             return "match over"

@@ -25,8 +25,9 @@ def play(run_id: int) -> str:
 
     close_old_connections()
     with transaction.atomic():
+        now = timezone.now()
         taken = HostedRun.objects.filter(pk=run_id, status=HostedRun.QUEUED).update(
-            status=HostedRun.PLAYING, started_at=timezone.now(),
+            status=HostedRun.PLAYING, started_at=now, heartbeat_at=now,
             worker=f"{socket.gethostname()}:{play.request.hostname or ''}"[:200])
     if not taken:
         log.warning("hosted run %s was taken already: not played again", run_id)
@@ -34,7 +35,7 @@ def play(run_id: int) -> str:
     run = HostedRun.objects.get(pk=run_id)
     try:
         played = hosted_play(run.version_id, run.match_id, run.team_index,
-                             settings.HOSTED_SERVER_URL)
+                             settings.HOSTED_SERVER_URL, run_id=run_id)
         said = played.said
     except Exception as error:
         log.exception("hosted run %s failed", run_id)

@@ -72,6 +72,9 @@ class HostedRun(models.Model):
     status = models.CharField(max_length=10, choices=STATES, default=QUEUED)
     worker = models.CharField(max_length=200, blank=True, default="")
     started_at = models.DateTimeField(null=True, blank=True)
+    # Moved on by its worker while it plays: a run whose worker stopped stops moving it,
+    # and its match is void (matches/hosting/watch.py).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     ended_by = models.CharField(max_length=200, blank=True, default="",
                                 help_text='How the run ended: "match over", "exited (exit 1)", …')
@@ -79,6 +82,9 @@ class HostedRun(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "team_index"],
                                                name="hosted_run_once")]
+        # The clock's look for lost workers (hosting/watch.py): the runs playing only.
+        indexes = [models.Index(fields=["heartbeat_at"], name="hosted_run_playing",
+                                condition=models.Q(status="playing"))]
 
     def __str__(self) -> str:
         return f"{self.version} in match {self.match_id} ({self.status})"

@@ -59,24 +59,38 @@ PLAYER = """
 """
 
 
+def start_worker(server: str, log: Path, **env) -> subprocess.Popen:
+    """A Celery worker on the test database, its programs' doors to `server`, its jobs
+    this test's alone (the queue's files or Redis database of this test process)."""
+    from django.conf import settings
+
+    if not os.environ.get("REDIS_URL"):  # what an earlier run left in the folder goes
+        for left in settings.HOSTED_QUEUE_DIR.glob("*"):
+            left.unlink(missing_ok=True)
+    with open(log, "w") as output:
+        return subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "spectator", "worker", "--pool", "threads",
+             "--concurrency", "2", "--loglevel", "INFO", "--without-mingle",
+             "--without-gossip"], cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
+            env=dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1",
+                     SPECTATOR_HOSTED_SERVER=server, **env), start_new_session=True)
+
+
+def stop_worker(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, 3)  # SIGQUIT: at once, its plays with it
+        try:
+            process.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, 9)
+            process.wait()
+
+
 @pytest.fixture
 def worker(live_server_process, tmp_path):
-    """A Celery worker on the test database, its programs' doors to the live server."""
-    log = open(tmp_path / "worker.log", "w")  # noqa: SIM115
-    env = dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1",
-               SPECTATOR_HOSTED_SERVER=live_server_process)
-    process = subprocess.Popen([sys.executable, "-m", "celery", "-A", "spectator", "worker",
-                                "--pool", "threads", "--concurrency", "2", "--loglevel",
-                                "INFO", "--without-mingle", "--without-gossip"],
-                               cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-                               start_new_session=True)
+    process = start_worker(live_server_process, tmp_path / "worker.log")
     yield tmp_path / "worker.log"
-    process.terminate()
-    try:
-        process.wait(20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-    log.close()
+    stop_worker(process)
 
 
 def test_two_uploaded_programs_play_a_scrimmage_unattended_and_it_verifies(
@@ -109,3 +123,46 @@ def test_two_uploaded_programs_play_a_scrimmage_unattended_and_it_verifies(
                                          detail__startswith="program output")
         assert said.exists() and "turn 1:" in bytes(said.first().body).decode()
     assert match_verify(Match.objects.get(pk=match.pk)).verified
+
+
+def test_a_match_whose_worker_is_killed_is_void_and_not_played_again(
+        tmp_path_factory, transactional_db, tmp_path, capsys):
+    import signal
+
+    from tests.conftest import demo_server
+
+    lost = {"SPECTATOR_HOSTED_LOST_SECONDS": "2"}
+    with demo_server(tmp_path_factory, **lost) as server:
+        source = tmp_path / "main.py"
+        source.write_text(textwrap.dedent(PLAYER))
+        ids = []
+        for team in ("Kosen Nara", "Hà Nội"):
+            call_command("uploadprogram", str(source), "--team", team, "--game",
+                         "kakomimasu", "--language", "python")
+            ids.append(int(capsys.readouterr().out.strip()))
+        worker = start_worker(server, tmp_path / "worker.log", **lost)
+        try:
+            call_command("scrimmage", *map(str, ids), "--board", "A-1", "--turns", "60")
+            match = Match.objects.get(pk=int(capsys.readouterr().out.strip()))
+            assert wait_for(lambda: HostedRun.objects.filter(
+                match=match, status=HostedRun.PLAYING).count() == 2, 60), \
+                (tmp_path / "worker.log").read_text()[-3000:]
+            os.killpg(worker.pid, signal.SIGKILL)  # the machine is gone, say
+            worker.wait()
+            assert wait_for(lambda: Match.objects.get(pk=match.pk).over, 30)
+        finally:
+            stop_worker(worker)
+        ended = Match.objects.get(pk=match.pk)
+        assert ended.result["decided_by"] == "void"
+        assert "worker playing" in ended.result["reason"]
+        runs = HostedRun.objects.filter(match=match)
+        assert {(run.status, run.ended_by) for run in runs} == {("done", "its worker stopped")}
+
+
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.25)
+    return False

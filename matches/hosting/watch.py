@@ -1,0 +1,52 @@
+"""A hosted run whose worker stopped (killed, its machine gone) ends its match
+(docs/programs.md, "Workers"): the clock, after each tick, looks for runs that have
+not moved their heartbeat on for HOSTED_LOST_SECONDS (the settings) while their match
+goes on, and voids the match, saying which team's worker stopped. No run is left
+playing for nobody: the match ends, the run is marked done, and its job, if it comes
+again, finds it taken."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.dispatch import receiver
+
+from matches.models import HostedRun
+from matches.services.clock import clock_ticked
+from matches.services.control import ControlError, match_void
+
+log = logging.getLogger(__name__)
+
+LOOK_SECONDS = 1.0  # how often the clock looks: one indexed query of the runs playing
+_looked = {"at": None}
+
+
+def lost_runs_end(now: datetime) -> int:
+    """Void the matches of the runs whose worker stopped; how many runs were ended."""
+    lost = list(HostedRun.objects.filter(
+        status=HostedRun.PLAYING,
+        heartbeat_at__lt=now - timedelta(seconds=settings.HOSTED_LOST_SECONDS))
+        .select_related("match"))
+    for run in lost:
+        if not run.match.over:
+            team = run.match.teams.get(index=run.team_index).name
+            with contextlib.suppress(ControlError):  # (void already)
+                match_void(match_id=run.match_id, judge="server",
+                           reason=f"the worker playing {team}'s program stopped")
+            log.warning("hosted run %s: its worker stopped; match %s is void", run.pk,
+                        run.match_id)
+        HostedRun.objects.filter(pk=run.pk, status=HostedRun.PLAYING).update(
+            status=HostedRun.DONE, ended_at=now, ended_by="its worker stopped")
+    return len(lost)
+
+
+@receiver(clock_ticked)
+def _clock_ticked(sender, now: datetime, woken: bool, **kwargs) -> None:
+    if _looked["at"] is None or now - _looked["at"] >= timedelta(seconds=LOOK_SECONDS):
+        _looked["at"] = now
+        lost_runs_end(now)
+    return None
+
