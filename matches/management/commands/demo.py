@@ -50,7 +50,7 @@ from matches.protocol_servers import server_modules
 from matches.rules import LIVE_GAMES, rules_for
 from matches.rules.turns import is_alternating
 from matches.services.boards import board_choose
-from matches.services.clock import run_clock
+from matches.services.clock import IDLE_SECONDS, run_clock
 from matches.services.matches import Timing, match_make
 from matches.services.programs import samples_ready, scrimmage_start
 from matches.services.publication import match_publish
@@ -222,9 +222,13 @@ class Command(BaseCommand):
                             help="each bot's thinking time in an alternating game")
         parser.add_argument("--no-bots", action="store_true",
                             help="serve and run the clock only: no bots, no new matches")
+        parser.add_argument("--idle-seconds", type=float, default=IDLE_SECONDS,
+                            help="the clock's longest sleep: how late it finds a match "
+                                 "that another process made (on SQLite and the in-memory "
+                                 "layer no wake-up reaches it), as runclock's option")
 
     def handle(self, *args, host, port, strategy_seconds, transition_seconds, turns, clock,
-               no_bots, **options):
+               no_bots, idle_seconds, **options):
         call_command("migrate", verbosity=0, interactive=False)
         metrics.dead_forgotten()  # /metrics counts from this demo's start
         if "SPECTATOR_PRACTICE" not in os.environ:  # a demo lets anyone practise
@@ -235,6 +239,7 @@ class Command(BaseCommand):
                              between_seconds=BETWEEN_SECONDS)
         self.stop = threading.Event()
         self.bots = not no_bots
+        self.idle_seconds = idle_seconds
         self.stdout.write(f"Serving at {self.base}/  (Ctrl-C to stop)")
         self.server = Server(
             application=StaticFiles(get_default_application()),
@@ -250,7 +255,7 @@ class Command(BaseCommand):
     def ready(self) -> None:
         self.loop = loop = asyncio.get_event_loop()
         self.clock_stop = asyncio.Event()
-        self.clock = loop.create_task(run_clock(self.clock_stop))
+        self.clock = loop.create_task(run_clock(self.clock_stop, idle_seconds=self.idle_seconds))
         self.stopping = False
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, self.shutdown)
