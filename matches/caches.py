@@ -20,10 +20,10 @@ a test makes to start as a new process would.
 from __future__ import annotations
 
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import datetime
+from time import monotonic
 from typing import Any
 
 _REGISTRY: list[Kept] = []
@@ -96,7 +96,7 @@ class Fresh:
     def current(self) -> Any | None:
         """The value if it is fresh, None otherwise."""
         with self._lock:
-            fresh = self._at is not None and time.monotonic() - self._at < self.seconds
+            fresh = self._at is not None and monotonic() - self._at < self.seconds
             return self.last if fresh else None
 
     def get(self, build: Callable[[], Any]) -> Any:
@@ -110,7 +110,7 @@ class Fresh:
     def put(self, value: Any) -> None:
         with self._lock:
             self.built += 1
-            self.last, self._at = value, time.monotonic()
+            self.last, self._at = value, monotonic()
 
     def expire(self) -> None:
         """The next `get` builds the value again (the last one stays readable)."""

@@ -113,7 +113,7 @@ def test_a_fresh_value_is_built_once_within_its_seconds_and_forgotten_by_the_res
     from matches import caches
 
     now = [100.0]
-    monkeypatch.setattr(caches.time, "monotonic", lambda: now[0])
+    monkeypatch.setattr(caches, "monotonic", lambda: now[0])  # this module's clock only
     fresh = caches.Fresh("a test's value", seconds=1.0)
     try:
         builds = iter(["first", "second", "third"])

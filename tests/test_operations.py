@@ -6,6 +6,7 @@ import time
 import pytest
 from django.core.cache import cache
 
+from matches.services import clock
 from matches.services.clock import CLOCK_TICKED_KEY, heartbeat, tick_and_wait
 from matches.views import operations
 
@@ -13,9 +14,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture(autouse=True)
-def fresh():
+def fresh(monkeypatch):
     operations.HEALTH.expire()
     cache.delete(CLOCK_TICKED_KEY)
+    # a clock writes its heartbeat at most once a HEARTBEAT_SECONDS: an earlier test's
+    # tick in this process must not keep this one's from being written
+    monkeypatch.setitem(clock._heartbeat, "at", 0.0)
     yield
     operations.HEALTH.expire()
 
