@@ -6,6 +6,7 @@ process in it when its match is over, when it exits, or at the match's last mome
 
 from __future__ import annotations
 
+import io
 import logging
 import threading
 import time
@@ -19,7 +20,9 @@ from django.utils import timezone
 from matches.hosting import sandbox
 from matches.hosting.doors import Doors, hosted_command, match_doors
 from matches.hosting.languages import LANGUAGES
+from matches.hosting.lines import LineRelay, RelayError, Server
 from matches.models import HostedRun, Match, ProgramVersion, Team
+from matches.rules import rules_for
 from matches.services.programs import program_unpacked
 from matches.services.submissions import submission_output
 from matches.services.tokens import token_reissue
@@ -71,6 +74,8 @@ def hosted_play(version_id: int, match_id: int, team_index: int, server: str, *,
     language = LANGUAGES[version.language]
     token = token_reissue(team)
     ends = last_moment(match)
+    if rules_for(match.game).speaks_lines:
+        return _lines_play(version, match, team_index, token, server, ends, run_id)
     with sandbox.workspace() as folder, Doors() as doors:
         program_unpacked(version, folder)
         sandbox.handed_over(folder)
@@ -93,6 +98,64 @@ def hosted_play(version_id: int, match_id: int, team_index: int, server: str, *,
             reading.join(5)
             debug.flush()
     return Played(returncode, reason, debug.kept)
+
+
+def _lines_play(version: ProgramVersion, match: Match, team_index: int, token: str,
+                server: str, ends, run_id: int | None) -> Played:
+    """A program that speaks lines (its game's convention: Blokus Duo's GPCC codes) on
+    its standard streams, relayed by this worker through the answer API as playprogram
+    relays a team's own (matches/hosting/lines.py); no doors: it reaches nothing."""
+    language = LANGUAGES[version.language]
+    relay = LineRelay(Server(server, match.pk, token), rules_for(match.game), team_index)
+    with sandbox.workspace() as folder:
+        program_unpacked(version, folder)
+        sandbox.handed_over(folder)
+        process = sandbox.start(language.run(), folder, language.limits(PLAY_LIMITS), env={
+            "SPECTATOR_TEAM": str(team_index),
+            "SPECTATOR_FIRST": "1" if relay.rules.mover(1) == team_index else "0"})
+        streams = TextStreams(process)
+        beating = threading.Event()
+        if run_id is not None:
+            threading.Thread(target=_beat, args=(run_id, beating), daemon=True).start()
+        try:
+            code = relay.relay(streams, poll=0.1,
+                               until=time.monotonic() + (ends - timezone.now()).total_seconds())
+        except (RelayError, OSError) as error:
+            log.warning("hosted run %s: %s", run_id, error)
+            code = 3
+        finally:
+            beating.set()
+            returncode = process.poll()
+            sandbox.end(process)
+    reason = {0: "match over", 1: "exited", 2: "out of time"}.get(code, "the server failed")
+    return Played(returncode, reason)
+
+
+class TextStreams:
+    """A sandboxed process's pipes as the line relay reads and writes them (text)."""
+
+    def __init__(self, process: sandbox.Sandboxed) -> None:
+        self.process = process
+        self.stdin = io.TextIOWrapper(process.stdin, encoding="utf-8", write_through=True)
+        self.stdout = io.TextIOWrapper(process.stdout, encoding="utf-8", errors="replace")
+        self.stderr = io.TextIOWrapper(process.stderr, encoding="utf-8", errors="replace")
+
+    def poll(self) -> int | None:
+        return self.process.poll()
+
+    def wait(self) -> int:
+        return self.process.wait()
+
+    def terminate(self) -> None:
+        sandbox.end(self.process)
+
+
+def _beat(run_id: int, stop: threading.Event) -> None:
+    """Move a run's heartbeat on until `stop` (the line relay's run)."""
+    while not stop.wait(settings.HOSTED_LOST_SECONDS / 4):
+        close_old_connections()
+        HostedRun.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
+    close_old_connections()
 
 
 def _watch(process: sandbox.Sandboxed, match_id: int, ends, run_id: int | None) -> str:

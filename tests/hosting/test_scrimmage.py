@@ -166,3 +166,44 @@ def wait_for(condition, seconds: float) -> bool:
             return True
         time.sleep(0.25)
     return False
+
+
+# A Blokus Duo program as GPCC asked: its moves as 4-character codes on standard output,
+# the other's read from standard input; which side it is from its environment. It plays
+# its opening move, then nothing more (its clock runs out).
+LINES = """
+    import os, sys
+    first = os.environ["SPECTATOR_FIRST"] == "1"
+    mine = ["56u0"] if first else ["AAt0"]
+    if first:
+        print(mine.pop(), flush=True)
+    for line in sys.stdin:
+        print("heard", line.strip(), file=sys.stderr, flush=True)
+        if mine:
+            print(mine.pop(), flush=True)
+"""
+
+
+def test_programs_that_speak_lines_play_hosted_through_the_relay(worker, tmp_path, capsys):
+    source = tmp_path / "main.py"
+    source.write_text(textwrap.dedent(LINES))
+    ids = []
+    for team in ("Blue team", "Orange team"):
+        call_command("uploadprogram", str(source), "--team", team, "--game", "blokus-duo",
+                     "--language", "python")
+        ids.append(int(capsys.readouterr().out.strip()))
+    call_command("scrimmage", *map(str, ids), "--clock", "3")
+    match = Match.objects.get(pk=int(capsys.readouterr().out.strip()))
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).over and set(
+        HostedRun.objects.filter(match=match).values_list("status", flat=True))
+        == {HostedRun.DONE}, 60), Path(worker).read_text()[-3000:]
+    ended = Match.objects.get(pk=match.pk)
+    assert ended.result["decided_by"] == "time" and ended.result["winner"] == 1
+    moves = {index: [row.actions[0]["move"] for row in Submission.objects.filter(
+        match=match, team__index=index, status_code=202).exclude(actions=None)]
+        for index in (0, 1)}
+    assert moves == {0: ["56u0"], 1: ["AAt0"]}
+    heard = {index: "".join(bytes(row.body).decode() for row in Submission.objects.filter(
+        match=match, team__index=index, detail__startswith="program output"))
+        for index in (0, 1)}
+    assert "heard AAt0" in heard[0] and "heard 56u0" in heard[1]
