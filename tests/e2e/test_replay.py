@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from matches.models import Match
 from matches.services.transition import turn_resolve
+from tests.e2e.conftest import in_a_thread
 from tests.factories import make_match, move, put, submit
 
 CONFORMANCE = Path(__file__).resolve().parents[1] / "conformance"
@@ -46,9 +47,10 @@ def played(transactional_db):
 
 @pytest.fixture
 def running(transactional_db):
-    """Starts in ten seconds (time for a loaded machine to open the page before it);
-    the server's clock plays its four (empty) turns."""
-    match, _ = make_match(strategy=1.0, transition=0.2, start_in=10.0, turns=4)
+    """Starts in half a minute (time for a loaded machine to open the page before it;
+    the test then brings the start forward); the server's clock plays its four (empty)
+    turns."""
+    match, _ = make_match(strategy=1.0, transition=0.2, start_in=30.0, turns=4)
     return match
 
 
@@ -56,9 +58,12 @@ def running(transactional_db):
 def open_replay(live_server_process, browser):
     pages, errors = [], []
 
-    def open_page(match, query="", size=(1920, 1080)):
+    def open_page(match, query="", size=(1920, 1080), fake_clock=False):
+        """`fake_clock`: the page's timers on Playwright's clock, which the test moves."""
         page = browser.new_page(viewport={"width": size[0], "height": size[1]})
         page.on("pageerror", lambda error: errors.append(str(error)))
+        if fake_clock:
+            page.clock.install()  # (it runs as the real one until moved)
         page.goto(f"{live_server_process}/matches/{match.pk}/replay{query}")
         page.wait_for_selector(".board .cell")
         page.wait_for_function("document.querySelector('.board').dataset.shownTurn !== undefined")
@@ -186,13 +191,18 @@ def test_at_16x_a_short_match_plays_through_quickly_and_at_a_quarter_it_does_not
 
 
 def test_a_running_match_grows_live_and_offers_the_live_screen(running, open_replay):
-    page = open_replay(running)
+    page = open_replay(running, fake_clock=True)
     opened = timezone.now()
     link = page.locator("[data-live-link]")
     assert link.inner_text() == "back to live"
     assert link.get_attribute("href") == f"/matches/{running.pk}/"
     if opened < running.start_at - timedelta(seconds=1):  # a loaded machine may be later
         assert page.inner_text("[data-status]") == "not started yet"
+    # The start comes now: the server's (its clock plays the turns from this moment), then
+    # the page's (its clock jumps to the start it was told, and on)
+    in_a_thread(lambda: Match.objects.filter(pk=running.pk).update(start_at=timezone.now()))
+    page.clock.fast_forward(
+        max(0, round((running.start_at - timezone.now()).total_seconds() * 1000)) + 100)
     wait_shown(page, 2, timeout=30000)  # at the latest turn: it follows the new ones
     assert page.get_attribute("[data-slider]", "max") == "4"
     page.click('[data-action="first"]')
