@@ -50,6 +50,7 @@ from matches.admission import (
 )
 from matches.models import Match, Team
 from matches.notices_api import router as notices_router
+from matches.programs_api import router as programs_router
 from matches.request_bodies import BodyRefused, json_object
 from matches.rules import LIVE_GAMES, rules_for
 from matches.selectors import analysis, debug, texts
@@ -121,6 +122,7 @@ class Error(Schema):
 
 
 api.add_router("/tournaments", tournaments_router)
+api.add_router("/programs", programs_router)
 api.add_router("/", notices_router)
 
 

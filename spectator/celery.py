@@ -11,4 +11,4 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spectator.settings")
 
 app = Celery("spectator")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.conf.include = ["matches.hosting.tasks"]
+app.conf.include = ["matches.hosted.tasks"]

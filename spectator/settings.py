@@ -190,7 +190,7 @@ else:
 # Hosted programs' plays are the jobs of Celery workers (spectator/celery.py,
 # docs/programs.md): on REDIS_URL's Redis, else a queue of files in var/ (one machine).
 # A job is taken from the queue once done (a worker lost mid-job leaves it for another,
-# which finds its run taken: matches/hosting/tasks.py), one at a time a worker process.
+# which finds its run taken: matches/hosted/tasks.py), one at a time a worker process.
 HOSTED_QUEUE_DIR = Path(os.environ.get("SPECTATOR_QUEUE_DIR", VAR_DIR / "queue"))
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 if not REDIS_URL:
@@ -207,7 +207,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Where a worker reaches the server's API: its programs' doors lead there.
 HOSTED_SERVER_URL = os.environ.get("SPECTATOR_HOSTED_SERVER", "http://127.0.0.1:8000")
 # A hosted run whose worker has not said it is alive for this long has lost its worker:
-# its match is void (matches/hosting/watch.py). Workers say so four times as often.
+# its match is void (matches/hosted/watch.py). Workers say so four times as often.
 HOSTED_LOST_SECONDS = float(os.environ.get("SPECTATOR_HOSTED_LOST_SECONDS", "30"))
 
 # Failed logins are counted per account at an address and per address

@@ -3,7 +3,7 @@ Blokus Duo's GPCC convention): the other team's moves written to its standard in
 the match shows them, each move it prints submitted through the answer API, every other
 line it prints and its standard error kept as its debug output. `manage.py playprogram`
 relays for a program on a team's own machine; a worker for a hosted one in its sandbox
-(matches/hosting/play.py)."""
+(matches/hosted/play.py)."""
 
 from __future__ import annotations
 

@@ -73,7 +73,7 @@ class HostedRun(models.Model):
     worker = models.CharField(max_length=200, blank=True, default="")
     started_at = models.DateTimeField(null=True, blank=True)
     # Moved on by its worker while it plays: a run whose worker stopped stops moving it,
-    # and its match is void (matches/hosting/watch.py).
+    # and its match is void (matches/hosted/watch.py).
     heartbeat_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     ended_by = models.CharField(max_length=200, blank=True, default="",
@@ -82,7 +82,7 @@ class HostedRun(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "team_index"],
                                                name="hosted_run_once")]
-        # The clock's look for lost workers (hosting/watch.py): the runs playing only.
+        # The clock's look for lost workers (hosted/watch.py): the runs playing only.
         indexes = [models.Index(fields=["heartbeat_at"], name="hosted_run_playing",
                                 condition=models.Q(status="playing"))]
 

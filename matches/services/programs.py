@@ -13,11 +13,13 @@ import tarfile
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path, PurePath
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from matches.access import team_by_authorization
 from matches.hosting import sandbox
 from matches.hosting.archives import ArchiveRefused, unpack
 from matches.hosting.languages import (
@@ -27,8 +29,16 @@ from matches.hosting.languages import (
     BuildRefused,
     language_of,
 )
-from matches.hosting.tasks import enqueue
-from matches.models import HostedRun, Match, Program, ProgramVersion, Team
+from matches.hosting.queue import enqueue
+from matches.models import (
+    HostedRun,
+    Match,
+    PracticeTeam,
+    Program,
+    ProgramVersion,
+    Team,
+    token_hash,
+)
 from matches.rules import UnknownGame, rules_for
 from matches.rules.checks import RecordError, team_names
 from matches.services.boards import BoardError, board_choose, board_spec_fixed
@@ -242,3 +252,48 @@ def samples_ready() -> dict[str, tuple[int, int]]:
             ids.append(program.pk)
         ready[game] = (ids[0], ids[1])
     return ready
+
+
+HAND_INS_AN_HOUR = 30  # versions a team may hand in an hour, built or not
+
+
+def program_caller(authorization: str) -> tuple[str, str]:
+    """Who hands in a program through the API: ("team:<token digest>", the team's name)
+    for a token an organiser issued (a contest match's team, a tournament's, a practice
+    team's). ProgramError 401 for none, for a token that is nobody's, and for one that a
+    practice match or a hosted match gave (it plays that match only)."""
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ProgramError(401, "unauthorized", "send your team's token: Authorization: "
+                                                "Bearer <token>")
+    holder = team_by_authorization(authorization)
+    if holder is None:
+        holder = PracticeTeam.objects.filter(token_hash=token_hash(token.strip())).first()
+    if holder is None:
+        raise ProgramError(401, "unauthorized", "this token is no team's")
+    if isinstance(holder, Team) and (holder.seat.startswith("program:") or Match.objects.filter(
+            pk=holder.match_id).exclude(practice_by="").exists()):
+        raise ProgramError(401, "unauthorized", "a token a practice or hosted match gave "
+                                                "plays that match only: send your team's")
+    return f"team:{token_hash(token.strip())[:32]}", holder.name
+
+
+def hand_ins_check(name: str, now: datetime) -> None:
+    """ProgramError 429 for a team that handed in HAND_INS_AN_HOUR versions this hour."""
+    recent = ProgramVersion.objects.filter(program__name=name,
+                                           handed_in_at__gt=now - timedelta(hours=1)).count()
+    if recent >= HAND_INS_AN_HOUR:
+        raise ProgramError(429, "too_many_programs", f"at most {HAND_INS_AN_HOUR} versions an "
+                                                     "hour: try again later")
+
+
+def program_shown(program: Program) -> dict[str, Any]:
+    """A program and its versions, as its team and the judges see them (newest first)."""
+    return {"id": program.pk, "game": program.game, "team": program.name,
+            "versions": [{"number": version.number, "language": version.language,
+                          "filename": version.filename, "status": version.status,
+                          "handed_in_at": version.handed_in_at.isoformat(),
+                          "built_at": version.built_at and version.built_at.isoformat(),
+                          "build_log": version.build_log}
+                         for version in program.versions.defer("source", "built")
+                         .order_by("-number")]}

@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 @shared_task(name="hosted.play", ignore_result=True)
 def play(run_id: int) -> str:
     """Play hosted run `run_id` once; returns how it ended."""
-    from matches.hosting.play import hosted_play  # (the worker's, not the server's)
+    from matches.hosted.play import hosted_play  # (the worker's, not the server's)
 
     close_old_connections()
     with transaction.atomic():
@@ -47,12 +47,13 @@ def play(run_id: int) -> str:
     return said
 
 
-def enqueue(run_ids: list[int]) -> None:
-    """Hand the runs to the workers once the caller's transaction commits (by the task's
-    name, through the project's engine: loaded here, not by every server process)."""
-    def send() -> None:
-        from spectator.celery import app
+@shared_task(name="hosted.build", ignore_result=True)
+def build(version_id: int) -> str:
+    """Build a handed-in version (once: a second delivery finds it built)."""
+    from matches.services.programs import program_build
 
-        for run_id in run_ids:
-            app.send_task("hosted.play", (run_id,))
-    transaction.on_commit(send, robust=True)
+    close_old_connections()
+    try:
+        return program_build(version_id).status
+    finally:
+        close_old_connections()
