@@ -1,11 +1,16 @@
 """A real Chromium opens the wall of screens, the TV and the embedded board."""
 
+import time
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from matches.models import Match
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
+from tests.e2e.conftest import in_a_thread
 from tests.factories import make_match
 
 pytestmark = pytest.mark.e2e
@@ -100,9 +105,10 @@ def test_walls_of_one_to_six_matches_fit_the_screen(live_server_process, six_mat
 
 @pytest.fixture
 def two_rounds(transactional_db):
-    """A short public match on now (about 7 s), and the next one 16 s from now."""
+    """A short public match on now (about 7 s), and the next one a minute from now (the
+    test brings its start forward once the TV has said when it is)."""
     first = make_match(start_in=0, strategy=1.0, transition=0.2, turns=6)[0]
-    second = make_match(start_in=16, strategy=1.0, transition=0.2, turns=60,
+    second = make_match(start_in=60, strategy=1.0, transition=0.2, turns=60,
                         teams=("Hot", "Cool"))[0]
     return first.pk, second.pk
 
@@ -113,20 +119,38 @@ def test_the_tv_follows_the_live_match_and_moves_on_by_itself(live_server_proces
     page = browser.new_page(viewport={"width": 1920, "height": 1080})
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.clock.install()  # its timers on Playwright's clock (as the real one until moved)
     page.goto(f"{live_server_process}/tv/?pause=2")
     page.wait_for_selector(f"section.mini[data-match='{first}'] .board .cell", timeout=15000)
     # Its end: the result, then the next match's time while it has not started...
-    page.wait_for_selector("[data-tv-result]:not([hidden])", timeout=30000)
+    timers_until(page, "[data-tv-result]:not([hidden])", 30)
     assert page.inner_text("[data-verdict]").strip()
-    page.wait_for_selector("[data-idle]:not([hidden])", timeout=15000)
+    timers_until(page, "[data-idle]:not([hidden])", 15)
     assert page.inner_text("[data-idle-headline]").startswith("Next match at ")
     assert "Hot vs Cool" in page.inner_text("[data-idle]")
     assert page.locator("section.mini").count() == 0
-    # ...and the next match, live, as soon as it starts: nobody touched the screen.
-    page.wait_for_selector(f"section.mini[data-match='{second}'] .board .cell", timeout=40000)
+    # ...and the next match, live, as soon as it starts (now: its start brought forward,
+    # which the TV learns as it asks the server every few seconds): nobody touched the
+    # screen.
+    in_a_thread(lambda: Match.objects.filter(pk=second).update(start_at=timezone.now()))
+    timers_until(page, f"section.mini[data-match='{second}'] .board .cell", 40)
     assert page.locator("[data-idle]").is_hidden()
     assert page.inner_text(f"section.mini[data-match='{second}'] [data-team='0'] .name") == "Hot"
     assert errors == []
+
+
+def timers_until(page, selector: str, seconds: float) -> None:
+    """Wait for `selector` to show, the page's clock moved on half a second at each look:
+    the TV's own timers (it asks the server every 3 s, and shows a result for ?pause=
+    seconds) come sooner; what the server says, when, is its own."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            page.wait_for_selector(selector, timeout=200)
+            return
+        except PlaywrightTimeout:
+            assert time.monotonic() < deadline, f"no {selector} in {seconds} s"
+            page.clock.fast_forward(500)
 
 
 def test_nothing_on_says_so(live_server_process, browser):
@@ -208,8 +232,9 @@ def test_after_a_match_the_tv_shows_the_turn_that_moved_the_score_most(
     match_id, token = played_short
     with team_a_playing(live_server_process, match_id, token):
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.clock.install()
         page.goto(f"{live_server_process}/tv/?pause=60")
-        page.wait_for_selector("[data-swing]:not([hidden])", timeout=40000)
+        timers_until(page, "[data-swing]:not([hidden])", 40)
         assert page.inner_text("[data-swing-words]").startswith("The biggest swing: turn 1, +")
         assert page.get_attribute(".tv-swing iframe", "src") == \
             f"/matches/{match_id}/embed?turn=1"
