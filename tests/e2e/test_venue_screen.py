@@ -6,9 +6,12 @@ import re
 import threading
 import time
 import urllib.request
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
+from tests.e2e.conftest import in_a_thread
 from tests.factories import make_match, put
 
 pytestmark = [pytest.mark.e2e, pytest.mark.live_stack]
@@ -51,10 +54,19 @@ def play_team_a(base: str, match_id: int, token: str, stop: threading.Event) -> 
         time.sleep(0.05)
 
 
+def start_moved(match_id: int, start) -> None:
+    from matches.models import Match
+    from matches.services.clock import clock_wake
+
+    Match.objects.filter(pk=match_id).update(start_at=start)
+    clock_wake()  # (outside a transaction: at once)
+
+
 @pytest.fixture
 def short_match(transactional_db):
     """Made before the browser starts: Playwright's loop forbids database calls after."""
-    return make_match(strategy=1.0, transition=0.3, start_in=6, turns=6)  # time to load
+    # time to load its page (the test then brings the start forward)
+    return make_match(strategy=1.0, transition=0.3, start_in=30, turns=6)
 
 
 def test_the_page_follows_turns_and_scores(live_server_process, short_match, browser):
@@ -65,11 +77,18 @@ def test_the_page_follows_turns_and_scores(live_server_process, short_match, bro
     player.start()
     try:
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.clock.install()  # (it runs as the real one until moved)
         page.goto(f"{live_server_process}/matches/{match.pk}/")
         page.wait_for_selector(".board .cell")
         assert page.locator(".board .cell").count() == 30
         assert page.inner_text("[data-turn]").strip() == "0 / 6"
         assert page.inner_text("[data-status]") == "upcoming"
+        # The start, half a minute away, is brought forward to 2 s from now: the server's
+        # (moved in the database, its clock woken) and the page's (its clock moved on by
+        # as much)
+        start = timezone.now() + timedelta(seconds=2)
+        in_a_thread(lambda: start_moved(match.pk, start))
+        page.clock.fast_forward(round((match.start_at - start).total_seconds() * 1000))
         assert re.fullmatch(r"0:0\d|\d\.\d s", page.inner_text("[data-starts-in]"))
         page.wait_for_function(
             "document.querySelector('[data-turn]').textContent.startsWith('1 ')", timeout=15000)
