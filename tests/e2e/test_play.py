@@ -7,11 +7,15 @@ import random
 import time
 import urllib.error
 import urllib.request
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from matches.bots.blokus_duo import greedy_bot, position
+from matches.models import Match
 from matches.rules.blokus_duo_board import legal_moves, placement
+from tests.e2e.conftest import in_a_thread
 from tests.factories import make_alternating_match
 
 pytestmark = pytest.mark.e2e
@@ -226,6 +230,10 @@ def test_a_kakomimasu_turn_is_set_by_clicks_and_sent_before_the_deadline(
         {"agent": 0, "type": "put", "x": 1, "y": 1}, {"agent": 1, "type": "put", "x": 3, "y": 2}]
     assert api(base, f"/matches/{match.pk}/actions", tokens[1],
                {"actions": [{"agent": 0, "type": "put", "x": 2, "y": 1}], "turn": 1})[0] == 202
+    # both teams have sent turn 1: its step closes now instead of at its 10 s deadline (the
+    # match's start moved back as far; turn 2 keeps its whole step)
+    in_a_thread(lambda: Match.objects.filter(pk=match.pk).update(
+        start_at=timezone.now() - timedelta(seconds=10)))
     # turn 2: the agents stand where they were put; a move changed into the removal of
     # the other team's wall next to it, one that stays, a target too far refused
     page.wait_for_function("document.querySelector('[data-countdown]').textContent"
