@@ -71,6 +71,8 @@ def hosted_play(version_id: int, match_id: int, team_index: int, server: str, *,
     team = Team.objects.get(match_id=match_id, index=team_index)
     if version.status != ProgramVersion.READY:
         return Played(None, "not ready")
+    if match.over:  # (its job waited in the queue longer than the match lasted)
+        return Played(None, "match over before it started")
     language = LANGUAGES[version.language]
     token = token_reissue(team)
     ends = last_moment(match)
@@ -125,10 +127,10 @@ def _lines_play(version: ProgramVersion, match: Match, team_index: int, token: s
             code = 3
         finally:
             beating.set()
-            returncode = process.poll()
+            returncode = process.poll()  # (before it is ended, if it was not yet)
             sandbox.end(process)
     reason = {0: "match over", 1: "exited", 2: "out of time"}.get(code, "the server failed")
-    return Played(returncode, reason)
+    return Played(returncode if code == 1 else None, reason)
 
 
 class TextStreams:

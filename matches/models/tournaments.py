@@ -78,6 +78,10 @@ class Entrant(models.Model):
     group = models.PositiveSmallIntegerField(null=True, blank=True)
     bot = models.CharField(max_length=20, blank=True, default="",
                            help_text="The built-in bot that plays it, if any.")
+    # The hosted program that plays it, if any: its latest built version when each of
+    # its matches is made (docs/programs.md, "Tournaments of programs").
+    program = models.ForeignKey("matches.Program", null=True, blank=True,
+                                on_delete=models.PROTECT, related_name="entrants")
 
     class Meta:
         ordering = ["tournament_id", "index"]

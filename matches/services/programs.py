@@ -215,14 +215,40 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
         made = match_make(game=game, team_names=names, start_at=now + SCRIMMAGE_START,
                           boards=[chosen], timing=timing, public_live=True,
                           title=f"Scrimmage: {names[0]} vs {names[1]}")
-        runs = []
         for index, version in enumerate(versions):
-            Team.objects.filter(match__in=made.games, index=index).update(
-                seat=f"program:{version.pk}")
-            runs.append(HostedRun.objects.create(match=made.match, team_index=index,
-                                                 version=version).pk)
-        enqueue(runs)
+            _seated(made.games, index, version)
     return made.match
+
+
+def _seated(games: list[Match], index: int, version: ProgramVersion) -> None:
+    """Seat a version at team `index` of a match's games: a hosted run, handed to the
+    workers once the caller's transaction commits."""
+    Team.objects.filter(match__in=games, index=index).update(seat=f"program:{version.pk}")
+    run = HostedRun.objects.create(match=games[0], team_index=index, version=version)
+    enqueue([run.pk])
+
+
+def hosted_seat(games: list[Match], index: int, program_id: int) -> None:
+    """A tournament's match: its entrant's program (its latest built version) plays
+    team `index` (tournaments/runner.py); its team then plays no match of it."""
+    program = Program.objects.get(pk=program_id)
+    try:
+        version = latest_ready(program)
+    except ProgramError:
+        log.warning("%s has no built version: its team plays no move", program)
+        return
+    _seated(games, index, version)
+
+
+def hosted_entrants_check(game: str, program_ids: list[int]) -> None:
+    """ProgramError unless each is a program of `game` with a version that built."""
+    found = Program.objects.in_bulk(program_ids)
+    for pk in program_ids:
+        if pk not in found:
+            raise ProgramError(404, "no_program", f"no program {pk}")
+        if found[pk].game != game:
+            raise ProgramError(400, "bad_game", f"program {pk} plays {found[pk].game}")
+        latest_ready(found[pk])
 
 
 SAMPLES = Path(__file__).resolve().parent.parent / "hosting" / "samples"

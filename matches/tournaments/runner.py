@@ -43,6 +43,7 @@ from matches.services.boards import board_choose
 from matches.services.clock import clock_ticked, clock_wake
 from matches.services.control import is_void
 from matches.services.matches import Timing, match_make
+from matches.services.programs import hosted_seat
 from matches.services.transition import match_ended
 from matches.tournaments import table
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
@@ -55,6 +56,10 @@ MAX_REPLAYS = 3  # a knockout fixture drawn this often more waits for a judge
 
 
 BACKSTOP_SECONDS = 60.0  # a tournament under way is looked at this often all the same
+# The tournaments are read again this often all the same: one made in another process
+# reaches no clock of the embedded default (SQLite has no NOTIFY, the in-memory layer is
+# each process's own) but this way, as a match made there is found at the clock's tick.
+READ_SECONDS = 5.0
 
 
 @dataclass
@@ -64,6 +69,7 @@ class Schedule:
 
     stale: bool = True
     next_at: datetime | None = None
+    read_at: datetime | None = None
 
 
 schedule = Schedule()
@@ -85,8 +91,10 @@ def runner_nudge() -> None:
 def tournaments_tick(now: datetime, woken: bool = False) -> None:
     """Move on the tournaments whose time has come. `woken`: the clock was told something
     changed (maybe in another process)."""
-    if woken or schedule.stale or (schedule.next_at is not None and schedule.next_at <= now):
-        schedule.stale = False
+    if woken or schedule.stale or (schedule.next_at is not None and schedule.next_at <= now) \
+            or schedule.read_at is None or now - schedule.read_at >= timedelta(
+                seconds=READ_SECONDS):
+        schedule.stale, schedule.read_at = False, now
         for tournament_id in Tournament.objects.filter(
                 finished_at=None, next_check_at__lte=now).values_list("pk", flat=True):
             try:
@@ -326,6 +334,8 @@ def match_of_fixture(tournament: Tournament, fixture: Fixture, number: int,
         # an entrant that is a built-in level is seated at its team (services/seats.py)
         Team.objects.filter(match__in=games, index=index).update(
             entrant=entrants[seed], seat=level_seat(tournament.game, entrants[seed].bot))
+        if entrants[seed].program_id is not None:  # a hosted program: a worker plays it
+            hosted_seat(games, index, entrants[seed].program_id)
     return games[0]
 
 

@@ -25,6 +25,7 @@ from matches.rules.turns import is_alternating, is_protocol_played
 from matches.services.clock import clock_wake
 from matches.services.control import is_void, match_void
 from matches.services.matches import TEAM_SHORT_LIMIT, Timing, TimingError
+from matches.services.programs import ProgramError, hosted_entrants_check
 from matches.services.publication import match_publish
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
 from matches.tournaments.pairing import knockout_first_round, round_robin, swiss_round
@@ -50,6 +51,7 @@ class EntrantSpec:
     name: str
     short: str = ""
     affiliation: str = ""
+    program: int | None = None  # the hosted program that plays it (docs/programs.md)
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,17 @@ def plan_check(plan: Plan) -> Plan:
             raise TournamentError(f"--advance: between 1 and {count // plan.groups}")
     if plan.bots and not bot_names(plan.game):
         raise TournamentError(f"--bots: {rules.title} has no built-in bots")
+    programs = [team.program for team in plan.teams if team.program is not None]
+    if programs:
+        if plan.bots:
+            raise TournamentError("--programs: its teams are programs, not built-in bots")
+        if is_protocol_played(rules):
+            raise TournamentError(f"--programs: {rules.title}'s hosted programs do not "
+                                  "play tournaments yet (docs/programs.md)")
+        try:
+            hosted_entrants_check(plan.game, programs)
+        except ProgramError as error:
+            raise TournamentError(f"--programs: {error.detail}") from None
     # as every way of making a match checks it (the steps have defaults here: an
     # alternating game's are not the organiser's, and are left to its clock)
     steps = {} if is_alternating(rules) else {
@@ -213,7 +226,8 @@ def tournament_create(plan: Plan) -> CreatedTournament:
             Entrant(tournament=tournament, index=index, name=team.name, short=team.short,
                     affiliation=team.affiliation, token_hash=token_hash(token),
                     group=groups.get(index),
-                    bot=players[index % len(players)] if players else "")
+                    bot=players[index % len(players)] if players else "",
+                    program_id=team.program)
             for index, (team, token) in enumerate(zip(plan.teams, tokens, strict=True))])
         first_rounds_create(tournament, count, groups)
         clock_wake()

@@ -59,7 +59,7 @@ PLAYER = """
 """
 
 
-def start_worker(server: str, log: Path, **env) -> subprocess.Popen:
+def start_worker(server: str, log: Path, concurrency: int = 2, **env) -> subprocess.Popen:
     """A Celery worker on the test database, its programs' doors to `server`, its jobs
     this test's alone (the queue's files or Redis database of this test process)."""
     from django.conf import settings
@@ -70,7 +70,7 @@ def start_worker(server: str, log: Path, **env) -> subprocess.Popen:
     with open(log, "w") as output:
         return subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "spectator", "worker", "--pool", "threads",
-             "--concurrency", "2", "--loglevel", "INFO", "--without-mingle",
+             "--concurrency", str(concurrency), "--loglevel", "INFO", "--without-mingle",
              "--without-gossip"], cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
             env=dict(os.environ, DATABASE_URL=test_database_url(), PYTHONUNBUFFERED="1",
                      SPECTATOR_HOSTED_SERVER=server, **env), start_new_session=True)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from matches.boards.specs import BoardError
 from matches.management.commands.creatematch import positive
 from matches.management.helpers import delay_seconds, page_address, said_time
-from matches.models import Tournament
+from matches.models import Program, Tournament
 from matches.protocol_servers import server_for
 from matches.rules import rules_for
 from matches.rules.turns import is_protocol_played
@@ -64,6 +64,16 @@ class Command(BaseCommand):
         if problem:
             raise CommandError(f"--boards: {problem}", returncode=2)
 
+    @staticmethod
+    def programs(ids: list[int]) -> list[EntrantSpec]:
+        """The teams of a tournament of hosted programs: each named after its program's
+        team (CommandError for an id that is no program's)."""
+        found = Program.objects.in_bulk(ids)
+        missing = [str(pk) for pk in ids if pk not in found]
+        if missing:
+            raise CommandError(f"--programs: no program {', '.join(missing)}", returncode=2)
+        return [EntrantSpec(found[pk].name, program=pk) for pk in ids]
+
     def add_arguments(self, parser):
         parser.add_argument("name", metavar="NAME")
         parser.add_argument("--game", choices=TOURNAMENT_GAMES, required=True)
@@ -81,6 +91,10 @@ class Command(BaseCommand):
                             help="the games two teams play a fixture (default the game's own)")
         teams = parser.add_mutually_exclusive_group(required=True)
         teams.add_argument("--teams", nargs="+", metavar="NAME")
+        teams.add_argument("--programs", nargs="+", type=int, metavar="PROGRAM",
+                           help="hosted programs (their ids, as uploadprogram printed them): "
+                                "each a team, named after its team, played by the workers "
+                                "with its latest built version (docs/programs.md)")
         teams.add_argument("--teams-file", metavar="FILE.csv",
                            help="one team a row: name, short code, affiliation")
         parser.add_argument("--boards", nargs="+", metavar="NAME",
@@ -110,8 +124,11 @@ class Command(BaseCommand):
                             help='print {"id", "teams": [{"name", "token"}]}')
 
     def handle(self, *args, **options):
-        teams = (teams_file(options["teams_file"]) if options["teams_file"]
-                 else [EntrantSpec(name) for name in options["teams"]])
+        if options["programs"]:
+            teams = self.programs(options["programs"])
+        else:
+            teams = (teams_file(options["teams_file"]) if options["teams_file"]
+                     else [EntrantSpec(name) for name in options["teams"]])
         for board in options["boards"] or ():  # every board is readable before anything is stored
             self.board_check(options["game"], board)
         plan = Plan(
