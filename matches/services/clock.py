@@ -160,6 +160,14 @@ def _clocks_wake() -> None:
         async_to_sync(layer.group_send)(CLOCK_GROUP, {"type": "clock.wake"})
 
 
+def wakes_from_other_processes() -> bool:
+    """Whether what another process changes wakes this process's clock (PostgreSQL's
+    NOTIFY, or a channel layer shared between processes); not on the embedded default,
+    whose clock finds such changes by reading again (the tournaments' runner, say)."""
+    return connection.vendor == "postgresql" or layer_reaches_other_processes(
+        get_channel_layer())
+
+
 def layer_reaches_other_processes(layer) -> bool:
     """False for none and for the in-memory layer, whose one process's clocks are woken
     directly (its queues are not safe to fill from another thread's event loop)."""

@@ -40,7 +40,7 @@ from matches.rules import rules_for
 from matches.rules.turns import is_protocol_played
 from matches.selectors import latest_scores, match_games
 from matches.services.boards import board_choose
-from matches.services.clock import clock_ticked, clock_wake
+from matches.services.clock import clock_ticked, clock_wake, wakes_from_other_processes
 from matches.services.control import is_void
 from matches.services.matches import Timing, match_make
 from matches.services.programs import hosted_seat
@@ -56,9 +56,10 @@ MAX_REPLAYS = 3  # a knockout fixture drawn this often more waits for a judge
 
 
 BACKSTOP_SECONDS = 60.0  # a tournament under way is looked at this often all the same
-# The tournaments are read again this often all the same: one made in another process
-# reaches no clock of the embedded default (SQLite has no NOTIFY, the in-memory layer is
-# each process's own) but this way, as a match made there is found at the clock's tick.
+# On the embedded default the tournaments are read again this often all the same: one
+# made in another process wakes no clock there (SQLite has no NOTIFY, the in-memory
+# layer is each process's own), and is found this way, as a match made there is found at
+# the clock's tick. Elsewhere the wake-up says so, and an idle tick reads nothing.
 READ_SECONDS = 5.0
 
 
@@ -91,9 +92,11 @@ def runner_nudge() -> None:
 def tournaments_tick(now: datetime, woken: bool = False) -> None:
     """Move on the tournaments whose time has come. `woken`: the clock was told something
     changed (maybe in another process)."""
-    if woken or schedule.stale or (schedule.next_at is not None and schedule.next_at <= now) \
-            or schedule.read_at is None or now - schedule.read_at >= timedelta(
-                seconds=READ_SECONDS):
+    unheard = schedule.read_at is None or (
+        now - schedule.read_at >= timedelta(seconds=READ_SECONDS)
+        and not wakes_from_other_processes())
+    if woken or schedule.stale or unheard or (schedule.next_at is not None
+                                              and schedule.next_at <= now):
         schedule.stale, schedule.read_at = False, now
         for tournament_id in Tournament.objects.filter(
                 finished_at=None, next_check_at__lte=now).values_list("pk", flat=True):
