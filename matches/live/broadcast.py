@@ -39,8 +39,8 @@ def turn_news(match: Match, row: Turn, before: dict[str, Any] | None = None) -> 
     state of the turn before, when the caller holds it)."""
     now, late, group = timezone.now(), late_of(match), match_group(match.pk)
     news = [(group, messages.turn(match, row, now, before), late)]
-    if match.over:
-        news.append((group, messages.end(match), late))
+    if match.over:  # (its end from the turn just stored: nothing read back)
+        news.append((group, messages.end(match, row.state()), late))
     count = viewers_news(match.pk)
     if count is not None:
         news.append((group, messages.viewers(count), 0))

@@ -87,15 +87,17 @@ def turns_since(match: Match, since: int, now: datetime) -> list[dict[str, Any]]
     return [turn(match, row, now) for row in rows]
 
 
-def end(match: Match) -> dict[str, Any]:
-    """The result, who won (`lead`) and the result in plain words (`verdict`)."""
-    scores = selectors.latest_scores(match)
+def end(match: Match, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The result, who won (`lead`) and the result in plain words (`verdict`). `state`:
+    the last turn's timeline/1 state, when the caller has it (the transition that just
+    stored it): nothing is read back then."""
+    scores = state["scores"] if state is not None else selectors.latest_scores(match)
     verdicts = selectors.verdicts(match, scores)
     return {"type": "end", "match": match.pk, "turn": match.resolved_turns,
             "result": match.result,
             "lead": rules_for(match.game).lead(scores, match.result),
             "verdict": verdicts and verdicts["en"], "verdicts": verdicts,
-            "decisive": _decisive(match)}
+            "decisive": _decisive(match, state)}
 
 
 def _decisive(match: Match, state: dict[str, Any] | None = None) -> list[list[int]]:

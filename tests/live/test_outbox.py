@@ -157,3 +157,19 @@ def test_a_closed_loop_is_no_server_news_goes_from_the_caller():
 
     outbox.post(build)
     assert sent == [threading.current_thread().name]
+
+
+@pytest.mark.django_db
+def test_a_matchs_end_is_told_from_the_turn_just_stored_without_reading_it_back(
+        django_assert_num_queries):
+    from matches.live import messages
+    from matches.models import Match
+    from matches.services.transition import turn_resolve
+    from tests.factories import make_match
+
+    match, _ = make_match(turns=1)
+    row = turn_resolve(match_id=match.pk, number=1)
+    ended = Match.objects.prefetch_related("teams").select_related("board").get(pk=match.pk)
+    told = messages.end(ended)  # (read from the database)
+    with django_assert_num_queries(0):
+        assert messages.end(ended, row.state()) == told
