@@ -65,6 +65,25 @@ def in_a_thread(work):
         return pool.submit(run).result()
 
 
+def timers_until(page, selector: str, seconds: float) -> None:
+    """Wait for `selector` to show, the page's clock (Playwright's, installed before the
+    page opened) moved on half a second at each look: the page's own timers (the TV asks
+    the server every 3 s, and shows a result for ?pause= seconds) come sooner; what the
+    server says, when, is its own."""
+    import time
+
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            page.wait_for_selector(selector, timeout=200)
+            return
+        except PlaywrightTimeout:
+            assert time.monotonic() < deadline, f"no {selector} in {seconds} s"
+            page.clock.fast_forward(500)
+
+
 VECTORS = Path(__file__).resolve().parents[1] / "conformance"
 
 

@@ -1,16 +1,14 @@
 """A real Chromium opens the wall of screens, the TV and the embedded board."""
 
-import time
 from pathlib import Path
 
 import pytest
 from django.utils import timezone
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from matches.models import Match
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
-from tests.e2e.conftest import in_a_thread
+from tests.e2e.conftest import in_a_thread, timers_until
 from tests.factories import make_match
 
 pytestmark = pytest.mark.e2e
@@ -137,20 +135,6 @@ def test_the_tv_follows_the_live_match_and_moves_on_by_itself(live_server_proces
     assert page.locator("[data-idle]").is_hidden()
     assert page.inner_text(f"section.mini[data-match='{second}'] [data-team='0'] .name") == "Hot"
     assert errors == []
-
-
-def timers_until(page, selector: str, seconds: float) -> None:
-    """Wait for `selector` to show, the page's clock moved on half a second at each look:
-    the TV's own timers (it asks the server every 3 s, and shows a result for ?pause=
-    seconds) come sooner; what the server says, when, is its own."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            page.wait_for_selector(selector, timeout=200)
-            return
-        except PlaywrightTimeout:
-            assert time.monotonic() < deadline, f"no {selector} in {seconds} s"
-            page.clock.fast_forward(500)
 
 
 def test_nothing_on_says_so(live_server_process, browser):

@@ -12,6 +12,7 @@ from django.utils import translation
 from matches.rules import rules_for
 from matches.rules.records import parse_record
 from matches.services.archive import match_import
+from tests.e2e.conftest import timers_until
 from tests.factories import make_match
 
 pytestmark = pytest.mark.e2e
@@ -224,8 +225,9 @@ def test_the_tvs_result_with_its_swing_covers_the_whole_tile(live_server_process
     match_id, token = played_short
     with team_a_playing(live_server_process, match_id, token):
         page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.clock.install()
         page.goto(f"{live_server_process}/tv/?pause=60")
-        page.wait_for_selector("[data-swing]:not([hidden])", timeout=40000)
+        timers_until(page, "[data-swing]:not([hidden])", 40)
         assert page.evaluate(COVERED)
 
 
