@@ -78,7 +78,7 @@ def hosted_play(version_id: int, match_id: int, team_index: int, server: str, *,
     ends = last_moment(match)
     if rules_for(match.game).speaks_lines:
         return _lines_play(version, match, team_index, token, server, ends, run_id)
-    with sandbox.workspace() as folder, Doors() as doors:
+    with sandbox.workspace() as folder, Doors(folder) as doors:
         program_unpacked(version, folder)
         sandbox.handed_over(folder)
         doors.http(PORT, server, match_doors(match_id))

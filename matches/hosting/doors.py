@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from matches.hosting import sandbox
+from matches.hosting.launch import carry  # (the launcher's own, inside the sandbox)
 from matches.paths import API, DIALECT_PREFIXES
 
 log = logging.getLogger(__name__)
@@ -62,7 +63,9 @@ def match_doors(match_id: int) -> Callable[[str, str], bool]:
 class Doors:
     """The doors of one sandbox, served while it plays; `close` when it is over."""
 
-    def __init__(self) -> None:
+    def __init__(self, workspace: Path) -> None:
+        """The doors of the sandbox whose folder is `workspace` (its user's, to use)."""
+        self.workspace = workspace
         self.folder = Path(tempfile.mkdtemp(dir=sandbox.workspaces(), prefix="doors-"))
         self.pairs: list[str] = []  # the launcher's PORT=SOCKET arguments
         self.listeners: list[socket.socket] = []
@@ -73,7 +76,7 @@ class Doors:
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(str(path))
         listener.listen(64)
-        sandbox.handed_over(self.folder)  # its user connects to it
+        sandbox.handed_over(self.folder, self.workspace)  # its user connects to it
         self.listeners.append(listener)
         self.pairs.append(f"{port}={INSIDE}/{port}.sock")
         threading.Thread(target=self._accept, args=(listener, serve), daemon=True,
@@ -208,21 +211,10 @@ def _http(client: socket.socket, address: tuple[str, int], host: str,
 
 def _tcp(client: socket.socket, address: tuple[str, int]) -> None:
     with socket.create_connection(address, timeout=IDLE_SECONDS) as server:
-        back = threading.Thread(target=_carry, args=(server, client), daemon=True)
+        back = threading.Thread(target=carry, args=(server, client), daemon=True)
         back.start()
-        _carry(client, server)
+        carry(client, server)
         back.join()
-
-
-def _carry(source: socket.socket, target: socket.socket) -> None:
-    try:
-        while chunk := source.recv(CHUNK):
-            target.sendall(chunk)
-    except OSError:
-        pass
-    finally:
-        with contextlib.suppress(OSError):
-            target.shutdown(socket.SHUT_WR)
 
 
 def hosted_command(doors: Doors, argv: list[str]) -> tuple[list[str], tuple]:

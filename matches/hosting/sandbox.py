@@ -10,15 +10,17 @@ seconds, address space, processes, file size and open files; the wall-clock limi
 the caller's (`run`'s `wall_seconds`, or the play driver's per move and per match),
 which ends the whole tree.
 
-When the server runs as root, the sandbox runs as an unprivileged user of its own
-(`SPECTATOR_SANDBOX_UID`, default 65534, nobody), so that the process limit counts its
-processes only; otherwise as the server's user, whose processes then count towards it
-(the limit is raised by as many as that user runs already).
+When the server runs as root, each sandbox runs as an unprivileged user of its own (one
+of a range from `SPECTATOR_SANDBOX_UID`, 600000, held by one workspace at a time), so
+that the process limit counts its processes only; otherwise as the server's user, whose
+processes then count towards it (the limit is raised by as many as that user runs
+already).
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import selectors
@@ -103,11 +105,48 @@ def available() -> str:
     return ""
 
 
-def sandbox_uid() -> int | None:
-    """The user a sandbox runs as when the server is root; None when it is not."""
+# When the server is root, each workspace (and the sandboxes that run in it) is a user's
+# of its own, one of USERS from SPECTATOR_SANDBOX_UID (600000): the kernel counts the
+# process limit per user, so sandboxes running at once must not share one (a fork bomb
+# in one would leave the others no process to start). A user is held, across the
+# machine's processes, by a lock on its file in the workspaces' folder.
+USERS = 512
+
+
+def first_uid() -> int:
+    return int(os.environ.get("SPECTATOR_SANDBOX_UID", "600000"))
+
+
+def sandbox_uid(folder: Path | None = None) -> int | None:
+    """The user a sandbox runs as when the server is root: its workspace's (`folder`'s
+    owner), or the first of the range for one without a folder; None when the server
+    is not root (it runs as the server's user)."""
     if os.geteuid() != 0:
         return None
-    return int(os.environ.get("SPECTATOR_SANDBOX_UID", "65534"))
+    if folder is not None:
+        return os.stat(folder).st_uid
+    return first_uid()
+
+
+@contextlib.contextmanager
+def _user() -> Iterator[int | None]:
+    """A user no other workspace of this machine holds now (None: not root)."""
+    if os.geteuid() != 0:
+        yield None
+        return
+    root = workspaces()
+    for slot in range(1, USERS):
+        with open(root / f"user-{slot}.lock", "a") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                continue  # another workspace's
+            try:
+                yield first_uid() + slot
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+            return
+    raise RuntimeError(f"all {USERS - 1} sandbox users are taken on this machine")
 
 
 def _own_processes() -> int:
@@ -131,7 +170,7 @@ def command(argv: list[str], folder: Path | None, limits: Limits, *,
     (read-write unless `writable` is False; None: none), with only `env` in its
     environment (and PATH, HOME), `binds` (outside path, inside path) read-write (the
     folder of the sockets that lead to its match, say) and `ro_binds` read-only."""
-    uid = sandbox_uid()
+    uid = sandbox_uid(folder)
     processes = limits.processes if uid is not None else limits.processes + _own_processes()
     line: list[str] = []
     if uid is not None:
@@ -184,12 +223,14 @@ def workspaces() -> Path:
 def workspace() -> Iterator[Path]:
     """A fresh folder for one program (its build, or one match of it), the sandbox's
     user's own, removed with all it holds afterwards."""
-    folder = Path(tempfile.mkdtemp(dir=workspaces(), prefix="program-"))
-    try:
-        handed_over(folder)
-        yield folder
-    finally:
-        shutil.rmtree(folder, onerror=_writable_again)
+    with _user() as uid:
+        folder = Path(tempfile.mkdtemp(dir=workspaces(), prefix="program-"))
+        try:
+            if uid is not None:
+                os.chown(folder, uid, uid)
+            yield folder
+        finally:
+            shutil.rmtree(folder, onerror=_writable_again)
 
 
 def _writable_again(function, path, error) -> None:
@@ -200,11 +241,12 @@ def _writable_again(function, path, error) -> None:
         function(path)
 
 
-def handed_over(folder: Path) -> None:
-    """Give `folder` and what it holds to the sandbox's user (when the server is root)."""
-    uid = sandbox_uid()
-    if uid is None:
+def handed_over(folder: Path, workspace: Path | None = None) -> None:
+    """Give `folder` and what it holds to its workspace's user (`workspace`: the
+    workspace it serves, when it is not one itself), when the server is root."""
+    if os.geteuid() != 0:
         return
+    uid = os.stat(workspace or folder).st_uid
     for root, dirs, files in os.walk(folder):
         for name in [*dirs, *files]:
             os.lchown(os.path.join(root, name), uid, uid)

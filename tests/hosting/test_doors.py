@@ -72,7 +72,7 @@ def test_a_hosted_program_answers_its_own_match_and_reaches_nothing_else(
         live_server_process):
     match, tokens = make_match(start_in=-1.0, strategy=3600.0, turns=3)
     server_port = urlsplit(live_server_process).port
-    with sandbox.workspace() as folder, Doors() as doors:
+    with sandbox.workspace() as folder, Doors(folder) as doors:
         (folder / "main.py").write_text(textwrap.dedent(PROGRAM))
         sandbox.handed_over(folder)
         doors.http(8000, live_server_process, match_doors(match.pk))

@@ -83,6 +83,29 @@ def test_a_fork_bomb_stops_at_the_process_limit_and_leaves_nothing(folder):
     assert int(ran.stdout.split()[2]) < 16
 
 
+def test_a_fork_bomb_leaves_the_sandboxes_running_beside_it_their_processes(folder):
+    (folder / "main.py").write_text(textwrap.dedent("""
+        import os, time
+        try:
+            while True:
+                if os.fork() == 0:
+                    time.sleep(60)
+                    os._exit(0)
+        except OSError:
+            print("refused", flush=True)
+            time.sleep(60)  # its processes held while the other starts
+    """))
+    sandbox.handed_over(folder)
+    bomb = sandbox.start([PYTHON, "main.py"], folder, Limits(processes=16))
+    try:
+        assert bomb.stdout.readline() == b"refused\n"
+        with sandbox.workspace() as beside:
+            ran = python(beside, "print('started')")
+        assert ran.returncode == 0 and ran.stdout == b"started\n", ran
+    finally:
+        sandbox.end(bomb)
+
+
 def test_a_memory_hog_is_refused_its_memory(folder):
     ran = python(folder, """
         hog = []

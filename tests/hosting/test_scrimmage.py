@@ -93,25 +93,38 @@ def worker(live_server_process, tmp_path):
     stop_worker(process)
 
 
-def test_two_uploaded_programs_play_a_scrimmage_unattended_and_it_verifies(
-        worker, tmp_path, capsys):
+def uploaded(tmp_path, capsys, text: str, teams: tuple[str, str], game: str) -> list[int]:
+    """Two teams' programs handed in (the same Python source), as uploadprogram prints
+    their ids."""
     source = tmp_path / "main.py"
-    source.write_text(textwrap.dedent(PLAYER))
+    source.write_text(textwrap.dedent(text))
     ids = []
-    for team in ("Kosen Nara", "Hà Nội"):
-        call_command("uploadprogram", str(source), "--team", team, "--game", "kakomimasu",
+    for team in teams:
+        call_command("uploadprogram", str(source), "--team", team, "--game", game,
                      "--language", "python")
         ids.append(int(capsys.readouterr().out.strip()))
-    call_command("scrimmage", *map(str, ids), "--board", "A-1", "--turns", "6",
-                 "--strategy-seconds", "1", "--transition-seconds", "0.2")
-    match = Match.objects.get(pk=int(capsys.readouterr().out.strip()))
+    return ids
+
+
+def scrimmaged(capsys, ids: list[int], *options: str) -> Match:
+    call_command("scrimmage", *map(str, ids), *options)
+    return Match.objects.get(pk=int(capsys.readouterr().out.strip()))
+
+
+def played_out(match: Match, seconds: float = 90) -> bool:
+    """Whether the match ended, and both its runs with it, within `seconds`."""
+    return wait_for(lambda: Match.objects.get(pk=match.pk).over and set(
+        HostedRun.objects.filter(match=match).values_list("status", flat=True))
+        == {HostedRun.DONE}, seconds)
+
+
+def test_two_uploaded_programs_play_a_scrimmage_unattended_and_it_verifies(
+        worker, tmp_path, capsys):
+    ids = uploaded(tmp_path, capsys, PLAYER, ("Kosen Nara", "Hà Nội"), "kakomimasu")
+    match = scrimmaged(capsys, ids, "--board", "A-1", "--turns", "6", "--strategy-seconds", "1",
+                       "--transition-seconds", "0.2")
     assert [team.seat.startswith("program:") for team in match.teams.all()] == [True, True]
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline and not (
-            Match.objects.get(pk=match.pk).over
-            and set(HostedRun.objects.filter(match=match).values_list("status", flat=True))
-            == {HostedRun.DONE}):
-        time.sleep(0.5)
+    played_out(match)
     log = Path(worker).read_text()
     runs = list(HostedRun.objects.filter(match=match).order_by("team_index"))
     assert [run.status for run in runs] == ["done", "done"], log[-3000:]
@@ -133,17 +146,10 @@ def test_a_match_whose_worker_is_killed_is_void_and_not_played_again(
 
     lost = {"SPECTATOR_HOSTED_LOST_SECONDS": "2"}
     with demo_server(tmp_path_factory, **lost) as server:
-        source = tmp_path / "main.py"
-        source.write_text(textwrap.dedent(PLAYER))
-        ids = []
-        for team in ("Kosen Nara", "Hà Nội"):
-            call_command("uploadprogram", str(source), "--team", team, "--game",
-                         "kakomimasu", "--language", "python")
-            ids.append(int(capsys.readouterr().out.strip()))
+        ids = uploaded(tmp_path, capsys, PLAYER, ("Kosen Nara", "Hà Nội"), "kakomimasu")
         worker = start_worker(server, tmp_path / "worker.log", **lost)
         try:
-            call_command("scrimmage", *map(str, ids), "--board", "A-1", "--turns", "60")
-            match = Match.objects.get(pk=int(capsys.readouterr().out.strip()))
+            match = scrimmaged(capsys, ids, "--board", "A-1", "--turns", "60")
             assert wait_for(lambda: HostedRun.objects.filter(
                 match=match, status=HostedRun.PLAYING).count() == 2, 60), \
                 (tmp_path / "worker.log").read_text()[-3000:]
@@ -186,18 +192,9 @@ LINES = """
 
 @pytest.mark.one_backend  # (the queue on Redis: the test above)
 def test_programs_that_speak_lines_play_hosted_through_the_relay(worker, tmp_path, capsys):
-    source = tmp_path / "main.py"
-    source.write_text(textwrap.dedent(LINES))
-    ids = []
-    for team in ("Blue team", "Orange team"):
-        call_command("uploadprogram", str(source), "--team", team, "--game", "blokus-duo",
-                     "--language", "python")
-        ids.append(int(capsys.readouterr().out.strip()))
-    call_command("scrimmage", *map(str, ids), "--clock", "3")
-    match = Match.objects.get(pk=int(capsys.readouterr().out.strip()))
-    assert wait_for(lambda: Match.objects.get(pk=match.pk).over and set(
-        HostedRun.objects.filter(match=match).values_list("status", flat=True))
-        == {HostedRun.DONE}, 60), Path(worker).read_text()[-3000:]
+    ids = uploaded(tmp_path, capsys, LINES, ("Blue team", "Orange team"), "blokus-duo")
+    match = scrimmaged(capsys, ids, "--clock", "3")
+    assert played_out(match, 60), Path(worker).read_text()[-3000:]
     ended = Match.objects.get(pk=match.pk)
     assert ended.result["decided_by"] == "time" and ended.result["winner"] == 1
     moves = {index: [row.actions[0]["move"] for row in Submission.objects.filter(
@@ -252,19 +249,10 @@ V1 = """
 @pytest.mark.one_backend  # (the queue on Redis: the test above)
 def test_two_uploaded_programs_that_speak_the_v1_dialect_play_and_it_verifies(
         worker, tmp_path, capsys):
-    source = tmp_path / "main.py"
-    source.write_text(textwrap.dedent(V1))
-    ids = []
-    for team in ("Kosen Nara", "Kushiro"):
-        call_command("uploadprogram", str(source), "--team", team, "--game", "kakomimasu",
-                     "--language", "python")
-        ids.append(int(capsys.readouterr().out.strip()))
-    call_command("scrimmage", *map(str, ids), "--board", "A-1", "--turns", "6",
-                 "--strategy-seconds", "1", "--transition-seconds", "0.2")
-    match = Match.objects.get(pk=int(capsys.readouterr().out.strip()))
-    assert wait_for(lambda: Match.objects.get(pk=match.pk).over and set(
-        HostedRun.objects.filter(match=match).values_list("status", flat=True))
-        == {HostedRun.DONE}, 60), Path(worker).read_text()[-3000:]
+    ids = uploaded(tmp_path, capsys, V1, ("Kosen Nara", "Kushiro"), "kakomimasu")
+    match = scrimmaged(capsys, ids, "--board", "A-1", "--turns", "6", "--strategy-seconds", "1",
+                       "--transition-seconds", "0.2")
+    assert played_out(match, 60), Path(worker).read_text()[-3000:]
     for index in (0, 1):
         answers = Submission.objects.filter(match=match, team__index=index, status_code=202,
                                             dialect="kakomimasu-v1").exclude(actions=None)
