@@ -14,10 +14,10 @@ A team that cannot move answers a pass (`----`).
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from matches.bots import blokus_duo_search as search
+from matches.bots import clock
 from matches.rules.blokus_duo_board import (
     PASS,
     PIECE_SIZES,
@@ -92,7 +92,7 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
     RUNS games played out (the same moves for the same seed); with one, as many as fit
     in 85 % of it (a margin for the last playout and the answer); never past
     SEARCH_SECONDS either."""
-    started = time.monotonic()
+    started = clock.now()
     state = position(public)
     if not has_legal_move(state, team):
         return [{"move": PASS}]

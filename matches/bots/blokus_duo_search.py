@@ -44,8 +44,8 @@ from __future__ import annotations
 import heapq
 import math
 import random
-import time
 
+from matches.bots import clock
 from matches.rules.blokus_duo_board import (
     _CODES,
     _SCAN_ORDER,
@@ -169,7 +169,7 @@ class Search:
 
     def _tick(self) -> None:
         self.nodes += 1
-        if self.deadline is not None and time.monotonic() > self.deadline:
+        if self.deadline is not None and clock.now() > self.deadline:
             raise OutOfTime
 
     def negamax(self, state: BlokusDuoState, side: int, depth: int,
@@ -201,14 +201,14 @@ def choose(state: BlokusDuoState, team: int, rng: random.Random, *,
            top: int = 12) -> str:
     """The team's move (it has one): every legal move valued one move deep, then the
     `top` best searched `depth` moves deep (`width` moves a level below); with a
-    `deadline` (time.monotonic()), deeper and deeper until it is reached, all moves
+    `deadline` (clock.now()), deeper and deeper until it is reached, all moves
     at the top."""
     search = Search(team, deadline, width)
     root = []
     for _, move in quick(state, team, rng=rng):
         after = play(state, team, _placement(move))
         root.append((value(after, team) + rng.random() * 0.001, move, after))
-        if deadline is not None and len(root) > 1 and time.monotonic() > deadline:
+        if deadline is not None and len(root) > 1 and clock.now() > deadline:
             break
     root.sort(key=lambda item: item[0], reverse=True)
     best = root[0][1]
@@ -236,7 +236,7 @@ def choose(state: BlokusDuoState, team: int, rng: random.Random, *,
         best = scored[0][1]
         order = [*scored, *(item for item in order if id(item[2]) not in searched)]
         LAST.update(depth=deep if len(scored) == len(order) else deep - 1, nodes=search.nodes)
-        if deadline is not None and time.monotonic() > deadline:
+        if deadline is not None and clock.now() > deadline:
             break
     return code(best)
 
@@ -361,7 +361,7 @@ def mcts(state: BlokusDuoState, team: int, rng: random.Random, deadline: float, 
          top: int | None = None, width: int | None = None, explore: float | None = None,
          most: int | None = None) -> str:
     """The team's move (it has one) by Monte Carlo tree search (the module's docstring):
-    runs until `deadline` (time.monotonic()) or `most` runs, whichever comes first; the
+    runs until `deadline` (clock.now()) or `most` runs, whichever comes first; the
     move tried most often at the top."""
     top = TOP if top is None else top
     width = WIDTH if width is None else width
@@ -370,14 +370,14 @@ def mcts(state: BlokusDuoState, team: int, rng: random.Random, deadline: float, 
     for _, move in quick(state, team, rng=rng):
         after = play(state, team, _placement(move))
         root_moves.append((value(after, team) + rng.random() * 0.001, move))
-        if len(root_moves) > top and time.monotonic() > deadline:
+        if len(root_moves) > top and clock.now() > deadline:
             break
     root_moves.sort(key=lambda item: item[0], reverse=True)
     if len(root_moves) == 1:
         return code(root_moves[0][1])
     root = Node(state, team, [move for _, move in root_moves[:top]])
     runs = 0
-    while (most is None or runs < most) and time.monotonic() < deadline:
+    while (most is None or runs < most) and clock.now() < deadline:
         runs += 1
         node, path = root, [root]
         # down the tree: a child not made yet (the next best move), else the best by UCB;

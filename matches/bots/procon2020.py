@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from matches.bots import search
+from matches.bots import clock, search
 from matches.rules.procon2020 import Procon2020Rules, Procon2020State
 
 GAME = "procon2020"
@@ -255,14 +255,13 @@ def searching_bot(public: dict[str, Any], team: int, rng: random.Random,
     team's next turn as `_guess` says; the playouts look further with fewer agents (3
     turns for 4 agents or more, up to 6 for 2), where a turn costs less. The guess is
     made within the budget: the search gets what is left of it."""
-    import time
 
-    started = time.perf_counter()
+    started = clock.now()
     state = search.replayed(public)
     agents = len(state.agents[team])
     expected = _guess(public, team, random.Random(rng.random()))
     if budget is not None:
-        budget = max(0.02, budget - (time.perf_counter() - started))
+        budget = max(0.02, budget - (clock.now() - started))
     return search.anytime(GRID, PLAYOUT, state, team, rng, public["turns"] - state.turn,
                           budget, depth=max(3, min(6, 12 // agents)), expected=expected)
 

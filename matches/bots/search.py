@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from matches.bots import clock
 from matches.rules import rules_for
 from matches.rules.records import MatchRecord
 
@@ -152,9 +153,7 @@ def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Ran
     """The team's actions for this turn (see above): `depth` turns of look-ahead at most
     (fewer near the end), at most `samples` playouts a comparison; `budget` seconds,
     or `quick` evaluations where it is None."""
-    import time
-
-    started = time.perf_counter()
+    started = clock.now()
     # the deadline keeps back a little for what follows the last evaluation
     deadline = None if budget is None else started + budget - min(0.05, budget * 0.2)
     depth = max(0, min(depth, turns_left - 1))
@@ -170,12 +169,12 @@ def anytime(grid: Grid, playout: Playout, state: Any, team: int, rng: random.Ran
     def out_of_time() -> bool:
         if deadline is None:
             return evaluations >= quick
-        return time.perf_counter() + slowest[0] >= deadline
+        return clock.now() + slowest[0] >= deadline
 
     def value(actions: list[Action]) -> float:
-        began = time.perf_counter()
+        began = clock.now()
         worth = measured(actions)
-        slowest[0] = max(slowest[0], time.perf_counter() - began)
+        slowest[0] = max(slowest[0], clock.now() - began)
         return worth
 
     def measured(actions: list[Action]) -> float:

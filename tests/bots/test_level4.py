@@ -7,7 +7,6 @@ bench/greedy.py and bench/ladder.py, not here."""
 import copy
 import importlib.util
 import random
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -60,17 +59,16 @@ def midgame(game: str, board: dict, agents: int, turns: int, played: int, bot) -
 @pytest.mark.parametrize("game, module, largest", [
     ("kakomimasu", kakomimasu, largest_kakomimasu),
     ("procon2020", procon2020, largest_procon)])
-def test_level_4_answers_legally_within_its_budget_on_the_largest_board(game, module, largest):
+def test_level_4_answers_legally_within_its_budget_on_the_largest_board(
+        game, module, largest, ticking):
     board, agents = largest()
     public = midgame(game, board, agents, 30, 6, module.greedy_bot)
     rules = rules_for(game)
     state = module.GRID.position(public)
     for budget in (0.3, 1.0):
-        started = time.perf_counter()
+        clock = ticking(0.002)  # (2 ms each time the levels read it)
         actions = module.searching_bot(public, 0, random.Random(2), budget=budget)
-        took = time.perf_counter() - started
-        assert took <= budget + 0.2, (budget, took)  # what follows its last trial is short
-        assert took >= budget * 0.5  # and it used its time
+        assert budget * 0.5 <= clock.time <= budget, (budget, clock.time)  # used, kept
         assert len({a["agent"] for a in actions}) == len(actions) == agents
         targets = Counter(module.GRID.target(state, 0, a) for a in actions)
         assert all(count == 1 for cell, count in targets.items() if cell is not None)
@@ -81,12 +79,10 @@ def test_level_4_answers_legally_within_its_budget_on_the_largest_board(game, mo
 @pytest.mark.parametrize("game, module, largest", [
     ("kakomimasu", kakomimasu, largest_kakomimasu),
     ("procon2020", procon2020, largest_procon)])
-def test_level_4_without_a_budget_is_quick_and_the_same_for_a_seed(game, module, largest):
+def test_level_4_without_a_budget_is_the_same_for_a_seed(game, module, largest):
     board, agents = largest()
     public = midgame(game, board, agents, 30, 4, module.greedy_bot)
-    started = time.perf_counter()
-    first = module.searching_bot(public, 1, random.Random(3))
-    assert time.perf_counter() - started < 0.5
+    first = module.searching_bot(public, 1, random.Random(3))  # (its time: bench/think.py)
     assert module.searching_bot(public, 1, random.Random(3)) == first
 
 
