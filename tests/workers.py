@@ -28,3 +28,7 @@ if WORKER:
         os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "var")
     os.environ["SPECTATOR_JOBS_DIR"] = os.path.join(var, f"jobs-{WORKER}")
     os.environ["SPECTATOR_QUEUE_DIR"] = os.path.join(var, f"queue-{WORKER}")  # its own jobs
+
+# The servers the tests start play no hosted scrimmages of their own (`demo`'s worker):
+# tests/hosting starts the workers it needs.
+os.environ.setdefault("SPECTATOR_DEMO_HOSTED", "0")

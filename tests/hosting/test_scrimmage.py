@@ -17,8 +17,15 @@ from matches.models import HostedRun, Match, Submission
 from matches.selectors import match_verify
 from tests.conftest import ROOT, test_database_url
 
-pytestmark = pytest.mark.skipif(bool(sandbox.available()), reason=sandbox.available()
-                                or "the sandbox is available")
+# The workers here play on PostgreSQL and Redis (the second pass of make test) only: on
+# the embedded default's SQLite test database, a Celery worker beside the suite's own
+# threads was followed, twice in three full runs, by a SIGBUS inside SQLite in a later
+# test of the same process (a CHaser game thread's insert); not found yet (the closing
+# note of 2026-11-29). `make demo` plays the embedded default's scrimmages.
+pytestmark = [pytest.mark.skipif(bool(sandbox.available()), reason=sandbox.available()
+                                 or "the sandbox is available"),
+              pytest.mark.skipif(not os.environ.get("DATABASE_URL"),
+                                 reason="workers on PostgreSQL and Redis only (see above)")]
 
 # A Kakomimasu program for the answer API, as a team writes it from docs/api.md: reads
 # its match, answers each open step once, says what it did on standard error.
@@ -190,7 +197,6 @@ LINES = """
 """
 
 
-@pytest.mark.one_backend  # (the queue on Redis: the test above)
 def test_programs_that_speak_lines_play_hosted_through_the_relay(worker, tmp_path, capsys):
     ids = uploaded(tmp_path, capsys, LINES, ("Blue team", "Orange team"), "blokus-duo")
     match = scrimmaged(capsys, ids, "--clock", "3")
@@ -246,7 +252,6 @@ V1 = """
 """
 
 
-@pytest.mark.one_backend  # (the queue on Redis: the test above)
 def test_two_uploaded_programs_that_speak_the_v1_dialect_play_and_it_verifies(
         worker, tmp_path, capsys):
     ids = uploaded(tmp_path, capsys, V1, ("Kosen Nara", "Kushiro"), "kakomimasu")

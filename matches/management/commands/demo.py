@@ -275,7 +275,8 @@ class Command(BaseCommand):
     def hosted(self) -> None:
         """Scrimmages between the shipped sample programs (docs/programs.md), played in
         their sandboxes by a worker this demo starts; the next one when one ends."""
-        why = sandbox.available()
+        why = "SPECTATOR_DEMO_HOSTED=0" if os.environ.get("SPECTATOR_DEMO_HOSTED") == "0" \
+            else sandbox.available()
         if why:
             self.stdout.write(f"No hosted programs in this demo: {why}")
             return
