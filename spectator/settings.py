@@ -195,7 +195,9 @@ HOSTED_QUEUE_DIR = Path(os.environ.get("SPECTATOR_QUEUE_DIR", VAR_DIR / "queue")
 CELERY_BROKER_URL = REDIS_URL or "filesystem://"
 if not REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(HOSTED_QUEUE_DIR),
-                                       "data_folder_out": str(HOSTED_QUEUE_DIR)}
+                                       "data_folder_out": str(HOSTED_QUEUE_DIR),
+                                       # (its exchanges' table: not ./control)
+                                       "control_folder": str(HOSTED_QUEUE_DIR / "control")}
     HOSTED_QUEUE_DIR.mkdir(parents=True, exist_ok=True)
 CELERY_TASK_DEFAULT_QUEUE = "hosted"
 CELERY_TASK_ACKS_LATE = True
