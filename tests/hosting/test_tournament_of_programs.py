@@ -4,7 +4,6 @@ programs in Python, C, JavaScript and one handed in as a compiled executable, ea
 playing as GPCC asked (4-character codes on its standard streams), every match played
 by a Celery worker in sandboxes."""
 
-import os
 import subprocess
 import textwrap
 import time
@@ -16,11 +15,10 @@ from matches.hosting import sandbox
 from matches.models import Fixture, HostedRun, Match, Submission, Tournament
 from tests.hosting.test_scrimmage import LINES, start_worker, stop_worker
 
-# (the workers play on PostgreSQL and Redis only: tests/hosting/test_scrimmage.py says why)
-pytestmark = [pytest.mark.skipif(bool(sandbox.available()), reason=sandbox.available()
-                                 or "the sandbox is available"),
-              pytest.mark.skipif(not os.environ.get("DATABASE_URL"),
-                                 reason="workers on PostgreSQL and Redis only")]
+# (one pass: the queue on Redis is the scrimmages' to show, in test_scrimmage.py)
+pytestmark = [pytest.mark.one_backend,
+              pytest.mark.skipif(bool(sandbox.available()), reason=sandbox.available()
+                                 or "the sandbox is available")]
 
 # Each plays its opening move (covering its start point), then nothing more: the first
 # to move then runs out of time, and the second wins.

@@ -6,8 +6,9 @@ copied into the database (nBackfill, offset 96), in the machine's byte order.
 """
 
 import struct
+import subprocess
+import sys
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -21,8 +22,18 @@ pytestmark = pytest.mark.skipif(connection.vendor != "sqlite",
 
 
 def log_frames() -> tuple[int, int]:
-    """(frames in the log, frames already copied into the database)."""
-    index = Path(connection.settings_dict["NAME"] + "-shm").read_bytes()
+    """(frames in the log, frames already copied into the database).
+
+    Read by a process of its own: SQLite's locks on the index are POSIX locks, which a
+    process loses on closing any descriptor of the file, even one SQLite never opened.
+    Read here, this process would lose the lock that says it has the index mapped; the
+    next process to open the database (a server's, a worker's) would take itself for the
+    first, truncate the index, and this process's next access to it would die of SIGBUS
+    (it did, in a CHaser game's thread, two full runs in three)."""
+    index = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.stdout.buffer.write(open(sys.argv[1], 'rb')"
+         ".read(128))", connection.settings_dict["NAME"] + "-shm"],
+        capture_output=True, check=True).stdout
     (max_frame,) = struct.unpack_from("=I", index, 16)
     (backfilled,) = struct.unpack_from("=I", index, 96)
     return max_frame, backfilled
