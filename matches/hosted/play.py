@@ -6,6 +6,7 @@ process in it when its match is over, when it exits, or at the match's last mome
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import threading
@@ -100,6 +101,101 @@ def hosted_play(version_id: int, match_id: int, team_index: int, server: str, *,
             reading.join(5)
             debug.flush()
     return Played(returncode, reason, debug.kept)
+
+
+def protocol_play(runs: list[HostedRun], server_module) -> dict[int, Played]:
+    """Play a match of a game with its own protocol server (CHaser over TCP) whose two
+    teams are hosted runs `runs`: the server is this worker's (`server_module.
+    HostedServer`, on its loopback), and each game's two programs start in sandboxes
+    with a door to their own seats (the contest's ports inside, both leading there).
+    How each team's run ended, by team."""
+    match = runs[0].match
+    ends = last_moment(match)
+    served = server_module.HostedServer(match)
+    served.start()
+    played = {run.team_index: Played(None, "match over") for run in runs}
+    beating = threading.Event()
+    threading.Thread(target=_beat_all, args=([run.pk for run in runs], beating),
+                     daemon=True).start()
+    debugs = {run.team_index: Debug(Team.objects.get(match=match, index=run.team_index))
+              for run in runs}
+    try:
+        for number in range(1, server_module.GAMES + 1):
+            if served.over.is_set():
+                break
+            with contextlib.ExitStack() as stack:
+                processes = {run.team_index: _seat_play(stack, run, served, number,
+                                                        server_module, debugs[run.team_index])
+                             for run in runs}
+                reason = _game_watch(served, number, processes, ends)
+                for team, process in processes.items():
+                    code = process.poll()
+                    if reason != "game over" or (code not in (None, 0)):
+                        played[team] = Played(code, reason if reason != "game over"
+                                              else "exited")
+            if reason in ("out of time", "no show"):
+                break
+    finally:
+        beating.set()
+        served.stop()
+        for debug in debugs.values():
+            debug.flush()
+    return played
+
+
+def _seat_play(stack: contextlib.ExitStack, run: HostedRun, served, number: int,
+               server_module, debug: Debug) -> sandbox.Sandboxed:
+    """Start team `run.team_index`'s program for game `number`, its doors to its seat."""
+    version = run.version
+    language = LANGUAGES[version.language]
+    folder = stack.enter_context(sandbox.workspace())
+    doors = stack.enter_context(Doors(folder))
+    program_unpacked(version, folder)
+    sandbox.handed_over(folder)
+    seat = served.seat(number, run.team_index)
+    for port in server_module.INSIDE_PORTS:
+        doors.tcp(port, seat)
+    argv, ro_binds = hosted_command(doors, language.run())
+    side = served.side_name(number, run.team_index)
+    process = sandbox.start(argv, folder, language.limits(PLAY_LIMITS), env={
+        "SPECTATOR_TEAM": str(run.team_index), "SPECTATOR_GAME": str(number),
+        "SPECTATOR_SIDE": side, "CHASER_HOST": "127.0.0.1",
+        "CHASER_PORT": str(server_module.INSIDE_PORTS[0 if side == "cool" else 1])},
+        binds=doors.binds(), ro_binds=ro_binds)
+    stack.callback(sandbox.end, process)
+    process.stdin.close()
+    threading.Thread(target=debug.read, args=(process.stderr,), daemon=True).start()
+    threading.Thread(target=_drop, args=(process.stdout,), daemon=True).start()
+    return process
+
+
+CONNECT_SECONDS = 20.0  # a game's two programs are at their seats by then, or it ends
+
+
+def _game_watch(served, number: int, processes: dict[int, sandbox.Sandboxed],
+                ends) -> str:
+    """Wait for game `number` to end: "game over", "match over" (the server stopped),
+    "no show" (a program never came to its seat) or "out of time"."""
+    started_by = time.monotonic() + CONNECT_SECONDS
+    while True:
+        if served.ended(number).wait(WATCH_SECONDS):
+            return "game over"
+        if served.over.is_set():
+            return "match over"
+        if timezone.now() >= ends:
+            return "out of time"
+        if not served.started(number).is_set() and (
+                time.monotonic() >= started_by
+                or any(process.poll() is not None for process in processes.values())):
+            return "no show"
+
+
+def _beat_all(run_ids: list[int], stop: threading.Event) -> None:
+    """Move the runs' heartbeats on until `stop`."""
+    while not stop.wait(settings.HOSTED_LOST_SECONDS / 4):
+        close_old_connections()
+        HostedRun.objects.filter(pk__in=run_ids).update(heartbeat_at=timezone.now())
+    close_old_connections()
 
 
 def _lines_play(version: ProgramVersion, match: Match, team_index: int, token: str,

@@ -5,6 +5,7 @@ nothing the second time."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import socket
 
@@ -32,7 +33,9 @@ def play(run_id: int) -> str:
     if not taken:
         log.warning("hosted run %s was taken already: not played again", run_id)
         return "taken"
-    run = HostedRun.objects.get(pk=run_id)
+    run = HostedRun.objects.select_related("match").get(pk=run_id)
+    if run.match.protocol_played:
+        return _served(run)
     try:
         played = hosted_play(run.version_id, run.match_id, run.team_index,
                              settings.HOSTED_SERVER_URL, run_id=run_id)
@@ -57,3 +60,37 @@ def build(version_id: int) -> str:
         return program_build(version_id).status
     finally:
         close_old_connections()
+
+
+def _served(run: HostedRun) -> str:
+    """A match of a game with its own protocol server (CHaser): one job plays both
+    teams' runs (the scrimmage queues the first team's only), the server this worker's."""
+    from matches.hosted.play import protocol_play
+    from matches.protocol_servers import server_for
+    from matches.services.control import ControlError, match_void
+
+    now = timezone.now()
+    HostedRun.objects.filter(match_id=run.match_id, status=HostedRun.QUEUED).update(
+        status=HostedRun.PLAYING, started_at=now, heartbeat_at=now, worker=run.worker)
+    runs = list(HostedRun.objects.filter(match_id=run.match_id).select_related(
+        "match", "version").order_by("team_index"))
+    try:
+        played = {team: one.said for team, one in
+                  protocol_play(runs, server_for(run.match.game).hosted).items()}
+    except Exception as error:
+        log.exception("hosted match %s failed", run.match_id)
+        played = {one.team_index: f"the worker failed: {type(error).__name__}" for one in runs}
+    finally:
+        close_old_connections()
+    first = type(run.match).objects.get(pk=run.match_id)
+    if first.resolved_turns == 0 and not first.over:  # its first game never started
+        with contextlib.suppress(ControlError):
+            match_void(match_id=first.pk, judge="server",
+                       reason="a program never came to its seat: " + "; ".join(
+                           f"{one.match.teams.get(index=one.team_index).name}: "
+                           f"{played.get(one.team_index, '')}" for one in runs))
+    for one in runs:
+        HostedRun.objects.filter(pk=one.pk).update(
+            status=HostedRun.DONE, ended_at=timezone.now(),
+            ended_by=played.get(one.team_index, "")[:200])
+    return "; ".join(played.values())

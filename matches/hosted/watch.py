@@ -12,9 +12,10 @@ import logging
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db.models import Q
 from django.dispatch import receiver
 
-from matches.models import HostedRun
+from matches.models import HostedRun, Match
 from matches.services.clock import clock_ticked
 from matches.services.control import ControlError, match_void
 
@@ -31,13 +32,17 @@ def lost_runs_end(now: datetime) -> int:
         heartbeat_at__lt=now - timedelta(seconds=settings.HOSTED_LOST_SECONDS))
         .select_related("match"))
     for run in lost:
-        if not run.match.over:
+        # its match's game under way (a protocol server's later games are matches made
+        # as they start, each its first's `first_game`)
+        for game in Match.objects.filter(Q(pk=run.match_id) | Q(first_game_id=run.match_id)):
+            if game.over:
+                continue
             team = run.match.teams.get(index=run.team_index).name
             with contextlib.suppress(ControlError):  # (void already)
-                match_void(match_id=run.match_id, judge="server",
+                match_void(match_id=game.pk, judge="server",
                            reason=f"the worker playing {team}'s program stopped")
             log.warning("hosted run %s: its worker stopped; match %s is void", run.pk,
-                        run.match_id)
+                        game.pk)
         HostedRun.objects.filter(pk=run.pk, status=HostedRun.PLAYING).update(
             status=HostedRun.DONE, ended_at=now, ended_by="its worker stopped")
     return len(lost)

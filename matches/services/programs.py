@@ -41,6 +41,7 @@ from matches.models import (
 )
 from matches.rules import UnknownGame, rules_for
 from matches.rules.checks import RecordError, team_names
+from matches.rules.turns import is_protocol_played
 from matches.services.boards import BoardError, board_choose, board_spec_fixed
 from matches.services.matches import TEAM_NAME_LIMIT, Timing, TimingError, match_make
 
@@ -202,15 +203,15 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
                                             f"({programs[0].game}, {programs[1].game})")
     game = programs[0].game
     versions = [latest_ready(program) for program in programs]
+    if is_protocol_played(rules_for(game)):
+        return _served_scrimmage(game, programs, versions, board, timing, now)
     try:
         timing.checked(rules_for(game))
         chosen = board_choose(game, board if board is not None else
                               (None if board_spec_fixed(game) is not None else "random"))
     except (TimingError, BoardError) as error:
         raise ProgramError(400, "bad_request", str(error)) from None
-    names = [program.name for program in programs]
-    if names[0] == names[1]:
-        names[1] += " (2)"
+    names = _names(programs)
     with transaction.atomic():
         made = match_make(game=game, team_names=names, start_at=now + SCRIMMAGE_START,
                           boards=[chosen], timing=timing, public_live=True,
@@ -218,6 +219,41 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
         for index, version in enumerate(versions):
             _seated(made.games, index, version)
     return made.match
+
+
+def _served_scrimmage(game: str, programs: list[Program], versions: list[ProgramVersion],
+                      board: str | None, timing: Timing, now: datetime) -> Match:
+    """A scrimmage of a game with its own protocol server (CHaser): its first game made
+    ahead, and one job for both runs, whose worker serves the match's games too
+    (protocol_servers/<game>/hosted.py)."""
+    from matches.protocol_servers import server_for
+
+    if timing.strategy_seconds or timing.transition_seconds or timing.clock_seconds:
+        raise ProgramError(400, "bad_request", f"{rules_for(game).title} is played step by "
+                                               "step as the programs answer: turns only")
+    names = _names(programs)
+    with transaction.atomic():
+        try:
+            match_id = server_for(game).hosted.hosted_match(
+                names, board, timing.turns, start_at=now + SCRIMMAGE_START,
+                title=f"Scrimmage: {names[0]} vs {names[1]}")
+        except BoardError as error:
+            raise ProgramError(400, "bad_request", str(error)) from None
+        runs = []
+        for index, version in enumerate(versions):
+            Team.objects.filter(match_id=match_id, index=index).update(
+                seat=f"program:{version.pk}")
+            runs.append(HostedRun.objects.create(match_id=match_id, team_index=index,
+                                                 version=version))
+        enqueue([runs[0].pk])  # (its worker plays both)
+    return Match.objects.get(pk=match_id)
+
+
+def _names(programs: list[Program]) -> list[str]:
+    names = [program.name for program in programs]
+    if names[0] == names[1]:
+        names[1] += " (2)"
+    return names
 
 
 def _seated(games: list[Match], index: int, version: ProgramVersion) -> None:

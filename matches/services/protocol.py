@@ -49,7 +49,8 @@ def map_board(name: str, spec: dict[str, Any], source: str, game: str) -> Board:
 def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
                 public_live: bool, games: int = 1, first: int | None = None,
                 number: int = 1, seats: list[str] | None = None, practice_by: str = "",
-                delay_seconds: int = 0, title_parts: dict[str, Any] | None = None) -> Game:
+                delay_seconds: int = 0, title_parts: dict[str, Any] | None = None,
+                start_at: datetime | None = None) -> Game:
     """A match for one game, starting now (the server starts it once both programs are
     there); its steps are the server's, so it has no strategy or transition time. A
     match of several `games`: the first is made alone, each later one with `first`
@@ -58,13 +59,16 @@ def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
     `title_parts`, a title the server made (a tournament's: models/titles.py), said in
     each reader's language too.
 
+    Made ahead (`start_at` to come), it waits for its server to adopt it (`game_adopt`).
+
     A practice server's game: `seats` names the side its own program plays ("level-N",
     as a practice match's seat; "" for a visiting program) and `practice_by` who came to
     practise ("tcp:<address>"): the game is a practice match, rated on the ladder."""
     parts = title_parts or {}
     title, parts = game_parts(parts, title, number) if number > 1 else (title, parts)
     created = match_create(board=board, team_names=team_names, agents=1, turns=turns,
-                           strategy_seconds=0, transition_seconds=0, start_at=timezone.now(),
+                           strategy_seconds=0, transition_seconds=0,
+                           start_at=start_at or timezone.now(),
                            title=title, title_parts=parts, public_live=public_live,
                            match_games=games,
                            first_game=None if first is None else Match.objects.get(pk=first),
@@ -76,6 +80,15 @@ def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
         Match.objects.filter(pk=created.match.pk).update(practice_by=practice_by[:80])
     teams = dict(Team.objects.filter(match=created.match).values_list("index", "id"))
     return Game(created.match.pk, (teams[0], teams[1]), created.match.delay_s * 1000)
+
+
+def game_adopt(match_id: int) -> Game:
+    """A match made ahead as a first game (`game_create` with `start_at` to come: a hosted
+    scrimmage's), starting now: the server plays it."""
+    Match.objects.filter(pk=match_id).update(start_at=timezone.now())
+    match = Match.objects.get(pk=match_id)
+    teams = dict(Team.objects.filter(match=match).values_list("index", "id"))
+    return Game(match.pk, (teams[0], teams[1]), match.delay_s * 1000)
 
 
 LINE_FIELDS = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",

@@ -6,12 +6,15 @@
   them before answering;
 - server.py: the listener on Cool's and Hot's ports, the seats, and a match of games;
 - maps.py: the map files, and the settings that play one;
-- loops.py: the demo's matches and a tournament's fixtures, played one after another.
+- loops.py: the demo's matches and a tournament's fixtures, played one after another;
+- hosted.py: a hosted scrimmage's match, served by the worker that plays its programs.
 
-What the demo and the tournament commands ask of every protocol server is here.
+What the demo, the tournament commands and the hosted programs' workers ask of every
+protocol server is here.
 """
 
+from matches.protocol_servers.chaser import hosted
 from matches.protocol_servers.chaser.loops import demo, tournament
 from matches.protocol_servers.chaser.maps import board_problem
 
-__all__ = ["board_problem", "demo", "tournament"]
+__all__ = ["board_problem", "demo", "hosted", "tournament"]

@@ -68,6 +68,12 @@ class Settings:
     delay: int = 0  # the spectator delay of its games, s (access/delay.py)
     title: str = ""
     title_parts: dict = field(default_factory=dict)  # a title the server made (titles.py)
+    # A match whose first game was made ahead (a hosted scrimmage's, whose id was given
+    # out when it was asked for): game 1 is played as that match, not made anew.
+    made: int | None = None
+    # A seat is taken by whatever comes to its port (a hosted match's programs, each
+    # behind a door to its own seat), not by the team's name.
+    seats_by_port: bool = False
 
 
 @dataclass
@@ -143,7 +149,8 @@ class ChaserGame:
         s = self.settings
         seats = [program.seat for program in self.programs]
         visitors = [program.address or "?" for program in self.programs if not program.seat]
-        self.game = protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
+        self.game = protocol.game_adopt(s.made) if s.made and self.number == 1 else \
+            protocol.game_create(board=s.board, team_names=self.names, turns=s.turns,
                                          title=self.title, public_live=s.public,
                                          title_parts=s.title_parts
                                          if self.title == s.title else None,

@@ -181,8 +181,8 @@ class ChaserServer:
         """Why a program may not take a side's seat in game `number` ("" when it may):
         with the match's teams given, its name must be its seat's team's."""
         teams = self.settings.team_names
-        if not teams:
-            return ""  # a free server: first come, first seated
+        if not teams or self.settings.seats_by_port:
+            return ""  # a free server (first come, first seated), or doors to the seats
         team = self._seat_team(number, side)
         shorts = self.settings.team_shorts or ["", ""]
         if RULES.answers_to(program.sent, teams[team], shorts[team]):

@@ -1,0 +1,134 @@
+"""A hosted CHaser match (docs/programs.md, "CHaser programs"): a scrimmage between two
+handed-in programs, served by the worker that plays it.
+
+Its first game is made when the scrimmage is asked for (so its id can be given out at
+once) and adopted by the server when the worker starts it (`Settings.made`). The worker
+serves the match's games on ports of its own loopback (`HostedServer`) and starts each
+game's two programs in sandboxes, each with a door to its own seat only: the worker's
+driver (matches/hosted/play.py) asks `seat(number, team)` where that is. A seat is
+taken by whatever comes through its door (`Settings.seats_by_port`): no other
+connection can reach the worker's loopback from a sandbox.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from datetime import datetime
+
+from matches.protocol_servers.chaser.game import SIDES, GameResult, Settings
+from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
+from matches.protocol_servers.chaser.server import ChaserServer
+from matches.rules import chaser
+from matches.services import protocol
+from matches.services.boards import BoardError, board_choose
+
+HOST = "127.0.0.1"
+GAMES = 3  # a match: best of three, the teams swapping sides every game
+# Where a program finds its seat inside its sandbox: the contest's own ports, both
+# leading to its seat, so that a program written for either side's default finds it.
+INSIDE_PORTS = chaser.PORTS
+
+
+def hosted_match(names: list[str], board: str | None, turns: int | None, *,
+                 start_at: datetime, title: str) -> int:
+    """Game 1 of a hosted match between teams `names` (the first is Cool in odd games),
+    made ahead to start at `start_at`: its id. `board`: a shipped or saved map's name,
+    `random` (`random:SEED`), or None for one of the shipped maps; BoardError when it
+    cannot be played."""
+    if board is not None and (board == "random" or board.startswith("random:")):
+        chosen = board_choose(chaser.ChaserRules.game, board)
+        board_row, map_turns = chosen.board, chosen.hints.get("turns", 100)
+    else:
+        path = map_path(board) if board else random.choice(sorted(MAPS.glob("*.map")))
+        try:
+            record = map_read(path)
+        except (OSError, UnicodeDecodeError, chaser.MapError) as error:
+            raise BoardError(f"{board}: {getattr(error, 'strerror', None) or error}") from None
+        board_row, map_turns = map_settings(path, record).board, record["turns"]
+    game = protocol.game_create(board=board_row, team_names=list(names),
+                                turns=turns or map_turns, title=title, public_live=True,
+                                games=GAMES, start_at=start_at)
+    return game.match_id
+
+
+class HostedServer:
+    """The server of one hosted match, in a thread of its own with its own event loop
+    (the outbox's, for this process's news): `start`, then for each game `seat`, wait
+    for `played(number)`, and `stop` at the end."""
+
+    def __init__(self, match) -> None:
+        teams = sorted(match.teams.all(), key=lambda team: team.index)
+        self.settings = Settings(board=match.board, turns=match.turns,
+                                 team_names=[team.name for team in teams], public=True,
+                                 title=match.title, title_parts=match.title_parts or {},
+                                 delay=match.delay_s, made=match.pk, seats_by_port=True)
+        self.server = ChaserServer(self.settings, (0, 0), games=GAMES, host=HOST,
+                                   on_start=self._started, on_game=self._ended)
+        self.ready = threading.Event()
+        self.over = threading.Event()  # the match is over (or the server stopped)
+        self.games_started: dict[int, threading.Event] = {}
+        self.games_ended: dict[int, threading.Event] = {}
+        self.results: list[GameResult] = []
+        self.failed: BaseException | None = None
+        self.thread = threading.Thread(target=self._serve, daemon=True, name="hosted chaser")
+
+    def _event(self, table: dict[int, threading.Event], number: int) -> threading.Event:
+        return table.setdefault(number, threading.Event())
+
+    def _started(self, number: int, match_id: int, names: list[str]) -> None:
+        self._event(self.games_started, number).set()
+
+    def _ended(self, result: GameResult) -> None:
+        self._event(self.games_ended, len(self.results) + 1).set()
+        self.results.append(result)
+
+    def start(self) -> None:
+        """Listen (ports of this machine's loopback); returns once it does."""
+        self.thread.start()
+        self.ready.wait()
+        if self.failed:
+            raise self.failed
+
+    def _serve(self) -> None:
+        async def serving() -> None:
+            try:
+                await self.server.start()
+            except OSError as error:
+                self.failed = error
+                return
+            finally:
+                self.ready.set()
+            try:
+                await self.server.run()
+            finally:
+                await self.server.close()
+        try:
+            asyncio.run(serving())
+        finally:
+            self.over.set()
+            for events in (self.games_started, self.games_ended):
+                for number in range(1, GAMES + 1):
+                    self._event(events, number)
+            self.ready.set()
+
+    def seat(self, number: int, team: int) -> tuple[str, int]:
+        """Where team `team`'s program of game `number` connects (on this machine): its
+        side's port, the first team Cool in odd games."""
+        side = (number - 1 + team) % 2
+        return HOST, self.server.ports[side]
+
+    @staticmethod
+    def side_name(number: int, team: int) -> str:
+        return SIDES[(number - 1 + team) % 2]
+
+    def started(self, number: int) -> threading.Event:
+        return self._event(self.games_started, number)
+
+    def ended(self, number: int) -> threading.Event:
+        return self._event(self.games_ended, number)
+
+    def stop(self) -> None:
+        self.server.stop()
+        self.thread.join(30)
