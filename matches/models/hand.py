@@ -8,10 +8,14 @@ the public's copy behind a spectator delay (access/delay.py) takes the hand the 
 gave at the moment the public sees, from the same function: neither applies nor undoes
 an action on its own, so the two cannot disagree.
 
-An entry is {"at": epoch ms, "action": "pause" | "resume" | "extend" | "void", ...}:
+An entry is {"at": epoch ms, "action": "pause" | "resume" | "extend" | "close" | "void",
+...}:
 - a resume or an extension that names a "turn" credited that turn (a timed game's step
   closes that much later, the steps after it follow; an alternating game's mover thinks
   that much longer) with its "seconds";
+- a close (fast play: every team had answered, by "fast play" not a judge) took from its
+  "turn" the "seconds" (negative) its step had left: it closed then, the steps after it
+  follow;
 - one that names no turn moved the start by its "seconds" (a pause begun before the
   start), in a game with a start to move (timed, not played step by step by its
   protocol server);
@@ -55,7 +59,7 @@ def hand_at(log: Iterable[Mapping[str, Any]], moment: datetime | None = None, *,
             reason = entry.get("reason", "")
         elif action in ("resume", "void"):
             paused_at, reason = None, ""
-        if action in ("resume", "extend"):
+        if action in ("resume", "extend", "close"):
             if "turn" in entry:
                 key = str(entry["turn"])
                 credits[key] = credits.get(key, 0) + round(seconds * 1000)

@@ -139,6 +139,10 @@ class Match(models.Model):
     pause_reason = models.CharField(max_length=200, blank=True, default="")
     credits = models.JSONField(default=dict, blank=True)
     control_log = models.JSONField(default=list, blank=True)
+    # Fast play (a hosted scrimmage's, where nobody watches: docs/programs.md): a timed
+    # turn's strategy step closes as soon as every team has answered it, its transition
+    # and the next turn following at once (a "close" entry of the control log each).
+    fast_play = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = MatchQuerySet.as_manager()

@@ -95,6 +95,7 @@ VERDICTS: dict[str, tuple[str, Callable[[Submission], bool]]] = {
 HAND_WORDS = {"pause": pgettext_lazy("what a judge did", "paused"),
               "resume": pgettext_lazy("what a judge did", "resumed"),
               "extend": pgettext_lazy("what a judge did", "extended"),
+              "close": pgettext_lazy("what a judge did", "closed early (all had answered)"),
               "void": pgettext_lazy("what a judge did", "made void")}
 
 

@@ -32,7 +32,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from matches.live.broadcast import control_announce, end_announce
-from matches.models import Match
+from matches.models import Match, Submission, Team
 from matches.models.hand import hand_at
 from matches.selectors import epoch_ms, match_games
 from matches.services.clock import clock_wake
@@ -173,6 +173,28 @@ def match_extend(*, match_id: int, seconds: float, judge: str, reason: str = "",
         control_announce(match, "extended")
         transaction.on_commit(clock_wake, robust=True)
     return match
+
+
+def match_close_answered(match: Match, turn: int, now: datetime) -> bool:
+    """Fast play (`Match.fast_play`): once every team has answered timed turn `turn`,
+    its strategy step closes now (a "close" entry of its log takes the time it had
+    left), so that the clock resolves it and the next turn opens after its transition.
+    Called with the match's row locked (the answer path's); whether it closed."""
+    left = match.deadline(turn) - now
+    if left <= timedelta(0) or match.paused_at is not None:
+        return False
+    answered = Submission.objects.filter(match_id=match.pk, turn=turn, status_code=202,
+                                         team__isnull=False).values("team").distinct().count()
+    if answered < Team.objects.filter(match_id=match.pk).count():
+        return False
+    full = Match.objects.get(pk=match.pk)
+    _noted(full, now, "close", "fast play", turn=turn,
+           seconds=-round(left.total_seconds(), 3))
+    full.save(update_fields=["control_log", "start_at", "credits"])
+    match.credits = full.credits
+    control_announce(full, "answered")
+    transaction.on_commit(clock_wake, robust=True)
+    return True
 
 
 def _given_to(match: Match, given: timedelta, extended: datetime | None = None,

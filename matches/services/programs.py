@@ -188,10 +188,13 @@ def latest_ready(program: Program) -> ProgramVersion:
 
 
 def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
-                    timing: Timing | None = None, now: datetime | None = None) -> Match:
+                    timing: Timing | None = None, now: datetime | None = None,
+                    fast: bool = True) -> Match:
     """A match between two programs' latest built versions, played by the workers
     (hosted runs, one a team), public live; its board `board` (a name, `random`; the
-    game's default where none), its timing `timing` (checked as any match's)."""
+    game's default where none), its timing `timing` (checked as any match's). `fast`:
+    fast play (Match.fast_play: a turn closes once both have answered), for nobody
+    watching; else the timing holds to the second, as for a hall."""
     now, timing = now or timezone.now(), timing or Timing()
     found = Program.objects.in_bulk(program_ids)
     missing = [str(pk) for pk in program_ids if pk not in found]
@@ -216,9 +219,12 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
         made = match_make(game=game, team_names=names, start_at=now + SCRIMMAGE_START,
                           boards=[chosen], timing=timing, public_live=True,
                           title=f"Scrimmage: {names[0]} vs {names[1]}")
+        if fast and not made.match.moves_one_by_one:
+            Match.objects.filter(pk__in=[game.pk for game in made.games]).update(
+                fast_play=True)
         for index, version in enumerate(versions):
             _seated(made.games, index, version)
-    return made.match
+    return Match.objects.get(pk=made.match.pk)
 
 
 def _served_scrimmage(game: str, programs: list[Program], versions: list[ProgramVersion],

@@ -293,7 +293,8 @@ class Command(BaseCommand):
                 if self.stop.is_set():
                     break
                 match = scrimmage_start(programs, timing=replace(
-                    self.timing, clock_seconds=None, between_seconds=None))
+                    self.timing, clock_seconds=None, between_seconds=None),
+                    fast=False)  # (paced for the audience)
                 self.tell(f"Scrimmage {match.pk}: two hosted sample programs, "
                           f"{rules_for(game).title}", match.pk)
                 while not self.stop.wait(2) and not Match.objects.get(pk=match.pk).over:

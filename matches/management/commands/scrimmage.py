@@ -1,9 +1,11 @@
 """python manage.py scrimmage PROGRAM PROGRAM [--board NAME] [--turns N]
-[--strategy-seconds S] [--transition-seconds S] [--clock S] [--json]
+[--strategy-seconds S] [--transition-seconds S] [--clock S] [--hall] [--json]
 
 A match between two hosted programs' latest built versions (their ids, as
 `uploadprogram` printed them), played by the workers with nobody at a keyboard
-(docs/programs.md). Prints the match's id; watch it at /matches/ID/.
+(docs/programs.md). Prints the match's id; watch it at /matches/ID/. Played fast (a
+turn closes once both programs have answered) unless `--hall` keeps the timing to the
+second, for an audience.
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ class Command(BaseCommand):
         parser.add_argument("--transition-seconds", type=float)
         parser.add_argument("--clock", type=float, help="each team's thinking time "
                                                         "(alternating games)")
+        parser.add_argument("--hall", action="store_true",
+                            help="keep the timing to the second (for an audience); "
+                                 "without it, a turn closes once both have answered")
         parser.add_argument("--json", action="store_true", help="print JSON")
 
     def handle(self, *args, programs: list[int], **options):
@@ -35,7 +40,7 @@ class Command(BaseCommand):
                         clock_seconds=options["clock"])
         try:
             match = scrimmage_start((programs[0], programs[1]), board=options["board"],
-                                    timing=timing)
+                                    timing=timing, fast=not options["hall"])
         except ProgramError as error:
             raise CommandError(f"{error.code}: {error.detail}", returncode=2) from None
         if options["json"]:

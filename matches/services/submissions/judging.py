@@ -17,6 +17,7 @@ from matches.rules import rules_for
 from matches.rules.base import team_named
 from matches.selectors import epoch_ms, move_clock
 from matches.services import transition
+from matches.services.control import match_close_answered
 from matches.services.submissions import limits, sql, storage
 from matches.services.submissions.answers import (
     DryRun,
@@ -69,6 +70,8 @@ def judge(request: Request, team: Team) -> Reply:
             return _move(request, match, team, turn, actions)
         debug, said = _debug(request)
         kept = storage.create(request, match, team, turn, actions, 202, debug=debug)
+        if match.fast_play and not request.entered_by:
+            match_close_answered(match, turn, request.received_at)
         metrics.answer_taken("practice" if match.practice_by else team.name,
                              match.opens_at(turn), request.received_at)
     body = {"turn": turn, "received_at": epoch_ms(request.received_at), "actions": len(actions)}

@@ -16,7 +16,8 @@ from matches.models import Match, RequestTally, Submission, Team
 # process: the ORM's select_for_update().get() and create() cost about three times
 # their CPU, and this path runs for both teams of every match at every deadline.
 LOCKED = ("game", "turns", "strategy_ms", "transition_ms", "start_at", "resolved_turns",
-          "ended_early", "clock_ms", "paused_at", "pause_reason", "credits", "practice_by")
+          "ended_early", "clock_ms", "paused_at", "pause_reason", "credits", "practice_by",
+          "fast_play")
 
 
 def match_lock(match_id: int) -> Match:
@@ -34,7 +35,8 @@ def match_lock(match_id: int) -> Match:
                 fields[name], None, connection)
     if isinstance(fields["credits"], str | bytes):  # a JSON column read raw
         fields["credits"] = json.loads(fields["credits"])
-    return Match(pk=match_id, **fields | {"ended_early": bool(fields["ended_early"])})
+    return Match(pk=match_id, **fields | {"ended_early": bool(fields["ended_early"]),
+                                          "fast_play": bool(fields["fast_play"])})
 
 
 def submission_insert(**values: Any) -> None:
