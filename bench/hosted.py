@@ -1,0 +1,198 @@
+"""Hosted matches a minute: python bench/hosted.py [--matches 12] [--turns 30]
+
+Starts, in a scratch folder on the embedded default (SQLite, the filesystem queue), a
+server (`manage.py demo --no-bots`) and Celery workers, hands in two small Python
+programs that speak the answer API (they poll their match every 50 ms and answer each
+turn once), then starts `--matches` Kakomimasu scrimmages at once (A-1, `--turns`
+turns, fast play: a turn closes once both have answered, 0.1 s transitions) and prints
+how many finished a minute, from the first start to the last end: with one worker,
+then with two. Each worker runs as many runs at once as the matches need (a run waits
+on its program, which mostly waits on the server); the figure per worker core is the
+machine's figure over its cores (os.cpu_count(): server, clock, workers and programs
+all share them). Goal (issue 48): at least 30 such matches a minute per core.
+Ctrl-C stops it and everything it started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+PROGRAM = """
+    import json, os, time, urllib.error, urllib.request
+
+    BASE, TOKEN, MATCH = (os.environ[name] for name in
+                          ("SPECTATOR_URL", "SPECTATOR_TOKEN", "SPECTATOR_MATCH"))
+
+    def call(method, path, body=None):
+        request = urllib.request.Request(BASE + path, method=method, headers={
+            "Authorization": "Bearer " + TOKEN, "Content-Type": "application/json"},
+            data=None if body is None else json.dumps(body).encode())
+        try:
+            with urllib.request.urlopen(request, timeout=10) as answer:
+                return json.load(answer)
+        except urllib.error.HTTPError as error:
+            return json.load(error)
+
+    answered = None
+    while True:
+        match = call("GET", f"/api/matches/{MATCH}")
+        if match.get("status") == "finished":
+            break
+        step = match.get("strategy_turn")
+        if match.get("status") == "running" and step and step != answered:
+            call("POST", f"/api/matches/{MATCH}/actions", {"turn": step, "actions": []})
+            answered = step
+        time.sleep(0.05)
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def wait_for_port(port: int, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise SystemExit(f"the server did not listen on {port}")
+
+
+class Started:
+    """The processes the bench started, ended together (Ctrl-C, SIGTERM, the end)."""
+
+    def __init__(self) -> None:
+        self.processes: list[subprocess.Popen] = []
+
+    def start(self, argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
+        with open(log, "ab") as output:
+            process = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=output,
+                                       stderr=subprocess.STDOUT, start_new_session=True)
+        self.processes.append(process)
+        return process
+
+    def stop(self, processes: list[subprocess.Popen] | None = None) -> None:
+        for process in processes if processes is not None else self.processes:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in processes if processes is not None else self.processes:
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def round_of(count: int, turns: int, programs: tuple[int, int]) -> tuple[float, int]:
+    """Start `count` scrimmages at once; (seconds from the first start to the last end,
+    how many finished with every turn played)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from matches.models import HostedRun, Match
+    from matches.services.matches import Timing
+    from matches.services.programs import scrimmage_start
+
+    start = timezone.now()
+    timing = Timing(turns=turns, strategy_seconds=5, transition_seconds=0.1)
+    matches = [scrimmage_start(programs, board="A-1", timing=timing, now=start)
+               for _ in range(count)]
+    ids = [match.pk for match in matches]
+    first = min(match.start_at for match in matches)
+    while True:
+        runs = HostedRun.objects.filter(match_id__in=ids)
+        if set(runs.values_list("status", flat=True)) == {HostedRun.DONE}:
+            break
+        if timezone.now() - start > timedelta(minutes=10):
+            raise SystemExit("ten minutes and the round is not over")
+        time.sleep(0.5)
+    ended = [match for match in Match.objects.filter(pk__in=ids)]
+    last = max(match.deadline(match.turns) for match in ended)
+    complete = sum(1 for match in ended if match.resolved_turns == match.turns)
+    return (last - first).total_seconds(), complete
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--matches", type=int, default=12)
+    parser.add_argument("--turns", type=int, default=30)
+    options = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="bench-hosted-"))
+    os.environ.update(SPECTATOR_VAR_DIR=str(scratch), SPECTATOR_DEMO_HOSTED="0",
+                      DJANGO_SETTINGS_MODULE="spectator.settings")
+    os.environ.pop("DATABASE_URL", None)
+    os.environ.pop("REDIS_URL", None)
+    started = Started()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        run(options, scratch, started)
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+    finally:
+        started.stop()
+
+
+def run(options, scratch: Path, started: Started) -> None:
+    python = sys.executable
+    subprocess.run([python, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True)
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from matches.hosting import sandbox
+
+    why = sandbox.available()
+    if why:
+        raise SystemExit(f"no sandbox here: {why}")
+    source = scratch / "main.py"
+    source.write_text(textwrap.dedent(PROGRAM))
+    programs = []
+    for team in ("Bench A", "Bench B"):
+        out = scratch / "upload.txt"
+        with open(out, "w") as printed:
+            call_command("uploadprogram", str(source), "--team", team, "--game", "kakomimasu",
+                         "--language", "python", stdout=printed)
+        programs.append(int(out.read_text().split()[-1]))
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    started.start([python, "manage.py", "demo", "--no-bots", "--port", str(port)],
+                  dict(os.environ), scratch / "server.log")
+    wait_for_port(port)
+    cores = os.cpu_count() or 1
+    print(f"{options.matches} hosted Kakomimasu scrimmages at once, {options.turns} turns, "
+          f"fast play; {cores} cores")
+    workers: list[subprocess.Popen] = []
+    for count in (1, 2):
+        while len(workers) < count:
+            workers.append(started.start(
+                [python, "-m", "celery", "-A", "spectator", "worker", "--pool", "threads",
+                 "--concurrency", str(2 * options.matches), "--without-mingle",
+                 "--without-gossip", "--loglevel", "WARNING", "-n", f"bench{len(workers)}@%h"],
+                dict(os.environ, SPECTATOR_HOSTED_SERVER=base), scratch / "worker.log"))
+        time.sleep(3)  # (the workers' start)
+        seconds, complete = round_of(options.matches, options.turns, tuple(programs))
+        per_minute = options.matches / seconds * 60
+        print(f"{count} worker(s): {seconds:6.1f} s, {complete}/{options.matches} played "
+              f"out; {per_minute:5.1f} matches a minute, {per_minute / cores:5.1f} a core")
+
+
+if __name__ == "__main__":
+    main()
