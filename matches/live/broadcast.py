@@ -5,6 +5,7 @@ else in the project sends to the sockets' groups."""
 
 from __future__ import annotations
 
+import functools
 import logging
 from functools import partial
 from typing import Any
@@ -14,7 +15,8 @@ from django.utils import timezone
 from matches.live import messages
 from matches.live.outbox import OUTBOX, Triple
 from matches.live.viewers import viewers_news
-from matches.models import Match, Turn
+from matches.models import Fixture, Match, Tournament, Turn
+from matches.selectors import epoch_ms
 from matches.selectors.notices import for_everyone
 
 log = logging.getLogger(__name__)
@@ -25,6 +27,18 @@ JUDGES_LIST_GROUP = "matches.judges"  # summaries of every match
 
 def match_group(match_id: int) -> str:
     return f"match.{match_id}"
+
+
+def tournament_group(tournament_id: int, judges: bool = False) -> str:
+    """A tournament's page's sockets: the judges' (live), or everyone's (behind the
+    tournament's spectator delay: live/pages.py)."""
+    return f"tournament.{tournament_id}{'.judges' if judges else ''}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _tournament_of(fixture_id: int) -> int | None:
+    """A fixture's tournament (never changes: kept, so that a turn asks it once)."""
+    return Fixture.objects.filter(pk=fixture_id).values_list("tournament_id", flat=True).first()
 
 
 def late_of(match: Match) -> int:
@@ -67,6 +81,12 @@ def summary_news(match: Match, now=None, scores=None) -> list[Triple]:
     news = [(JUDGES_LIST_GROUP, summary, 0)]
     if match.published or match.public_live:  # a live one's last summary ends its run
         news.append((LIST_GROUP, summary, late_of(match)))
+    tournament_id = match.fixture_id and not match.first_game_id and \
+        _tournament_of(match.fixture_id)
+    if tournament_id:  # its line on its tournament's page (which shows the first games)
+        line = messages.line(summary["match"], tournament_id)
+        news += [(tournament_group(tournament_id, judges=True), line, 0),
+                 (tournament_group(tournament_id), line, late_of(match))]
     return news
 
 
@@ -93,6 +113,21 @@ def notices_news() -> list[Triple]:
     message = messages.notices(for_everyone())
     return [(match_group(match_id), message, 0)
             for match_id in Match.objects.unfinished().values_list("pk", flat=True)]
+
+
+def tournament_news(tournament_id: int) -> list[Triple]:
+    """Something of a tournament's page changed (a fixture settled or judged, a round
+    drawn, a match made or published): its judges may read it again now, everyone else
+    once it has come to them, a spectator delay later."""
+    tournament = Tournament.objects.filter(pk=tournament_id).only("settings").first()
+    if tournament is None:
+        return []
+    now = epoch_ms(timezone.now())
+    delay = int((tournament.settings or {}).get("delay_seconds", 0) or 0) * 1000
+    return [(tournament_group(tournament_id, judges=True),
+             messages.changed("tournament", tournament_id, now), 0),
+            (tournament_group(tournament_id),
+             messages.changed("tournament", tournament_id, now + delay), 0)]
 
 
 # What the services call, in the transaction that stores the change (or after it): each
@@ -136,3 +171,9 @@ def notices_announce() -> None:
 def step_announce(match_id: int, late: int, build) -> None:
     """A protocol game's step (`build`: its message, built by the announcer)."""
     OUTBOX.post(lambda: [(match_group(match_id), build(), late)])
+
+
+def tournament_announce(tournament_id: int) -> None:
+    """A tournament's page changed otherwise than by a turn of its matches (those are its
+    `line`s): its sockets are told to read it again (docs/live-protocol.md, "changed")."""
+    OUTBOX.on_commit(partial(tournament_news, tournament_id))

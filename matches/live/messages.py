@@ -232,3 +232,19 @@ def notices(up: list[dict[str, Any]]) -> dict[str, Any]:
     """The judges' announcements to everyone, as they are now (newest first): each
     `{"id", "text", "at"}`; an empty list when the last was taken down."""
     return {"type": "notices", "notices": up}
+
+
+def changed(page: str, key: int | None, version: int) -> dict[str, Any]:
+    """A page's live data changed (`page`: "tournament", "room"; `key`: which one, the
+    tournament's id): a client whose copy is older than `version` (epoch ms from which a
+    read shows the change) reads it again once, at that moment."""
+    return {"type": "changed", "page": page, "key": key, "version": version}
+
+
+def line(summary_of: dict[str, Any], tournament_id: int) -> dict[str, Any]:
+    """A match of a tournament after a turn, as its page's schedule shows it (`summary_of`:
+    the match's summary): its status, turn and each team's one number. Throwaway: the
+    next one replaces it."""
+    return {"type": "line", "tournament": tournament_id, "match": summary_of["id"],
+            "status": summary_of["status"], "turn": summary_of["turn"],
+            "turns": summary_of["turns"], "headline": summary_of["headline"]}

@@ -40,10 +40,12 @@ def relay_event(message: dict[str, Any], late: int = 0, text: str | None = None
                 ) -> dict[str, Any]:
     """The channel-layer event for a message: its JSON text (`text`, when the caller
     has encoded it) is encoded once, for every socket, with the message's kind and
-    version alongside for the consumers' ordering; `late`, the spectator delay (ms)
-    after which the public may see it (live/delay.py)."""
+    version (a turn, a page's version) alongside for the consumers' ordering; `late`,
+    the spectator delay (ms) after which the public may see it (live/delay.py)."""
     event = {"type": "relay", "kind": message["type"], "turn": message.get("turn"),
              "text": text or json.dumps(message, separators=(",", ":"))}
+    if "version" in message:  # a page's `changed` (live/pages.py): its version alongside
+        event["version"] = message["version"]
     if late:
         event["late"] = late
     return event

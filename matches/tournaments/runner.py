@@ -34,6 +34,7 @@ from django.utils import timezone
 
 from matches.bots import level_seat
 from matches.caches import resettable
+from matches.live.broadcast import tournament_announce
 from matches.models import Entrant, Fixture, Match, Team, Tournament
 from matches.models.titles import tournament_parts
 from matches.rules import rules_for
@@ -149,8 +150,19 @@ def tournament_advance(tournament_id: int, now: datetime) -> None:
         tournament = Tournament.objects.select_for_update().get(pk=tournament_id)
         if tournament.finished_at is not None:
             return
+        before = _page_moment(tournament)
         tournament.next_check_at = _advanced(tournament, now)
         tournament.save(update_fields=["finished_at", "next_check_at"])
+        if _page_moment(tournament) != before:  # its page's sockets: read it again
+            tournament_announce(tournament.pk)
+
+
+def _page_moment(tournament: Tournament) -> tuple:
+    """What of a tournament its runner changes that its page shows (its fixtures, its
+    matches made, its end): a look that changed nothing tells its page nothing."""
+    return (tournament.finished_at, Match.objects.filter(fixture__tournament=tournament).count(),
+            list(Fixture.objects.filter(tournament=tournament).order_by("pk").values_list(
+                "pk", "winner", "finished_at", "planned", "points", "note", "decided_by")))
 
 
 def _advanced(tournament: Tournament, now: datetime) -> datetime | None:

@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 
 from matches.access.delay import DELAY_MAX_S
 from matches.bots import bot_names
+from matches.live.broadcast import tournament_announce
 from matches.models import Entrant, Fixture, Match, Tournament, new_token, token_hash
 from matches.rules import GAMES, rules_for
 from matches.rules.checks import RecordError, team_names, text_problem
@@ -300,6 +301,8 @@ def tournament_publish(*, tournament_id: int) -> int:
                                                    published=False).values_list("pk", flat=True))
     for match_id in waiting:
         match_publish(match_id=match_id, published=True)
+    if waiting:
+        tournament_announce(tournament_id)
     return len(waiting)
 
 
@@ -365,8 +368,10 @@ def fixture_rerun(*, fixture_id: int, note: str, judge: str) -> Fixture:
 
 
 def _look_now(tournament_id: int) -> None:
-    """A judge changed a fixture: the clocks' runners look at the tournament at once."""
+    """A judge changed a fixture: the clocks' runners look at the tournament at once, and
+    its page's sockets are told (once this commits)."""
     Tournament.objects.filter(pk=tournament_id).update(next_check_at=timezone.now())
+    tournament_announce(tournament_id)
     runner_nudge()  # now, and again once this commits (a read before would miss it)
     transaction.on_commit(runner_nudge, robust=True)
     clock_wake()

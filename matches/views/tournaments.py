@@ -1,6 +1,6 @@
 """Tournament pages: the list, a tournament's page (standings, cross table, bracket,
-schedule; its live part reloaded every few seconds), the standings as CSV, every
-record as one archive, and the judges' hand on a fixture."""
+schedule; its live part read again when its socket says it changed: live/pages.py),
+the standings as CSV, every record as one archive, and the judges' hand on a fixture."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from matches.access import JUDGE_PERMISSION, is_judge, published_seen
 from matches.admission import LARGE, PAGE, WRITE, cost
 from matches.models import Fixture, Match, Tournament
 from matches.rules import rules_for
-from matches.selectors import match_export
+from matches.selectors import epoch_ms, match_export
 from matches.tournaments.services import (
     FixtureError,
     fixture_award,
@@ -33,9 +33,6 @@ from matches.tournaments.services import (
 from matches.tournaments.table import page_data
 from matches.views.spreadsheet import csv_attachment
 from matches.views.statuses import STATUS_WORDS
-
-RELOAD_SECONDS = 5  # how often an open page asks for its live part again
-
 
 
 def _visible(request: HttpRequest, tournament_id: int) -> Tournament:
@@ -70,11 +67,14 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     asked = request.GET.get("round", "")
     shown = int(asked) if asked.isdigit() and len(asked) < 6 else None
     judge = is_judge(request.user)
-    context = {**page_data(tournament, timezone.now(), shown, public=not judge), "judge": judge,
-               "reload_seconds": RELOAD_SECONDS,
-               "status_words": STATUS_WORDS[tournament.status(timezone.now())]}
+    now = timezone.now()
+    context = {**page_data(tournament, now, shown, public=not judge), "judge": judge,
+               # what the page shows is as of now: its version (live/pages.py)
+               "version": epoch_ms(now), "status_words": STATUS_WORDS[tournament.status(now)]}
     if request.GET.get("part") == "live":
-        return render(request, "matches/_tournament_live.html", context)
+        response = render(request, "matches/_tournament_live.html", context)
+        response["X-Version"] = str(context["version"])
+        return response
     return render(request, "matches/tournament.html", context)
 
 
@@ -153,7 +153,7 @@ def fixture_hand(request: HttpRequest, tournament_id: int, fixture_id: int) -> H
     except FixtureError as error:
         tournament = fixture.tournament
         context = {**page_data(tournament, timezone.now()), "judge": True,
-                   "reload_seconds": RELOAD_SECONDS, "problem": str(error),
+                   "version": epoch_ms(timezone.now()), "problem": str(error),
                    "status_words": STATUS_WORDS[tournament.status(timezone.now())],
                    "problem_fixture": fixture.pk}
         return render(request, "matches/tournament.html", context, status=400)

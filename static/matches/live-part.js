@@ -1,27 +1,113 @@
-// A page's live part ([data-live-part]) fetched again every data-reload seconds as
-// `?part=live` (the tournament page, the control room), while nothing on it is being
-// typed into: a judge's half-written reason is never wiped.
+// A page's live part ([data-live-part]: the tournament page's, the control room's), read
+// over HTTP with the page and kept current by the page's socket (data-socket;
+// docs/live-protocol.md, "Pages"), never by asking again on a timer:
+// - `changed` says the part's version (epoch ms, the server's clock): a part that shows
+//   an older one (data-version, then each read's X-Version) is read once, as `?part=live`,
+//   at that moment (the public's version comes a spectator delay after the change);
+// - a tournament's `line` brings a match's turn and numbers, written in place; a match
+//   whose status the part shows otherwise (it started, it ended) has the part read again.
+// A read waits while something on the part is being typed into or a judge's box is
+// open: a judge's half-written reason is never wiped; it is made once they are done.
+
+import { ServerClock } from "./clock.js";
+import { signed, versus } from "./venue/words.js";
 
 const part = document.querySelector("[data-live-part]");
+const clock = new ServerClock();
+const live = { shown: 0, wanted: 0, timer: null, reading: false, retry: 1000 };
 
-async function reload() {
-  if (part.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")) return;
-  if ([...part.querySelectorAll("textarea")].some((area) => area.value.trim())) return; // an answer half-written
-  if (part.querySelector("details[open]")) return; // a judge's box open (a confirmation, a form)
+function busy() {
+  if (part.contains(document.activeElement) && document.activeElement.matches("input, select, textarea")) return true;
+  if ([...part.querySelectorAll("textarea")].some((area) => area.value.trim())) return true; // an answer half-written
+  return Boolean(part.querySelector("details[open]")); // a judge's box open (a confirmation, a form)
+}
+
+// Read the part once it is wanted (at the version's moment) and nobody is typing into it.
+function schedule() {
+  if (live.wanted <= live.shown || live.timer !== null || live.reading || busy()) return;
+  live.timer = setTimeout(read, Math.max(0, live.wanted - clock.now()));
+}
+
+function want(version) {
+  live.wanted = Math.max(live.wanted, version);
+  schedule();
+}
+
+async function read() {
+  live.timer = null;
+  if (busy()) return; // read once they are done (below)
+  live.reading = true;
+  let failed = false;
   try {
     const query = new URLSearchParams(location.search);
     query.set("part", "live");
-    const response = await fetch(`?${query}`, { headers: { Accept: "text/html" } });
+    const response = await fetch(`?${query}`, { headers: { Accept: "text/html" }, cache: "no-store" });
     if (response.ok) {
+      const version = Number(response.headers.get("X-Version"));
       const html = await response.text();
       if (html !== part.dataset.shown) {
         part.innerHTML = html;
         part.dataset.shown = html;
       }
+      if (version) {
+        clock.update(version);
+        live.shown = Math.max(live.shown, version);
+        part.dataset.version = live.shown;
+      }
+    } else {
+      failed = true;
     }
   } catch {
-    // the next try
+    failed = true; // the server away for a moment: its socket closes too, and says again
   }
+  live.reading = false;
+  if (failed) setTimeout(read, 2000);
+  else schedule();
 }
 
-if (part) setInterval(reload, Number(part.dataset.reload) * 1000);
+// A match's line (a tournament's page): its turn and numbers in place; a new status (it
+// started, it ended: the standings may have moved) reads the part again.
+function line(message) {
+  const link = part.querySelector(`a[data-match="${message.match}"]`);
+  if (!link) return; // not on the part (another round's, a later game of a fixture)
+  if (link.dataset.status !== message.status) {
+    want(live.shown + 1);
+    return;
+  }
+  const score = part.querySelector(`[data-score="${message.match}"]`);
+  if (!score) return;
+  const turn = score.dataset.words.replace("{turn}", message.turn).replace("{turns}", message.turns);
+  const [a, b] = message.headline ?? [];
+  score.textContent = a === undefined ? turn : `${turn} · ${versus(signed(a), signed(b))}`;
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}${part.dataset.socket}`);
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    live.retry = 1000;
+    part.dataset.live = "open";
+    if (message.type === "changed") want(message.version);
+    else if (message.type === "line") line(message);
+  };
+  socket.onclose = (event) => {
+    part.dataset.live = "closed";
+    if (event.code === 4404) return; // not this viewer's to follow (any more)
+    setTimeout(connect, live.retry); // its opening `changed` says whether to read again
+    live.retry = Math.min(live.retry * 2, 8000);
+  };
+}
+
+if (part?.dataset.socket) {
+  live.shown = Number(part.dataset.version) || 0;
+  clock.update(live.shown);
+  // a read held while a judge typed or had a box open: made once they are done
+  for (const kind of ["focusout", "input", "toggle"]) part.addEventListener(kind, () => setTimeout(schedule), true);
+  connect();
+}
+else if (part?.dataset.reload) { // (a part with no socket yet: read every data-reload s)
+  setInterval(() => {
+    if (!live.reading && !busy()) read();
+  }, Number(part.dataset.reload) * 1000);
+}

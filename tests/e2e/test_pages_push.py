@@ -1,0 +1,62 @@
+"""No page asks the server again on a timer (issue 49): each live page is read over HTTP
+when it opens and then follows its socket (docs/live-protocol.md, "Pages"). A real
+Chromium opens each one, its clock (Playwright's) is run on for 30 s, and the page's
+HTTP requests are counted: none; then a change made on the server still shows."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from matches.models import Tournament
+from matches.services.clock import clock_wake
+from matches.tournaments.services import EntrantSpec, Plan, tournament_create
+from tests.e2e.conftest import in_a_thread
+
+pytestmark = pytest.mark.e2e
+QUIET_MS = 30_000  # the page time over which no request may go
+
+
+def counted(page) -> list[str]:
+    """The page's HTTP requests from now on (its sockets are none of them)."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    return asked
+
+
+def quiet_for_30_s(page, asked: list[str]) -> None:
+    """Let what the page does on opening end, then run its clock on 30 s: no request."""
+    page.wait_for_load_state("networkidle")
+    asked.clear()
+    page.clock.run_for(QUIET_MS)
+    page.wait_for_timeout(200)  # (a request the timers started would be on its way)
+    assert asked == [], asked
+
+
+@pytest.fixture
+def upcoming_cup(transactional_db):
+    created = tournament_create(Plan(
+        name="Push cup", game="kakomimasu", format="round-robin", public=True,
+        teams=[EntrantSpec(name) for name in ("Alpha", "Beta", "Gamma", "Delta")],
+        start_at=timezone.now() + timedelta(hours=1), boards=["A-1"], turns=5))
+    return created.tournament.pk
+
+
+def test_the_tournament_page_asks_nothing_until_its_socket_says_it_changed(
+        upcoming_cup, live_server_process, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.clock.install()
+    asked = counted(page)
+    page.goto(f"{live_server_process}/tournaments/{upcoming_cup}/")
+    page.wait_for_selector("[data-live-part][data-live=open]")
+    assert page.locator("#schedule a[data-match]").count() == 0  # no match made yet
+    quiet_for_30_s(page, asked)
+
+    def start_now():  # the server's runner makes round 1's matches: the page is told
+        Tournament.objects.filter(pk=upcoming_cup).update(
+            start_at=timezone.now(), next_check_at=timezone.now())
+        clock_wake()
+    in_a_thread(start_now)
+    page.wait_for_selector("#schedule a[data-match]", timeout=10_000)
+    assert asked and all("part=live" in url for url in asked), asked
+    assert len(asked) <= 2, asked

@@ -1,0 +1,107 @@
+"""A tournament's page follows its socket instead of asking again on a timer
+(docs/live-protocol.md, "Pages"): a `changed` with the version to read, at once for
+the judges and a spectator delay later for everyone else; each of its matches' `line`
+after a turn; a private tournament's socket is the judges' alone."""
+
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.utils import timezone
+
+from matches.live.broadcast import summary_news, tournament_group
+from matches.models import Fixture, Match
+from matches.selectors import epoch_ms
+from matches.tournaments.runner import tournaments_tick
+from matches.tournaments.services import EntrantSpec, Plan, fixture_decide, tournament_create
+from tests.live.clients import browser_socket, first_answer
+from tests.live.test_socket_privacy import session_cookie
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio,
+              pytest.mark.usefixtures("worker_connections_closed")]
+
+
+@sync_to_async
+def cup(public: bool = True, delay: int = 0, start_in: float = 0.0) -> int:
+    created = tournament_create(Plan(
+        name="Cup", game="kakomimasu", format="round-robin", public=public,
+        teams=[EntrantSpec(name) for name in ("Alpha", "Beta", "Gamma", "Delta")],
+        start_at=timezone.now() + timedelta(seconds=start_in), boards=["A-1"], turns=5,
+        delay_seconds=delay))
+    return created.tournament.pk
+
+
+async def next_of(socket, wanted: str) -> dict:
+    while True:
+        message = await socket.receive_json_from(timeout=3)
+        if message["type"] == wanted:
+            return message
+
+
+async def test_the_judges_hear_a_fixture_judged_at_once_and_everyone_a_delay_later():
+    tournament = await cup(delay=60)
+    await sync_to_async(tournaments_tick)(timezone.now())
+    judge = browser_socket(f"/ws/tournaments/{tournament}/", cookie=await session_cookie(True))
+    anyone = browser_socket(f"/ws/tournaments/{tournament}/")
+    opened = {}
+    for name, socket in (("judge", judge), ("anyone", anyone)):
+        kind, opened[name] = await first_answer(socket)
+        assert kind == "message" and opened[name]["type"] == "changed", opened[name]
+    now = epoch_ms(timezone.now())
+    # the opening: the moment this process began to listen (everyone's: a delay later)
+    assert opened["judge"]["version"] <= now < opened["anyone"]["version"] <= now + 60_000
+    fixture = await sync_to_async(lambda: Fixture.objects.filter(tournament_id=tournament)
+                                  .first())()
+    before = epoch_ms(timezone.now())
+    await sync_to_async(fixture_decide)(fixture_id=fixture.pk, winner=fixture.team_a,
+                                        note="their program never came", judge="judy")
+    told = {"judge": await next_of(judge, "changed"), "anyone": await next_of(anyone, "changed")}
+    assert {message["key"] for message in told.values()} == {tournament}
+    assert before <= told["judge"]["version"] <= epoch_ms(timezone.now())
+    assert told["anyone"]["version"] == told["judge"]["version"] + 60_000
+    # a newcomer of the same process is told the latest version heard
+    late = browser_socket(f"/ws/tournaments/{tournament}/")
+    kind, message = await first_answer(late)
+    assert message["version"] == max(told["anyone"]["version"], opened["anyone"]["version"])
+    for socket in (judge, anyone, late):
+        await socket.disconnect()
+
+
+async def test_a_private_tournaments_socket_is_the_judges_alone():
+    tournament = await cup(public=False)
+    assert await first_answer(browser_socket(f"/ws/tournaments/{tournament}/")) == \
+        ("closed", 4404)
+    assert await first_answer(browser_socket("/ws/tournaments/999999/")) == ("closed", 4404)
+    judge = browser_socket(f"/ws/tournaments/{tournament}/", cookie=await session_cookie(True))
+    kind, message = await first_answer(judge)
+    assert kind == "message" and message["type"] == "changed"
+    await judge.disconnect()
+
+
+async def test_a_look_that_changes_nothing_tells_the_page_nothing():
+    tournament = await cup(start_in=3600)
+    socket = browser_socket(f"/ws/tournaments/{tournament}/")
+    await first_answer(socket)
+    await sync_to_async(tournaments_tick)(timezone.now(), woken=True)
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+
+
+@sync_to_async
+def lines_of(tournament: int) -> list:
+    tournaments_tick(timezone.now())
+    match = Match.objects.filter(fixture__tournament_id=tournament).first()
+    match.delay_s = 30
+    return match, summary_news(match)
+
+
+async def test_a_turn_of_a_tournaments_match_is_its_line_on_the_page():
+    match, news = await lines_of(await cup())
+    lines = [(group, message, late) for group, message, late in news
+             if message["type"] == "line"]
+    tournament = await sync_to_async(lambda: match.fixture.tournament_id)()
+    assert [(group, late) for group, _, late in lines] == [
+        (tournament_group(tournament, judges=True), 0), (tournament_group(tournament), 30_000)]
+    assert set(lines[0][1]) == {"type", "tournament", "match", "status", "turn", "turns",
+                                "headline"}
+    assert lines[0][1]["match"] == match.pk
