@@ -1,10 +1,13 @@
-// The TV (/tv/): a screen that runs all day. It asks /tv/now every few seconds which
-// public match is featured (the live one that started last, else the next to start),
-// shows it live as a tile of the wall, and when it ends shows the result for a short
-// pause (?pause=SECONDS, 20 by default) before it moves on by itself. With nothing on
-// it says when the next match starts, or that none is on; a server that does not
-// answer for a while changes nothing on the screen. ?tournament=ID follows that
-// tournament's current round only.
+// The TV (/tv/): a screen that runs all day. It asks /tv/now which public match is
+// featured (the live one that started last, else the next to start) when it opens and
+// whenever its socket, the list of matches (/ws/matches/, docs/live-protocol.md), says
+// a match was made, started, ended or was taken back, or the moment the next match is
+// due to start; it never asks again on a timer. It shows the featured match live as a
+// tile of the wall, and when it ends shows the result for a short pause (?pause=SECONDS,
+// 20 by default) before it moves on by itself. With nothing on it says when the next
+// match starts, or that none is on; a server that does not answer for a while changes
+// nothing on the screen. ?tournament=ID follows that tournament's current round only
+// (and its page's socket too, which says when the tournament is over).
 
 import { ServerClock, formatCountdown } from "./clock.js";
 import { setText } from "./dom.js";
@@ -12,7 +15,7 @@ import { fitBoard } from "./fit.js";
 import { gettext, inLanguage, interpolate } from "./i18n.js";
 import { startVenue } from "./venue.js";
 
-const POLL_MS = 3000;
+const RETRY_MS = 3000; // after a read that failed (the server away for a moment)
 // A page that has shown this many matches starts afresh the next time nothing is on
 // (what a day of matches leaves behind goes with it; the idle card looks the same).
 const FRESH_AFTER = 12;
@@ -29,8 +32,17 @@ const stage = root.querySelector(".tv-stage");
 const idleBox = root.querySelector("[data-idle]");
 const resultBox = root.querySelector("[data-tv-result]");
 const tv = { shown: null, stream: null, endedAt: null, next: null, matches: 0 };
+// Reading /tv/now: one read at a time (one asked for meanwhile is made after it), the
+// one timer of a moment the screen changes by itself (a start, a result's pause done).
+const reads = { busy: false, again: false, wake: null, statuses: new Map() };
 
-async function tick() {
+async function read() {
+  if (reads.busy) {
+    reads.again = true;
+    return;
+  }
+  reads.busy = true;
+  let failed = false;
   try {
     const query = new URLSearchParams();
     if (tv.shown !== null) query.set("current", tv.shown);
@@ -40,11 +52,84 @@ async function tick() {
       const now = await answer.json();
       clock.update(now.server_time);
       decide(now);
+    } else {
+      failed = true;
     }
   } catch {
-    // the server is away for a moment: keep what is on the screen, ask again
+    failed = true; // the server is away for a moment: keep what is on the screen
   }
-  setTimeout(tick, POLL_MS);
+  reads.busy = false;
+  if (reads.again || failed) {
+    reads.again = false;
+    wakeIn(failed ? RETRY_MS : 0);
+  } else {
+    wakeAtNextMoment();
+  }
+}
+
+function wakeIn(ms) {
+  clearTimeout(reads.wake);
+  reads.wake = setTimeout(read, Math.max(0, ms));
+}
+
+// The next moment the screen changes with no news: the featured match's start, or the
+// end of the pause a result stands for.
+function wakeAtNextMoment() {
+  const moments = [];
+  if (tv.next?.status === "upcoming") moments.push(tv.next.start_at - clock.now());
+  if (tv.endedAt !== null) moments.push(tv.endedAt + PAUSE_MS - Date.now());
+  clearTimeout(reads.wake);
+  reads.wake = null;
+  if (moments.length) wakeIn(Math.min(...moments) + 50);
+}
+
+// What the list socket says of a match: a new status (made, started, ended) asks again.
+function heard(match) {
+  const was = reads.statuses.get(match.id);
+  reads.statuses.set(match.id, match.status);
+  return was !== match.status;
+}
+
+function follow(path, told) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  let retry = 1000;
+  const connect = () => {
+    const socket = new WebSocket(`${scheme}://${location.host}${path}`);
+    socket.onmessage = (event) => {
+      retry = 1000;
+      told(JSON.parse(event.data));
+    };
+    socket.onclose = (event) => {
+      if (event.code === 4404) return;
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  };
+  connect();
+}
+
+follow("/ws/matches/", (message) => {
+  if (message.type === "matches") { // the socket's opening, after a reconnect too
+    message.matches.forEach(heard);
+    read();
+  } else if (message.type === "summary") {
+    if (heard(message.match)) read();
+  } else if (message.type === "withdrawn") {
+    reads.statuses.delete(message.match);
+    read();
+  }
+});
+// A followed tournament's page: its `changed` says when it has moved on (its end).
+if (TOURNAMENT && /^[0-9]{1,18}$/.test(TOURNAMENT)) {
+  let first = true;
+  follow(`/ws/tournaments/${TOURNAMENT}/`, (message) => {
+    if (message.type !== "changed") return;
+    if (first) { // its opening: the list socket's opening reads already
+      first = false;
+      return;
+    }
+    wakeIn(message.version - clock.now());
+  });
 }
 
 function decide({ current, featured, tournament_end: ended }) {
@@ -210,5 +295,3 @@ setInterval(() => {
   setText(after, !next ? "" : next.status === "running"
     ? interpolate(gettext("Next: %(title)s"), { title: next.title }) : nextAt(next));
 }, 250);
-
-tick();

@@ -8,10 +8,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from matches.models import Tournament
+from matches.models import Match, Tournament
 from matches.services.clock import clock_wake
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
 from tests.e2e.conftest import in_a_thread
+from tests.factories import make_match
 
 pytestmark = pytest.mark.e2e
 QUIET_MS = 30_000  # the page time over which no request may go
@@ -60,3 +61,27 @@ def test_the_tournament_page_asks_nothing_until_its_socket_says_it_changed(
     page.wait_for_selector("#schedule a[data-match]", timeout=10_000)
     assert asked and all("part=live" in url for url in asked), asked
     assert len(asked) <= 2, asked
+
+
+@pytest.fixture
+def later_match(transactional_db):
+    """A public match an hour from now: the TV says when it starts."""
+    return make_match(start_in=3600, strategy=1.0, transition=0.2, turns=3)[0].pk
+
+
+def test_the_tv_asks_nothing_until_a_match_starts(later_match, live_server_process, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.clock.install()
+    asked = counted(page)
+    page.goto(f"{live_server_process}/tv/")
+    page.wait_for_function("document.querySelector('[data-idle-headline]').textContent"
+                           ".startsWith('Next match at ')")
+    quiet_for_30_s(page, asked)
+
+    def start_now():  # the server's clock plays its first turn: the list socket says so
+        Match.objects.filter(pk=later_match).update(start_at=timezone.now())
+        clock_wake()
+    in_a_thread(start_now)
+    page.wait_for_selector(f"section.mini[data-match='{later_match}'] .board .cell",
+                           timeout=10_000)
+    assert 1 <= sum("/tv/now" in url for url in asked) <= 2, asked
