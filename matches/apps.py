@@ -14,6 +14,7 @@ class MatchesConfig(AppConfig):
         words.use(gettext, ngettext)
         # What follows a match's end: a tournament's runner and the practice ladder listen.
         import matches.admission  # noqa: F401  (its check of the trusted networks)
+        import matches.hosted.ladder  # noqa: F401  (the ladder of programs' next matches)
         import matches.hosted.watch  # noqa: F401  (a hosted run whose worker stopped)
         import matches.services.ladder  # noqa: F401  (the practice ladder moves as games end)
         import matches.services.seats  # noqa: F401  (practice's built-in players)

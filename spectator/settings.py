@@ -211,6 +211,11 @@ HOSTED_SERVER_URL = os.environ.get("SPECTATOR_HOSTED_SERVER", "http://127.0.0.1:
 # A hosted run whose worker has not said it is alive for this long has lost its worker:
 # its match is void (matches/hosted/watch.py). Workers say so four times as often.
 HOSTED_LOST_SECONDS = float(os.environ.get("SPECTATOR_HOSTED_LOST_SECONDS", "30"))
+# The ladder of programs (matches/hosted/ladder.py): the fast ladder matches each program
+# with a built version plays an hour (0: no ladder), and how many of a game's may be
+# under way at once (the workers are shared with scrimmages and tournaments).
+HOSTED_LADDER_GAMES_AN_HOUR = int(os.environ.get("SPECTATOR_LADDER_GAMES_AN_HOUR", "4"))
+HOSTED_LADDER_AT_ONCE = int(os.environ.get("SPECTATOR_LADDER_AT_ONCE", "2"))
 
 # Failed logins are counted per account at an address and per address
 # (matches.login_limits): nobody can lock a judge out from another address.

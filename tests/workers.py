@@ -32,3 +32,6 @@ if WORKER:
 # The servers the tests start play no hosted scrimmages of their own (`demo`'s worker):
 # tests/hosting starts the workers it needs.
 os.environ.setdefault("SPECTATOR_DEMO_HOSTED", "0")
+# Nor ladder matches between the programs a test hands in (tests/hosting/
+# test_ladder_of_programs.py sets the ladder's pace itself).
+os.environ.setdefault("SPECTATOR_LADDER_GAMES_AN_HOUR", "0")

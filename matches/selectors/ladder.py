@@ -66,13 +66,18 @@ def level_name(level: int) -> str:
     return f"Level {level}"
 
 
+PROGRAM_SEAT = "program:"  # a hosted program's seat ("program:<version id>")
+
+
 def ladder_key(seat: str, name: str) -> tuple[str, str] | None:
-    """Who a practice game's team (its `seat` and `name`) is on the ladder: (kind, name)
-    of a level or of a team by its name, or None for a seat that rates nobody (nobody
-    plays it, or nobody came)."""
+    """Who a rated game's team (its `seat` and `name`) is on the ladder: (kind, name) of
+    a level or of a team by its name (a team's hosted program is its team's), or None
+    for a seat that rates nobody (nobody plays it, or nobody came)."""
     if seat.startswith("level-") and seat[6:].isdigit():
         level = int(seat[6:])
         return (LadderStanding.LEVEL, level_name(level)) if level in LEVEL_MU else None
+    if seat.startswith(PROGRAM_SEAT):  # a team's hosted program: rated as its team
+        return (LadderStanding.TEAM, name)
     if seat:
         return None
     return (LadderStanding.TEAM, name)

@@ -1,5 +1,6 @@
 """The practice ladder's writes (docs/api.md, "Practice"): a game's standings
-(matches/models/ladder.py) are moved when one of its practice games ends, and kept, so
+(matches/models/ladder.py) are moved when one of its practice games or of its hosted
+programs' games (each rated as its team: docs/programs.md, "The ladder") ends, and kept, so
 that reading the ladder is reading a page of them (matches/selectors/ladder.py), not
 rating every game again.
 
@@ -33,7 +34,14 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from matches.models import LadderGame, LadderStanding, Match, Team
-from matches.selectors.ladder import LEVEL_MU, LEVEL_SIGMA, RECENT, ladder_key, level_standings
+from matches.selectors.ladder import (
+    LEVEL_MU,
+    LEVEL_SIGMA,
+    PROGRAM_SEAT,
+    RECENT,
+    ladder_key,
+    level_standings,
+)
 from matches.services.control import is_void
 from matches.services.transition import match_ended
 
@@ -48,8 +56,10 @@ Key = tuple[str, str]  # (kind, name): matches/selectors/ladder.py's `ladder_key
 
 @receiver(match_ended)
 def _match_ended(sender: Any, match: Match, **kwargs: Any) -> None:
-    """A practice game ended, or was voided: its ladder moves now."""
-    if match.practice_by:
+    """A practice game or a hosted program's game ended, or was voided: its ladder moves
+    now."""
+    if match.practice_by or Team.objects.filter(
+            match_id=match.pk, seat__startswith=PROGRAM_SEAT).exists():
         ladder_record(match)
 
 
@@ -125,7 +135,9 @@ def _ended(game: str) -> QuerySet[Match]:
     """The game's ended practice games, in the order they ended (those ended before the
     end was kept, by id, first), each with its teams."""
     teams = Team.objects.only("match_id", "index", "name", "seat")
-    return (Match.objects.filter(game=game, result__isnull=False).exclude(practice_by="")
+    rated = Match.objects.filter(Q(pk__in=Team.objects.filter(
+        seat__startswith=PROGRAM_SEAT).values("match_id")) | ~Q(practice_by=""))
+    return (rated.filter(game=game, result__isnull=False)
             .only("pk", "game", "result", "expires_at", "ended_at")
             .order_by(F("ended_at").asc(nulls_first=True), "pk")
             .prefetch_related(Prefetch("teams", queryset=teams)))

@@ -189,12 +189,13 @@ def latest_ready(program: Program) -> ProgramVersion:
 
 def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
                     timing: Timing | None = None, now: datetime | None = None,
-                    fast: bool = True) -> Match:
+                    fast: bool = True, kind: str = "Scrimmage") -> Match:
     """A match between two programs' latest built versions, played by the workers
     (hosted runs, one a team), public live; its board `board` (a name, `random`; the
     game's default where none), its timing `timing` (checked as any match's). `fast`:
     fast play (Match.fast_play: a turn closes once both have answered), for nobody
-    watching; else the timing holds to the second, as for a hall."""
+    watching; else the timing holds to the second, as for a hall. `kind` begins its
+    title ("Scrimmage", "Ladder")."""
     now, timing = now or timezone.now(), timing or Timing()
     found = Program.objects.in_bulk(program_ids)
     missing = [str(pk) for pk in program_ids if pk not in found]
@@ -207,7 +208,7 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
     game = programs[0].game
     versions = [latest_ready(program) for program in programs]
     if is_protocol_played(rules_for(game)):
-        return _served_scrimmage(game, programs, versions, board, timing, now)
+        return _served_scrimmage(game, programs, versions, board, timing, now, kind)
     try:
         timing.checked(rules_for(game))
         chosen = board_choose(game, board if board is not None else
@@ -218,7 +219,7 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
     with transaction.atomic():
         made = match_make(game=game, team_names=names, start_at=now + SCRIMMAGE_START,
                           boards=[chosen], timing=timing, public_live=True,
-                          title=f"Scrimmage: {names[0]} vs {names[1]}")
+                          title=f"{kind}: {names[0]} vs {names[1]}")
         if fast and not made.match.moves_one_by_one:
             Match.objects.filter(pk__in=[game.pk for game in made.games]).update(
                 fast_play=True)
@@ -228,7 +229,8 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
 
 
 def _served_scrimmage(game: str, programs: list[Program], versions: list[ProgramVersion],
-                      board: str | None, timing: Timing, now: datetime) -> Match:
+                      board: str | None, timing: Timing, now: datetime,
+                      kind: str) -> Match:
     """A scrimmage of a game with its own protocol server (CHaser): its first game made
     ahead, and one job for both runs, whose worker serves the match's games too
     (protocol_servers/<game>/hosted.py)."""
@@ -242,7 +244,7 @@ def _served_scrimmage(game: str, programs: list[Program], versions: list[Program
         try:
             match_id = server_for(game).hosted.hosted_match(
                 names, board, timing.turns, start_at=now + SCRIMMAGE_START,
-                title=f"Scrimmage: {names[0]} vs {names[1]}")
+                title=f"{kind}: {names[0]} vs {names[1]}")
         except BoardError as error:
             raise ProgramError(400, "bad_request", str(error)) from None
         runs = []

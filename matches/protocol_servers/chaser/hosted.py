@@ -17,6 +17,7 @@ import random
 import threading
 from datetime import datetime
 
+from matches.models import Team
 from matches.protocol_servers.chaser.game import SIDES, GameResult, Settings
 from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
 from matches.protocol_servers.chaser.server import ChaserServer
@@ -60,6 +61,7 @@ class HostedServer:
 
     def __init__(self, match) -> None:
         teams = sorted(match.teams.all(), key=lambda team: team.index)
+        self.seats = {team.name: team.seat for team in teams}
         self.settings = Settings(board=match.board, turns=match.turns,
                                  team_names=[team.name for team in teams], public=True,
                                  title=match.title, title_parts=match.title_parts or {},
@@ -78,6 +80,9 @@ class HostedServer:
         return table.setdefault(number, threading.Event())
 
     def _started(self, number: int, match_id: int, names: list[str]) -> None:
+        if number > 1:  # a later game's teams are seated as the first game's, by name
+            for name, seat in self.seats.items():  # (the ladder rates each game)
+                Team.objects.filter(match_id=match_id, name=name).update(seat=seat)
         self._event(self.games_started, number).set()
 
     def _ended(self, result: GameResult) -> None:
