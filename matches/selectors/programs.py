@@ -150,7 +150,7 @@ def _last_games(match_ids: list[int]) -> dict[int, Match]:
 
 
 def _run(run: HostedRun, last: Match, now: datetime) -> dict[str, Any]:
-    teams = {team.index: team.name for team in run.match.teams.all()}
+    teams = {team.index: _team_words(team.name, team.seat) for team in run.match.teams.all()}
     outcome = _outcome(run.team_index, last, run.match, now)
     return {"match": run.match, "over": last.result is not None, "version": run.version.number,
             "team": "AB"[run.team_index], "opponent": teams.get(1 - run.team_index, ""),
@@ -158,6 +158,13 @@ def _run(run: HostedRun, last: Match, now: datetime) -> dict[str, Any]:
             "status": run.status, "status_words": RUN_WORDS.get(run.status, run.status),
             "started_at": run.started_at, "ended_at": run.ended_at,
             "ended_by": ended_words(run.ended_by) if run.ended_by else ""}
+
+
+def _team_words(name: str, seat: str) -> str:
+    """A team's name, or a built-in level's in the page's language."""
+    level = seat.removeprefix("level-")
+    return gettext("Built-in level %(level)s") % {"level": level} \
+        if seat.startswith("level-") and level.isdigit() else name
 
 
 def _outcome(index: int, last: Match, match: Match, now: datetime) -> str:
@@ -178,6 +185,11 @@ def scrimmage_opponents(program: Program) -> list[tuple[str, str]]:
     return [*((f"level-{level}", gettext("Built-in level %(level)s") % {"level": level})
               for level in level_seats(program.game)),
             *((f"program:{other.pk}", other.name) for other in others)]
+
+
+def scrimmage_pair(choices: list[tuple[str, list[tuple[int, str]]]]) -> tuple[int, int] | None:
+    """The judges' form's first choice: the first two programs of a game that has two."""
+    return next(((rows[0][0], rows[1][0]) for _, rows in choices if len(rows) > 1), None)
 
 
 def scrimmage_programs() -> list[tuple[str, list[tuple[int, str]]]]:

@@ -217,10 +217,13 @@ def control_programs(request: HttpRequest) -> HttpResponse:
     """Every team's programs (`?program=<id>`: one, with all its versions)."""
     one = request.GET.get("program", "")
     chosen = int(one) if one.isdigit() and storable_id(int(one)) else None
+    choices = shown.scrimmage_programs()
+    pair = shown.scrimmage_pair(choices) or (None, None)
     return render(request, "matches/control_programs.html", {
         "programs": shown.every_program(timezone.now(), chosen), "chosen": chosen,
-        "choices": shown.scrimmage_programs(), "count": Program.objects.count(),
-        "sides": [("first", gettext("Team A")), ("second", gettext("Team B"))]})
+        "choices": choices, "count": Program.objects.count(),
+        "sides": [("first", gettext("Team A"), pair[0]),
+                  ("second", gettext("Team B"), pair[1])]})
 
 
 @require_POST

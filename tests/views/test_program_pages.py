@@ -153,6 +153,7 @@ def test_a_team_starts_a_scrimmage_against_another_teams_program_or_a_level(team
     against_level = Match.objects.filter(title__startswith="Scrimmage").order_by("-pk").first()
     assert list(against_level.teams.order_by("index").values_list("seat", flat=True)) == \
         [f"program:{mine.versions.get().pk}", "level-2"]
+    assert "Built-in level 2" in client.get("/programs/?lang=en").content.decode()
     monkeypatch.setattr(scrimmages, "SCRIMMAGES_AN_HOUR", 2)
     refused = client.post("/programs/scrimmage?lang=ja",
                           {"program": mine.pk, "opponent": "level-1"})
@@ -191,6 +192,9 @@ def test_a_judge_sees_every_program_and_starts_a_scrimmage(judge_client, teams):
     assert 'href="/control/programs/"' in room
     page = judge_client.get("/control/programs/").content.decode()
     assert "nara build log" in page and "hanoi build log" in page
+    # the form offers two programs of one game, not one program against itself
+    assert f'<option value="{nara.pk}" selected>' in page
+    assert f'<option value="{hanoi.pk}" selected>' in page
     answer = judge_client.post("/control/programs/scrimmage",
                                {"first": hanoi.pk, "second": nara.pk}, follow=True)
     match = Match.objects.get(title__startswith="Scrimmage")
