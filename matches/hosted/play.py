@@ -155,15 +155,24 @@ def _seat_play(stack: contextlib.ExitStack, run: HostedRun, served, number: int,
     seat = served.seat(number, run.team_index)
     for port in server_module.INSIDE_PORTS:
         doors.tcp(port, seat)
-    argv, ro_binds = hosted_command(doors, language.run())
     side = served.side_name(number, run.team_index)
+    port = server_module.INSIDE_PORTS[0 if side == "cool" else 1]
+    # Its seat as the contests' programs are told it: `--host 127.0.0.1 --port N` after
+    # its command (as the Maizuru server starts a .py), and, for a client library that
+    # asks on its standard input (port, name, "connect locally? y"), the answers there.
+    argv, ro_binds = hosted_command(doors, [*language.run(), "--host", "127.0.0.1",
+                                            "--port", str(port)])
     process = sandbox.start(argv, folder, language.limits(PLAY_LIMITS), env={
         "SPECTATOR_TEAM": str(run.team_index), "SPECTATOR_GAME": str(number),
-        "SPECTATOR_SIDE": side, "CHASER_HOST": "127.0.0.1",
-        "CHASER_PORT": str(server_module.INSIDE_PORTS[0 if side == "cool" else 1])},
+        "SPECTATOR_SIDE": side, "CHASER_HOST": "127.0.0.1", "CHASER_PORT": str(port),
+        # a Python program's own libraries in its lib/ folder, as the Maizuru server has
+        "PYTHONPATH": f"{sandbox.HOME}/lib"},
         binds=doors.binds(), ro_binds=ro_binds)
     stack.callback(sandbox.end, process)
-    process.stdin.close()
+    with contextlib.suppress(OSError):  # (a program that never reads may have exited)
+        process.stdin.write(f"{port}\n{run.version.program.name}\ny\n127.0.0.1\n".encode())
+    with contextlib.suppress(OSError):
+        process.stdin.close()
     threading.Thread(target=debug.read, args=(process.stderr,), daemon=True).start()
     threading.Thread(target=_drop, args=(process.stdout,), daemon=True).start()
     return process

@@ -20,7 +20,10 @@ pytestmark = [pytest.mark.one_backend,
 PROGRAM = """
     import os, socket, sys
 
-    port = int(os.environ.get("CHASER_PORT", "2009"))
+    # as a public client library without arguments asks: the port, a name, local? (y)
+    port, name, local = int(input("port? ")), input("name? "), input("local? (y/n)")
+    assert sys.argv[-4:] == ["--host", "127.0.0.1", "--port", str(port)]  # (Maizuru's)
+    assert local == "y" and port == int(os.environ["CHASER_PORT"]) in (2009, 2010)
     connection = socket.create_connection(("127.0.0.1", port))
     stream = connection.makefile("rwb")
 
