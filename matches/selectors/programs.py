@@ -48,7 +48,10 @@ ENDED_WORDS = {
     "no show": gettext_lazy("the program never came to its seat"),
     "not ready": gettext_lazy("the program was not ready"),
     "its worker stopped": gettext_lazy("its worker stopped"),
+    "match over before it started": gettext_lazy("the match was over before it started"),
+    "the server failed": gettext_lazy("the server failed"),
 }
+WORKER_FAILED = "the worker failed: "  # and the error's name
 LIMIT_SIGNALS = {"SIGKILL", "SIGXCPU", "SIGXFSZ"}  # a sandbox's limits end a process so
 ENDED = re.compile(r"(?P<reason>[^(]+?)(?: \((?:exit (?P<code>-?\d+)|(?P<signal>SIG\w+))\))?")
 
@@ -80,6 +83,9 @@ def game_title(game: str) -> str:
 
 def ended_words(ended_by: str) -> str:
     """How a run ended, in the page's language (as its worker said it where unknown)."""
+    if ended_by.startswith(WORKER_FAILED):
+        return gettext("its worker failed (%(error)s)") % {
+            "error": ended_by.removeprefix(WORKER_FAILED)}
     found = ENDED.fullmatch(ended_by)
     if not found or found["reason"] not in ENDED_WORDS:
         return ended_by

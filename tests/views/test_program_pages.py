@@ -213,6 +213,9 @@ def test_a_runs_end_is_said_in_the_pages_language(judge_client, teams):
     HostedRun.objects.filter(team_index=1).update(status="done", ended_by="exited (exit 1)")
     page = judge_client.get("/control/programs/?lang=en").content.decode()
     assert "SIGKILL: it reached a limit of its sandbox" in page and "exit code 1" in page
+    HostedRun.objects.filter(team_index=1).update(ended_by="the worker failed: OSError")
+    page = judge_client.get("/control/programs/?lang=ja").content.decode()
+    assert "担当のワーカーでエラーが起きた（OSError）" in page
 
 
 @pytest.mark.parametrize("language", ["ja", "vi"])
