@@ -16,6 +16,14 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from matches.redis_servers import (
+    RedisSettingsError,
+    cache_config,
+    celery_broker,
+    layer_host,
+    sentinels_parsed,
+)
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("SPECTATOR_VAR_DIR", BASE_DIR / "var"))
 
@@ -142,6 +150,36 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 2, "max_size": DB_POOL_SIZE, "timeout": DB_POOL_WAIT}
+# DATABASE_POOLER=pgbouncer: DATABASE_URL is a PgBouncer in transaction pooling mode
+# (docs/deployment.md), which hands each transaction whichever server connection is
+# free, so nothing may outlive a transaction on one: no server-side cursors (Django's
+# iterator() would declare one and fetch from it in later transactions) and no prepared
+# statements (psycopg's, after a query's fifth run; off by Django's default, said here
+# so that no OPTIONS turns them on). The process's pool stays: its connections are
+# PgBouncer's clients, which hold no server connection between transactions, and it
+# spares each request a connect and PgBouncer's authentication. LISTEN is a session's:
+# the clocks listen for new matches on PostgreSQL itself, at DATABASE_DIRECT_URL.
+DATABASE_POOLER = os.environ.get("DATABASE_POOLER", "").strip().lower()
+DATABASE_LISTEN: dict[str, object] = {}  # where the clocks LISTEN, when not DATABASE_URL
+if DATABASE_POOLER:
+    if DATABASE_POOLER != "pgbouncer":
+        raise ImproperlyConfigured(f"DATABASE_POOLER: pgbouncer or unset, not {DATABASE_POOLER!r}")
+    if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        raise ImproperlyConfigured("DATABASE_POOLER=pgbouncer needs a postgres:// DATABASE_URL")
+    DATABASES["default"]["DISABLE_SERVER_SIDE_CURSORS"] = True
+    DATABASES["default"]["OPTIONS"]["prepare_threshold"] = None
+    DATABASES["default"]["OPTIONS"].pop("server_side_binding", None)
+    _direct = os.environ.get("DATABASE_DIRECT_URL", "")
+    if not _direct:
+        raise ImproperlyConfigured(
+            "DATABASE_POOLER=pgbouncer: set DATABASE_DIRECT_URL to PostgreSQL itself "
+            "(postgres://user:password@db-host:5432/name), where the clocks LISTEN for new "
+            "matches: a PgBouncer in transaction mode cannot carry a LISTEN")
+    # Its address and login; the database is DATABASE_URL's (a test run's own, say).
+    _reached = dj_database_url.parse(_direct)
+    DATABASE_LISTEN = {key: _reached[name] for key, name in
+                       (("host", "HOST"), ("port", "PORT"), ("user", "USER"),
+                        ("password", "PASSWORD")) if _reached.get(name)}
 # The places of the jobs a visitor starts (a what-if's, matches/jobs.py): files locked by
 # the job under way, shared by every server process of the machine that names them.
 JOBS_DIR = Path(os.environ.get("SPECTATOR_JOBS_DIR", VAR_DIR / "jobs"))
@@ -166,33 +204,54 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    # channels-redis's core layer by default; CHANNEL_LAYER=pubsub selects its pub/sub
-    # layer (README, Deployment: why core). Pub/sub channels ignore the Redis database
-    # number, so systems sharing one Redis server tell theirs apart by the prefix.
-    LAYER_BACKENDS = {"core": "channels_redis.core.RedisChannelLayer",
-                      "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer"}
-    CHANNEL_LAYERS = {
-        "default": {
-            "BACKEND": LAYER_BACKENDS[os.environ.get("CHANNEL_LAYER", "core")],
-            # redis-py 8 gives up on a read after 5 s by default, which is exactly how long
-            # channels-redis's blocking receive waits on an idle channel: allow longer.
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "socket_timeout": 15}],
-                       "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi")},
+# Redis (docs/deployment.md): REDIS_URL for one; CHANNEL_REDIS_URLS (commas) to shard the
+# channel layer over several, the cache, rate windows and queue staying on REDIS_URL's
+# (the first shard's by default); REDIS_SENTINELS (host:port, commas) to find each
+# through Sentinel, every Redis URL then naming its master (redis://mymaster/0).
+# (matches/redis_servers.py loads no Redis client: the embedded default needs none.)
+CHANNEL_REDIS_URLS = env_list("CHANNEL_REDIS_URLS", "")
+REDIS_URL = os.environ.get("REDIS_URL", "") or next(iter(CHANNEL_REDIS_URLS), "")
+REDIS_SENTINEL_PASSWORD = os.environ.get("REDIS_SENTINEL_PASSWORD", "")
+try:
+    REDIS_SENTINELS = sentinels_parsed(os.environ.get("REDIS_SENTINELS", ""))
+    if REDIS_URL:
+        # channels-redis's core layer by default; CHANNEL_LAYER=pubsub selects its pub/sub
+        # layer (README, Deployment: why core). Pub/sub channels ignore the Redis database
+        # number, so systems sharing one Redis server tell theirs apart by the prefix.
+        LAYER_BACKENDS = {"core": "channels_redis.core.RedisChannelLayer",
+                          "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer"}
+        CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": LAYER_BACKENDS[os.environ.get("CHANNEL_LAYER", "core")],
+                # redis-py 8 gives up on a read after 5 s by default, which is exactly how
+                # long channels-redis's blocking receive waits on an idle channel: allow
+                # longer. Each shard is one host (a group or channel lives on one of them).
+                "CONFIG": {"hosts": [layer_host(url, REDIS_SENTINELS, REDIS_SENTINEL_PASSWORD,
+                                                socket_timeout=15)
+                                     for url in CHANNEL_REDIS_URLS or [REDIS_URL]],
+                           "prefix": os.environ.get("CHANNEL_LAYER_PREFIX", "asgi")},
+            }
         }
-    }
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL}}
-else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+        # (Django's cache takes several LOCATIONs for a primary and its read replicas, not
+        # for shards: the cache stays on one Redis.)
+        CACHES = {"default": cache_config(REDIS_URL, REDIS_SENTINELS, REDIS_SENTINEL_PASSWORD)}
+    else:
+        if REDIS_SENTINELS:
+            raise RedisSettingsError("REDIS_SENTINELS: set REDIS_URL to redis://MASTER/0 too")
+        CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    _broker_url, _broker_options = celery_broker(REDIS_URL, REDIS_SENTINELS,
+                                               REDIS_SENTINEL_PASSWORD)
+except RedisSettingsError as error:
+    raise ImproperlyConfigured(str(error)) from error
 
 # Hosted programs' plays are the jobs of Celery workers (spectator/celery.py,
 # docs/programs.md): on REDIS_URL's Redis, else a queue of files in var/ (one machine).
 # A job is taken from the queue once done (a worker lost mid-job leaves it for another,
 # which finds its run taken: matches/hosted/tasks.py), one at a time a worker process.
 HOSTED_QUEUE_DIR = Path(os.environ.get("SPECTATOR_QUEUE_DIR", VAR_DIR / "queue"))
-CELERY_BROKER_URL = REDIS_URL or "filesystem://"
+CELERY_BROKER_URL = _broker_url or "filesystem://"
+if REDIS_SENTINELS:  # kombu's sentinel:// transport: the master's name
+    CELERY_BROKER_TRANSPORT_OPTIONS = _broker_options
 if not REDIS_URL:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"data_folder_in": str(HOSTED_QUEUE_DIR),
                                        "data_folder_out": str(HOSTED_QUEUE_DIR),

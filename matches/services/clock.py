@@ -26,6 +26,7 @@ from datetime import datetime
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 from django.db import close_old_connections, connection, connections, transaction
 from django.dispatch import Signal
@@ -294,6 +295,9 @@ async def _listen_postgres(alarm: Alarm) -> None:
     params = connection.get_connection_params()
     for django_only in ("cursor_factory", "context"):  # Django's own (synchronous) classes
         params.pop(django_only, None)
+    # Behind a PgBouncer in transaction mode, PostgreSQL itself (DATABASE_DIRECT_URL): a
+    # LISTEN is its session's, which the pooler would hand to others between transactions.
+    params.update(settings.DATABASE_LISTEN)
     while True:
         try:
             conn = await psycopg.AsyncConnection.connect(**params, autocommit=True)

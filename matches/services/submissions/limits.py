@@ -16,8 +16,6 @@ from collections import deque
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.conf import settings
-
 from matches.models import Team
 from matches.services.submissions.answers import Refusal, Request, client_address
 
@@ -136,9 +134,7 @@ def rate_windows_reset() -> None:
 @functools.cache
 def _redis() -> Any:
     """This process's Redis client for the rate windows, if Redis is configured (the
-    client library is loaded only then)."""
-    if not settings.REDIS_URL:
-        return None
-    import redis
+    client library is loaded only then): REDIS_URL's, through the Sentinels if any."""
+    from matches.redis_servers import settings_client
 
-    return redis.Redis.from_url(settings.REDIS_URL)
+    return settings_client()
