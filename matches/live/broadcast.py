@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import functools
 import logging
+import threading
+import time
 from functools import partial
 from typing import Any
 
@@ -23,6 +25,7 @@ log = logging.getLogger(__name__)
 
 LIST_GROUP = "matches"  # summaries of the matches anyone may watch
 JUDGES_LIST_GROUP = "matches.judges"  # summaries of every match
+ROOM_GROUP = "room"  # the control room's sockets (judges): `changed` (live/pages.py)
 
 
 def match_group(match_id: int) -> str:
@@ -87,7 +90,13 @@ def summary_news(match: Match, now=None, scores=None) -> list[Triple]:
         line = messages.line(summary["match"], tournament_id)
         news += [(tournament_group(tournament_id, judges=True), line, 0),
                  (tournament_group(tournament_id), line, late_of(match))]
-    return news
+    return news + room_news()  # (the room shows every match not over)
+
+
+def room_news() -> list[Triple]:
+    """The control room changed (a match's turn, its hold, its end, a match made, a
+    team heard from, a question, an announcement): its sockets read it again."""
+    return [(ROOM_GROUP, messages.changed("room", None, epoch_ms(timezone.now())), 0)]
 
 
 def control_news(match: Match, action: str) -> list[Triple]:
@@ -177,3 +186,28 @@ def tournament_announce(tournament_id: int) -> None:
     """A tournament's page changed otherwise than by a turn of its matches (those are its
     `line`s): its sockets are told to read it again (docs/live-protocol.md, "changed")."""
     OUTBOX.on_commit(partial(tournament_news, tournament_id))
+
+
+def room_announce() -> None:
+    """The control room's part changed otherwise than by a match's line (a question, an
+    announcement): its sockets read it again."""
+    OUTBOX.on_commit(room_news)
+
+
+ROOM_HEARD_GAP = 1.0  # s: a team's requests tell the room this often at most
+_room_heard: dict[int, float] = {}
+_room_heard_lock = threading.Lock()
+
+
+def room_heard(team_id: int) -> None:
+    """A match's team sent a request (its health in the room: its last request, its
+    answers' time): the room is told, once a ROOM_HEARD_GAP at most for each team, so
+    that a team's flood costs the answers' thread a dictionary look."""
+    now = time.monotonic()
+    with _room_heard_lock:
+        if now - _room_heard.get(team_id, -ROOM_HEARD_GAP) < ROOM_HEARD_GAP:
+            return
+        if len(_room_heard) > 10_000:
+            _room_heard.clear()
+        _room_heard[team_id] = now
+    room_announce()

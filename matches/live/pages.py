@@ -25,7 +25,7 @@ from django.utils import timezone
 from matches.access import is_judge
 from matches.admission import BYTES, client_address
 from matches.live import messages
-from matches.live.broadcast import tournament_group
+from matches.live.broadcast import ROOM_GROUP, tournament_group
 from matches.live.consumers import HubConsumer
 from matches.live.delay import DelayLine
 from matches.live.hub import Hub
@@ -135,3 +135,22 @@ class TournamentConsumer(PageConsumer):
             return await self.refuse(4404)
         judge, self.late = seen
         await self.joined(tournament_group(self.key, judges=judge), delayed=not judge)
+
+
+@database_sync_to_async
+def _judge(scope) -> bool:
+    return is_judge(scope.get("user"))
+
+
+class RoomConsumer(PageConsumer):
+    """/ws/control/: the control room's (judges only: anyone else's is closed with 4404,
+    as the room is a 404 to them). `changed` whenever the room is to be read again: a
+    match's turn, hold or end, a match made, a team heard from, a question asked or
+    answered, an announcement posted or taken down."""
+
+    page = "room"
+
+    async def connect(self):
+        if not await _judge(self.scope):
+            return await self.refuse(4404)
+        await self.joined(ROOM_GROUP, delayed=False)

@@ -86,7 +86,14 @@ def _health(match: Match, teams: list, now: datetime, status: str) -> list[dict[
         level = _level(match, status, missed, refused, latencies, quiet, period)
         if level == "green" and offset is not None and abs(offset) >= OFFSET_AMBER_MS:
             level = "amber"  # a program that times itself by its own clock is off by that
+        # when quiet alone turns it amber, then red, if nothing more is heard (s from now:
+        # the room's page moves its dot by itself)
+        timed = bool(period) and status == "running" and not match.protocol_played \
+            and match.resolved_turns >= 1 and quiet is not None
+        amber_in, red_in = (1.5 * period - quiet, 3 * period - quiet) if timed else (None, None)
         shown.append({"team": team, "level": level, "quiet": quiet, "missed": len(missed),
+                      "amber_in": amber_in if amber_in is not None and amber_in > 0 else None,
+                      "red_in": red_in if red_in is not None and red_in > 0 else None,
                       "refused": refused, "offset": offset,
                       "offset_said": None if offset is None else f"{offset / 1000:+.1f}",
                       "latency": round(statistics.median(latencies)) if latencies else None})

@@ -15,7 +15,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from matches.live.broadcast import notices_announce
+from matches.live.broadcast import notices_announce, room_announce
 from matches.models import Announcement, Entrant, Question, Team
 from matches.models.notices import TEXT_LIMIT
 from matches.selectors.notices import ACTIVE_KEY, holder_keys, local_forget
@@ -47,6 +47,7 @@ def _changed(row: Announcement) -> None:
     with contextlib.suppress(Exception):  # the key times out within a minute anyway
         cache.delete(ACTIVE_KEY)
     local_forget()
+    room_announce()
     if row.to_everyone:
         notices_announce()
 
@@ -98,6 +99,7 @@ def question_ask(*, holder: Team | Entrant, text: str, remote_addr: str | None =
                                    "answer; ask again once the judges have answered one")
         if own.filter(asked_at__gte=now - timedelta(hours=1)).count() >= QUESTIONS_PER_HOUR:
             raise TooManyQuestions(f"at most {QUESTIONS_PER_HOUR} questions an hour")
+        room_announce()
         return Question.objects.create(team_id=team, entrant_id=entrant, asker=holder.name,
                                        text=text, asked_at=now, remote_addr=remote_addr)
 
@@ -113,4 +115,5 @@ def question_answer(*, question_id: int, text: str, judge: str, public: bool) ->
         row.answer, row.answered_at, row.answered_by = text, timezone.now(), judge
         row.public = public
         row.save(update_fields=["answer", "answered_at", "answered_by", "public"])
+        room_announce()
     return row

@@ -1,7 +1,8 @@
 """The control room (/control/, judges; README, "The contest day"): every match running,
 held or starting today, each team's connection health, and the judges' hand on each
 match: pause, resume, extend, void (matches/services/control.py, the commands' services).
-`?part=live` is the page's live part alone, which the page reloads."""
+`?part=live` is the page's live part alone, which the page reads again when its socket
+(/ws/control/, live/pages.py) says the room changed."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from matches.admission import PAGE, WRITE, cost
 from matches.forms import NewMatchForm, NewTournamentForm
 from matches.models import Entrant, Match, Team, storable_id
-from matches.selectors import notices
+from matches.selectors import epoch_ms, notices
 from matches.selectors.control import control_matches
 from matches.services import notices as notice_services
 from matches.services.control import (
@@ -32,28 +33,32 @@ from matches.services.notices import NoticeError
 from matches.services.tokens import token_reissue
 from matches.views.judges import judges_only
 
-RELOAD_SECONDS = 3
-
 
 @judges_only
 @cost(PAGE)
 def control_room(request: HttpRequest) -> HttpResponse:
     chosen = request.GET.get("tournament", "")
     if request.GET.get("part") == "live":
-        return render(request, "matches/_control_live.html", _room(chosen))
+        room = _room(chosen)
+        response = render(request, "matches/_control_live.html", room)
+        response["X-Version"] = str(room["version"])
+        return response
     return render(request, "matches/control.html", _room(chosen))
 
 
 def _room(chosen: str = "", **more) -> dict:
     """The room's matches (`chosen`: those of one tournament, by its id, or "none":
     those of no tournament; "": all), the tournaments to choose among, and the rest."""
-    every = control_matches(timezone.now())
+    now = timezone.now()
+    every = control_matches(now)
     tournaments = list({row["tournament"].pk: row["tournament"] for row in every
                         if row["tournament"] is not None}.values())
     rows = [row for row in every if not chosen or (
         row["tournament"] is None if chosen == "none"
         else row["tournament"] is not None and str(row["tournament"].pk) == chosen)]
-    return {"rows": rows, "reload_seconds": RELOAD_SECONDS, "notices": notices.for_room(),
+    # what the part shows is as of now: its version (live/pages.py), from which its page
+    # counts its times on
+    return {"rows": rows, "version": epoch_ms(now), "notices": notices.for_room(),
             "audiences": _audiences(every), "new": NewMatchForm(),
             "new_tournament": NewTournamentForm(), "tournaments": tournaments,
             "once": uuid.uuid4().hex, "chosen": chosen, "mixed": len(tournaments) > 1 or (

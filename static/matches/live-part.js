@@ -1,5 +1,6 @@
 // A page's live part ([data-live-part]: the tournament page's, the control room's), read
-// over HTTP with the page and kept current by the page's socket (data-socket;
+// over HTTP with the page and kept current by the page's socket (data-socket: the
+// tournament's /ws/tournaments/<id>/, the room's /ws/control/;
 // docs/live-protocol.md, "Pages"), never by asking again on a timer:
 // - `changed` says the part's version (epoch ms, the server's clock): a part that shows
 //   an older one (data-version, then each read's X-Version) is read once, as `?part=live`,
@@ -52,7 +53,7 @@ async function read() {
       if (version) {
         clock.update(version);
         live.shown = Math.max(live.shown, version);
-        part.dataset.version = live.shown;
+        part.dataset.version = version; // (the times it shows are counted from it)
       }
     } else {
       failed = true;
@@ -99,15 +100,44 @@ function connect() {
   };
 }
 
+// The part's times, counted on here from the moment it was read (its version): a
+// countdown ([data-until], s then; at zero, with data-read-at-zero, the part is read
+// again: a match starts), a time since ([data-since]), each written with its words
+// (data-words, "{s}" the seconds, data-digits after the point); a team's dot that turns
+// amber, then red, when nothing more is heard of it ([data-amber-in], [data-red-in]).
+function tick() {
+  const passed = (clock.now() - Number(part.dataset.version)) / 1000;
+  const written = (node, seconds) => {
+    const digits = Number(node.dataset.digits) || 0;
+    const text = Math.max(0, seconds).toLocaleString(document.documentElement.lang || undefined, {
+      minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+    const words = node.dataset.words.replace("{s}", text);
+    if (node.textContent !== words) node.textContent = words;
+  };
+  for (const node of part.querySelectorAll("[data-until]")) {
+    const left = Number(node.dataset.until) - passed;
+    written(node, left);
+    if (left <= 0 && node.dataset.readAtZero !== undefined) {
+      delete node.dataset.readAtZero;
+      want(live.shown + 1);
+    }
+  }
+  for (const node of part.querySelectorAll("[data-since]")) written(node, Number(node.dataset.since) + passed);
+  const rank = { "health-green": 0, "health-amber": 1, "health-red": 2 };
+  for (const dot of part.querySelectorAll("[data-amber-in], [data-red-in]")) {
+    const level = passed >= Number(dot.dataset.redIn ?? Infinity) ? "health-red"
+      : passed >= Number(dot.dataset.amberIn ?? Infinity) ? "health-amber" : null;
+    const team = dot.closest("li");
+    const now = [...team.classList].find((name) => name in rank);
+    if (level && now && rank[level] > rank[now]) team.classList.replace(now, level);
+  }
+}
+
 if (part?.dataset.socket) {
   live.shown = Number(part.dataset.version) || 0;
   clock.update(live.shown);
   // a read held while a judge typed or had a box open: made once they are done
   for (const kind of ["focusout", "input", "toggle"]) part.addEventListener(kind, () => setTimeout(schedule), true);
   connect();
-}
-else if (part?.dataset.reload) { // (a part with no socket yet: read every data-reload s)
-  setInterval(() => {
-    if (!live.reading && !busy()) read();
-  }, Number(part.dataset.reload) * 1000);
+  setInterval(tick, 250); // (no request: the part's own times)
 }

@@ -3,6 +3,8 @@ when it opens and then follows its socket (docs/live-protocol.md, "Pages"). A re
 Chromium opens each one, its clock (Playwright's) is run on for 30 s, and the page's
 HTTP requests are counted: none; then a change made on the server still shows."""
 
+import json
+import urllib.request
 from datetime import timedelta
 
 import pytest
@@ -11,7 +13,7 @@ from django.utils import timezone
 from matches.models import Match, Tournament
 from matches.services.clock import clock_wake
 from matches.tournaments.services import EntrantSpec, Plan, tournament_create
-from tests.e2e.conftest import in_a_thread
+from tests.e2e.conftest import in_a_thread, judge_signed_in
 from tests.factories import make_match
 
 pytestmark = pytest.mark.e2e
@@ -85,3 +87,39 @@ def test_the_tv_asks_nothing_until_a_match_starts(later_match, live_server_proce
     page.wait_for_selector(f"section.mini[data-match='{later_match}'] .board .cell",
                            timeout=10_000)
     assert 1 <= sum("/tv/now" in url for url in asked) <= 2, asked
+
+
+@pytest.fixture
+def room_match(transactional_db):
+    """A match under way whose step is open for an hour, and a judge."""
+    from django.contrib.auth.models import Permission, User
+
+    match, tokens = make_match(turns=10, strategy=3600, teams=("Nara", "Hanoi"))
+    judge = User.objects.create_user("judy", password="pw")
+    judge.user_permissions.add(Permission.objects.get(codename="judge"))
+    return match, tokens
+
+
+def test_the_control_room_asks_nothing_until_a_team_is_heard_from(room_match,
+                                                                  live_server_process,
+                                                                  browser):
+    match, tokens = room_match
+    room = judge_signed_in(browser, live_server_process)
+    room.clock.install()
+    asked = counted(room)
+    room.goto(f"{live_server_process}/control/")
+    room.wait_for_selector("[data-live-part][data-live=open]")
+    countdown = room.locator(f"#match-{match.pk} [data-until]")
+    before = countdown.inner_text()
+    quiet_for_30_s(room, asked)
+    assert countdown.inner_text() != before  # its deadline counted down here, unasked
+    assert "nothing heard yet" in room.locator(f"#match-{match.pk} li").first.inner_text()
+    request = urllib.request.Request(  # Nara's program sends its first answer
+        f"{live_server_process}/api/matches/{match.pk}/actions", method="POST",
+        data=json.dumps({"actions": []}).encode(),
+        headers={"Content-Type": "application/json", "Authorization": f"Bearer {tokens[0]}"})
+    urllib.request.urlopen(request, timeout=5).close()
+    room.wait_for_function(
+        f"() => document.querySelector('#match-{match.pk} li').textContent"
+        ".includes('last request')", timeout=10_000)
+    assert asked and all("part=live" in url for url in asked), asked

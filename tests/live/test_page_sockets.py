@@ -105,3 +105,28 @@ async def test_a_turn_of_a_tournaments_match_is_its_line_on_the_page():
     assert set(lines[0][1]) == {"type", "tournament", "match", "status", "turn", "turns",
                                 "headline"}
     assert lines[0][1]["match"] == match.pk
+
+
+async def test_the_control_room_is_told_of_a_question_and_a_team_heard_from_judges_alone():
+    from matches.live import broadcast
+    from matches.services.notices import question_ask
+    from tests.factories import make_match
+
+    assert await first_answer(browser_socket("/ws/control/")) == ("closed", 4404)
+    assert await first_answer(browser_socket(
+        "/ws/control/", cookie=await session_cookie(False))) == ("closed", 4404)
+    room = browser_socket("/ws/control/", cookie=await session_cookie(True))
+    kind, opening = await first_answer(room)
+    assert kind == "message" and opening["type"] == "changed" and opening["page"] == "room"
+    match, _ = await sync_to_async(make_match)()
+    await next_of(room, "changed")  # the match made (its summary)
+    team = await sync_to_async(lambda: match.teams.get(index=0))()
+    await sync_to_async(question_ask)(holder=team, text="May we restart our program?")
+    told = await next_of(room, "changed")
+    assert told["version"] >= opening["version"]
+    broadcast._room_heard.clear()
+    await sync_to_async(broadcast.room_heard)(team.pk)
+    await sync_to_async(broadcast.room_heard)(team.pk)  # within the gap: nothing more
+    await next_of(room, "changed")
+    assert await room.receive_nothing(timeout=0.3)
+    await room.disconnect()

@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection
 
+from matches.live.broadcast import room_heard
 from matches.models import Match, RequestTally, Team
 from matches.services.submissions.answers import (
     Refusal,
@@ -54,6 +55,8 @@ def create(request: Request, match: Match | None, team: Team | None, turn: int |
         dialect=request.dialect, client_offset_ms=clock_offset(request),
         debug=text, marks=marks,
     )
+    if team is not None and match is not None:  # its health in the control room
+        room_heard(team.pk)
     return whole
 
 
