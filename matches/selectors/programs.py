@@ -10,7 +10,8 @@ import re
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import F, Max, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 from django.utils.translation import gettext, gettext_lazy
 
 from matches.bots import bots_for, levels
@@ -103,28 +104,50 @@ def ended_words(ended_by: str) -> str:
 
 def team_programs(name: str, now: datetime) -> list[dict[str, Any]]:
     """A team's programs (by its name), each with its latest versions and hosted runs."""
-    programs = Program.objects.filter(name=name).order_by("game")
-    return [program_shown(program, now, VERSIONS_SHOWN) for program in programs]
+    return programs_shown(list(Program.objects.filter(name=name).order_by("game")), now,
+                          VERSIONS_SHOWN)
 
 
 def every_program(now: datetime, program_id: int | None = None) -> list[dict[str, Any]]:
     """Every team's programs for the judges, latest handed in first (or one program,
     with all its versions shown)."""
     if program_id is not None:
-        return [program_shown(program, now, VERSIONS_SHOWN)
-                for program in Program.objects.filter(pk=program_id)]
-    programs = Program.objects.order_by("-created_at", "-pk")[:PROGRAMS_SHOWN]
-    return [program_shown(program, now, VERSIONS_SHOWN_TO_JUDGES) for program in programs]
+        return programs_shown(list(Program.objects.filter(pk=program_id)), now, VERSIONS_SHOWN)
+    programs = list(Program.objects.order_by("-created_at", "-pk")[:PROGRAMS_SHOWN])
+    return programs_shown(programs, now, VERSIONS_SHOWN_TO_JUDGES)
 
 
-def program_shown(program: Program, now: datetime, versions: int) -> dict[str, Any]:
-    rows = list(program.versions.defer("source", "built").order_by("-number")[:versions + 1])
-    ready = program.versions.filter(status=ProgramVersion.READY).order_by("-number") \
-        .values_list("number", flat=True).first()
-    return {"program": program, "game_title": game_title(program.game),
-            "versions": [_version(version) for version in rows[:versions]],
-            "more_versions": len(rows) > versions, "ready": ready,
-            "runs": program_runs(program, now)}
+def programs_shown(programs: list[Program], now: datetime, versions: int) -> list[dict[str, Any]]:
+    """The programs, each with its latest `versions` versions and RUNS_SHOWN runs: a few
+    queries for all of them, however many."""
+    ids = [program.pk for program in programs]
+    shown = _latest(ProgramVersion.objects.filter(program_id__in=ids).defer("source", "built"),
+                    "program_id", "number", versions + 1)
+    ready = dict(ProgramVersion.objects.filter(program_id__in=ids, status=ProgramVersion.READY)
+                 .values("program_id").annotate(last=Max("number"))
+                 .values_list("program_id", "last"))
+    runs = _latest(HostedRun.objects.filter(version__program_id__in=ids)
+                   .select_related("match", "version").prefetch_related("match__teams"),
+                   "version__program_id", "match_id", RUNS_SHOWN)
+    last = _last_games([run.match_id for rows in runs.values() for run in rows])
+    return [{"program": program, "game_title": game_title(program.game),
+             "versions": [_version(row) for row in shown.get(program.pk, [])[:versions]],
+             "more_versions": len(shown.get(program.pk, [])) > versions,
+             "ready": ready.get(program.pk),
+             "runs": [_run(run, last.get(run.match_id, run.match), now)
+                      for run in runs.get(program.pk, [])]}
+            for program in programs]
+
+
+def _latest(rows: QuerySet, group: str, by: str, count: int) -> dict[int, list]:
+    """The `count` rows of each program (`group`: the path to its id) highest in `by`,
+    highest first, in one query, by program."""
+    ranked = rows.annotate(of=F(group), rank=Window(RowNumber(), partition_by=[F(group)],
+                                                    order_by=F(by).desc()))
+    grouped: dict[int, list] = {}
+    for row in ranked.filter(rank__lte=count).order_by(group, f"-{by}"):
+        grouped.setdefault(row.of, []).append(row)
+    return grouped
 
 
 def _version(version: ProgramVersion) -> dict[str, Any]:
@@ -133,16 +156,6 @@ def _version(version: ProgramVersion) -> dict[str, Any]:
             "status_words": STATUS_WORDS.get(version.status, version.status),
             "handed_in_at": version.handed_in_at, "built_at": version.built_at,
             "build_seconds": version.build_seconds, "build_log": version.build_log}
-
-
-def program_runs(program: Program, now: datetime) -> list[dict[str, Any]]:
-    """The program's latest hosted runs: each one's match, opponent and result, and how
-    the run went."""
-    runs = list(HostedRun.objects.filter(version__program=program)
-                .select_related("match", "version").prefetch_related("match__teams")
-                .order_by("-match_id")[:RUNS_SHOWN])
-    last = _last_games([run.match_id for run in runs])
-    return [_run(run, last.get(run.match_id, run.match), now) for run in runs]
 
 
 def _last_games(match_ids: list[int]) -> dict[int, Match]:

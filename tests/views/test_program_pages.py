@@ -233,3 +233,33 @@ def test_the_pages_leave_no_word_in_english(judge_client, teams, language):
         answer = client.get(f"{path}?lang={language}")
         assert answer.status_code == 200 and answer.headers["Content-Language"] == language
         assert left_in_english(answer.content.decode(), names, vocabulary) == []
+
+
+def test_the_judges_page_asks_the_same_few_queries_however_many_programs(judge_client, teams):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as done:
+            assert judge_client.get("/control/programs/").status_code == 200
+        return len(done)
+
+    nara, hanoi = built("Kosen Nara"), built("Hà Nội")
+    judge_client.post("/control/programs/scrimmage", {"first": nara.pk, "second": hanoi.pk})
+    few = queries()
+    for name in ("Sendai", "Hakodate", "Huế"):
+        other = built(name)
+        judge_client.post("/control/programs/scrimmage", {"first": other.pk, "second": nara.pk})
+    assert queries() == few
+
+
+def test_the_judges_list_shows_each_programs_latest_versions_and_links_all(judge_client):
+    program = built("Kosen Nara", log="the first build")
+    for _ in range(3):
+        programs.program_hand_in(game="kakomimasu", name="Kosen Nara", language="python",
+                                 filename="main.py", data=b"x", by="judge:t")
+    listed = judge_client.get("/control/programs/?lang=en").content.decode()
+    assert "Version 4" in listed and "Version 2" in listed and "Version 1" not in listed
+    assert f'href="?program={program.pk}"' in listed and "the first build" not in listed
+    one = judge_client.get(f"/control/programs/?program={program.pk}&lang=en").content.decode()
+    assert "Version 1" in one and "the first build" in one
