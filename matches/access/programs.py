@@ -20,7 +20,9 @@ class ProgramTeam:
 
 
 def program_team_keep(request, token: str, name: str) -> None:
-    """Remember that this browser is the team of `token` (checked by the caller)."""
+    """Remember that this browser is the team of `token` (checked by the caller), under
+    a new session key: a key planted before the sign-in is worth nothing after it."""
+    request.session.cycle_key()
     request.session[SESSION_PROGRAMS] = {"digest": token_hash(token.strip()), "name": name}
 
 

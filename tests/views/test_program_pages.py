@@ -68,6 +68,17 @@ def test_a_team_signs_in_with_its_token_and_sees_only_its_own_programs(teams):
     assert "nara secret build log" not in client.get("/programs/").content.decode()
 
 
+def test_the_forms_need_the_pages_csrf_token(teams, builds):
+    client = signed_in(teams[0])
+    strict = Client(enforce_csrf_checks=True)
+    strict.cookies = client.cookies
+    assert hand_in(strict).status_code == 403
+    assert strict.post("/programs/scrimmage", {"program": 1, "opponent": "level-1"}) \
+        .status_code == 403
+    assert not ProgramVersion.objects.exists() and builds == []
+    assert 'href="/programs/"' in Client().get("/").content.decode()  # the front page's link
+
+
 def test_a_replaced_token_signs_its_browsers_out(teams):
     from matches.models import Team
     from matches.services.tokens import token_reissue
