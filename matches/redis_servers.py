@@ -136,27 +136,3 @@ def celery_broker(url: str, sentinels: list[tuple[str, int]],
 
 def _netloc(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-
-
-def client(url: str, sentinels: list[tuple[str, int]], sentinel_password: str = ""):
-    """A redis-py client of the Redis of `url` (through the Sentinels when there are any)."""
-    import redis
-
-    if not sentinels:
-        return redis.Redis.from_url(url)
-    from matches.redis_sentinel import SentinelPool
-
-    pool = SentinelPool.from_url(url, sentinels=sentinels,
-                                 sentinel_kwargs=sentinel_options(sentinel_password))
-    return redis.Redis(connection_pool=pool)
-
-
-def settings_client():
-    """A client of the deployment's REDIS_URL as the settings name it, or None without
-    Redis."""
-    from django.conf import settings
-
-    if not settings.REDIS_URL:
-        return None
-    return client(settings.REDIS_URL, settings.REDIS_SENTINELS,
-                  settings.REDIS_SENTINEL_PASSWORD)

@@ -32,7 +32,7 @@ django.setup()
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
-from matches.redis_servers import settings_client
+from matches.redis_sentinel import settings_client
 from spectator.celery import app
 
 async def layer_round_trip():

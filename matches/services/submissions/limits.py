@@ -135,6 +135,6 @@ def rate_windows_reset() -> None:
 def _redis() -> Any:
     """This process's Redis client for the rate windows, if Redis is configured (the
     client library is loaded only then): REDIS_URL's, through the Sentinels if any."""
-    from matches.redis_servers import settings_client
+    from matches.redis_sentinel import settings_client
 
     return settings_client()
