@@ -247,14 +247,37 @@ def _served_scrimmage(game: str, programs: list[Program], versions: list[Program
                 title=f"{kind}: {names[0]} vs {names[1]}")
         except BoardError as error:
             raise ProgramError(400, "bad_request", str(error)) from None
-        runs = []
-        for index, version in enumerate(versions):
-            Team.objects.filter(match_id=match_id, index=index).update(
-                seat=f"program:{version.pk}")
-            runs.append(HostedRun.objects.create(match_id=match_id, team_index=index,
-                                                 version=version))
-        enqueue([runs[0].pk])  # (its worker plays both)
+        _served_seats(match_id, versions)
     return Match.objects.get(pk=match_id)
+
+
+def served_fixture_start(game: str, names: list[str], program_ids: list[int], *,
+                         board: str | None, turns: int | None, title: str,
+                         title_parts: dict, public: bool, delay: int,
+                         now: datetime) -> int:
+    """A tournament's match of a game with its own protocol server between two hosted
+    programs (their latest built versions, in the match's team order), served by the
+    worker that plays it, as a scrimmage of it is; its first game's id. ProgramError
+    when a program has no version that built."""
+    from matches.protocol_servers import server_for
+
+    versions = [latest_ready(Program.objects.get(pk=pk)) for pk in program_ids]
+    with transaction.atomic():
+        match_id = server_for(game).hosted.hosted_match(
+            names, board, turns, start_at=now + SCRIMMAGE_START, title=title,
+            title_parts=title_parts, public=public, delay=delay)
+        _served_seats(match_id, versions)
+    return match_id
+
+
+def _served_seats(match_id: int, versions: list[ProgramVersion]) -> None:
+    """Seat the versions at a served match's teams; one job plays both."""
+    runs = []
+    for index, version in enumerate(versions):
+        Team.objects.filter(match_id=match_id, index=index).update(seat=f"program:{version.pk}")
+        runs.append(HostedRun.objects.create(match_id=match_id, team_index=index,
+                                             version=version))
+    enqueue([runs[0].pk])  # (its worker plays both)
 
 
 def _names(programs: list[Program]) -> list[str]:

@@ -44,7 +44,7 @@ from matches.services.boards import board_choose
 from matches.services.clock import clock_ticked, clock_wake, wakes_from_other_processes
 from matches.services.control import is_void
 from matches.services.matches import Timing, match_make
-from matches.services.programs import hosted_seat
+from matches.services.programs import ProgramError, hosted_seat, served_fixture_start
 from matches.services.transition import match_ended
 from matches.tournaments import table
 from matches.tournaments.fixtures import knockout_fixtures, swiss_fixtures
@@ -222,9 +222,33 @@ def fixtures_start(tournament: Tournament, fixtures: list[Fixture], now: datetim
     A game played over its own protocol has its matches made by its server instead, which
     takes the fixtures in this order (`protocol_fixture_claim`)."""
     if is_protocol_played(rules_for(tournament.game)):
+        if tournament.entrants.filter(program__isnull=False).exists():
+            _served_fixtures_start(tournament, now)
         return
     for fixture in fixtures_due(tournament, fixtures, started):
         match_of_fixture(tournament, fixture, 0, now)
+
+
+def _served_fixtures_start(tournament: Tournament, now: datetime) -> None:
+    """A tournament of hosted programs of a game with its own protocol server: the
+    runner claims the fixtures due as a protocol server would, and each match is served
+    by the worker that plays its two programs (docs/programs.md, "Tournaments of
+    programs")."""
+    while (claimed := protocol_fixture_claim(tournament.pk, now)) is not None:
+        programs = dict(Entrant.objects.filter(tournament=tournament, index__in=claimed.seeds)
+                        .values_list("index", "program_id"))
+        try:
+            match_id = served_fixture_start(
+                tournament.game, list(claimed.names), [programs[s] for s in claimed.seeds],
+                board=claimed.board, turns=claimed.turns, title=claimed.title,
+                title_parts=claimed.title_parts, public=claimed.public, delay=claimed.delay,
+                now=now)
+        except ProgramError as error:
+            log.warning("tournament %s: fixture %s cannot be served: %s", tournament.pk,
+                        claimed.fixture_id, error.detail)
+            protocol_fixture_release(claimed)
+            return
+        protocol_game_link(claimed, match_id, 1)
 
 
 def fixtures_due(tournament: Tournament, fixtures: list[Fixture],

@@ -172,9 +172,6 @@ def plan_check(plan: Plan) -> Plan:
     if programs:
         if plan.bots:
             raise TournamentError("--programs: its teams are programs, not built-in bots")
-        if is_protocol_played(rules):
-            raise TournamentError(f"--programs: {rules.title}'s hosted programs do not "
-                                  "play tournaments yet (docs/programs.md)")
         try:
             hosted_entrants_check(plan.game, programs)
         except ProgramError as error:

@@ -105,3 +105,24 @@ def test_a_program_that_never_comes_to_its_seat_voids_the_match_and_says_so(
     assert "never came to its seat" in ended.result["reason"]
     assert set(HostedRun.objects.filter(match=match).values_list("ended_by", flat=True)) == \
         {"no show (exit 3)"}
+
+
+def test_a_tournament_of_chaser_programs_is_served_and_played_to_its_end(
+        worker, tmp_path, capsys):  # noqa: F811
+    from django.core.management import call_command
+
+    from matches.models import Fixture, Tournament
+
+    ids = uploaded(tmp_path, capsys, PROGRAM, ("Asahikawa", "Maizuru"), "chaser")
+    call_command("createtournament", "Hosted CHaser", "--game", "chaser", "--format",
+                 "knockout", "--programs", *map(str, ids), "--turns", "15", "--boards",
+                 "akisato_m01", "--start-in", "0", "--gap", "0", "--public")
+    assert "chaserserver" not in capsys.readouterr().out  # (nobody need run a server)
+    tournament = Tournament.objects.get(name="Hosted CHaser")
+    assert wait_for(lambda: Tournament.objects.get(pk=tournament.pk).finished_at is not None,
+                    150), worker.read_text()[-3000:]
+    fixture = Fixture.objects.get(tournament=tournament)
+    games = Match.objects.filter(fixture=fixture).order_by("pk")
+    assert 2 <= games.count() <= 3 and all(game.over for game in games)
+    assert all(team.entrant_id for game in games for team in game.teams.all())
+    assert fixture.finished and fixture.winner in (0, 1) and fixture.decided_by == "games"

@@ -161,6 +161,6 @@ class Command(BaseCommand):
             self.stdout.write(f"Token of {pair['name']}: {pair['token']}")
         self.stdout.write(f"Its page: {page_address(f'/tournaments/{tournament.pk}/')} ; each "
                           "token plays every match of its team (GET /api/matches lists them)")
-        if is_protocol_played(rules_for(tournament.game)):
+        if is_protocol_played(rules_for(tournament.game)) and not options["programs"]:
             self.stdout.write(f"Its games are played by: python manage.py chaserserver "
                               f"--tournament {tournament.pk}")

@@ -17,7 +17,7 @@ import random
 import threading
 from datetime import datetime
 
-from matches.models import Team
+from matches.models import Match, Team
 from matches.protocol_servers.chaser.game import SIDES, GameResult, Settings
 from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
 from matches.protocol_servers.chaser.server import ChaserServer
@@ -33,7 +33,8 @@ INSIDE_PORTS = chaser.PORTS
 
 
 def hosted_match(names: list[str], board: str | None, turns: int | None, *,
-                 start_at: datetime, title: str) -> int:
+                 start_at: datetime, title: str, title_parts: dict | None = None,
+                 public: bool = True, delay: int = 0) -> int:
     """Game 1 of a hosted match between teams `names` (the first is Cool in odd games),
     made ahead to start at `start_at`: its id. `board`: a shipped or saved map's name,
     `random` (`random:SEED`), or None for one of the shipped maps; BoardError when it
@@ -49,8 +50,9 @@ def hosted_match(names: list[str], board: str | None, turns: int | None, *,
             raise BoardError(f"{board}: {getattr(error, 'strerror', None) or error}") from None
         board_row, map_turns = map_settings(path, record).board, record["turns"]
     game = protocol.game_create(board=board_row, team_names=list(names),
-                                turns=turns or map_turns, title=title, public_live=True,
-                                games=GAMES, start_at=start_at)
+                                turns=turns or map_turns, title=title, public_live=public,
+                                games=GAMES, start_at=start_at, title_parts=title_parts,
+                                delay_seconds=delay)
     return game.match_id
 
 
@@ -61,9 +63,11 @@ class HostedServer:
 
     def __init__(self, match) -> None:
         teams = sorted(match.teams.all(), key=lambda team: team.index)
-        self.seats = {team.name: team.seat for team in teams}
+        self.seats = {team.name: (team.seat, team.entrant_id) for team in teams}
+        self.fixture = match.fixture_id  # (a tournament's: its later games are the fixture's)
         self.settings = Settings(board=match.board, turns=match.turns,
-                                 team_names=[team.name for team in teams], public=True,
+                                 team_names=[team.name for team in teams],
+                                 public=match.public_live,
                                  title=match.title, title_parts=match.title_parts or {},
                                  delay=match.delay_s, made=match.pk, seats_by_port=True)
         self.server = ChaserServer(self.settings, (0, 0), games=GAMES, host=HOST,
@@ -81,8 +85,11 @@ class HostedServer:
 
     def _started(self, number: int, match_id: int, names: list[str]) -> None:
         if number > 1:  # a later game's teams are seated as the first game's, by name
-            for name, seat in self.seats.items():  # (the ladder rates each game)
-                Team.objects.filter(match_id=match_id, name=name).update(seat=seat)
+            for name, (seat, entrant) in self.seats.items():  # (the ladder rates each
+                Team.objects.filter(match_id=match_id, name=name).update(  # game, the
+                    seat=seat, entrant_id=entrant)  # tournament's table each team's)
+            if self.fixture is not None:
+                Match.objects.filter(pk=match_id).update(fixture_id=self.fixture)
         self._event(self.games_started, number).set()
 
     def _ended(self, result: GameResult) -> None:
