@@ -15,7 +15,7 @@ from matches.rules.records import parse_record
 from matches.services import transition
 from matches.services.archive import match_import
 from matches.services.matches import match_create
-from matches.services.transition import rules_state_before, turn_resolve
+from matches.services.transition import position_before, turn_resolve
 from tests.factories import make_match, put, record_json, submit
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def test_a_turn_is_played_on_the_state_of_its_own_match():
         return match
 
     imported = made_twice(played, lambda: match_import(parse_record(record_json())))
-    state = rules_state_before(imported, 2)
+    state = position_before(imported, 2)
     assert rules_for("kakomimasu").view(state)["cells"] == imported.turn_rows.get(number=1).cells
 
 

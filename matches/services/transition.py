@@ -40,7 +40,9 @@ match_ended = Signal()
 STATES = Kept("rules states", entries=512)  # (more than a venue has live at once)
 
 
-def _state_before(match: Match, turn: int) -> Any:
+def position_before(match: Match, turn: int) -> Any:
+    """The rules' state after turn - 1: the position turn `turn` is played on (the last
+    one computed, kept, when it is that one)."""
     cached = STATES.peek(identity(match))
     if cached and cached[0] == turn - 1:
         return cached[1]
@@ -102,7 +104,7 @@ def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn
             rules = rules_for(match.game)
             cached = STATES.peek(identity(match))
             shown = cached[2] if cached and cached[0] == number - 1 else None
-            state = _state_before(match, number)
+            state = position_before(match, number)
             if number == 1:  # the empty board's state, shown (a secret one is open by now)
                 shown = rules.view(state)
             mine = counted.get(match.pk, {})
@@ -168,11 +170,6 @@ def _committed(played: list[tuple[Match, Turn, Any, Any]]) -> None:
     turns_announce([(match, row, shown) for match, row, _, shown in played])
 
 
-def rules_state_before(match: Match, turn: int) -> Any:
-    """The rules' state after turn - 1 (the position the turn is played on)."""
-    return _state_before(match, turn)
-
-
 def move_resolve(*, match_id: int, number: int, now: datetime) -> Turn:
     """An alternating game's turn, resolved the moment the mover's legal move is stored
     (in the caller's transaction, the match row locked); then, for as long as the team
@@ -180,7 +177,7 @@ def move_resolve(*, match_id: int, number: int, now: datetime) -> Turn:
     row = turn_resolve(match_id=match_id, number=number, now=now)
     match = Match.objects.get(pk=match_id)
     rules = rules_for(match.game)
-    while not match.over and rules.must_pass(_state_before(match, match.resolved_turns + 1)):
+    while not match.over and rules.must_pass(position_before(match, match.resolved_turns + 1)):
         number = match.resolved_turns + 1
         mover = match.teams.get(index=rules.mover(number))
         Submission.objects.create(

@@ -156,7 +156,7 @@ def _move(request: Request, match: Match, team: Team, turn: int,
     if clock["remaining_ms"][team.index] <= 0:
         return storage.store(request, match, team, actions, Refusal(
             409, "time_over", "the team's thinking time has run out: the game is lost on time"))
-    played_on = transition.rules_state_before(
+    played_on = transition.position_before(
         Match.objects.select_related("board").get(pk=match.pk), turn)
     reason = rules.move_refusal(played_on, team.index, actions)
     if reason:
