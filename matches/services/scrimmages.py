@@ -26,15 +26,17 @@ from matches.services.programs import (
 
 # Scrimmages a team may ask for in an hour (the judges' are not counted): a scrimmage
 # holds a worker for its whole match, and a team's tries should not crowd out the
-# others'. A team's are those its own program plays as team A: the page seats the one
-# who asks first.
+# others'. A team's are the scrimmages its own program plays as team A (the page seats
+# the one who asks first); its ladder's and tournaments' matches are not scrimmages.
 SCRIMMAGES_AN_HOUR = 12
+SCRIMMAGE_TITLE = "Scrimmage: "  # (as scrimmage_start titles them)
 
 
 def scrimmages_check(name: str, now: datetime) -> None:
     """ProgramError 429 for a team that asked for SCRIMMAGES_AN_HOUR scrimmages this hour."""
     asked = Match.objects.filter(
-        created_at__gt=now - timedelta(hours=1), hosted_runs__team_index=0,
+        created_at__gt=now - timedelta(hours=1), title__startswith=SCRIMMAGE_TITLE,
+        hosted_runs__team_index=0,
         hosted_runs__version__program__name=name).distinct().count()
     if asked >= SCRIMMAGES_AN_HOUR:
         raise ProgramError(429, "too_many_scrimmages", f"at most {SCRIMMAGES_AN_HOUR} "
@@ -91,7 +93,7 @@ def scrimmage_with_level(program_id: int, level: int, *, board: str | None = Non
     with transaction.atomic():
         made = match_make(game=game, team_names=names, start_at=now + SCRIMMAGE_START,
                           boards=[chosen], timing=timing, public_live=True,
-                          title=f"Scrimmage: {names[0]} vs {names[1]}")
+                          title=f"{SCRIMMAGE_TITLE}{names[0]} vs {names[1]}")
         Team.objects.filter(match__in=made.games, index=1).update(seat=f"level-{level}")
         hosted_seat(made.games, 0, program.pk)
     return made.match

@@ -169,6 +169,10 @@ def test_a_team_starts_a_scrimmage_against_another_teams_program_or_a_level(team
     refused = client.post("/programs/scrimmage?lang=ja",
                           {"program": mine.pk, "opponent": "level-1"})
     assert refused.status_code == 429 and "練習試合" in refused.content.decode()
+    # its ladder's and tournaments' matches are not scrimmages it asked for
+    Match.objects.filter(pk=match.pk).update(title="Ladder: Kosen Nara vs Hà Nội")
+    assert client.post("/programs/scrimmage", {"program": mine.pk, "opponent": "level-1"}) \
+        .status_code == 302
 
 
 def test_a_team_cannot_use_or_see_another_teams_program(teams):
