@@ -7,6 +7,8 @@ handshake with an `Origin` goes on only when that origin is the server's own (th
 header's host and port) or a trusted one. A team's program sends no `Origin` and no
 cookie, only `Authorization: Bearer <token>`: such a handshake goes on when the token is
 a team's, and the token alone speaks for it. Anything else is refused with HTTP 403.
+A team's page in a browser (the play page), which cannot set that header, offers its
+token as the subprotocols `["bearer", <token>]`, which the socket answers with `bearer`.
 
 Channels' `SessionMiddleware` wraps the socket's `send` so that it can save a changed
 session and set its cookie with the handshake's answer. A websocket here never
@@ -81,6 +83,18 @@ def _team(authorization: bytes | None) -> Team | None:
     return team_by_authorization(authorization.decode("latin-1")) if authorization else None
 
 
+BEARER = "bearer"  # the subprotocol a browser's page offers its team's token with
+
+
+def _offered_token(scope) -> bytes | None:
+    """A page's token, offered as the subprotocols ["bearer", <token>] (a browser's
+    WebSocket cannot send an Authorization header), as the header would say it."""
+    offered = list(scope.get("subprotocols") or ())
+    if BEARER not in offered or offered.index(BEARER) + 1 >= len(offered):
+        return None
+    return f"Bearer {offered[offered.index(BEARER) + 1]}".encode("latin-1", "replace")
+
+
 async def _refuse(receive, send) -> None:
     """A close before the accept: the server answers the handshake with HTTP 403."""
     if (await receive())["type"] == "websocket.connect":
@@ -120,7 +134,7 @@ class HandshakeGuard:
 
     async def _guard(self, scope, receive, send):
         headers = dict(scope.get("headers") or ())
-        team = await _team(headers.get(b"authorization"))
+        team = await _team(headers.get(b"authorization") or _offered_token(scope))
         origin = headers.get(b"origin")
         if origin is not None:
             allowed = origin_allowed(origin.decode("latin-1"),

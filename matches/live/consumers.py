@@ -165,6 +165,13 @@ class HubConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         """A socket only sends (docs/live-protocol.md): what a client sends is ignored."""
 
+    async def accept(self, subprotocol=None, headers=None):
+        """A page that offered its team's token as a subprotocol (`bearer`, then the
+        token: spectator/sessions.py) is answered with `bearer`, as a browser requires."""
+        if subprotocol is None and "bearer" in (self.scope.get("subprotocols") or ()):
+            subprotocol = "bearer"
+        await super().accept(subprotocol, headers)
+
     async def refuse(self, code: int, message: dict | None = None):
         """Accept, say why (an `error` message) and close with a 44xx code: unlike a
         refused handshake (HTTP 403), a client can read the code."""

@@ -1,7 +1,11 @@
 // The play page: a person plays one team of a match through the answer API, with the
 // team's token (kept in this tab's sessionStorage, sent only in the Authorization
-// header). The match is read by polling GET /api/matches/{id}; a move is the POST a
-// program would send. What a game's moves look like comes from its module's `play`.
+// header, and offered to the match's socket). The match is read with GET
+// /api/matches/{id} when the page opens, when its socket says it has moved on (a turn, the
+// end, the judges' hand, an announcement: a version the page lacks) and at the moments
+// it changes by itself (the start, a strategy step's opening), never on a timer; a
+// move is the POST a program would send. What a game's moves look like comes from its
+// module's `play`.
 
 import { createBoard, drawState, gameRules } from "./board.js";
 import { ServerClock, formatCountdown } from "./clock.js";
@@ -9,7 +13,7 @@ import { setHidden, setText } from "./dom.js";
 import { gettext, inLanguage, interpolate, language, ngettext, withNodes } from "./i18n.js";
 import { drawNotices } from "./venue/notices.js";
 
-const POLL_MS = 700;
+const RETRY_MS = 3000; // after a read that failed (the server away for a moment)
 const NEXT_GAME_MS = 8000;
 // Why the server refused a move, by the API's error code (docs/api.md, "Errors"), in the
 // page's language; the server's own detail (in English) follows where it adds to it.
@@ -142,8 +146,58 @@ function start(page, data) {
   if (page.play?.start) page.play.start(servedBy(page));
   if (page.play?.kind === "agents") hookOrders(page);
   show(page, data);
-  poll(page);
+  follow(page);
+  wakeAtNextMoment(page);
   setInterval(() => tickClocks(page), 100);
+}
+
+// The match's socket (docs/live-protocol.md), opened with the team's token, offered as
+// the subprotocols ["bearer", token] (a browser cannot send the header): the team's own
+// match, live, as its program's socket. A version the page lacks has it read the match
+// once; a socket opened again after a drop does when its snapshot is not what it shows.
+function follow(page) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  let retry = 1000;
+  const connect = () => {
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${page.matchId}/`,
+                                 ["bearer", page.token]);
+    socket.onmessage = (event) => {
+      retry = 1000;
+      const message = JSON.parse(event.data);
+      const data = page.data;
+      page.root.dataset.socket = "open";
+      if (message.type === "snapshot") {
+        if (message.turn !== data.turn || message.status !== data.status) refresh(page);
+      } else if (message.type === "turn") {
+        if (message.turn > data.turn) refresh(page);
+      } else if (["end", "control", "notices"].includes(message.type)) {
+        refresh(page);
+      }
+    };
+    socket.onclose = (event) => {
+      page.root.dataset.socket = "closed";
+      if (event.code === 4404) return; // the token no longer watches it (a new one was given)
+      setTimeout(connect, retry);
+      retry = Math.min(retry * 2, 8000);
+    };
+  };
+  connect();
+}
+
+// The next moment the match changes with no news: its start, or the opening of the
+// strategy step after a turn's transition (a game of steps). A moment already past
+// (the server behind its time) is looked at again later and later.
+function wakeAtNextMoment(page) {
+  clearTimeout(page.wake);
+  const data = page.data;
+  let at = null;
+  if (data.status === "upcoming") at = data.start_at;
+  else if (data.status === "running" && !data.clocks && !data.strategy_turn && data.deadline
+           && !data.paused) at = data.deadline - data.strategy_ms;
+  if (at === null || at === undefined) return;
+  const wait = at - page.clock.now();
+  page.late = wait > 0 ? 0 : Math.min(8000, Math.max(250, (page.late || 125) * 2));
+  page.wake = setTimeout(() => refresh(page), wait > 0 ? wait + 50 : page.late);
 }
 
 // A game whose module brings its own interface (its `play.start` and `play.show`: the
@@ -175,9 +229,24 @@ async function sendActions(page, actions) {
   }
 }
 
+// Read the match once (one read at a time: one asked for meanwhile is made after it).
 async function refresh(page) {
+  if (page.reading) {
+    page.again = true;
+    return;
+  }
+  page.reading = true;
   const answer = await readMatch(page.matchId, page.token).catch(() => null);
   if (answer?.status === 200) show(page, answer.body);
+  page.reading = false;
+  const failed = !answer || answer.status >= 500 || answer.status === 429;
+  if (page.again || failed) {
+    page.again = false;
+    clearTimeout(page.wake);
+    page.wake = setTimeout(() => refresh(page), failed ? RETRY_MS : 0);
+  } else {
+    wakeAtNextMoment(page);
+  }
 }
 
 function teamMark(index, text) {
@@ -185,16 +254,6 @@ function teamMark(index, text) {
   span.className = `team-${"ab"[index]}-text`;
   span.textContent = text;
   return span;
-}
-
-async function poll(page) {
-  try {
-    const answer = await readMatch(page.matchId, page.token);
-    if (answer.status === 200) show(page, answer.body);
-  } catch {
-    // the server is away for a moment: keep the last position and ask again
-  }
-  if (page.data?.status !== "finished") setTimeout(() => poll(page), POLL_MS);
 }
 
 // A new answer: redraw the board when a turn was played, and the words every time.

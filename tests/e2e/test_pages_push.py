@@ -123,3 +123,38 @@ def test_the_control_room_asks_nothing_until_a_team_is_heard_from(room_match,
         f"() => document.querySelector('#match-{match.pk} li').textContent"
         ".includes('last request')", timeout=10_000)
     assert asked and all("part=live" in url for url in asked), asked
+
+
+@pytest.fixture
+def private_match(transactional_db):
+    """A private match under way, its first step open for an hour: a team's play page."""
+    return make_match(turns=5, strategy=3600, transition=0.5, public=False)
+
+
+def test_the_play_page_asks_nothing_until_its_socket_says_a_turn_was_played(
+        private_match, live_server_process, browser):
+    from tests.e2e.test_play import sign_in
+
+    match, tokens = private_match
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.clock.install()
+    asked = counted(page)
+    sign_in(page, f"{live_server_process}/matches/{match.pk}/play", tokens[0])
+    page.wait_for_selector(".board .cell")
+    page.wait_for_selector("[data-socket=open]")  # its team's socket, with its token
+    assert "Turn 1: send your actions" in page.inner_text("[data-to-move]")
+    quiet_for_30_s(page, asked)
+
+    def deadline_now():  # step 1 ends now: the server's clock plays turn 1
+        Match.objects.filter(pk=match.pk).update(
+            start_at=timezone.now() - timedelta(seconds=3600 - 0.3))
+        clock_wake()
+    in_a_thread(deadline_now)
+    page.wait_for_function("document.querySelector('[data-to-move]').textContent"
+                           ".includes('Turn 2: send your actions')", timeout=10_000)
+    # the match read again (told of turn 1, then at step 2's opening), and what the team
+    # sent for the new step (none)
+    reads = [url for url in asked if url.endswith(f"/api/matches/{match.pk}")]
+    assert reads and len(reads) <= 6, asked
+    assert all(url.endswith((f"/api/matches/{match.pk}", f"/api/matches/{match.pk}/actions"))
+               for url in asked), asked

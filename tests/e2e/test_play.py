@@ -177,14 +177,13 @@ def test_the_servers_refusal_is_shown_as_it_says_it(two_matches, live_server_pro
     sign_in(page, f"{base}/matches/{match.pk}/play", tokens[0])
     page.wait_for_selector(".board .cell")
     # the page stops hearing of the match, and the team's move arrives another way (a
-    # second tab): the page still offers a move the server no longer takes. (Its reads
-    # are made one after the other: once one is refused, none made before the move can
-    # still bring it; a read under way when the route was set once did, under load.)
+    # second tab): the page still offers a move the server no longer takes. (It reads
+    # the match when its socket tells it of the move: that read is refused.)
     url = f"{base}/api/matches/{match.pk}"
+    page.route(f"**/api/matches/{match.pk}", lambda route: route.abort())
     with page.expect_event("requestfailed", lambda request: request.url == url):
-        page.route(f"**/api/matches/{match.pk}", lambda route: route.abort())
-    assert api(base, f"/matches/{match.pk}/actions", tokens[0],
-               {"actions": [{"move": "55u0"}], "turn": 1})[0] == 202
+        assert api(base, f"/matches/{match.pk}/actions", tokens[0],
+                   {"actions": [{"move": "55u0"}], "turn": 1})[0] == 202
     page.click("[data-tray] [data-piece='a']")
     cell = page.locator(".board .cell[data-x='4'][data-y='4']")
     cell.hover()

@@ -130,3 +130,29 @@ async def test_the_control_room_is_told_of_a_question_and_a_team_heard_from_judg
     await next_of(room, "changed")
     assert await room.receive_nothing(timeout=0.3)
     await room.disconnect()
+
+
+async def test_a_teams_page_offers_its_token_as_a_subprotocol_and_watches_its_match_live():
+    from channels.testing import WebsocketCommunicator
+
+    from spectator.asgi import application
+    from tests.factories import make_match
+    from tests.live.clients import BROWSER
+
+    match, tokens = await sync_to_async(make_match)(public=False)
+    path = f"/ws/matches/{match.pk}/"
+    assert await first_answer(browser_socket(path)) == ("closed", 4404)  # anyone: none
+    for offered, opens in ((["bearer", tokens[0]], True), (["bearer", "made-up"], False),
+                           (["bearer"], False)):
+        socket = WebsocketCommunicator(application, path, headers=BROWSER,
+                                       subprotocols=offered)
+        kind, message = await first_answer(socket)
+        assert (kind == "message" and message["type"] == "snapshot") == opens, (offered, kind)
+        if opens:
+            assert message["match"]["behind_s"] == 0
+            await socket.disconnect()
+    # a page of another site may not use a team's token either
+    other = WebsocketCommunicator(application, path, subprotocols=["bearer", tokens[0]],
+                                  headers=[(b"origin", b"http://evil.example"),
+                                           (b"host", b"127.0.0.1")])
+    assert await first_answer(other) == ("403", None)
