@@ -4,7 +4,8 @@ Each cache is a `Kept`: values by key, at most `entries` of them and `limit` byt
 text or pictures, the least recently used going first (the texts sent, the pictures and
 clips drawn, the tokens' teams). A `Fresh` is one value this process keeps for a few
 seconds (its copy of what the shared cache says, a health answer): built again once it
-is older. Keys carry what makes a value stale (its
+is older. An `Every` is the last time the process did something it does at most once a
+few seconds. Keys carry what makes a value stale (its
 turn, its visibility, its result) and what names the match for good: `identity(match)`,
 its id *and* the moment its row was made. An id comes back (a test's rolled-back
 match on SQLite, a match deleted and another made) but never with the same creation
@@ -120,6 +121,33 @@ class Fresh:
     def reset(self) -> None:
         with self._lock:
             self.last, self._at, self.built = None, None, 0
+
+
+class Every:
+    """Something this process does at most once a `seconds` (the clock's heartbeat, its
+    looks for lost workers and for the ladder's next matches): `due(now)` says whether
+    it is time, and if so notes `now` as the last time. `now` is a datetime or a number
+    of seconds, the same kind at every call. `caches_reset()` forgets the last time."""
+
+    def __init__(self, name: str, seconds: float) -> None:
+        self.name, self.seconds = name, seconds
+        self._at: Any = None
+        self._lock = threading.Lock()
+        _RESETS.append(self.reset)
+
+    def due(self, now: Any) -> bool:
+        with self._lock:
+            if self._at is not None:
+                gap = now - self._at
+                if (gap.total_seconds() if hasattr(gap, "total_seconds") else gap) \
+                        < self.seconds:
+                    return False
+            self._at = now
+            return True
+
+    def reset(self) -> None:
+        with self._lock:
+            self._at = None
 
 
 def _size(value: Any) -> int:

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.dispatch import receiver
 
+from matches.caches import Every
 from matches.models import HostedRun, LadderStanding, Match, Program, ProgramVersion
 from matches.services.clock import clock_ticked
 from matches.services.ladder import MODEL
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 LOOK_SECONDS = 30.0
 NEIGHBOURS = 3  # the nearest in rating, one chosen at random
 KIND = "Ladder"  # the matches' titles begin with it
-_looked = {"at": None}
+LOOKS = Every("ladder look", LOOK_SECONDS)
 
 
 def games_an_hour() -> int:
@@ -109,7 +110,6 @@ def _ratings(game: str, programs: list[Program]) -> dict[int, float]:
 
 @receiver(clock_ticked)
 def _clock_ticked(sender, now: datetime, woken: bool, **kwargs) -> None:
-    if _looked["at"] is None or now - _looked["at"] >= timedelta(seconds=LOOK_SECONDS):
-        _looked["at"] = now
+    if LOOKS.due(now):
         ladder_look(now)
     return None

@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.dispatch import receiver
 
+from matches.caches import Every
 from matches.models import HostedRun, Match
 from matches.services.clock import clock_ticked
 from matches.services.control import ControlError, match_void
@@ -22,7 +23,7 @@ from matches.services.control import ControlError, match_void
 log = logging.getLogger(__name__)
 
 LOOK_SECONDS = 1.0  # how often the clock looks: one indexed query of the runs playing
-_looked = {"at": None}
+LOOKS = Every("lost workers look", LOOK_SECONDS)
 
 
 def lost_runs_end(now: datetime) -> int:
@@ -50,8 +51,7 @@ def lost_runs_end(now: datetime) -> int:
 
 @receiver(clock_ticked)
 def _clock_ticked(sender, now: datetime, woken: bool, **kwargs) -> None:
-    if _looked["at"] is None or now - _looked["at"] >= timedelta(seconds=LOOK_SECONDS):
-        _looked["at"] = now
+    if LOOKS.due(now):
         lost_runs_end(now)
     return None
 

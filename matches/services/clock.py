@@ -33,6 +33,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from matches import selectors
+from matches.caches import Every
 from matches.live.hub import stop_if_cancelled
 from matches.live.outbox import OUTBOX
 from matches.models import Match
@@ -179,13 +180,12 @@ def layer_reaches_other_processes(layer) -> bool:
 # reads it (matches/views/operations.py). Written at most once a HEARTBEAT_SECONDS.
 CLOCK_TICKED_KEY = "clock:ticked"
 HEARTBEAT_SECONDS = 1.0
-_heartbeat = {"at": 0.0}
+HEARTBEAT = Every("clock heartbeat", HEARTBEAT_SECONDS)
 
 
 def heartbeat() -> None:
     now = time.time()
-    if now - _heartbeat["at"] >= HEARTBEAT_SECONDS:
-        _heartbeat["at"] = now
+    if HEARTBEAT.due(now):
         try:
             cache.set(CLOCK_TICKED_KEY, now, timeout=3600)
         except Exception:  # a cache that fails never stops the clock
