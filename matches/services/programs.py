@@ -82,6 +82,8 @@ def program_hand_in(*, game: str, name: str, language: str, filename: str, data:
     filename = PurePath(str(filename).replace("\\", "/")).name[:255]
     if not filename or filename in (".", ".."):
         raise ProgramError(400, "bad_file", "the file has no name")
+    if any(ord(char) < 32 or ord(char) == 127 for char in filename):  # (NUL: PostgreSQL's
+        raise ProgramError(400, "bad_file", "the file's name has control characters")  # 500)
     if not data:
         raise ProgramError(400, "bad_file", "the file is empty")
     if len(data) > SOURCE_LIMIT:

@@ -167,7 +167,9 @@ def test_a_build_that_never_ends_is_stopped(monkeypatch):
 def test_what_cannot_be_handed_in_is_refused_before_anything_is_stored():
     for fields, code in (({"game": "chess"}, "bad_game"), ({"language": "cobol"}, "bad_language"),
                          ({"name": ""}, "bad_name"), ({"data": b""}, "bad_file"),
-                         ({"data": b"x" * (programs.SOURCE_LIMIT + 1)}, "too_large")):
+                         ({"data": b"x" * (programs.SOURCE_LIMIT + 1)}, "too_large"),
+                         ({"filename": "main\x00.py"}, "bad_file"),
+                         ({"filename": "ma\nin.py"}, "bad_file")):
         ask = {"game": "kakomimasu", "name": "Hà Nội", "language": "python",
                "filename": "main.py", "data": b"print(1)\n", "by": "judge:test", **fields}
         with pytest.raises(ProgramError) as refused:
