@@ -18,7 +18,7 @@ from matches.live import messages
 from matches.live.outbox import OUTBOX, Triple
 from matches.live.viewers import viewers_news
 from matches.models import Fixture, Match, Tournament, Turn
-from matches.selectors import epoch_ms
+from matches.selectors import epoch_ms, match_games
 from matches.selectors.notices import for_everyone
 
 log = logging.getLogger(__name__)
@@ -159,9 +159,24 @@ def end_announce(match: Match) -> None:
     OUTBOX.on_commit(partial(end_news, match))
 
 
+def made_news(match: Match) -> list[Triple]:
+    """A match made: its line to the lists; a later game of a match of several, the
+    match's games to the sockets of the games before it (`next_game`), as late as the
+    public may see the new game."""
+    news = summary_news(match)
+    if match.first_game_id:
+        first = Match.objects.get(pk=match.first_game_id)
+        games = [game.pk for game in match_games(first)]
+        told = messages.next_game(games)
+        news += [(match_group(game), told, late_of(match)) for game in games
+                 if game != match.pk]
+    return news
+
+
 def summary_announce(match: Match) -> None:
-    """A match's line changed (it was made, or its next game was)."""
-    OUTBOX.on_commit(partial(summary_news, match))
+    """A match's line changed (it was made, or its next game was): a later game's making
+    is told to the games before it too."""
+    OUTBOX.on_commit(partial(made_news, match))
 
 
 def visibility_announce(match: Match, was_public: bool) -> None:

@@ -248,3 +248,10 @@ def line(summary_of: dict[str, Any], tournament_id: int) -> dict[str, Any]:
     return {"type": "line", "tournament": tournament_id, "match": summary_of["id"],
             "status": summary_of["status"], "turn": summary_of["turn"],
             "turns": summary_of["turns"], "headline": summary_of["headline"]}
+
+
+def next_game(games: list[int]) -> dict[str, Any]:
+    """A later game of a match of several was made: the match's games so far, in order
+    (their ids), to the sockets of the games before it (a venue screen moves on to the
+    next one, a team's play page offers it). Throwaway: it carries no turn."""
+    return {"type": "next_game", "games": games}

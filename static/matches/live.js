@@ -65,6 +65,9 @@ export class MatchStream {
       case "viewers":
         this.emit("onViewers", message.count);
         break;
+      case "next_game": // a later game of the match was made: the match's games, in order
+        this.emit("onNextGame", message.games);
+        break;
     }
   }
 

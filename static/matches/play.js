@@ -170,7 +170,7 @@ function follow(page) {
         if (message.turn !== data.turn || message.status !== data.status) refresh(page);
       } else if (message.type === "turn") {
         if (message.turn > data.turn) refresh(page);
-      } else if (["end", "control", "notices"].includes(message.type)) {
+      } else if (["end", "control", "notices", "next_game"].includes(message.type)) {
         refresh(page);
       }
     };

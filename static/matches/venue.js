@@ -18,7 +18,7 @@ import { drawCallouts } from "./venue/callouts.js";
 import { drawNames, drawTeams } from "./venue/cards.js";
 import { drawChessClocks } from "./venue/chess-clocks.js";
 import { drawFailures, refitFailures } from "./venue/failures.js";
-import { followNextGame } from "./venue/next-game.js";
+import { followNextGame, heardNextGame } from "./venue/next-game.js";
 import { drawNotices } from "./venue/notices.js";
 import { drawResult, drawTitle } from "./venue/result.js";
 import { newScreen, readControl, readEnd, readSnapshot, readTurn, stepState } from "./venue/screen.js";
@@ -100,6 +100,9 @@ export function startVenue(root, matchId, { followGames = false } = {}) {
     },
     onViewers(count) {
       drawViewers(root, count);
+    },
+    onNextGame(games) {
+      if (followGames) heardNextGame(screen, games);
     },
     onStatus(connection) {
       screen.connection = connection;

@@ -158,3 +158,31 @@ def test_the_play_page_asks_nothing_until_its_socket_says_a_turn_was_played(
     assert reads and len(reads) <= 6, asked
     assert all(url.endswith((f"/api/matches/{match.pk}", f"/api/matches/{match.pk}/actions"))
                for url in asked), asked
+
+
+@pytest.fixture
+def first_of_two_over(transactional_db):
+    """The first game of a match of two is over; its second is not made yet (a CHaser
+    game is made when it starts)."""
+    from matches.services.transition import turn_resolve
+
+    match = make_match(turns=1, start_in=-10, strategy=1.0)[0]
+    Match.objects.filter(pk=match.pk).update(match_games=2)
+    turn_resolve(match_id=match.pk, number=1)
+    return match.pk
+
+
+def test_a_games_venue_asks_for_the_next_game_once_then_waits_for_its_socket(
+        first_of_two_over, live_server_process, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.clock.install()
+    asked = counted(page)
+    page.goto(f"{live_server_process}/matches/{first_of_two_over}/")
+    page.wait_for_selector("[data-result]:not([hidden])")
+    page.wait_for_load_state("networkidle")
+    asked.clear()
+    page.clock.fast_forward(21_000)  # the result has stood its while: it asks once
+    page.wait_for_timeout(300)
+    page.wait_for_load_state("networkidle")
+    assert asked == [f"{live_server_process}/api/matches/{first_of_two_over}"], asked
+    quiet_for_30_s(page, asked)

@@ -156,3 +156,18 @@ async def test_a_teams_page_offers_its_token_as_a_subprotocol_and_watches_its_ma
                                   headers=[(b"origin", b"http://evil.example"),
                                            (b"host", b"127.0.0.1")])
     assert await first_answer(other) == ("403", None)
+
+
+async def test_a_games_socket_hears_of_the_next_game_of_its_match():
+    from matches.services.matches import next_game_create
+    from tests.factories import make_match
+
+    first, _ = await sync_to_async(make_match)()
+    socket = browser_socket(f"/ws/matches/{first.pk}/")
+    assert (await first_answer(socket))[0] == "message"
+    second = await sync_to_async(next_game_create)(
+        first=first, board=first.board, agents=first.agents,
+        start_at=timezone.now() + timedelta(minutes=1), secret_board=False)
+    told = await next_of(socket, "next_game")
+    assert told == {"type": "next_game", "games": [first.pk, second.pk]}
+    await socket.disconnect()
