@@ -84,9 +84,8 @@ def summary_news(match: Match, now=None, scores=None) -> list[Triple]:
     news = [(JUDGES_LIST_GROUP, summary, 0)]
     if match.published or match.public_live:  # a live one's last summary ends its run
         news.append((LIST_GROUP, summary, late_of(match)))
-    tournament_id = match.fixture_id and not match.first_game_id and \
-        _tournament_of(match.fixture_id)
-    if tournament_id:  # its line on its tournament's page (which shows the first games)
+    tournament_id = match.fixture_id and _tournament_of(match.fixture_id)
+    if tournament_id:  # its line on its tournament's page and walls (a later game's too)
         line = messages.line(summary["match"], tournament_id)
         news += [(tournament_group(tournament_id, judges=True), line, 0),
                  (tournament_group(tournament_id), line, late_of(match))]

@@ -171,11 +171,11 @@ def screens(request: HttpRequest) -> HttpResponse:
             return error_page(400, gettext("tournament: give a tournament's number, e.g. 3"))
         matches = round_matches(request.user, int(following))
         ids = [match.pk for match in matches]
-        if request.GET.get("ids"):  # what the wall asks every few seconds
+        if request.GET.get("ids"):  # what the wall asks when its tournament changed
             return JsonResponse({"ids": ids})
         return render(request, "matches/screens.html", {
             "matches": matches, "limit": WALL_LIMIT, "following": following,
-            "ids": ",".join(map(str, ids))})
+            "ids": ",".join(map(str, ids)), "version": selectors.epoch_ms(timezone.now())})
     wanted = [part.strip() for part in request.GET.get("matches", "").split(",") if part.strip()]
     # a screen in the hall says what is wrong in its language, on its dark page
     if not all(MATCH_NUMBER.fullmatch(part) for part in wanted):

@@ -186,3 +186,21 @@ def test_a_games_venue_asks_for_the_next_game_once_then_waits_for_its_socket(
     page.wait_for_load_state("networkidle")
     assert asked == [f"{live_server_process}/api/matches/{first_of_two_over}"], asked
     quiet_for_30_s(page, asked)
+
+
+def test_a_wall_following_a_tournament_asks_nothing_until_a_round_is_drawn(
+        upcoming_cup, live_server_process, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.clock.install()
+    asked = counted(page)
+    page.goto(f"{live_server_process}/screens/?tournament={upcoming_cup}")
+    page.wait_for_selector(".wall .empty")
+    quiet_for_30_s(page, asked)
+
+    def start_now():  # the server's runner makes round 1's matches: the wall is told
+        Tournament.objects.filter(pk=upcoming_cup).update(
+            start_at=timezone.now(), next_check_at=timezone.now())
+        clock_wake()
+    in_a_thread(start_now)
+    page.wait_for_selector("section.mini .board .cell", timeout=10_000)
+    assert any("ids=1" in url for url in asked), asked
