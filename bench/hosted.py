@@ -123,7 +123,7 @@ def round_of(count: int, turns: int, programs: tuple[int, int]) -> tuple[float, 
         if timezone.now() - start > timedelta(minutes=10):
             raise SystemExit("ten minutes and the round is not over")
         time.sleep(0.5)
-    ended = [match for match in Match.objects.filter(pk__in=ids)]
+    ended = list(Match.objects.filter(pk__in=ids))
     last = max(match.deadline(match.turns) for match in ended)
     complete = sum(1 for match in ended if match.resolved_turns == match.turns)
     return (last - first).total_seconds(), complete
