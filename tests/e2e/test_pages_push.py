@@ -4,6 +4,7 @@ Chromium opens each one, its clock (Playwright's) is run on for 30 s, and the pa
 HTTP requests are counted: none; then a change made on the server still shows."""
 
 import json
+import re
 import urllib.request
 from datetime import timedelta
 
@@ -204,3 +205,38 @@ def test_a_wall_following_a_tournament_asks_nothing_until_a_round_is_drawn(
     in_a_thread(start_now)
     page.wait_for_selector("section.mini .board .cell", timeout=10_000)
     assert any("ids=1" in url for url in asked), asked
+
+
+@pytest.fixture
+def cup_under_way(transactional_db):
+    """A tournament whose round 1 is being played, a turn every 0.7 s (the server's)."""
+    from matches.tournaments.runner import tournaments_tick
+
+    created = tournament_create(Plan(
+        name="Quick cup", game="kakomimasu", format="round-robin", public=True,
+        teams=[EntrantSpec(name) for name in ("Alpha", "Beta")], start_at=timezone.now(),
+        boards=["A-1"], turns=30, strategy_seconds=0.5, transition_seconds=0.2))
+    tournaments_tick(timezone.now())  # its match made, to start now (not a lead later)
+    Match.objects.filter(fixture__tournament=created.tournament).update(start_at=timezone.now())
+    return created.tournament.pk
+
+
+def test_the_tournament_pages_live_scores_come_by_its_socket(cup_under_way,
+                                                            live_server_process, browser):
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    asked = counted(page)
+    page.goto(f"{live_server_process}/tournaments/{cup_under_way}/")
+    score = page.locator("#schedule .live-score")
+    score.wait_for(timeout=10_000)  # (read again once the match started, if need be)
+    page.wait_for_load_state("networkidle")
+    asked.clear()
+    first = score.inner_text()
+    page.wait_for_function(  # two turns later, written in place
+        f"() => document.querySelector('#schedule .live-score').textContent !== {first!r}"
+        " && document.querySelector('#schedule .live-score').textContent.startsWith('turn ')",
+        timeout=10_000)
+    page.wait_for_timeout(1500)
+    assert asked == [], asked
+    written = score.text_content()  # as the server writes it: "turn 3/30 · 4 – 0"
+    assert written != first and re.fullmatch(r"turn \d+/30( · −?\d+\u00a0–\u00a0−?\d+)?",
+                                             written), written
