@@ -1,0 +1,105 @@
+"""The layout of several hosts (docs/deployment.md, "Several hosts"), each a network
+namespace of its own with its own address (tests/deploy/hosts.py):
+
+    database host 10.77.0.1   PostgreSQL :5432, Redis :6379 (the run's, relayed)
+    web-a         10.77.0.11  daphne :8000
+    web-b         10.77.0.12  daphne :8000
+    clock         10.77.0.13  manage.py runclock
+
+A match is played; viewers on web-a and on web-b each get every turn once and in order.
+In the middle of the match web-b dies (every process on it killed at once); its viewers
+reconnect to web-a, as the load balancer would send them, with the last turn they have
+(`?since=N`), and lose no turn.
+
+Namespaces are made as any user may where the kernel allows unprivileged user
+namespaces (Debian's default); where it does not, the test is skipped with the reason,
+as the hosted programs' sandbox tests are (tests/hosting/)."""
+
+import os
+import sys
+from urllib.parse import urlparse
+
+import pytest
+
+from matches.models import Submission
+from tests.conftest import ROOT, test_database_url
+from tests.deploy import hosts
+from tests.deploy.checks import (
+    STEP,
+    assert_every_turn_once_in_order,
+    assert_resolved_once_and_replayed,
+    resolved,
+)
+from tests.deploy.conftest import Player, Viewer, Watching, wait_until
+from tests.deploy.test_scaled_sharded_layer import start_in
+from tests.factories import make_match
+
+WHY_NOT = hosts.available()
+
+# (the PostgreSQL + Redis pass of make test only: it needs both)
+pytestmark = [pytest.mark.once_on_postgres,
+              pytest.mark.skipif(bool(WHY_NOT), reason=WHY_NOT or "namespaces can be made")]
+
+TURNS = 8
+WEB_PORT = 8000
+
+
+def moved(url: str, address: str) -> str:
+    """`url` with its host and port replaced by `address` (host:port)."""
+    place = urlparse(url)
+    login = place.netloc.rpartition("@")[0]
+    return place._replace(netloc=f"{login}@{address}" if login else address).geturl()
+
+
+@pytest.fixture
+def network(transactional_db, tmp_path):
+    made = hosts.Network(tmp_path)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def test_web_hosts_behind_a_balancer_and_one_killed_mid_match(network, tmp_path):
+    database = test_database_url()
+    redis_url = os.environ["REDIS_URL"]
+    # the database host: the run's PostgreSQL and Redis at its address
+    env = dict(
+        os.environ, PYTHONUNBUFFERED="1",
+        DATABASE_URL=moved(database, network.serve_inside(5432, urlparse(database).port)),
+        REDIS_URL=moved(redis_url, network.serve_inside(6379, urlparse(redis_url).port)),
+        # (the viewers come from the database host's address)
+        SPECTATOR_TRUSTED_NETWORKS=f"{hosts.NETWORK}.0/24")
+    web_a, web_b, clock = (network.host(name) for name in ("web-a", "web-b", "clock"))
+    assert len({web_a.address, web_b.address, clock.address, hosts.DATABASE_HOST}) == 4
+
+    match, tokens = make_match(turns=TURNS, start_in=3600, **STEP)
+    for web in (web_a, web_b):
+        web.run([os.path.join(os.path.dirname(sys.executable), "daphne"),
+                 "-b", web.address, "-p", str(WEB_PORT), "--proxy-headers",
+                 "spectator.asgi:application"], f"daphne-{web.name}", env=env, cwd=ROOT)
+    clock.run([sys.executable, "manage.py", "runclock"], "runclock", env=env, cwd=ROOT)
+    port_a, port_b = (network.reach(web.address, WEB_PORT) for web in (web_a, web_b))
+    wait_until(lambda: hosts.serving(port_a) and hosts.serving(port_b), "both web hosts")
+
+    start_in(match, 2)
+    on_a = [Viewer(port_a, match.pk, since) for since in (None, 0)]
+    on_b = [Viewer(port_b, match.pk, since) for since in (None, 0)]
+    with Player([port_a], match.pk, tokens[0]):
+        watching = Watching(on_a + on_b, seconds=60)
+        # web-b's viewers have had a few turns; then web-b dies with turns still to come
+        wait_until(lambda: all(len(viewer.turns) >= 3 for viewer in on_b), "turn 3 on web-b")
+        assert resolved(match) < TURNS - 2
+        for viewer in on_b:  # the balancer sends their next connection to web-a
+            viewer.port = port_a
+        web_b.kill()
+        assert not web_b.alive and not hosts.serving(port_b)
+        viewers = watching.finish()
+    assert_every_turn_once_in_order(viewers, TURNS)
+    assert [viewer.connections for viewer in on_a] == [1, 1]
+    assert [viewer.connections for viewer in on_b] == [2, 2]
+    assert_resolved_once_and_replayed(match)
+    assert Submission.objects.filter(match=match, status_code__lt=300).exists()
+    # each server and the clock ran on its own host, at its own address
+    for web in (web_a, web_b):
+        assert f"{web.address}:{WEB_PORT}" in (tmp_path / f"daphne-{web.name}.log").read_text()
