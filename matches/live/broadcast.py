@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from matches.caches import identity, resettable
 from matches.live import messages
 from matches.live.outbox import OUTBOX, Triple
 from matches.live.viewers import viewers_news
@@ -39,9 +40,19 @@ def tournament_group(tournament_id: int, judges: bool = False) -> str:
 
 
 @functools.lru_cache(maxsize=4096)
-def _tournament_of(fixture_id: int) -> int | None:
-    """A fixture's tournament (never changes: kept, so that a turn asks it once)."""
+def _fixture_tournament(fixture_id: int, match_identity: tuple) -> int | None:
     return Fixture.objects.filter(pk=fixture_id).values_list("tournament_id", flat=True).first()
+
+
+resettable(_fixture_tournament.cache_clear)
+
+
+def _tournament_of(match: Match) -> int | None:
+    """A match's tournament (kept, keyed by the match's identity, so that a turn asks it
+    once: a fixture's tournament never changes)."""
+    if not match.fixture_id:
+        return None
+    return _fixture_tournament(match.fixture_id, identity(match))
 
 
 def late_of(match: Match) -> int:
@@ -84,7 +95,7 @@ def summary_news(match: Match, now=None, scores=None) -> list[Triple]:
     news = [(JUDGES_LIST_GROUP, summary, 0)]
     if match.published or match.public_live:  # a live one's last summary ends its run
         news.append((LIST_GROUP, summary, late_of(match)))
-    tournament_id = match.fixture_id and _tournament_of(match.fixture_id)
+    tournament_id = _tournament_of(match)
     if tournament_id:  # its line on its tournament's page and walls (a later game's too)
         line = messages.line(summary["match"], tournament_id)
         news += [(tournament_group(tournament_id, judges=True), line, 0),
