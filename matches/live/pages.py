@@ -91,15 +91,21 @@ class PageConsumer(HubConsumer):
     late = 0  # the page's spectator delay for this socket, ms
     key: int | None = None
 
+    held: list[dict] | None = None  # events that come while the socket opens
+
     async def joined(self, group: str, delayed: bool) -> None:
         """Join the group (through its delay line when `delayed`), accept, and send the
-        opening `changed`."""
+        opening `changed`, then what the group said meanwhile."""
+        self.held = []
         self.hub = await (DelayLine.join(group, self) if delayed else Hub.join(group, self))
         self.group, self.heard = group, Heard.joined(group)
         await self.accept()
         text = json.dumps(messages.changed(self.page, self.key, self.heard.version(self.late)))
         await self.send(text_data=text)
         BYTES.charge(client_address(self.scope), len(text))
+        held, self.held = self.held, None
+        for event in held:
+            await self.deliver(event)
 
     async def ended_socket(self):
         if self.group is not None:
@@ -109,7 +115,10 @@ class PageConsumer(HubConsumer):
     async def deliver(self, event):
         if event["kind"] == "changed" and self.heard is not None:
             self.heard.latest = max(self.heard.latest, event.get("version") or 0)
-        await self.send(text_data=event["text"])
+        if self.held is not None:
+            self.held.append(event)
+        else:
+            await self.send(text_data=event["text"])
 
     async def resync(self):
         """The hub was out of its group for a while: a change may have been lost, and

@@ -52,6 +52,7 @@ async function read() {
       const now = await answer.json();
       clock.update(now.server_time);
       decide(now);
+      reads.done = true;
     } else {
       failed = true;
     }
@@ -90,7 +91,7 @@ function heard(match) {
   return was !== match.status;
 }
 
-function follow(path, told) {
+function follow(path, told, closed = () => {}) {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   let retry = 1000;
   const connect = () => {
@@ -100,6 +101,7 @@ function follow(path, told) {
       told(JSON.parse(event.data));
     };
     socket.onclose = (event) => {
+      closed();
       if (event.code === 4404) return;
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 8000);
@@ -118,6 +120,8 @@ follow("/ws/matches/", (message) => {
     reads.statuses.delete(message.match);
     read();
   }
+}, () => { // no socket yet (the server's sockets full, say): the screen still shows what is on
+  if (!reads.statuses.size && !reads.done) read();
 });
 // A followed tournament's page: its `changed` says when it has moved on (its end).
 if (TOURNAMENT && /^[0-9]{1,18}$/.test(TOURNAMENT)) {

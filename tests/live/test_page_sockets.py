@@ -171,3 +171,22 @@ async def test_a_games_socket_hears_of_the_next_game_of_its_match():
     told = await next_of(socket, "next_game")
     assert told == {"type": "next_game", "games": [first.pk, second.pk]}
     await socket.disconnect()
+
+
+async def test_a_teams_token_opens_the_socket_of_its_matchs_later_game():
+    from channels.testing import WebsocketCommunicator
+
+    from matches.services.matches import next_game_create
+    from spectator.asgi import application
+    from tests.factories import make_match
+    from tests.live.clients import BROWSER
+
+    first, tokens = await sync_to_async(make_match)(public=False)
+    second = await sync_to_async(next_game_create)(
+        first=first, board=first.board, agents=first.agents,
+        start_at=timezone.now() + timedelta(minutes=1), secret_board=False)
+    socket = WebsocketCommunicator(application, f"/ws/matches/{second.pk}/", headers=BROWSER,
+                                   subprotocols=["bearer", tokens[1]])
+    kind, message = await first_answer(socket)
+    assert kind == "message" and message["type"] == "snapshot"
+    await socket.disconnect()
