@@ -67,6 +67,22 @@ def available() -> str:
     return ""
 
 
+SOCKETS = "spectator-hosts-"  # the relays' folders, in the temporary folder: -PID-...
+
+
+def sockets_left() -> None:
+    """Remove the relays' folders of test processes that are gone (killed: a test that
+    ends removes its own)."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SOCKETS}*-*"):
+        pid = folder.name.removeprefix(SOCKETS).partition("-")[0]
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (ValueError, PermissionError):
+            continue  # (not one of these, or another user's process: running)
+
+
 def _children(pid: int) -> list[int]:
     with open(f"/proc/{pid}/task/{pid}/children") as listed:
         return [int(child) for child in listed.read().split()]
@@ -110,7 +126,8 @@ class Network:
         self.processes: list[subprocess.Popen] = []
         self.hosts: list[Host] = []
         # Unix sockets' paths are short (107 bytes): not under pytest's tmp_path
-        self.sockets = Path(tempfile.mkdtemp(prefix="spectator-hosts-"))
+        sockets_left()
+        self.sockets = Path(tempfile.mkdtemp(prefix=f"{SOCKETS}{os.getpid()}-"))
         try:
             self.holder = self._spawn(
                 [tool("unshare"), "--user", "--map-root-user", "--net", "--pid", "--fork",

@@ -75,9 +75,9 @@ def test_web_hosts_behind_a_balancer_and_one_killed_mid_match(network, tmp_path)
 
     match, tokens = make_match(turns=TURNS, start_in=3600, **STEP)
     for web in (web_a, web_b):
-        web.run([os.path.join(os.path.dirname(sys.executable), "daphne"),
-                 "-b", web.address, "-p", str(WEB_PORT), "--proxy-headers",
-                 "spectator.asgi:application"], f"daphne-{web.name}", env=env, cwd=ROOT)
+        web.run([sys.executable, "-m", "daphne", "-b", web.address, "-p", str(WEB_PORT),
+                 "--proxy-headers", "spectator.asgi:application"], f"daphne-{web.name}",
+                env=env, cwd=ROOT)
     clock.run([sys.executable, "manage.py", "runclock"], "runclock", env=env, cwd=ROOT)
     port_a, port_b = (network.reach(web.address, WEB_PORT) for web in (web_a, web_b))
     wait_until(lambda: hosts.serving(port_a) and hosts.serving(port_b), "both web hosts")
