@@ -136,8 +136,9 @@ def notices_news() -> list[Triple]:
 
 def tournament_news(tournament_id: int) -> list[Triple]:
     """Something of a tournament's page changed (a fixture settled or judged, a round
-    drawn, a match made or published): its judges may read it again now, everyone else
-    once it has come to them, a spectator delay later."""
+    drawn, a match made or published): its judges may read it again now; everyone else
+    hears of it once it has come to them, a spectator delay later (held as its lines
+    are: that something changed tells something too), and reads it then."""
     tournament = Tournament.objects.filter(pk=tournament_id).only("settings").first()
     if tournament is None:
         return []
@@ -146,7 +147,7 @@ def tournament_news(tournament_id: int) -> list[Triple]:
     return [(tournament_group(tournament_id, judges=True),
              messages.changed("tournament", tournament_id, now), 0),
             (tournament_group(tournament_id),
-             messages.changed("tournament", tournament_id, now + delay), 0)]
+             messages.changed("tournament", tournament_id, now + delay), delay)]
 
 
 # What the services call, in the transaction that stores the change (or after it): each

@@ -5,8 +5,8 @@ it again (`changed`, versioned) or brings what changed itself (a tournament's `l
 A page's version is a moment (epoch ms): a read made at or after it shows the change.
 A page knows the version of what it shows (the moment it was read), so a `changed` it
 already has is dropped, and one it lacks makes it read once, at that moment (the public
-hears of a change at once, and reads it once it has come to them, its spectator delay
-later). A socket's first message is a `changed` too: the latest version its process
+hears of a change once it has come to them, its spectator delay later, as its matches'
+turns). A socket's first message is a `changed` too: the latest version its process
 heard for the page, or, where the process has listened to the page's group for less
 long than the page has been open, the moment it started listening (plus the delay): a
 page read before then may have missed a change, and reads again; a crowd that opens a
@@ -132,8 +132,8 @@ class PageConsumer(HubConsumer):
 class TournamentConsumer(PageConsumer):
     """/ws/tournaments/<id>/: a tournament's page. `changed` when it is to be read again,
     and each of its matches' `line` after each turn. The judges' socket hears both live;
-    everyone else's behind the tournament's spectator delay (the lines come that late,
-    the `changed` at once with its version that late)."""
+    everyone else's behind the tournament's spectator delay (through the group's delay
+    line, live/delay.py)."""
 
     page = "tournament"
 
