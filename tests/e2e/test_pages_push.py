@@ -240,3 +240,19 @@ def test_the_tournament_pages_live_scores_come_by_its_socket(cup_under_way,
     written = score.text_content()  # as the server writes it: "turn 3/30 · 4 – 0"
     assert written != first and re.fullmatch(r"turn \d+/30( · −?\d+\u00a0–\u00a0−?\d+)?",
                                              written), written
+
+
+@pytest.mark.parametrize("path", ["/", "/matches/{id}/", "/screens/?matches={id}",
+                                  "/matches/{id}/embed", "/matches/{id}/replay"])
+def test_the_other_live_pages_ask_nothing_while_a_match_is_played(room_match, path,
+                                                                  live_server_process,
+                                                                  browser):
+    """The pages that followed their sockets already: the front page's list, the venue
+    screen, the wall, the embedded board and the replay of a match under way."""
+    match, _ = room_match
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    page.clock.install()
+    asked = counted(page)
+    page.goto(live_server_process + path.format(id=match.pk))
+    page.wait_for_selector(".board .cell, [data-list] [data-match]")
+    quiet_for_30_s(page, asked)
