@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,14 +35,15 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tests.conftest import free_port
+from tests.conftest import ROOT, free_port
 
 NETWORK = "10.77.0"  # private to the test's namespaces: it clashes with nothing
 DATABASE_HOST = f"{NETWORK}.1"
 RELAY = Path(__file__).with_name("relay.py")
 # (a user's PATH may lack the sbin folders, where Debian puts `ip`)
 SEARCH = os.pathsep.join([os.environ.get("PATH", ""), "/usr/sbin", "/sbin"])
-TOOLS = {"unshare": "util-linux", "nsenter": "util-linux", "ip": "iproute2"}
+TOOLS = {"unshare": "util-linux", "nsenter": "util-linux", "ip": "iproute2",
+         "nginx": "nginx-light"}
 
 
 def tool(name: str) -> str:
@@ -175,6 +177,11 @@ class Network:
         if done.returncode != 0:
             raise RuntimeError(f"{script!r} failed in the namespaces of {pid}: {done.stderr}")
 
+    def run(self, args: list[str], log: str, env: dict | None = None,
+            cwd: Path | None = None) -> subprocess.Popen:
+        """A process on the database host (the network's own namespaces)."""
+        return self._spawn(self._enter(self.pid, pids=True) + args, log, env=env, cwd=cwd)
+
     def host(self, name: str) -> Host:
         """A new host on the network, with the next address."""
         address = f"{NETWORK}.{11 + len(self.hosts)}"
@@ -239,3 +246,44 @@ def serving(port: int) -> bool:
     except OSError:
         return False
     return True
+
+
+def balancer_conf(listen: str, servers: list[str], folder: Path) -> str:
+    """deploy/nginx.conf as docs/deployment.md has the balancer of several hosts run it:
+    deploy/nginx-upstream.conf's upstream block instead of its own (its servers' lines
+    for `servers`, host:port each), its proxy_* lines in each location that passes to
+    the upstream; listening on `listen`, its files in `folder`."""
+    sample = (ROOT / "deploy" / "nginx-upstream.conf").read_text()
+    upstream = re.search(r"^ *upstream spectator \{.*?^ *\}\n", sample, re.S | re.M)[0]
+    lines = []
+    for line in upstream.splitlines(keepends=True):
+        sample_server = re.match(r"( *)server \S+ (.*)$", line)
+        if sample_server and not any(" server " in kept for kept in lines):
+            lines += [f"{sample_server[1]}server {server} {sample_server[2]}\n"
+                      for server in servers]
+        if not sample_server:
+            lines.append(line)
+    upstream = "".join(lines)
+    added = sample.split("# in each `location`")[1]
+    proxies = "".join(f"            {directive.strip()}\n" for directive in added.splitlines()
+                      if directive.strip().startswith("proxy_"))
+    conf = (ROOT / "deploy" / "nginx.conf").read_text()
+    conf = re.sub(r"^ *upstream spectator \{.*?^ *\}\n", lambda _: upstream, conf,
+                  flags=re.S | re.M)
+    conf = conf.replace("proxy_pass http://spectator;\n",
+                        "proxy_pass http://spectator;\n" + proxies)
+    (folder / "temp").mkdir(exist_ok=True)
+    for pattern, value in (
+            (r"^pid .*$", f"pid {folder}/nginx.pid;"),
+            (r"^error_log .*$", f"error_log {folder}/error.log;"),
+            (r"^ *access_log .*$", f"    access_log {folder}/access.log;"),
+            (r"^ *listen 80;$", f"        listen {listen};"),
+            # (root of the user namespace: its workers may not become another user; their
+            # initgroups fails, which nginx logs and goes on)
+            (r"^worker_processes .*$", "user root root;\nworker_processes 1;"),
+            (r"^http \{$", "http {\n" + "".join(
+                f"    {kind}_temp_path {folder}/temp/{kind};\n"
+                for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")))):
+        conf, count = re.subn(pattern, lambda _, value=value: value, conf, flags=re.M)
+        assert count == 1, f"{pattern} is not once in deploy/nginx.conf"
+    return conf

@@ -1,15 +1,18 @@
 """The layout of several hosts (docs/deployment.md, "Several hosts"), each a network
 namespace of its own with its own address (tests/deploy/hosts.py):
 
-    database host 10.77.0.1   PostgreSQL :5432, Redis :6379 (the run's, relayed)
+    database host 10.77.0.1   PostgreSQL :5432, Redis :6379 (the run's, relayed), and
+                              the balancer, nginx :80 (deploy/nginx.conf with
+                              deploy/nginx-upstream.conf's upstream of the web hosts)
     web-a         10.77.0.11  daphne :8000
     web-b         10.77.0.12  daphne :8000
     clock         10.77.0.13  manage.py runclock
 
 A match is played; viewers on web-a and on web-b each get every turn once and in order.
-In the middle of the match web-b dies (every process on it killed at once); its viewers
-reconnect to web-a, as the load balancer would send them, with the last turn they have
-(`?since=N`), and lose no turn.
+In the middle of the match web-b dies (every process on it killed at once, its
+interface gone); its viewers reconnect through the balancer, which finds web-b
+unreachable and sends them to web-a, with the last turn they have (`?since=N`), and
+they lose no turn.
 
 Namespaces are made as any user may where the kernel allows unprivileged user
 namespaces (Debian's default); where it does not, the test is skipped with the reason,
@@ -80,7 +83,15 @@ def test_web_hosts_behind_a_balancer_and_one_killed_mid_match(network, tmp_path)
                 env=env, cwd=ROOT)
     clock.run([sys.executable, "manage.py", "runclock"], "runclock", env=env, cwd=ROOT)
     port_a, port_b = (network.reach(web.address, WEB_PORT) for web in (web_a, web_b))
-    wait_until(lambda: hosts.serving(port_a) and hosts.serving(port_b), "both web hosts")
+    (tmp_path / "nginx").mkdir()
+    (tmp_path / "nginx.conf").write_text(hosts.balancer_conf(
+        f"{hosts.DATABASE_HOST}:80", [f"{web.address}:{WEB_PORT}" for web in (web_a, web_b)],
+        tmp_path / "nginx"))
+    network.run([hosts.tool("nginx"), "-e", str(tmp_path / "nginx" / "error.log"),
+                 "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"], "nginx")
+    balancer = network.reach(hosts.DATABASE_HOST, 80)
+    wait_until(lambda: all(hosts.serving(port) for port in (port_a, port_b, balancer)),
+               "both web hosts and the balancer")
 
     start_in(match, 2)
     on_a = [Viewer(port_a, match.pk, since) for since in (None, 0)]
@@ -90,8 +101,8 @@ def test_web_hosts_behind_a_balancer_and_one_killed_mid_match(network, tmp_path)
         # web-b's viewers have had a few turns; then web-b dies with turns still to come
         wait_until(lambda: all(len(viewer.turns) >= 3 for viewer in on_b), "turn 3 on web-b")
         assert resolved(match) < TURNS - 2
-        for viewer in on_b:  # the balancer sends their next connection to web-a
-            viewer.port = port_a
+        for viewer in on_b:  # their next connection through the balancer
+            viewer.port = balancer
         web_b.kill()
         assert not web_b.alive and not hosts.serving(port_b)
         viewers = watching.finish()
