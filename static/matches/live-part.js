@@ -15,6 +15,9 @@ import { signed, versus } from "./venue/words.js";
 
 const part = document.querySelector("[data-live-part]");
 const clock = new ServerClock();
+// A read told of by the socket comes within this much after its moment, at random: a
+// crowd told of a change at once spreads its reads instead of asking all in one instant.
+const SPREAD_MS = 1000;
 const live = { shown: 0, wanted: 0, timer: null, reading: false, retry: 1000 };
 
 function busy() {
@@ -26,7 +29,7 @@ function busy() {
 // Read the part once it is wanted (at the version's moment) and nobody is typing into it.
 function schedule() {
   if (live.wanted <= live.shown || live.timer !== null || live.reading || busy()) return;
-  live.timer = setTimeout(read, Math.max(0, live.wanted - clock.now()));
+  live.timer = setTimeout(read, Math.max(0, live.wanted - clock.now()) + Math.random() * SPREAD_MS);
 }
 
 function want(version) {
@@ -62,7 +65,7 @@ async function read() {
     failed = true; // the server away for a moment: its socket closes too, and says again
   }
   live.reading = false;
-  if (failed) setTimeout(read, 2000);
+  if (failed) setTimeout(read, 2000 + Math.random() * 2 * SPREAD_MS);
   else schedule();
 }
 

@@ -29,7 +29,10 @@ def counted(page) -> list[str]:
 
 
 def quiet_for_30_s(page, asked: list[str]) -> None:
-    """Let what the page does on opening end, then run its clock on 30 s: no request."""
+    """Let what the page does on opening end (a read its socket's opening asks for comes
+    within a second, spread: static/matches/live-part.js), then run its clock on 30 s:
+    no request."""
+    page.clock.run_for(1_500)
     page.wait_for_load_state("networkidle")
     asked.clear()
     page.clock.run_for(QUIET_MS)
