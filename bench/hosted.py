@@ -1,4 +1,5 @@
 """Hosted matches a minute: python bench/hosted.py [--matches 12] [--turns 30]
+[--chaser-turns 125]
 
 Starts, in a scratch folder on the embedded default (SQLite, the filesystem queue), a
 server (`manage.py demo --no-bots`) and Celery workers, hands in two small Python
@@ -10,6 +11,14 @@ then with two. Each worker runs as many runs at once as the matches need (a run 
 on its program, which mostly waits on the server); the figure per worker core is the
 machine's figure over its cores (os.cpu_count(): server, clock, workers and programs
 all share them). Goal (issue 48): at least 30 such matches a minute per core.
+
+Then a hosted CHaser match (best of three, `--chaser-turns` turns a game) between two
+handed-in Python programs that answer at once, with reads only (look and search, so
+each game runs to its last turn), served by the worker and reached through their doors
+as any hosted program's: each game's time from its first line stored to its last, and
+the program's step (its command's arrival to the next) p50/p99 from the stored lines.
+Goal: a game no longer than the public Ruby server chsr.rb's, which stores nothing
+(about 0.6 s for 125 turns on this machine: bench/chaser.py), while storing every line.
 Ctrl-C stops it and everything it started.
 """
 
@@ -55,6 +64,34 @@ PROGRAM = """
             call("POST", f"/api/matches/{MATCH}/actions", {"turn": step, "actions": []})
             answered = step
         time.sleep(0.05)
+"""
+
+
+READER = """
+    import os, socket
+
+    connection = socket.create_connection(("127.0.0.1", int(os.environ["CHASER_PORT"])))
+    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    stream = connection.makefile("rwb")
+    reads = ["lu", "sr", "ld", "sl", "su", "lr", "sd", "ll"]
+
+    def send(text):
+        stream.write(text.encode() + b"\\r\\n")
+        stream.flush()
+
+    send("reader")
+    step = 0
+    while stream.readline().strip() == b"@":
+        send("gr")
+        ready = stream.readline()
+        if not ready or ready[:1] == b"0":
+            break
+        send(reads[step % len(reads)])
+        answer = stream.readline()
+        if not answer or answer[:1] == b"0":
+            break
+        send("#")
+        step += 1
 """
 
 
@@ -129,10 +166,50 @@ def round_of(count: int, turns: int, programs: tuple[int, int]) -> tuple[float, 
     return (last - first).total_seconds(), complete
 
 
+def chaser_match(programs: tuple[int, int], turns: int) -> None:
+    """A hosted CHaser scrimmage: each game's time and the programs' steps, printed."""
+    from django.utils import timezone
+
+    from matches.models import HostedRun, Match, Submission
+    from matches.services.matches import Timing
+    from matches.services.programs import scrimmage_start
+
+    match = scrimmage_start(programs, board="akisato_m01", timing=Timing(turns=turns),
+                            now=timezone.now())
+    deadline = time.monotonic() + 300
+    while set(HostedRun.objects.filter(match=match).values_list("status", flat=True)) \
+            != {HostedRun.DONE}:
+        if time.monotonic() > deadline:
+            raise SystemExit("five minutes and the CHaser match is not over")
+        time.sleep(0.5)
+    steps: list[float] = []
+    for game in [match, *Match.objects.filter(first_game=match).order_by("pk")]:
+        game = Match.objects.get(pk=game.pk)
+        times = sorted(Submission.objects.filter(match=game, team__isnull=False)
+                       .values_list("received_at", flat=True))
+        if len(times) < 2:
+            continue
+        by_team: dict[int, list] = {}
+        for team, at in Submission.objects.filter(match=game, team__isnull=False) \
+                .values_list("team__index", "received_at").order_by("received_at"):
+            by_team.setdefault(team, []).append(at)
+        for seen in by_team.values():
+            steps += [(b - a).total_seconds() * 1000 for a, b in zip(seen, seen[1:], strict=False)]
+        print(f"CHaser game {game.pk}: {game.resolved_turns} turns, {len(times)} lines "
+              f"stored, {(times[-1] - times[0]).total_seconds():.2f} s "
+              f"({(times[-1] - times[0]).total_seconds() * 125 / max(1, game.resolved_turns):.2f}"
+              " s for 125 turns)")
+    steps.sort()
+    if steps:
+        print(f"a program's lines, one to the next: p50 {steps[len(steps) // 2]:.2f} ms, "
+              f"p99 {steps[int(len(steps) * 0.99)]:.2f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--turns", type=int, default=30)
+    parser.add_argument("--chaser-turns", type=int, default=125)
     options = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="bench-hosted-"))
     os.environ.update(SPECTATOR_VAR_DIR=str(scratch), SPECTATOR_DEMO_HOSTED="0",
@@ -192,6 +269,16 @@ def run(options, scratch: Path, started: Started) -> None:
         per_minute = options.matches / seconds * 60
         print(f"{count} worker(s): {seconds:6.1f} s, {complete}/{options.matches} played "
               f"out; {per_minute:5.1f} matches a minute, {per_minute / cores:5.1f} a core")
+    reader = scratch / "reader.py"
+    reader.write_text(textwrap.dedent(READER))
+    readers = []
+    for team in ("Reader A", "Reader B"):
+        out = scratch / "upload.txt"
+        with open(out, "w") as printed:
+            call_command("uploadprogram", str(reader), "--team", team, "--game", "chaser",
+                         "--language", "python", stdout=printed)
+        readers.append(int(out.read_text().split()[-1]))
+    chaser_match(tuple(readers), options.chaser_turns)
 
 
 if __name__ == "__main__":
