@@ -28,6 +28,7 @@ from channels.auth import AuthMiddleware
 from channels.db import database_sync_to_async
 from channels.sessions import CookieMiddleware
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.http.request import split_domain_port, validate_host
 
 from matches.access import team_by_authorization
@@ -134,7 +135,9 @@ class HandshakeGuard:
 
     async def _guard(self, scope, receive, send):
         headers = dict(scope.get("headers") or ())
-        team = await _team(headers.get(b"authorization") or _offered_token(scope))
+        token = headers.get(b"authorization") or _offered_token(scope)
+        # (no thread hop without a token: a crowd's handshakes do not queue on it)
+        team = await _team(token) if token else None
         origin = headers.get(b"origin")
         if origin is not None:
             allowed = origin_allowed(origin.decode("latin-1"),
@@ -159,6 +162,18 @@ class SessionReader:
         return await self.inner(dict(scope, session=self.store(key)), receive, send)
 
 
+class ReadAuth(AuthMiddleware):
+    """Channels' `AuthMiddleware`, asking nothing of the database for a handshake
+    without a session cookie: no one is signed in on it (a crowd's handshakes do not
+    queue on the database thread)."""
+
+    async def resolve_scope(self, scope):
+        if scope["session"].session_key is None:
+            scope["user"]._wrapped = AnonymousUser()
+        else:
+            await super().resolve_scope(scope)
+
+
 def ReadSessionAuthStack(inner):  # noqa: N802 (named like channels' AuthMiddlewareStack)
     """The user of the handshake's session cookie in `scope["user"]`, read only."""
-    return CookieMiddleware(SessionReader(AuthMiddleware(inner)))
+    return CookieMiddleware(SessionReader(ReadAuth(inner)))

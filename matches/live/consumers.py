@@ -14,12 +14,14 @@ from types import SimpleNamespace
 from urllib.parse import parse_qs
 
 from autobahn.exception import Disconnected  # daphne's: a send to a socket that closed
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from matches import metrics, selectors
 from matches.access import (
+    SESSION_TEAMS,
     all_as_seen,
     can_view_private,
     is_judge,
@@ -30,6 +32,7 @@ from matches.access import (
 from matches.access.delay import delayed, due_times
 from matches.admission import BYTES, client_address
 from matches.live import messages
+from matches.live.batches import Batched
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, late_of, match_group
 from matches.live.delay import DelayLine
 from matches.live.hub import Hub
@@ -48,6 +51,36 @@ def _since(scope, turns: int) -> tuple[int | None, str | None]:
     if not (text.isascii() and text.isdigit() and len(text) <= 6) or int(text) > turns:
         return None, f"since must be a turn of this match, 0 to {turns}; got {text[:20]!r}"
     return int(text), None
+
+
+def _anonymous(scope) -> bool:
+    """A socket no one in particular opened (no team's token, no one signed in, no team
+    in its browser's session): it may watch what the public may, and no more, so its
+    checks are the crowd's, made once for all its sockets at a time. Its session is
+    read already (by the handshake's lookup of its user) or has no key: reading it here
+    asks nothing of the database."""
+    user, session = scope.get("user"), scope.get("session")
+    if scope.get("team") is not None or getattr(user, "is_authenticated", True):
+        return False
+    if session is None:
+        return True
+    if session.session_key is not None and not hasattr(session, "_session_cache"):
+        return False  # (not read yet: leave it to the socket's own checks)
+    return not session.get(SESSION_TEAMS)
+
+
+@database_sync_to_async
+def _public(match_id: int) -> Match | None:
+    match = Match.objects.filter(pk=match_id).first()
+    return match if match is not None and is_public(match) else None
+
+
+async def _public_of_crowd(match_id: int, _items: list) -> Match | None:
+    return await _public(match_id)
+
+
+# A crowd's sockets on a public match: its row read once for those that open at a time.
+PUBLIC = Batched("public match", _public_of_crowd)
 
 
 @database_sync_to_async
@@ -111,6 +144,15 @@ def _opening(match_id: int, since: int | None, late: bool = False) -> list[dict]
     return caught_up
 
 
+async def _opening_of_crowd(key: tuple[int, int | None, bool], _items: list) -> list[dict]:
+    return await _opening(*key)
+
+
+# Every socket's opening, read once for those that ask at a time (by the match, their
+# `since` and whether they see it late): after each of them joined its group.
+OPENINGS = Batched("opening", _opening_of_crowd)
+
+
 @database_sync_to_async
 def _turns_since(match_id: int, since: int, late: bool = False) -> list[dict]:
     return _catch_up_messages(_read(match_id, late), since)
@@ -143,6 +185,15 @@ def _count_viewer(match_id: int, change: int) -> int:
     return viewers_change(match_id, change)
 
 
+async def _count_viewers(match_id: int, changes: list[int]) -> int:
+    return await _count_viewer(match_id, sum(changes))
+
+
+# Sockets counted in and out: one change of the match's count for those that come or
+# go at a time, and its new count for each.
+COUNTS = Batched("viewer count", _count_viewers)
+
+
 class HubConsumer(AsyncJsonWebsocketConsumer):
     """A consumer that gets its group's events from the process's hub (`matches.live.hub`),
     through `deliver(event)`, instead of from a channel-layer channel of its own."""
@@ -161,6 +212,16 @@ class HubConsumer(AsyncJsonWebsocketConsumer):
             if self.hub is not None:
                 await self.hub.leave(self)
             await self.ended_socket()
+
+    async def dispatch(self, message):
+        """As channels' own, without its hop to the database thread before each message
+        to close that thread's stale connections (a crowd's connects queued there, each
+        a hop): each database call of the consumers closes them itself, before and after
+        (`database_sync_to_async`)."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
 
     async def receive(self, text_data=None, bytes_data=None):
         """A socket only sends (docs/live-protocol.md): what a client sends is ignored."""
@@ -210,10 +271,15 @@ class MatchConsumer(HubConsumer):
         self.sent_turn = -1
         self.ended = False
         self.backlog: list[dict] | None = []
-        match = await _watchable(self.scope, self.match_id)
+        if _anonymous(self.scope):  # one of the crowd: the public's rules, read for all
+            match = await PUBLIC.ask(self.match_id)
+            self.stays_if_private = False
+        else:
+            match = await _watchable(self.scope, self.match_id)
+            self.stays_if_private = match is not None and await _watches_in_private(
+                self.scope, match)
         if match is None:
             return await self.refuse(4404)
-        self.stays_if_private = await _watches_in_private(self.scope, match)
         # the public's socket of a match with a spectator delay sees it that far behind
         self.late = bool(match.delay_s) and not self.stays_if_private
         since, problem = _since(self.scope, match.turns)
@@ -226,11 +292,11 @@ class MatchConsumer(HubConsumer):
         await self.accept()
         self.sent_turn = since if since is not None else -1
         sent = 0
-        for message in await _opening(self.match_id, since, self.late):
+        for message in await OPENINGS.ask((self.match_id, since, self.late)):
             sent += await self._send_versioned(message)
         if not self.stays_if_private:  # a visitor: charged to its address's byte budget
             BYTES.charge(client_address(self.scope), sent)
-        count = await _count_viewer(self.match_id, +1)
+        count = await COUNTS.ask(self.match_id, +1)
         self.counted = True
         # Only the newcomer hears the count now; everyone hears it with each turn.
         await self.send_json(messages.viewers(count))
@@ -241,7 +307,7 @@ class MatchConsumer(HubConsumer):
             self.catching_up.cancel()
         if self.counted:
             self.counted = False
-            await _count_viewer(self.match_id, -1)
+            await COUNTS.ask(self.match_id, -1)
 
     async def deliver(self, event):
         """An event of the match's group, from the hub, in the order the group got them."""

@@ -243,7 +243,10 @@ class Command(BaseCommand):
         self.stdout.write(f"Serving at {self.base}/  (Ctrl-C to stop)")
         self.server = Server(
             application=StaticFiles(get_default_application()),
-            endpoints=[f"tcp:port={port}:interface={host}"],
+            # a backlog of 1,024, as deploy/serve.sh's: a thousand viewers opening the
+            # match at once wait to be accepted instead of their SYNs being dropped (and
+            # sent again a second later, then three); Twisted's default is 50
+            endpoints=[f"tcp:port={port}:interface={host}:backlog=1024"],
             ready_callable=self.ready,
             signal_handlers=False,  # ours: the clock's tick ends before the server does
             verbosity=0,
