@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import gc
 import json
+import math
 import multiprocessing
 import tempfile
 import time
@@ -217,9 +218,13 @@ def wait_listening(url: str, seconds: float = 20) -> None:
     raise SystemExit(f"{url} did not start")
 
 
-def storm_figures(start: float, began: float, seen: list, storm_turn: int,
-                  steady_from: int) -> dict:
+def storm_figures(start: float, began: float, seen: list, storm_turn: int) -> dict:
+    """The storm turn's lateness at each viewer, the connects' durations, and the steady
+    turns': those whose deadline came a second after the last viewer had its snapshot."""
     due = deadline(start, storm_turn)
+    last = max((snapshot[1] for snapshot, _ in seen if snapshot is not None), default=due)
+    after = max(storm_turn + 1, math.ceil(last - start - STRATEGY + 1))  # once all are in
+    steady_from = after + 1
     had, connect = [], []
     for snapshot, arrivals in seen:
         if snapshot is None:
@@ -232,7 +237,10 @@ def storm_figures(start: float, began: float, seen: list, storm_turn: int,
             had.append((min(times) - due) * 1000)
     steady = [(arrived - deadline(start, turn)) * 1000 for _, arrivals in seen
               for turn, arrived, _ in arrivals if turn >= steady_from]
-    return {"storm": had, "connect": connect, "steady": steady, "viewers": len(seen)}
+    first = [(arrived - deadline(start, turn)) * 1000 for _, arrivals in seen
+             for turn, arrived, _ in arrivals if turn == after]
+    return {"storm": had, "connect": connect, "steady": steady, "viewers": len(seen),
+            "after": after, "first": first}
 
 
 def _p(values: list, fraction: float) -> float:
@@ -247,14 +255,15 @@ def print_storm(name: str, figures: dict) -> None:
           f"  max {max(storm, default=float('nan')):7.1f} ms  later than {LATE_MS:.0f} ms: "
           f"{late}/{figures['viewers']}" + (f" (never had it: {missing})" if missing else ""))
     print(f"         connect (start to snapshot) p50 {_p(connect, .5):6.0f} ms  "
-          f"p99 {_p(connect, .99):6.0f} ms;  steady turns after: p50 {_p(steady, .5):6.1f} ms"
-          f"  p99 {_p(steady, .99):6.1f} ms  ({len(steady)} turn messages)")
+          f"p99 {_p(connect, .99):6.0f} ms;  the first turn after it (turn {figures['after']}):"
+          f" p50 {_p(figures['first'], .5):6.1f} ms  p99 {_p(figures['first'], .99):6.1f} ms")
+    print(f"         steady turns (from turn {figures['after'] + 1}): p50 {_p(steady, .5):6.1f}"
+          f" ms  p99 {_p(steady, .99):6.1f} ms  ({len(steady)} turn messages)")
 
 
 def storm(server: Server, options) -> None:
     clients, processes = options.clients, options.client_processes
-    storm_turn, steady = 3, 8  # a turn during the storm; then turns storm+2 onwards
-    turns = storm_turn + 1 + steady
+    storm_turn, turns = 3, 15  # a turn during the storm; steady ones once all connected
     print(f"Storm: {clients} viewers connect at once, {options.lead:.1f} s before turn "
           f"{storm_turn}'s deadline; 1-second turns, {processes} client processes:")
     match = server.create_match(turns, STRATEGY, TRANSITION, start_in=3)
@@ -263,7 +272,7 @@ def storm(server: Server, options) -> None:
     at = deadline(start, storm_turn) - options.lead
     end = deadline(start, turns)
     began, seen, sizes = watch_match(url, clients, processes, at, clients, end)
-    real = storm_figures(start, began, seen, storm_turn, storm_turn + 2)
+    real = storm_figures(start, began, seen, storm_turn)
     print_storm("server", real)
     if "snapshot" not in sizes or "turn" not in sizes:
         print("  (no snapshot or turn message arrived: no bare broadcaster to compare)")
@@ -277,12 +286,14 @@ def storm(server: Server, options) -> None:
     finally:
         bare.terminate()
         bare.join()
-    plain = storm_figures(start, began, seen, storm_turn, storm_turn + 2)
+    plain = storm_figures(start, began, seen, storm_turn)
     print_storm("bare", plain)
     print(f"  (the bare broadcaster sends {sizes['snapshot']} B on connect and {sizes['turn']} B"
           " a turn: the real messages' sizes)")
     print(f"  ratio server/bare: storm turn p50 {_ratio(real['storm'], plain['storm'], .5)}"
-          f"  p99 {_ratio(real['storm'], plain['storm'], .99)};  steady p50 "
+          f"  p99 {_ratio(real['storm'], plain['storm'], .99)};  first turn after p50 "
+          f"{_ratio(real['first'], plain['first'], .5)}  p99 "
+          f"{_ratio(real['first'], plain['first'], .99)};  steady p50 "
           f"{_ratio(real['steady'], plain['steady'], .5)}  p99 "
           f"{_ratio(real['steady'], plain['steady'], .99)}")
     options.sizes = sizes
@@ -301,7 +312,7 @@ def held(server: Server, options) -> None:
     sizes = getattr(options, "sizes", None)
     best = {"server": 0, "bare": 0}
     for clients in options.held:
-        turns, lead = 6, 3 + clients / 400
+        turns, lead = 6, 4 + clients / 250
         match = server.create_match(turns, STRATEGY, TRANSITION, start_in=lead)
         start = match["start_at"] / 1000
         url = f"ws://127.0.0.1:{server.port}/ws/matches/{match['id']}/"
