@@ -231,6 +231,7 @@ def test_the_tournament_pages_live_scores_come_by_its_socket(cup_under_way,
     page.goto(f"{live_server_process}/tournaments/{cup_under_way}/")
     score = page.locator("#schedule .live-score")
     score.wait_for(timeout=10_000)  # (read again once the match started, if need be)
+    page.wait_for_timeout(1_200)  # (the opening's read, if any: within a second)
     page.wait_for_load_state("networkidle")
     asked.clear()
     first = score.inner_text()
