@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from matches.hosting import sandbox
-from matches.hosting.launch import carry  # (the launcher's own, inside the sandbox)
+from matches.hosting.launch import carry, no_delay  # (the launcher's own, inside the sandbox)
 from matches.paths import API, DIALECT_PREFIXES
 
 log = logging.getLogger(__name__)
@@ -211,6 +211,7 @@ def _http(client: socket.socket, address: tuple[str, int], host: str,
 
 def _tcp(client: socket.socket, address: tuple[str, int]) -> None:
     with socket.create_connection(address, timeout=IDLE_SECONDS) as server:
+        no_delay(server)
         back = threading.Thread(target=carry, args=(server, client), daemon=True)
         back.start()
         carry(client, server)

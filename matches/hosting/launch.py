@@ -30,7 +30,15 @@ def carry(source: socket.socket, target: socket.socket) -> None:
             target.shutdown(socket.SHUT_WR)
 
 
+def no_delay(connection: socket.socket) -> None:
+    """Each line goes at once (a protocol of small lines, one answered at a time: Nagle's
+    wait for an acknowledgement held a line up to tens of milliseconds)."""
+    with contextlib.suppress(OSError):
+        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 def connection(client: socket.socket, path: str) -> None:
+    no_delay(client)
     with client:
         try:
             outside = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
