@@ -54,6 +54,14 @@ def moved(url: str, address: str) -> str:
     return place._replace(netloc=f"{login}@{address}" if login else address).geturl()
 
 
+def answering(process, port: int | None, log) -> bool:
+    """Whether the server answers HTTP at `port` (None: whether it runs); a process that
+    ended fails the test with the end of its log."""
+    if process.poll() is not None:
+        pytest.fail(f"{log.name} ended ({process.returncode}):\n{log.read_text()[-3000:]}")
+    return port is None or hosts.serving(port)
+
+
 @pytest.fixture
 def network(transactional_db, tmp_path):
     made = hosts.Network(tmp_path)
@@ -77,21 +85,27 @@ def test_web_hosts_behind_a_balancer_and_one_killed_mid_match(network, tmp_path)
     assert len({web_a.address, web_b.address, clock.address, hosts.DATABASE_HOST}) == 4
 
     match, tokens = make_match(turns=TURNS, start_in=3600, **STEP)
+    servers = {}  # each server's process, by the name of its log
     for web in (web_a, web_b):
-        web.run([sys.executable, "-m", "daphne", "-b", web.address, "-p", str(WEB_PORT),
-                 "--proxy-headers", "spectator.asgi:application"], f"daphne-{web.name}",
-                env=env, cwd=ROOT)
-    clock.run([sys.executable, "manage.py", "runclock"], "runclock", env=env, cwd=ROOT)
+        servers[f"daphne-{web.name}"] = web.run(
+            [sys.executable, "-m", "daphne", "-b", web.address, "-p", str(WEB_PORT),
+             "--proxy-headers", "spectator.asgi:application"], f"daphne-{web.name}",
+            env=env, cwd=ROOT)
+    runclock = clock.run([sys.executable, "manage.py", "runclock"], "runclock", env=env,
+                         cwd=ROOT)
     port_a, port_b = (network.reach(web.address, WEB_PORT) for web in (web_a, web_b))
     (tmp_path / "nginx").mkdir()
     (tmp_path / "nginx.conf").write_text(hosts.balancer_conf(
         f"{hosts.DATABASE_HOST}:80", [f"{web.address}:{WEB_PORT}" for web in (web_a, web_b)],
         tmp_path / "nginx"))
-    network.run([hosts.tool("nginx"), "-e", str(tmp_path / "nginx" / "error.log"),
-                 "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"], "nginx")
+    servers["nginx"] = network.run(
+        [hosts.tool("nginx"), "-e", str(tmp_path / "nginx" / "error.log"),
+         "-c", str(tmp_path / "nginx.conf"), "-g", "daemon off;"], "nginx")
     balancer = network.reach(hosts.DATABASE_HOST, 80)
-    wait_until(lambda: all(hosts.serving(port) for port in (port_a, port_b, balancer)),
-               "both web hosts and the balancer")
+    waiting = dict(zip(servers, (port_a, port_b, balancer), strict=True))
+    wait_until(lambda: answering(runclock, None, tmp_path / "runclock.log") and all(
+        answering(servers[name], port, tmp_path / f"{name}.log")
+        for name, port in waiting.items()), "both web hosts and the balancer")
 
     start_in(match, 2)
     on_a = [Viewer(port_a, match.pk, since) for since in (None, 0)]
