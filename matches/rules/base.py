@@ -447,7 +447,9 @@ class Presentation:
         kind "acted" (a cell put, removed or built on), "read" (a cell a look or a
         search read) or "placed" (a square of the piece just placed); `moves`, each
         [[x0, y0], [x1, y1], team]. `previous`: the state before, where the agents
-        stood (None: a move is drawn only where the state alone tells its start)."""
+        stood (None: a move is drawn only where the state alone tells its start). A
+        game may add what else its screens mark on the board in that state, worked out
+        here and nowhere else (Procon 2020's `areas`: the cells each team encloses)."""
         return {"marks": [], "moves": []}
 
     def last_turns(self, states: Sequence[Mapping[str, Any]],

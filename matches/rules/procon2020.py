@@ -246,6 +246,24 @@ def tile_and_area(board: Board, cells: np.ndarray) -> tuple[tuple[int, int], tup
     return (int(tile[TILE_A]), area[0]), (int(tile[TILE_B]), area[1])
 
 
+def areas_shown(cells: Sequence[str]) -> list[list[list[int]]]:
+    """Each team's area as the screens shade it: the neutral cells ("." in a timeline
+    state's rows) its tiles enclose, [x, y] each, in the same flood as the points
+    (`tile_and_area`: from the frame, four ways, through anything but its own tiles)."""
+    from scipy import ndimage
+
+    if not cells or not cells[0]:  # (a secret board's state before its start: no cells)
+        return [[], []]
+    grid = np.pad(np.array([list(row) for row in cells], dtype="<U1").reshape(
+        len(cells), -1), 1, constant_values=".")
+    shown = []
+    for own in ("A", "B"):
+        labels, _ = ndimage.label(grid != own, _FOUR_WAY)
+        ys, xs = np.nonzero((labels > 1) & (grid == "."))
+        shown.append([[int(x) - 1, int(y) - 1] for y, x in zip(ys, xs, strict=True)])
+    return shown
+
+
 # --- the rules ----------------------------------------------------------------------
 
 
@@ -355,7 +373,8 @@ class Procon2020Rules(Presentation):
     def last_turn(self, state: Mapping[str, Any],
                   previous: Mapping[str, Any] | None = None) -> dict[str, list[Any]]:
         """A move that succeeded moved its agent by dx, dy (its start needs no earlier
-        state); a tile removed is "acted" on, next to the agent that stayed."""
+        state); a tile removed is "acted" on, next to the agent that stayed. And the
+        board's `areas` in that state (`areas_shown`): the screens shade them as given."""
         marks: list[Any] = []
         moves: list[Any] = []
         for team, outcomes in enumerate(state.get("outcomes") or ()):
@@ -368,7 +387,7 @@ class Procon2020Rules(Presentation):
                     moves.append([[x - dx, y - dy], [x, y], team])
                 else:
                     marks.append([x + dx, y + dy, "acted", team])
-        return {"marks": marks, "moves": moves}
+        return {"marks": marks, "moves": moves, "areas": areas_shown(state["cells"])}
 
     def action_target(self, outcome: Mapping[str, Any],
                       agents: Sequence[Any]) -> tuple[int, int] | None:

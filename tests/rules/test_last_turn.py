@@ -37,7 +37,22 @@ def test_procon2020_moves_need_no_earlier_state():
     last = rules_for("procon2020").last_turn(played[-1])
     # A's agent 2 moved up to (4, 4), B's agent 0 down-left to (8, 2); the invalid
     # remove and the stay are not drawn
-    assert last == {"marks": [], "moves": [[[4, 5], [4, 4], 0], [[9, 1], [8, 2], 1]]}
+    assert last == {"marks": [], "moves": [[[4, 5], [4, 4], 0], [[9, 1], [8, 2], 1]],
+                    "areas": [[], []]}
+
+
+def test_procon2020_says_which_neutral_cells_each_team_encloses_as_its_points_do():
+    from matches.rules.procon2020 import areas_shown
+
+    ring = [".....", ".AAA.", ".A.A.", ".AAA.", "B...."]
+    assert areas_shown(ring) == [[[2, 2]], []]
+    # B's tiles inside A's ring stop nothing of A's flood (they are B's colour, not
+    # shaded); an edge cell is never enclosed
+    assert areas_shown([".AAA.", "AB.BA", ".AAA."]) == [[[2, 1]], []]
+    assert areas_shown(["A.A", "...", "A.A"]) == [[], []]
+    assert areas_shown([]) == [[], []]  # a secret board's, before its start
+    assert areas_shown(["BBBBB", "B...B", "BA..B", "BBBBB"]) == [[], [[1, 1], [2, 1], [3, 1],
+                                                                     [2, 2], [3, 2]]]
 
 
 @pytest.mark.parametrize("vector", ["chaser/random_s7_00", "chaser/random_s7_01"])

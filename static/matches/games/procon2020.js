@@ -4,49 +4,22 @@
 import { gettext, interpolate } from "../i18n.js";
 
 const TILES = { ".": "neutral", A: "tile-a", B: "tile-b", "#": "obstacle" };
-const FOUR_WAY = [[0, -1], [1, 0], [0, 1], [-1, 0]];
 const ARROWS = { "0,-1": "↑", "1,-1": "↗", "1,0": "→", "1,1": "↘", "0,1": "↓", "-1,1": "↙",
                  "-1,0": "←", "-1,-1": "↖" };
 
-// `memory`: the turn each treasure taken was taken at, as the server says (see remember).
-function tileClasses(view, state, { memory = new Map() }) {
-  const areas = ["A", "B"].map((own) => enclosed(state.cells, own));
+// `memory`: the turn each treasure taken was taken at, as the server says (see remember);
+// `last.areas`: each team's area, the neutral cells its tiles enclose, as the server
+// works them out with the points (the rules' `last_turn`): shaded as given.
+function tileClasses(view, state, { memory = new Map(), last = null }) {
+  const areas = (last?.areas || [[], []]).map((cells) => new Set(cells.map(([x, y]) => `${x},${y}`)));
   const treasures = new Set((view.board.treasures || []).map(({ x, y }) => `${x},${y}`));
   return (char, x, y) => {
     const names = [TILES[char] || "neutral"];
-    if (char === ".") names.push(...areas.flatMap((inside, team) => (inside(x, y) ? [`area-${"ab"[team]}`] : [])));
     const key = `${x},${y}`;
+    if (char === ".") names.push(...areas.flatMap((inside, team) => (inside.has(key) ? [`area-${"ab"[team]}`] : [])));
     if (treasures.has(key) && !(memory.get(key) <= state.turn)) names.push("treasure");
     return names.join(" ");
   };
-}
-
-// A team's area: the cells a flood from the edge cannot reach, stepping to the four
-// neighbours through anything but the team's own tiles.
-function enclosed(cells, own) {
-  const height = cells.length;
-  const width = height ? cells[0].length : 0;
-  const reached = new Uint8Array(width * height);
-  const queue = [];
-  const visit = (x, y) => {
-    if (x < 0 || y < 0 || x >= width || y >= height) return;
-    if (reached[y * width + x] || cells[y][x] === own) return;
-    reached[y * width + x] = 1;
-    queue.push([x, y]);
-  };
-  for (let x = 0; x < width; x += 1) {
-    visit(x, 0);
-    visit(x, height - 1);
-  }
-  for (let y = 0; y < height; y += 1) {
-    visit(0, y);
-    visit(width - 1, y);
-  }
-  while (queue.length) {
-    const [x, y] = queue.pop();
-    for (const [dx, dy] of FOUR_WAY) visit(x + dx, y + dy);
-  }
-  return (x, y) => !reached[y * width + x] && cells[y][x] !== own;
 }
 
 // The treasures the server says were taken (its `treasures_taken`: a snapshot's or an
