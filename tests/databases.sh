@@ -40,6 +40,9 @@ install_missing() {
   command -v msgfmt >/dev/null && command -v xgettext >/dev/null || need+=(gettext)  # the catalogues' tests
   command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || need+=(nginx-light)
   command -v bwrap >/dev/null || need+=(bubblewrap)  # the hosted programs' sandbox
+  # the hosts of tests/deploy/test_hosts.py (network namespaces; unshare and nsenter are
+  # util-linux's, always there)
+  command -v ip >/dev/null || [ -x /usr/sbin/ip ] || need+=(iproute2)
   # the hosted programs' languages (docs/programs.md)
   command -v gcc >/dev/null || need+=(gcc)
   command -v g++ >/dev/null || need+=(g++)
