@@ -239,8 +239,15 @@ def storm_figures(start: float, began: float, seen: list, storm_turn: int) -> di
               for turn, arrived, _ in arrivals if turn >= steady_from]
     first = [(arrived - deadline(start, turn)) * 1000 for _, arrivals in seen
              for turn, arrived, _ in arrivals if turn == after]
+    # the steady turns' two parts: the turn's making (deadline to its server_time) and
+    # its fan-out (server_time to arrival)
+    stamps = {turn: stamp for _, arrivals in seen for turn, _, stamp in arrivals
+              if turn >= steady_from and stamp}
+    making = [(stamp - deadline(start, turn)) * 1000 for turn, stamp in stamps.items()]
+    fanout = [(arrived - stamp) * 1000 for _, arrivals in seen
+              for turn, arrived, stamp in arrivals if turn >= steady_from and stamp]
     return {"storm": had, "connect": connect, "steady": steady, "viewers": len(seen),
-            "after": after, "first": first}
+            "after": after, "first": first, "making": making, "fanout": fanout}
 
 
 def _p(values: list, fraction: float) -> float:
@@ -258,7 +265,9 @@ def print_storm(name: str, figures: dict) -> None:
           f"p99 {_p(connect, .99):6.0f} ms;  the first turn after it (turn {figures['after']}):"
           f" p50 {_p(figures['first'], .5):6.1f} ms  p99 {_p(figures['first'], .99):6.1f} ms")
     print(f"         steady turns (from turn {figures['after'] + 1}): p50 {_p(steady, .5):6.1f}"
-          f" ms  p99 {_p(steady, .99):6.1f} ms  ({len(steady)} turn messages)")
+          f" ms  p99 {_p(steady, .99):6.1f} ms  ({len(steady)} turn messages); of which the"
+          f" turn's making p50 {_p(figures['making'], .5):5.1f} ms, its fan-out p50 "
+          f"{_p(figures['fanout'], .5):5.1f} ms  p99 {_p(figures['fanout'], .99):5.1f} ms")
 
 
 def storm(server: Server, options) -> None:

@@ -31,7 +31,7 @@ from matches.access import (
 )
 from matches.access.delay import delayed, due_times
 from matches.admission import BYTES, client_address
-from matches.live import messages
+from matches.live import frames, messages
 from matches.live.batches import Batched
 from matches.live.broadcast import JUDGES_LIST_GROUP, LIST_GROUP, late_of, match_group
 from matches.live.delay import DelayLine
@@ -200,6 +200,7 @@ class HubConsumer(AsyncJsonWebsocketConsumer):
 
     channel_layer_alias = None  # no channel of its own: the hub listens for all sockets
     hub: Hub | None = None
+    wire = None  # daphne's connection, once accepted (live/frames.py)
 
     async def __call__(self, scope, receive, send):
         metrics.SOCKETS.inc()
@@ -232,6 +233,13 @@ class HubConsumer(AsyncJsonWebsocketConsumer):
         if subprotocol is None and "bearer" in (self.scope.get("subprotocols") or ()):
             subprotocol = "bearer"
         await super().accept(subprotocol, headers)
+        self.wire = frames.connection(self.base_send)
+
+    async def send_shared(self, message: dict):
+        """Send a text many sockets send (`message["text"]`: a turn's event, an opening
+        shared by a crowd): its frame is built once for all of them (live/frames.py)."""
+        if self.wire is None or not frames.write(self.wire, frames.framed(message)):
+            await self.base_send({"type": "websocket.send", "text": message["text"]})
 
     async def refuse(self, code: int, message: dict | None = None):
         """Accept, say why (an `error` message) and close with a 44xx code: unlike a
@@ -364,14 +372,15 @@ class MatchConsumer(HubConsumer):
     async def _relay(self, event):
         if self._sent_before(event["kind"], event["turn"]):
             return
-        # Straight to the server's send: this runs once per socket and turn.
-        await self.base_send({"type": "websocket.send", "text": event["text"]})
+        # Straight to the server's send, its frame built once: this runs once per socket
+        # and turn.
+        await self.send_shared(event)
 
     async def _send_versioned(self, message) -> int:
         """Send a versioned message unless it was sent before; the characters sent."""
         if message["type"] == "snapshot":
             self.sent_turn = message["turn"]
-            await self.send(text_data=message["text"])  # encoded once for everyone
+            await self.send_shared(message)  # encoded once for everyone
             return len(message["text"])
         if self._sent_before(message["type"], message.get("turn")):
             return 0

@@ -201,3 +201,32 @@ def test_the_count_of_a_killed_server_vanishes_after_its_ttl(tmp_path):
         assert viewers(match.pk) == 0
     finally:
         stop(process)
+
+
+async def crowd(port: int, path: str, size: int) -> list[list[dict]]:
+    """`size` browsers' sockets (the server's own Origin, no cookie) opened at once; the
+    first two messages of each, the crowd all open together meanwhile."""
+    opened = asyncio.Barrier(size)
+
+    async def one() -> list[dict]:
+        async with connect(f"ws://127.0.0.1:{port}{path}", origin=f"http://127.0.0.1:{port}",
+                           proxy=None, open_timeout=10) as socket:
+            heard = [json.loads(await asyncio.wait_for(socket.recv(), 10)) for _ in range(2)]
+            await asyncio.wait_for(opened.wait(), 10)
+            return heard
+
+    return await asyncio.gather(*(one() for _ in range(size)))
+
+
+def test_a_crowd_opening_a_public_match_at_once_hears_its_snapshot_then_its_count(server):
+    """Read once for the crowd's sockets that ask at a time (live/batches.py), sent as one
+    frame built for all (live/frames.py): each socket hears the snapshot, then the
+    count, which comes to the whole crowd."""
+    port, log = server
+    match, _ = make_match(public=True)
+    heard = asyncio.run(crowd(port, f"/ws/matches/{match.pk}/", 30))
+    assert all(snapshot["type"] == "snapshot" and snapshot["match"]["id"] == match.pk
+               for snapshot, _ in heard)
+    counts = [count["count"] for _, count in heard]
+    assert all(count["type"] == "viewers" for _, count in heard) and max(counts) == 30
+    assert "Traceback" not in log.read_text()
