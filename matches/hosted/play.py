@@ -152,9 +152,10 @@ def _seat_play(stack: contextlib.ExitStack, run: HostedRun, served, number: int,
     doors = stack.enter_context(Doors(folder))
     program_unpacked(version, folder)
     sandbox.handed_over(folder)
-    seat = served.seat(number, run.team_index)
-    for port in server_module.INSIDE_PORTS:
-        doors.tcp(port, seat)
+    listener = served.seat_listen(number, run.team_index,
+                                  doors.own(server_module.INSIDE_PORTS, "seat"))
+    stack.callback(listener.close)
+    sandbox.handed_over(doors.folder, folder)  # (its user connects to the seat)
     side = served.side_name(number, run.team_index)
     port = server_module.INSIDE_PORTS[0 if side == "cool" else 1]
     # Its seat as the contests' programs are told it: `--host 127.0.0.1 --port N` after

@@ -93,6 +93,13 @@ class Doors:
         """Port `port` inside leads to `address` (bytes both ways)."""
         self._listener(port, lambda client: _tcp(client, address))
 
+    def own(self, ports: tuple[int, ...], name: str) -> Path:
+        """Ports `ports` inside all lead to a socket file the caller listens on itself
+        (a hosted CHaser server's seat, no relay between): its path, to bind before the
+        program starts (then `sandbox.handed_over(doors.folder, workspace)`)."""
+        self.pairs += [f"{port}={INSIDE}/{name}.sock" for port in ports]
+        return self.folder / f"{name}.sock"
+
     def binds(self) -> tuple[tuple[str, str], ...]:
         return ((str(self.folder), INSIDE),)
 

@@ -3,17 +3,19 @@ handed-in programs, served by the worker that plays it.
 
 Its first game is made when the scrimmage is asked for (so its id can be given out at
 once) and adopted by the server when the worker starts it (`Settings.made`). The worker
-serves the match's games on ports of its own loopback (`HostedServer`) and starts each
-game's two programs in sandboxes, each with a door to its own seat only: the worker's
-driver (matches/hosted/play.py) asks `seat(number, team)` where that is. A seat is
-taken by whatever comes through its door (`Settings.seats_by_port`): no other
-connection can reach the worker's loopback from a sandbox.
+serves the match's games (`HostedServer`, on no TCP port at all) and starts each game's
+two programs in sandboxes, each with a door to its own seat only: the worker's driver
+(matches/hosted/play.py) has the server listen for each program on a socket file in its
+sandbox's doors (`seat_listen`), so nothing relays between them. A seat is taken by
+whatever comes through its door (`Settings.seats_by_port`): only that sandbox's user
+can connect to it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import socket
 import threading
 from datetime import datetime
 
@@ -25,7 +27,7 @@ from matches.rules import chaser
 from matches.services import protocol
 from matches.services.boards import BoardError, board_choose
 
-HOST = "127.0.0.1"
+HOST = "127.0.0.1"  # (where it would listen: it does not)
 GAMES = 3  # a match: best of three, the teams swapping sides every game
 # Where a program finds its seat inside its sandbox: the contest's own ports, both
 # leading to its seat, so that a program written for either side's default finds it.
@@ -71,7 +73,8 @@ class HostedServer:
                                  title=match.title, title_parts=match.title_parts or {},
                                  delay=match.delay_s, made=match.pk, seats_by_port=True)
         self.server = ChaserServer(self.settings, (0, 0), games=GAMES, host=HOST,
-                                   on_start=self._started, on_game=self._ended)
+                                   on_start=self._started, on_game=self._ended,
+                                   listens=False)
         self.ready = threading.Event()
         self.over = threading.Event()  # the match is over (or the server stopped)
         self.games_started: dict[int, threading.Event] = {}
@@ -125,11 +128,25 @@ class HostedServer:
                     self._event(events, number)
             self.ready.set()
 
-    def seat(self, number: int, team: int) -> tuple[str, int]:
-        """Where team `team`'s program of game `number` connects (on this machine): its
-        side's port, the first team Cool in odd games."""
+    def seat_listen(self, number: int, team: int, path) -> socket.socket:
+        """Team `team`'s seat of game `number` on a Unix socket at `path` (the door its
+        program's sandbox is given: no relay between it and the server); close it after
+        the game."""
         side = (number - 1 + team) % 2
-        return HOST, self.server.ports[side]
+        listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        listener.bind(str(path))
+        listener.listen(4)
+
+        def accepting() -> None:
+            while True:
+                try:
+                    connection, _ = listener.accept()
+                except OSError:
+                    return  # closed
+                threading.Thread(target=self.server._arrived, args=(side, connection),
+                                 daemon=True).start()
+        threading.Thread(target=accepting, daemon=True, name=f"seat {side}").start()
+        return listener
 
     @staticmethod
     def side_name(number: int, team: int) -> str:

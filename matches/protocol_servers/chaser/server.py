@@ -60,8 +60,11 @@ class ChaserServer:
     def __init__(self, settings: Settings, ports: tuple[int, int], *, games: int = 3,
                  host: str = "0.0.0.0", on_game: Callable[[GameResult], None] | None = None,
                  on_start: Callable[[int, int, list[str]], None] | None = None,
-                 practice: str | None = None) -> None:
+                 practice: str | None = None, listens: bool = True) -> None:
         self.settings, self.ports, self.games, self.host = settings, ports, games, host
+        # False: no TCP port; its seats' connections are handed to `_arrived` by the
+        # caller (a hosted match's, on the socket files of its programs' doors)
+        self.listens = listens
         # a built-in program (matches/bots/chaser.py LEVELS) the server seats on the other
         # port for every program that comes: the computer seat of a practice server
         self.practice = practice
@@ -82,6 +85,8 @@ class ChaserServer:
         """Listen on both ports (OSError if one is taken); the screens' messages go out
         from this loop."""
         OUTBOX.serve_from(asyncio.get_running_loop())
+        if not self.listens:
+            return
         try:
             for port in self.ports:
                 self.listeners.append(socket.create_server((self.host, port), backlog=16))
@@ -105,7 +110,8 @@ class ChaserServer:
         """A program connected: read its name, check it against its seat's team when the
         match has teams, then let it wait for its game, at most `seat_wait` seconds from
         its connection (the thread stays to close it then)."""
-        connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with contextlib.suppress(OSError):  # (a hosted seat's Unix socket has no Nagle)
+            connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         program = Program(connection)
         wait = self.settings.seat_wait
         try:
