@@ -6,7 +6,8 @@ launcher (launch.py) offers it as ports on its own loopback, and which the worke
 serves from outside. An HTTP door takes one request a connection and carries it to the
 server only when it is for the program's own match (its reads, its answers, its debug
 output, its dialect's joining and its token's own list); any other is answered 403
-there. A TCP door carries bytes to one address (a CHaser server's seat).
+there. A CHaser program's door is its seat itself: a socket file the worker's CHaser
+server listens on (`own`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from matches.hosting import sandbox
-from matches.hosting.launch import carry, no_delay  # (the launcher's own, inside the sandbox)
 from matches.paths import API, DIALECT_PREFIXES
 
 log = logging.getLogger(__name__)
@@ -88,10 +88,6 @@ class Doors:
         parts = urllib.parse.urlsplit(upstream)
         address = (parts.hostname or "127.0.0.1", parts.port or 80)
         self._listener(port, lambda client: _http(client, address, parts.netloc, allowed))
-
-    def tcp(self, port: int, address: tuple[str, int]) -> None:
-        """Port `port` inside leads to `address` (bytes both ways)."""
-        self._listener(port, lambda client: _tcp(client, address))
 
     def own(self, ports: tuple[int, ...], name: str) -> Path:
         """Ports `ports` inside all lead to a socket file the caller listens on itself
@@ -214,15 +210,6 @@ def _http(client: socket.socket, address: tuple[str, int], host: str,
         server.sendall(request)
         while chunk := server.recv(CHUNK):
             client.sendall(chunk)
-
-
-def _tcp(client: socket.socket, address: tuple[str, int]) -> None:
-    with socket.create_connection(address, timeout=IDLE_SECONDS) as server:
-        no_delay(server)
-        back = threading.Thread(target=carry, args=(server, client), daemon=True)
-        back.start()
-        carry(client, server)
-        back.join()
 
 
 def hosted_command(doors: Doors, argv: list[str]) -> tuple[list[str], tuple]:
