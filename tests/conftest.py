@@ -27,7 +27,9 @@ UNTRUSTED = {"SPECTATOR_TRUSTED_NETWORKS": ""}
 ONE_BACKEND_FOLDERS = ("rules", "conformance", "i18n")
 ONE_BACKEND_FILES = ("test_docs.py", "tournaments/test_pairing.py",
                      "tournaments/test_standings.py", "spectator/test_startup.py",
-                     "spectator/test_settings.py", "commands/test_replay.py")
+                     "spectator/test_settings.py", "commands/test_replay.py",
+                     # the levels played against each other in-process, on the pure rules
+                     "bots/test_blokus_duo_levels.py", "bots/test_level4.py")
 
 
 # Folders whose tests start servers and browsers, and the longest other files (each
