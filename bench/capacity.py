@@ -243,11 +243,14 @@ def storm_figures(start: float, began: float, seen: list, storm_turn: int) -> di
     # its fan-out (server_time to arrival)
     stamps = {turn: stamp for _, arrivals in seen for turn, _, stamp in arrivals
               if turn >= steady_from and stamp}
+    first_making = [(stamp - deadline(start, turn)) * 1000 for _, arrivals in seen
+                    for turn, _, stamp in arrivals if turn == after and stamp][:1]
     making = [(stamp - deadline(start, turn)) * 1000 for turn, stamp in stamps.items()]
     fanout = [(arrived - stamp) * 1000 for _, arrivals in seen
               for turn, arrived, stamp in arrivals if turn >= steady_from and stamp]
     return {"storm": had, "connect": connect, "steady": steady, "viewers": len(seen),
-            "after": after, "first": first, "making": making, "fanout": fanout}
+            "after": after, "first": first, "making": making, "fanout": fanout,
+            "first_making": first_making}
 
 
 def _p(values: list, fraction: float) -> float:
@@ -263,7 +266,8 @@ def print_storm(name: str, figures: dict) -> None:
           f"{late}/{figures['viewers']}" + (f" (never had it: {missing})" if missing else ""))
     print(f"         connect (start to snapshot) p50 {_p(connect, .5):6.0f} ms  "
           f"p99 {_p(connect, .99):6.0f} ms;  the first turn after it (turn {figures['after']}):"
-          f" p50 {_p(figures['first'], .5):6.1f} ms  p99 {_p(figures['first'], .99):6.1f} ms")
+          f" p50 {_p(figures['first'], .5):6.1f} ms  p99 {_p(figures['first'], .99):6.1f} ms"
+          f" (its making {_p(figures['first_making'], .5):5.1f} ms)")
     print(f"         steady turns (from turn {figures['after'] + 1}): p50 {_p(steady, .5):6.1f}"
           f" ms  p99 {_p(steady, .99):6.1f} ms  ({len(steady)} turn messages); of which the"
           f" turn's making p50 {_p(figures['making'], .5):5.1f} ms, its fan-out p50 "

@@ -16,6 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from matches.admission import Admission  # noqa: E402
 from matches.api_asgi import AnswerEndpoint  # noqa: E402
+from matches.live.frames import spare_connection_dumps  # noqa: E402
 from matches.live.outbox import Served  # noqa: E402
 from matches.metrics import Counted  # noqa: E402
 from matches.responsive import keep_responsive  # noqa: E402
@@ -34,3 +35,5 @@ application = Served(ProtocolTypeRouter({
 # passes, which otherwise stop the loop for 100 ms or more while a crowd is being served;
 # and the loop and the answers' thread take the interpreter back quickly.
 keep_responsive()
+# and its sockets' connections cost no text no one reads (matches/live/frames.py)
+spare_connection_dumps()

@@ -86,3 +86,23 @@ def _send_now(transport, data: bytes) -> bool:
     if sent < len(data):
         transport.write(data[sent:])
     return True
+
+
+def spare_connection_dumps() -> None:
+    """autobahn formats every new connection's forty-odd options with `pprint` for a
+    debug log line, whether its log takes debug lines or not: a tenth of the loop's time
+    in a storm of connects. Unless its log level is debug or trace, that text is never
+    read, and is no longer made (a server calls this once, at its start)."""
+    import txaio
+    from autobahn.websocket import protocol
+
+    try:
+        level = txaio.get_global_log_level()
+    except RuntimeError:  # no framework chosen yet: its default level, info
+        level = "info"
+    if level not in ("debug", "trace"):
+        protocol.pformat = _unread
+
+
+def _unread(_options: object) -> str:
+    return ""
