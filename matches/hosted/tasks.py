@@ -15,6 +15,7 @@ from django.db import close_old_connections, transaction
 from django.utils import timezone
 
 from matches.models import HostedRun
+from matches.services.programs import programs_taken
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,7 @@ def play(run_id: int) -> str:
     run = HostedRun.objects.select_related("match").get(pk=run_id)
     if run.match.protocol_played:
         return _served(run)
+    programs_taken(run.match_id, timezone.now())  # (a fast match starts once all are)
     try:
         played = hosted_play(run.version_id, run.match_id, run.team_index,
                              settings.HOSTED_SERVER_URL, run_id=run_id)

@@ -3,7 +3,8 @@
 not moved their heartbeat on for HOSTED_LOST_SECONDS (the settings) while their match
 goes on, and voids the match, saying which team's worker stopped. No run is left
 playing for nobody: the match ends, the run is marked done, and its job, if it comes
-again, finds it taken."""
+again, finds it taken. A fast match whose programs no worker took before its start
+(the end of its wait) is void too."""
 
 from __future__ import annotations
 
@@ -49,9 +50,26 @@ def lost_runs_end(now: datetime) -> int:
     return len(lost)
 
 
+def unstarted_end(now: datetime) -> int:
+    """Void the fast matches that waited for their programs until their start (a wait of
+    PROGRAMS_WAIT: services/programs.py) and that no worker has taken all of yet; how
+    many runs were ended."""
+    waiting = list(HostedRun.objects.filter(
+        status=HostedRun.QUEUED, match__fast_play=True, match__start_at__lte=now,
+        match__resolved_turns=0, match__ended_early=False).select_related("match"))
+    for run in waiting:
+        with contextlib.suppress(ControlError):  # (void already: its other run's)
+            match_void(match_id=run.match_id, judge="server",
+                       reason="no worker took its programs in time")
+        HostedRun.objects.filter(pk=run.pk, status=HostedRun.QUEUED).update(
+            status=HostedRun.DONE, ended_at=now, ended_by="no worker took it")
+    return len(waiting)
+
+
 @receiver(clock_ticked)
 def _clock_ticked(sender, now: datetime, woken: bool, **kwargs) -> None:
     if LOOKS.due(now):
         lost_runs_end(now)
+        unstarted_end(now)
     return None
 

@@ -188,6 +188,7 @@ def match_close_answered(match: Match, turn: int, now: datetime) -> bool:
     if answered < Team.objects.filter(match_id=match.pk).count():
         return False
     full = Match.objects.get(pk=match.pk)
+    _later_games_move(full, -left)  # (a match's next game starts as much earlier)
     _noted(full, now, "close", "fast play", turn=turn,
            seconds=-round(left.total_seconds(), 3))
     full.save(update_fields=["control_log", "start_at", "credits"])

@@ -16,7 +16,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from matches.access import team_by_authorization
@@ -30,6 +30,7 @@ from matches.hosting.languages import (
     language_of,
 )
 from matches.hosting.queue import enqueue
+from matches.live.broadcast import summary_announce
 from matches.models import (
     HostedRun,
     Match,
@@ -41,9 +42,17 @@ from matches.models import (
 )
 from matches.rules import UnknownGame, rules_for
 from matches.rules.checks import RecordError, team_names
-from matches.rules.turns import is_protocol_played
+from matches.rules.turns import is_alternating, is_protocol_played
+from matches.selectors import match_games
 from matches.services.boards import BoardError, board_choose, board_spec_fixed
-from matches.services.matches import TEAM_NAME_LIMIT, Timing, TimingError, match_make
+from matches.services.clock import clock_wake
+from matches.services.matches import (
+    TEAM_NAME_LIMIT,
+    Timing,
+    TimingError,
+    match_make,
+    whole_second,
+)
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +187,11 @@ def program_unpacked(version: ProgramVersion, folder: Path) -> None:
 
 
 SCRIMMAGE_START = timedelta(seconds=5)  # from its making to its first step (programs start)
+# A fast scrimmage waits for its programs instead: it starts PROGRAMS_LEAD after the last
+# of its runs is taken by a worker (`programs_taken`), and is void if none has taken
+# them PROGRAMS_WAIT after its making (hosted/watch.py): its start says when that is.
+PROGRAMS_WAIT = timedelta(minutes=10)
+PROGRAMS_LEAD = timedelta(seconds=2)
 
 
 def latest_ready(program: Program) -> ProgramVersion:
@@ -218,16 +232,35 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
     except (TimingError, BoardError) as error:
         raise ProgramError(400, "bad_request", str(error)) from None
     names = _names(programs)
+    fast = fast and not is_alternating(rules_for(game))
     with transaction.atomic():
-        made = match_make(game=game, team_names=names, start_at=now + SCRIMMAGE_START,
+        made = match_make(game=game, team_names=names,
+                          start_at=now + (PROGRAMS_WAIT if fast else SCRIMMAGE_START),
                           boards=[chosen], timing=timing, public_live=True,
                           title=f"{kind}: {names[0]} vs {names[1]}")
-        if fast and not made.match.moves_one_by_one:
+        if fast:
             Match.objects.filter(pk__in=[game.pk for game in made.games]).update(
                 fast_play=True)
         for index, version in enumerate(versions):
             _seated(made.games, index, version)
     return Match.objects.get(pk=made.match.pk)
+
+
+def programs_taken(match_id: int, now: datetime) -> bool:
+    """A worker took one of a match's runs: a fast one whose runs are all taken now
+    starts PROGRAMS_LEAD from now (its later games as much earlier), instead of at the
+    end of its wait. Whether it was moved."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(pk=match_id)
+        begins = whole_second(now + PROGRAMS_LEAD)
+        if not match.fast_play or match.start_at <= begins or HostedRun.objects.filter(
+                match_id=match_id, status=HostedRun.QUEUED).exists():
+            return False
+        Match.objects.filter(pk__in=[game.pk for game in match_games(match)]).update(
+            start_at=F("start_at") + (begins - match.start_at))
+        summary_announce(Match.objects.get(pk=match_id))
+        transaction.on_commit(clock_wake, robust=True)
+    return True
 
 
 def _served_scrimmage(game: str, programs: list[Program], versions: list[ProgramVersion],
