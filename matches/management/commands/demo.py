@@ -277,7 +277,9 @@ class Command(BaseCommand):
 
     def hosted(self) -> None:
         """Scrimmages between the shipped sample programs (docs/programs.md), played in
-        their sandboxes by a worker this demo starts; the next one when one ends."""
+        their sandboxes by a worker this demo starts; the next one when one ends. The
+        worker plays six runs at once: the scrimmage's two and the ladder of programs'
+        (hosted/ladder.py: two matches a game at once, fast, between the same samples)."""
         why = "SPECTATOR_DEMO_HOSTED=0" if os.environ.get("SPECTATOR_DEMO_HOSTED") == "0" \
             else sandbox.available()
         if why:
@@ -286,7 +288,7 @@ class Command(BaseCommand):
         log = open(settings.VAR_DIR / "worker.log", "a")  # noqa: SIM115
         self.worker = subprocess.Popen(
             [sys.executable, "-c", DYING_WITH_US, "-A", "spectator", "worker", "--pool",
-             "threads", "--concurrency", "2", "--without-mingle", "--without-gossip",
+             "threads", "--concurrency", "6", "--without-mingle", "--without-gossip",
              "--loglevel", "WARNING"],
             env=dict(os.environ, SPECTATOR_HOSTED_SERVER=self.base), stdout=log,
             stderr=subprocess.STDOUT, start_new_session=True)  # (its own Ctrl-C: ours)
