@@ -418,7 +418,10 @@ def answers(server: Server, options) -> None:
     targets = [(f"{server.base}/api/matches/{m['id']}/actions", team["token"])
                for m in matches for team in m["teams"]]
     print(f"Answers (valid submissions, open loop, {len(targets)} teams, {seconds:.0f} s "
-          "measured a rate):")
+          "measured a rate, after each team's first answers, unmeasured):")
+    # a token's first requests find its team (the strangers' thread): not what is measured
+    open_answers(rate_plan(targets * 2, 60, 0, options.client_processes,
+                           warm=2 * len(targets) / 60), 2 * len(targets) / 60)
     best = 0
     for rate in options.answer_rates:
         latencies, statuses = open_answers(
@@ -428,7 +431,7 @@ def answers(server: Server, options) -> None:
               f"(answers: {dict(sorted(statuses.items()))})", flush=True)
         if p99 < 10 and set(statuses) == {"202"}:
             best = rate
-        elif p99 >= 10:
+        elif p99 >= 100:  # far past it: higher rates are no better
             break
     print(f"  answers a second with p99 under 10 ms: {best}")
 
