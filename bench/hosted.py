@@ -25,6 +25,7 @@ Ctrl-C stops it and everything it started.
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import signal
 import socket
@@ -226,13 +227,25 @@ def main() -> None:
         started.stop()
 
 
+def handed_in(source: Path, game: str, teams: tuple[str, str]) -> tuple[int, int]:
+    """The two teams' programs (the same Python source), as uploadprogram prints their ids."""
+    from django.core.management import call_command
+
+    ids = []
+    for team in teams:
+        printed = io.StringIO()
+        call_command("uploadprogram", str(source), "--team", team, "--game", game,
+                     "--language", "python", stdout=printed)
+        ids.append(int(printed.getvalue().split()[-1]))
+    return ids[0], ids[1]
+
+
 def run(options, scratch: Path, started: Started) -> None:
     python = sys.executable
     subprocess.run([python, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True)
     import django
 
     django.setup()
-    from django.core.management import call_command
 
     from matches.hosting import sandbox
 
@@ -241,13 +254,7 @@ def run(options, scratch: Path, started: Started) -> None:
         raise SystemExit(f"no sandbox here: {why}")
     source = scratch / "main.py"
     source.write_text(textwrap.dedent(PROGRAM))
-    programs = []
-    for team in ("Bench A", "Bench B"):
-        out = scratch / "upload.txt"
-        with open(out, "w") as printed:
-            call_command("uploadprogram", str(source), "--team", team, "--game", "kakomimasu",
-                         "--language", "python", stdout=printed)
-        programs.append(int(out.read_text().split()[-1]))
+    programs = handed_in(source, "kakomimasu", ("Bench A", "Bench B"))
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     started.start([python, "manage.py", "demo", "--no-bots", "--port", str(port)],
@@ -271,14 +278,7 @@ def run(options, scratch: Path, started: Started) -> None:
               f"out; {per_minute:5.1f} matches a minute, {per_minute / cores:5.1f} a core")
     reader = scratch / "reader.py"
     reader.write_text(textwrap.dedent(READER))
-    readers = []
-    for team in ("Reader A", "Reader B"):
-        out = scratch / "upload.txt"
-        with open(out, "w") as printed:
-            call_command("uploadprogram", str(reader), "--team", team, "--game", "chaser",
-                         "--language", "python", stdout=printed)
-        readers.append(int(out.read_text().split()[-1]))
-    chaser_match(tuple(readers), options.chaser_turns)
+    chaser_match(handed_in(reader, "chaser", ("Reader A", "Reader B")), options.chaser_turns)
 
 
 if __name__ == "__main__":

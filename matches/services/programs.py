@@ -44,7 +44,7 @@ from matches.rules import UnknownGame, rules_for
 from matches.rules.checks import RecordError, team_names
 from matches.rules.turns import is_alternating, is_protocol_played
 from matches.selectors import match_games
-from matches.services.boards import BoardError, board_choose, board_spec_fixed
+from matches.services.boards import BoardError, ChosenBoard, board_choose, board_spec_fixed
 from matches.services.clock import clock_wake
 from matches.services.matches import (
     TEAM_NAME_LIMIT,
@@ -225,12 +225,7 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
     versions = [latest_ready(program) for program in programs]
     if is_protocol_played(rules_for(game)):
         return _served_scrimmage(game, programs, versions, board, timing, now, kind)
-    try:
-        timing.checked(rules_for(game))
-        chosen = board_choose(game, board if board is not None else
-                              (None if board_spec_fixed(game) is not None else "random"))
-    except (TimingError, BoardError) as error:
-        raise ProgramError(400, "bad_request", str(error)) from None
+    chosen = scrimmage_board(game, board, timing)
     names = _names(programs)
     fast = fast and not is_alternating(rules_for(game))
     with transaction.atomic():
@@ -244,6 +239,18 @@ def scrimmage_start(program_ids: tuple[int, int], *, board: str | None = None,
         for index, version in enumerate(versions):
             _seated(made.games, index, version)
     return Match.objects.get(pk=made.match.pk)
+
+
+def scrimmage_board(game: str, board: str | None, timing: Timing) -> ChosenBoard:
+    """A scrimmage's board (a name, `random`; none: the game's one board, or a random
+    one) once its timing is checked as any match's; ProgramError 400 when either
+    cannot be played."""
+    try:
+        timing.checked(rules_for(game))
+        return board_choose(game, board if board is not None else
+                            (None if board_spec_fixed(game) is not None else "random"))
+    except (TimingError, BoardError) as error:
+        raise ProgramError(400, "bad_request", str(error)) from None
 
 
 def programs_taken(match_id: int, now: datetime) -> bool:

@@ -14,13 +14,13 @@ from django.utils import timezone
 from matches.models import Match, Program, Team
 from matches.rules import rules_for
 from matches.selectors.programs import level_seats
-from matches.services.boards import BoardError, board_choose, board_spec_fixed
-from matches.services.matches import Timing, TimingError, match_make
+from matches.services.matches import Timing, match_make
 from matches.services.programs import (
     SCRIMMAGE_START,
     ProgramError,
     hosted_seat,
     latest_ready,
+    scrimmage_board,
     scrimmage_start,
 )
 
@@ -83,12 +83,7 @@ def scrimmage_with_level(program_id: int, level: int, *, board: str | None = Non
         raise ProgramError(400, "bad_opponent", f"{rules_for(game).title} has no built-in "
                                                 f"level {level} here")
     latest_ready(program)
-    try:
-        timing.checked(rules_for(game))
-        chosen = board_choose(game, board if board is not None else
-                              (None if board_spec_fixed(game) is not None else "random"))
-    except (TimingError, BoardError) as error:
-        raise ProgramError(400, "bad_request", str(error)) from None
+    chosen = scrimmage_board(game, board, timing)
     names = [program.name, f"Level {level}"]
     with transaction.atomic():
         made = match_make(game=game, team_names=names, start_at=now + SCRIMMAGE_START,
