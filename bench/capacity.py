@@ -52,6 +52,7 @@ from loadgen import Turns, Viewer, Watcher, client_processes, collect, submit_pr
 
 STRATEGY, TRANSITION = 0.8, 0.2
 LATE_MS = 250.0
+CONNECT_SECONDS = 20  # a viewer not connected by then counts as failed
 
 
 def deadline(start: float, turn: int) -> float:
@@ -116,13 +117,21 @@ async def _storm(plan: dict, results, stop) -> None:
     await asyncio.sleep(max(plan["at"] - time.time(), 0))
     began = time.time()
 
-    async def start(viewer: Viewer) -> asyncio.Task:
-        async with slots:
-            task = asyncio.create_task(_view(viewer, turns))
-            await viewer.ready.wait()
-        return task
+    tasks: list[asyncio.Task] = []
 
-    tasks = await asyncio.gather(*(start(viewer) for viewer in viewers))
+    async def start(viewer: Viewer) -> None:
+        async with slots:
+            tasks.append(asyncio.create_task(_view(viewer, turns)))
+            await viewer.ready.wait()
+
+    starting = [asyncio.create_task(start(viewer)) for viewer in viewers]
+    # a server that has not answered a viewer by then has failed it
+    await asyncio.wait(starting, timeout=CONNECT_SECONDS)
+    for task in starting:
+        task.cancel()
+    for viewer in viewers:
+        if not viewer.connected and not viewer.error:
+            viewer.error = f"no snapshot within {CONNECT_SECONDS} s"
     errors = [viewer.error for viewer in viewers if not viewer.connected]
     results.put(("ready", len(viewers) - len(errors), errors[:1]))
     while not stop.is_set():
@@ -185,7 +194,7 @@ def watch_match(url: str, clients: int, processes: int, at: float, slots: int,
               for index in range(processes)]
     plans = [{"url": url, "count": count, "at": at, "slots": slots} for count in counts]
     with client_processes(storm_process, plans) as (results, running, stop):
-        ready = collect(results, running, "ready", end + 30)
+        ready = collect(results, running, "ready", max(at, time.time()) + CONNECT_SECONDS + 30)
         failed = clients - sum(connected for connected, _ in ready)
         if failed:
             print(f"    {failed} viewers failed to connect, e.g. "
