@@ -19,3 +19,8 @@ class MatchesConfig(AppConfig):
         import matches.services.ladder  # noqa: F401  (the practice ladder moves as games end)
         import matches.services.seats  # noqa: F401  (practice's built-in players)
         import matches.tournaments.runner  # noqa: F401
+
+        # Each protocol server registers what it makes for the services (a hosted match).
+        from matches.protocol_servers import server_modules
+
+        server_modules()

@@ -53,6 +53,7 @@ from matches.services.matches import (
     match_make,
     whole_second,
 )
+from matches.services.protocol import hosted_match_make
 
 log = logging.getLogger(__name__)
 
@@ -276,16 +277,14 @@ def _served_scrimmage(game: str, programs: list[Program], versions: list[Program
     """A scrimmage of a game with its own protocol server (CHaser): its first game made
     ahead, and one job for both runs, whose worker serves the match's games too
     (protocol_servers/<game>/hosted.py)."""
-    from matches.protocol_servers import server_for
-
     if timing.strategy_seconds or timing.transition_seconds or timing.clock_seconds:
         raise ProgramError(400, "bad_request", f"{rules_for(game).title} is played step by "
                                                "step as the programs answer: turns only")
     names = _names(programs)
     with transaction.atomic():
         try:
-            match_id = server_for(game).hosted.hosted_match(
-                names, board, timing.turns, start_at=now + SCRIMMAGE_START,
+            match_id = hosted_match_make(
+                game, names, board, timing.turns, start_at=now + SCRIMMAGE_START,
                 title=f"{kind}: {names[0]} vs {names[1]}")
         except BoardError as error:
             raise ProgramError(400, "bad_request", str(error)) from None
@@ -301,12 +300,10 @@ def served_fixture_start(game: str, names: list[str], program_ids: list[int], *,
     programs (their latest built versions, in the match's team order), served by the
     worker that plays it, as a scrimmage of it is; its first game's id. ProgramError
     when a program has no version that built."""
-    from matches.protocol_servers import server_for
-
     versions = [latest_ready(Program.objects.get(pk=pk)) for pk in program_ids]
     with transaction.atomic():
-        match_id = server_for(game).hosted.hosted_match(
-            names, board, turns, start_at=now + SCRIMMAGE_START, title=title,
+        match_id = hosted_match_make(
+            game, names, board, turns, start_at=now + SCRIMMAGE_START, title=title,
             title_parts=title_parts, public=public, delay=delay)
         _served_seats(match_id, versions)
     return match_id

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -40,6 +41,24 @@ class Game:
     match_id: int
     team_ids: tuple[int, int]
     late: int = 0  # its spectator delay (ms): the public sees its steps that much later
+
+
+# The maker of a hosted match's first game, by game: its protocol server's, registered
+# as that server's package is loaded (apps.py loads them all), so that the services
+# that make scrimmages and tournaments' matches ask it here without importing any
+# server (they stand below them).
+_HOSTED_MAKERS: dict[str, Callable[..., int]] = {}
+
+
+def hosted_maker_register(game: str, maker: Callable[..., int]) -> None:
+    _HOSTED_MAKERS[game] = maker
+
+
+def hosted_match_make(game: str, names: list[str], board: str | None, turns: int | None,
+                      **options: Any) -> int:
+    """Game 1 of a hosted match of a game played over its own protocol, made ahead by its
+    server's maker (protocol_servers/<game>/hosted.py `hosted_match`); its id."""
+    return _HOSTED_MAKERS[game](names, board, turns, **options)
 
 
 def map_board(name: str, spec: dict[str, Any], source: str, game: str) -> Board:

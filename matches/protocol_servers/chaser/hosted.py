@@ -58,6 +58,9 @@ def hosted_match(names: list[str], board: str | None, turns: int | None, *,
     return game.match_id
 
 
+protocol.hosted_maker_register(chaser.ChaserRules.game, hosted_match)
+
+
 class HostedServer:
     """The server of one hosted match, in a thread of its own with its own event loop
     (the outbox's, for this process's news): `start`, then for each game `seat`, wait
