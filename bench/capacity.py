@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 from live import Server, free_port, percentile
-from loadgen import Turns, Viewer, Watcher, client_processes, collect, submit_process
+from loadgen import Turns, Viewer, Watcher, client_processes, collect, submit_process, view
 
 STRATEGY, TRANSITION = 0.8, 0.2
 LATE_MS = 250.0
@@ -75,28 +75,6 @@ class Storming(Watcher):
         super().message(payload, arrived)
 
 
-async def _view(viewer: Viewer, turns: Turns) -> None:
-    loop = asyncio.get_running_loop()
-    try:
-        for attempt in range(5):  # refused while the server's backlog is full
-            try:
-                _, watcher = await loop.create_connection(lambda: Storming(viewer, turns),
-                                                          viewer.host, viewer.port)
-            except OSError as error:
-                viewer.error = repr(error)
-                await asyncio.sleep(0.2 * (attempt + 1))
-                continue
-            try:
-                await watcher.closed
-            finally:
-                watcher.transport.abort()
-            if not viewer.connected and not viewer.error:
-                viewer.error = "closed before the snapshot"
-            return
-    finally:
-        viewer.ready.set()
-
-
 def storm_process(plan: dict, results, stop) -> None:
     gc.disable()  # a full collection with 1,000 sockets would show as a late turn
     asyncio.run(_storm(plan, results, stop))
@@ -121,7 +99,7 @@ async def _storm(plan: dict, results, stop) -> None:
 
     async def start(viewer: Viewer) -> None:
         async with slots:
-            tasks.append(asyncio.create_task(_view(viewer, turns)))
+            tasks.append(asyncio.create_task(view(viewer, turns, Storming)))
             await viewer.ready.wait()
 
     starting = [asyncio.create_task(start(viewer)) for viewer in viewers]

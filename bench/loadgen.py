@@ -191,12 +191,15 @@ class Watcher(asyncio.Protocol):
         self.transport.abort()
 
 
-async def view(viewer: Viewer, turns: Turns) -> None:
+async def view(viewer: Viewer, turns: Turns, watching: type[Watcher] | None = None) -> None:
+    """One viewer's socket until the server closes it; `watching`: the protocol class
+    (a Watcher; bench/capacity.py notes more of each message)."""
     loop = asyncio.get_running_loop()
+    watching = watching or Watcher
     try:
         for attempt in range(5):  # refused while a busy server is accepting
             try:
-                _, watcher = await loop.create_connection(lambda: Watcher(viewer, turns),
+                _, watcher = await loop.create_connection(lambda: watching(viewer, turns),
                                                           viewer.host, viewer.port)
             except OSError as error:
                 viewer.error = repr(error)
