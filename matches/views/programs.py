@@ -7,6 +7,8 @@ scrimmages go through the services the API and the commands use, with their refu
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from io import BytesIO
 
 from django.contrib import messages
@@ -79,6 +81,18 @@ def _refusal(error: ProgramError, words: dict = REFUSALS) -> str:
     return str(said) % {"size": SOURCE_SIZE} if said else error.detail
 
 
+def _signed_in(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A team's form: its view is given the team its browser signed in as; a browser
+    signed in as none is sent to the sign-in."""
+    @functools.wraps(view)
+    def signed_in(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        team = program_team(request)
+        if team is None:
+            return redirect(reverse("programs"))
+        return view(request, team, *args, **kwargs)
+    return signed_in
+
+
 @cost(PAGE)
 def programs_page(request: HttpRequest) -> HttpResponse:
     """The team's page; a POST is its sign-in, a token typed once."""
@@ -147,10 +161,8 @@ class CappedUpload(FileUploadHandler):
 @csrf_exempt  # (checked inside, once the file's handler is in place: Django's own way)
 @require_POST
 @cost(WRITE)
-def programs_hand_in(request: HttpRequest) -> HttpResponse:
-    team = program_team(request)
-    if team is None:
-        return redirect(reverse("programs"))
+@_signed_in
+def programs_hand_in(request: HttpRequest, team: ProgramTeam) -> HttpResponse:
     length = request.META.get("CONTENT_LENGTH") or "0"
     if not length.isdigit() or int(length) > SOURCE_LIMIT + FORM_SLACK:  # not even read
         return _team_page(request, team, status=413,
@@ -187,10 +199,8 @@ def _hand_in(request: HttpRequest, team: ProgramTeam, capped: CappedUpload) -> H
 
 @require_POST
 @cost(WRITE)
-def programs_scrimmage(request: HttpRequest) -> HttpResponse:
-    team = program_team(request)
-    if team is None:
-        return redirect(reverse("programs"))
+@_signed_in
+def programs_scrimmage(request: HttpRequest, team: ProgramTeam) -> HttpResponse:
     try:
         match = scrimmage_ask(program_id=_number(request.POST.get("program", "")),
                               opponent=request.POST.get("opponent", ""), team=team.name)
