@@ -76,3 +76,26 @@ def with_port(url: str, port: int) -> str:
 def redis_db() -> int:
     """The run's Redis database of this test process (tests/workers.py: one a worker)."""
     return int(urlparse(os.environ["REDIS_URL"]).path.strip("/") or 0)
+
+
+def a_match_played_on(ports: list[int]):
+    """A six-turn match a team plays through the servers on `ports` while viewers on each
+    watch: every viewer gets every turn once and in order, each turn is resolved once
+    and replays as stored, the team's answers are stored. The match."""
+    from matches.models import Submission
+    from tests.deploy.checks import (
+        STEP,
+        assert_every_turn_once_in_order,
+        assert_resolved_once_and_replayed,
+        viewers_of,
+    )
+    from tests.deploy.conftest import Player, Watching
+    from tests.factories import make_match
+
+    match, tokens = make_match(turns=6, start_in=3, **STEP)
+    with Player(ports, match.pk, tokens[0]):
+        viewers = Watching(viewers_of(match, ports)).finish()
+    assert_every_turn_once_in_order(viewers, 6)
+    assert_resolved_once_and_replayed(match)
+    assert Submission.objects.filter(match=match, status_code__lt=300).exists()
+    return match

@@ -12,18 +12,10 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from matches.models import Submission
 from tests.conftest import test_database_url
-from tests.deploy.checks import (
-    STEP,
-    assert_every_turn_once_in_order,
-    assert_resolved_once_and_replayed,
-    viewers_of,
-)
-from tests.deploy.conftest import Player, Watching, wait_until
-from tests.deploy.scaled import extras, with_port  # noqa: F401 (the fixture)
+from tests.deploy.conftest import wait_until
+from tests.deploy.scaled import a_match_played_on, extras, with_port  # noqa: F401 (the fixture)
 from tests.e2e.conftest import wait_for_port
-from tests.factories import make_match
 
 # (the PostgreSQL + Redis pass of make test only: it needs both)
 pytestmark = pytest.mark.once_on_postgres
@@ -59,12 +51,7 @@ def test_a_match_through_pgbouncer_in_transaction_mode(venue, extras):  # noqa: 
     for port in ports:
         wait_for_port(port)
     wait_until(lambda: listening_clocks() > before, "the clock's LISTEN on PostgreSQL")
-    match, tokens = make_match(turns=6, start_in=3, **STEP)
-    with Player(ports, match.pk, tokens[0]):
-        viewers = Watching(viewers_of(match, ports)).finish()
-    assert_every_turn_once_in_order(viewers, 6)
-    assert_resolved_once_and_replayed(match)
-    assert Submission.objects.filter(match=match, status_code__lt=300).exists()
+    match = a_match_played_on(ports)
     with urllib.request.urlopen(f"http://127.0.0.1:{ports[0]}/matches/{match.pk}/",
                                 timeout=30) as page:
         assert page.status == 200

@@ -12,17 +12,9 @@ import pytest
 import redis
 from django.core.cache import cache
 
-from matches.models import Submission
 from tests.conftest import ROOT, test_database_url
-from tests.deploy.checks import (
-    STEP,
-    assert_every_turn_once_in_order,
-    assert_resolved_once_and_replayed,
-    viewers_of,
-)
-from tests.deploy.conftest import Player, Watching, started
-from tests.deploy.scaled import extras, redis_db  # noqa: F401 (the fixture)
-from tests.factories import make_match
+from tests.deploy.conftest import started
+from tests.deploy.scaled import a_match_played_on, extras, redis_db  # noqa: F401 (the fixture)
 
 # Each of them, in a process whose settings are the Sentinel's (its `cache.set` seen by
 # this process, on the run's Redis). The layer's message goes to a channel and back.
@@ -89,10 +81,5 @@ def test_a_match_with_redis_behind_a_sentinel(venue, extras):  # noqa: F811
     venue.env.update(sentinel_env("spectator-venue", port))
     asked = sentinel_asked(port)
     ports = started(venue, servers=2, clocks=1)
-    match, tokens = make_match(turns=6, start_in=3, **STEP)
-    with Player(ports, match.pk, tokens[0]):
-        viewers = Watching(viewers_of(match, ports)).finish()
-    assert_every_turn_once_in_order(viewers, 6)
-    assert_resolved_once_and_replayed(match)
-    assert Submission.objects.filter(match=match, status_code__lt=300).exists()
+    a_match_played_on(ports)
     assert sentinel_asked(port) - asked > 3  # (each process, and this question)
