@@ -115,7 +115,7 @@ def protocol_play(runs: list[HostedRun], server_module) -> dict[int, Played]:
     served.start()
     played = {run.team_index: Played(None, "match over") for run in runs}
     beating = threading.Event()
-    threading.Thread(target=_beat_all, args=([run.pk for run in runs], beating),
+    threading.Thread(target=_beat, args=([run.pk for run in runs], beating),
                      daemon=True).start()
     debugs = {run.team_index: Debug(Team.objects.get(match=match, index=run.team_index))
               for run in runs}
@@ -200,8 +200,9 @@ def _game_watch(served, number: int, processes: dict[int, sandbox.Sandboxed],
             return "no show"
 
 
-def _beat_all(run_ids: list[int], stop: threading.Event) -> None:
-    """Move the runs' heartbeats on until `stop`."""
+def _beat(run_ids: list[int], stop: threading.Event) -> None:
+    """Move the runs' heartbeats on until `stop` (a line program's run, or both runs of
+    a match its worker serves)."""
     while not stop.wait(settings.HOSTED_LOST_SECONDS / 4):
         close_old_connections()
         HostedRun.objects.filter(pk__in=run_ids).update(heartbeat_at=timezone.now())
@@ -224,7 +225,7 @@ def _lines_play(version: ProgramVersion, match: Match, team_index: int, token: s
         streams = TextStreams(process)
         beating = threading.Event()
         if run_id is not None:
-            threading.Thread(target=_beat, args=(run_id, beating), daemon=True).start()
+            threading.Thread(target=_beat, args=([run_id], beating), daemon=True).start()
         try:
             code = relay.relay(streams, poll=0.1,
                                until=time.monotonic() + (ends - timezone.now()).total_seconds())
@@ -256,14 +257,6 @@ class TextStreams:
 
     def terminate(self) -> None:
         sandbox.end(self.process)
-
-
-def _beat(run_id: int, stop: threading.Event) -> None:
-    """Move a run's heartbeat on until `stop` (the line relay's run)."""
-    while not stop.wait(settings.HOSTED_LOST_SECONDS / 4):
-        close_old_connections()
-        HostedRun.objects.filter(pk=run_id).update(heartbeat_at=timezone.now())
-    close_old_connections()
 
 
 def _watch(process: sandbox.Sandboxed, match_id: int, ends, run_id: int | None) -> str:

@@ -27,7 +27,6 @@ from matches.rules import chaser
 from matches.services import protocol
 from matches.services.boards import BoardError, board_choose
 
-HOST = "127.0.0.1"  # (where it would listen: it does not)
 GAMES = 3  # a match: best of three, the teams swapping sides every game
 # Where a program finds its seat inside its sandbox: the contest's own ports, both
 # leading to its seat, so that a program written for either side's default finds it.
@@ -75,7 +74,7 @@ class HostedServer:
                                  public=match.public_live,
                                  title=match.title, title_parts=match.title_parts or {},
                                  delay=match.delay_s, made=match.pk, seats_by_port=True)
-        self.server = ChaserServer(self.settings, (0, 0), games=GAMES, host=HOST,
+        self.server = ChaserServer(self.settings, (0, 0), games=GAMES,
                                    on_start=self._started, on_game=self._ended,
                                    listens=False)
         self.ready = threading.Event()
