@@ -65,11 +65,19 @@ def connect(port: int, name: bytes) -> socket.socket:
     return connection
 
 
-def game(ports: tuple[int, int], waits: list[float]) -> float:
+def cpu_seconds(pid: int) -> float:
+    """A process's processor time so far (user and system, all its threads), s."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def game(ports: tuple[int, int], waits: list[float], server: int) -> tuple[float, float]:
     """Both programs in one thread with blocking sockets (the server talks to one at a
     time): whichever has a line to read takes its whole step. The game's time, from the
-    first `@` to the last reply."""
+    first `@` to the last reply, and the processor time the `server` process (its pid)
+    spent meanwhile (a figure a busy machine does not change much)."""
     programs = [connect(ports[0], b"Cool"), connect(ports[1], b"Hot")]
+    cpu = 0.0
     lines = {program: program.makefile("rb") for program in programs}
     steps = dict.fromkeys(programs, 0)
     span = [0.0, 0.0]  # the first `@`, the last reply
@@ -79,10 +87,11 @@ def game(ports: tuple[int, int], waits: list[float]) -> float:
         if not ready:
             raise SystemExit("the server said nothing for 30 s")
         program = ready[0]
+        cpu = cpu or cpu_seconds(server)
         if not step(program, lines[program], steps, waits, span):
             playing.remove(program)
             program.close()
-    return span[1] - span[0]
+    return span[1] - span[0], cpu_seconds(server) - cpu
 
 
 def step(program: socket.socket, lines, steps: dict, waits: list[float],
@@ -132,12 +141,13 @@ def main() -> None:
                  "--ports", f"{ports[0]},{ports[1]}"],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True)
             try:
-                seconds = game(ports, waits)
+                seconds, cpu = game(ports, waits, server.pid)
                 out, _ = server.communicate(timeout=60)
             finally:
                 server.kill()
             print(f"  game {number}: {seconds:.3f} s ({seconds / options.turns * 1000:.2f} ms "
-                  f"a turn); {out.splitlines()[-2] if out else 'no output'}")
+                  f"a turn; the server's processor {cpu / options.turns * 1000:.2f} ms a "
+                  f"turn); {out.splitlines()[-2] if out else 'no output'}")
     ms = [wait * 1000 for wait in waits]
     print(f"  the server's answer to a line: p50 {percentile(ms, 0.5):.2f} ms, "
           f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms ({len(ms)} lines)")
@@ -165,12 +175,12 @@ def chsr(path: Path, options) -> None:
                     server.stdin.flush()
             threading.Thread(target=begin, daemon=True).start()
             try:
-                seconds = game((2009, 2010), waits)
+                seconds, cpu = game((2009, 2010), waits, server.pid)
             finally:
                 server.kill()
                 server.wait()
             print(f"  game {number}: {seconds:.3f} s ({seconds / options.turns * 1000:.2f} ms "
-                  "a turn)")
+                  f"a turn; its processor {cpu / options.turns * 1000:.2f} ms a turn)")
     ms = [wait * 1000 for wait in waits]
     print(f"  its answer to a line: p50 {percentile(ms, 0.5):.2f} ms, "
           f"p99 {percentile(ms, 0.99):.2f} ms ({len(ms)} lines)")

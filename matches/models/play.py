@@ -336,8 +336,10 @@ class PracticeTeam(models.Model):
 class Submission(models.Model):
     """One request a team's program sent to the answer API, accepted or not."""
 
+    # (no index of its own: the index on (match, turn, team) below serves every look by
+    # match, and each index is written with every line a program sends)
     match = models.ForeignKey(Match, null=True, on_delete=models.CASCADE,
-                              related_name="submissions")
+                              related_name="submissions", db_index=False)
     team = models.ForeignKey(Team, null=True, on_delete=models.CASCADE,
                              related_name="submissions")
     turn = models.PositiveSmallIntegerField(null=True, help_text="The open strategy step.")

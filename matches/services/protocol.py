@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import hashlib
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,19 +28,23 @@ from matches.models import Board, Match, Submission, Team
 from matches.models.titles import game_parts
 from matches.services.boards import board_store
 from matches.services.matches import match_create
-from matches.services.transition import turn_resolve
+from matches.services.transition import played_turn_store
 
 KEPT_BYTES = 1024  # a line is at most 1 KiB; anything longer is a fault, its start kept
 CONTENT_TYPE = "text/plain; tcp"
 
 
-@dataclass(frozen=True)
+@dataclass
 class Game:
     """One game as its server knows it: the match and its teams' row ids."""
 
     match_id: int
     team_ids: tuple[int, int]
     late: int = 0  # its spectator delay (ms): the public sees its steps that much later
+    # The match's row as its server last looked at it (`game_look`; its board read, its
+    # turns moved on by the server as it stores them): each turn is stored without
+    # reading it again.
+    match: Match | None = field(default=None, compare=False, repr=False)
 
 
 # The maker of a hosted match's first game, by game: its protocol server's, registered
@@ -97,70 +101,99 @@ def game_create(*, board: Board, team_names: list[str], turns: int, title: str,
             Team.objects.filter(match=created.match, index=index).update(seat=seat)
     if practice_by:
         Match.objects.filter(pk=created.match.pk).update(practice_by=practice_by[:80])
-    teams = dict(Team.objects.filter(match=created.match).values_list("index", "id"))
-    return Game(created.match.pk, (teams[0], teams[1]), created.match.delay_s * 1000)
+    return _game(created.match.pk)
 
 
 def game_adopt(match_id: int) -> Game:
     """A match made ahead as a first game (`game_create` with `start_at` to come: a hosted
     scrimmage's), starting now: the server plays it."""
     Match.objects.filter(pk=match_id).update(start_at=timezone.now())
-    match = Match.objects.get(pk=match_id)
-    teams = dict(Team.objects.filter(match=match).values_list("index", "id"))
-    return Game(match.pk, (teams[0], teams[1]), match.delay_s * 1000)
+    return _game(match_id)
+
+
+def _game(match_id: int) -> Game:
+    """The game its server plays, as stored (the row read as it now is)."""
+    match = _looked(match_id)
+    teams = {team.index: team.pk for team in match.teams.all()}
+    return Game(match.pk, (teams[0], teams[1]), match.delay_s * 1000, match)
+
+
+def game_look(game: Game) -> Match:
+    """The match's row read again, as the judges (a hold, a void, its visibility), a
+    tournament (its fixture) or its server's caller may have changed it; the game keeps
+    it for the turns it stores until its next look."""
+    game.match = _looked(game.match_id)
+    return game.match
+
+
+def _looked(match_id: int) -> Match:
+    """The row with what announcing a turn reads of it (its board, its teams' names)."""
+    return Match.objects.select_related("board").prefetch_related("teams").get(pk=match_id)
 
 
 LINE_FIELDS = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",
                "body_size", "body_sha256", "actions", "status_code", "error", "detail",
                "counted", "entered_by", "note", "dialect")
-# The fields whose values the database takes in a form of its own (the others are ints,
-# text and a boolean, which every backend takes as they are).
-PREPARED = frozenset({"received_at", "remote_addr", "body", "actions"})
 
 
 def line_store(game: Game, team: int, turn: int | None, raw: bytes, received_at: datetime,
                remote_addr: str | None, *, status: int, actions: list | None = None,
-               error: str = "", detail: str = "") -> None:
-    """One line as the program sent it (its first KEPT_BYTES bytes), with its verdict.
+               error: str = "", detail: str = "") -> int:
+    """One line as the program sent it (its first KEPT_BYTES bytes), with its verdict;
+    its row's id.
 
-    The server stores several lines a turn, each before it answers; the ORM's `create`
-    took 0.2 ms of a line's time. This inserts the same row directly: the connection
-    looked up once (each use of `django.db.connection` looks it up anew), and only the
-    values a backend takes in a form of its own prepared by their fields, as the ORM
-    does."""
+    The server stores several lines a turn, each before it answers, and a line's
+    storing is on the game's path: the ORM's `create` took 0.2 ms of it, Django's
+    cursor (its wrappers, its rewriting of the placeholders) 0.04 ms more than the
+    insert itself. So the same row is inserted by the database driver's own cursor (on
+    the connection Django opened for this thread, in its autocommit), with the values
+    a backend takes in a form of its own adapted as the ORM adapts them: the time, the
+    address (by its field: an IPv6 one is normalised), the bytes, the actions (JSON;
+    SQL's NULL when there are none)."""
     kept = raw[:KEPT_BYTES]
-    values = (game.match_id, game.team_ids[team], turn, received_at, remote_addr, CONTENT_TYPE,
-              kept, len(raw), hashlib.sha256(kept).hexdigest(), actions, status, error,
-              detail, False, "", "", "")
     database = connections[DEFAULT_DB_ALIAS]
-    sql, fields = _line_insert(database.vendor)
-    with database.cursor() as cursor:
-        cursor.execute(sql, [value if field is None else field.get_db_prep_save(value, database)
-                             for field, value in zip(fields, values, strict=True)])
+    database.ensure_connection()
+    sql, address, actions_field = _line_insert(database.vendor)
+    ops = database.ops
+    with database.wrap_database_errors:
+        cursor = database.connection.cursor()
+        cursor.execute(sql, (
+            game.match_id, game.team_ids[team], turn,
+            ops.adapt_datetimefield_value(received_at),
+            address.get_db_prep_save(remote_addr, database), CONTENT_TYPE,
+            database.Database.Binary(kept), len(raw), hashlib.sha256(kept).hexdigest(),
+            None if actions is None else actions_field.get_db_prep_save(actions, database),
+            status, error, detail, False, "", "", ""))
+        return cursor.fetchone()[0]
 
 
 @functools.cache
-def _line_insert(vendor: str) -> tuple[str, list]:
-    """The insert, and the field that prepares each value (None: taken as it is)."""
+def _line_insert(vendor: str) -> tuple[str, Any, Any]:
+    """The insert in the driver's own placeholders; the address's and actions' fields."""
     database = connections[DEFAULT_DB_ALIAS]
     meta, quote = Submission._meta, database.ops.quote_name
     fields = [meta.get_field(name) for name in LINE_FIELDS]
     columns = ", ".join(quote(field.column) for field in fields)
-    marks = ", ".join(["%s"] * len(fields))
-    return (f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})",
-            [field if field.name in PREPARED else None for field in fields])
+    mark = "?" if database.Database.paramstyle == "qmark" else "%s"
+    marks = ", ".join([mark] * len(fields))
+    return (f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks}) "
+            f"RETURNING {quote(meta.pk.column)}",
+            meta.get_field("remote_addr"), meta.get_field("actions"))
 
 
 def fault_store(game: Game, team: int, turn: int, at: datetime, actions: list,
-                reason: str) -> None:
-    """The server's entry that makes the turn's record give the team's fault."""
-    Submission.objects.create(
+                reason: str) -> int:
+    """The server's entry that makes the turn's record give the team's fault; its id."""
+    return Submission.objects.create(
         match_id=game.match_id, team_id=game.team_ids[team], turn=turn, received_at=at,
         body=b"", body_size=0, actions=actions, status_code=202, entered_by="server",
-        note=f"protocol fault: {reason}")
+        note=f"protocol fault: {reason}").pk
 
 
-def turn_store(game: Game, number: int) -> None:
-    """Play turn `number` from its stored commands (its storage posts the turn and the
-    list's line to the outbox, after the steps the game posted before it)."""
-    turn_resolve(match_id=game.match_id, number=number)
+def turn_store(game: Game, number: int, counted: dict[int, tuple[int, Any]]) -> None:
+    """Play turn `number` from its stored commands (`counted`: each team's last accepted
+    line of the turn, (id, actions) by team index, as its server stored them); its
+    storage posts the turn and the list's line to the outbox, after the steps the game
+    posted before it."""
+    if game.match.resolved_turns == number - 1:
+        played_turn_store(game.match, counted)

@@ -9,6 +9,7 @@ The turns due at once are claimed, resolved, stored and announced together
 
 from __future__ import annotations
 
+import copy
 import logging
 from dataclasses import dataclass
 from datetime import datetime
@@ -97,33 +98,70 @@ def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn
         matches = _claim({turn.match_id: turn for turn in due})
         if not matches:
             return {}
-        counted = _counted({match.pk: match.resolved_turns for match in matches})
-        played, rows = [], []
-        for match in matches:
-            number = match.resolved_turns
-            rules = rules_for(match.game)
-            cached = STATES.peek(identity(match))
-            shown = cached[2] if cached and cached[0] == number - 1 else None
-            state = position_before(match, number)
-            if number == 1:  # the empty board's state, shown (a secret one is open by now)
-                shown = rules.view(state)
-            mine = counted.get(match.pk, {})
-            actions = [mine[index][1] if index in mine else [] for index in (0, 1)]
-            state, outcomes = rules.resolve_turn(state, actions)
-            view = rules.view(state)
-            row = Turn(match=match, number=number, cells=view["cells"], agents=view["agents"],
-                       outcomes=outcomes, scores=view["scores"], resolved_at=now)
-            played.append((match, row, state, shown))
-            rows.append(row)
-        Submission.objects.filter(pk__in=[pk for mine in counted.values()
-                                          for pk, _ in mine.values()]).update(counted=True)
-        Turn.objects.bulk_create(rows)
-        for match, row, state, _ in played:
-            if row.number >= match.turns or rules_for(match.game).is_over(state, match.turns):
-                _end(match, row, state)
-                transaction.on_commit(partial(match_ended.send, turn_resolve, match=match),
-                                      robust=True)
-        transaction.on_commit(lambda: _committed(played), robust=True)
+        played = _play(matches, _counted({match.pk: match.resolved_turns
+                                          for match in matches}), now)
+    return _kept(played)
+
+
+def played_turn_store(match: Match, counted: dict[int, tuple[int, Any]],
+                      now: datetime | None = None) -> Turn | None:
+    """The next turn of a match a protocol server plays (services/protocol.py), stored
+    the moment its server has played it: both players' lines are stored, so the turn is
+    resolved from them as every turn is (`_play`). No clock claims such a turn, so it is
+    taken with one statement instead of `_claim`'s locked read, and a judge's pause
+    holds the server's next step, not a turn already played; None once the match has
+    ended (made void). `match` (its board read) is the server's own copy, moved on;
+    `counted`, what `_counted` would read: each team's last accepted line of the turn,
+    (id, actions) by team index, as the server stored them."""
+    now = now or timezone.now()
+    number = match.resolved_turns + 1
+    with transaction.atomic():
+        if not Match.objects.filter(pk=match.pk, resolved_turns=number - 1,
+                                    ended_early=False).update(resolved_turns=number):
+            return None
+        match.resolved_turns = number
+        # (the announcer reads a copy of its own)
+        played = _play([copy.copy(match)], {match.pk: counted}, now)
+    return _kept(played)[match.pk]
+
+
+def _play(matches: list[Match], counted: dict[int, dict[int, tuple[int, Any]]],
+          now: datetime) -> list[tuple[Match, Turn, Any, Any]]:
+    """Resolve and store the claimed turn of each match (`resolved_turns`, moved on) from
+    its counted lines (`_counted`), in the caller's transaction; what follows its commit
+    is told then."""
+    played, rows = [], []
+    for match in matches:
+        number = match.resolved_turns
+        rules = rules_for(match.game)
+        cached = STATES.peek(identity(match))
+        shown = cached[2] if cached and cached[0] == number - 1 else None
+        state = position_before(match, number)
+        if number == 1:  # the empty board's state, shown (a secret one is open by now)
+            shown = rules.view(state)
+        mine = counted.get(match.pk, {})
+        actions = [mine[index][1] if index in mine else [] for index in (0, 1)]
+        state, outcomes = rules.resolve_turn(state, actions)
+        view = rules.view(state)
+        row = Turn(match=match, number=number, cells=view["cells"], agents=view["agents"],
+                   outcomes=outcomes, scores=view["scores"], resolved_at=now)
+        played.append((match, row, state, shown))
+        rows.append(row)
+    Submission.objects.filter(pk__in=[pk for mine in counted.values()
+                                      for pk, _ in mine.values()]).update(counted=True)
+    Turn.objects.bulk_create(rows)
+    for match, row, state, _ in played:
+        if row.number >= match.turns or rules_for(match.game).is_over(state, match.turns):
+            _end(match, row, state)
+            transaction.on_commit(partial(match_ended.send, turn_resolve, match=match),
+                                  robust=True)
+    transaction.on_commit(lambda: _committed(played), robust=True)
+    return played
+
+
+def _kept(played: list[tuple[Match, Turn, Any, Any]]) -> dict[int, Turn]:
+    """After the commit: each match's new state kept for its next turn; the stored turns
+    by match id."""
     for match, row, state, _ in played:
         STATES.put(identity(match), (row.number, state, row.state()))
     return {match.pk: row for match, row, _, _ in played}

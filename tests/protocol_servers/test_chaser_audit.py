@@ -59,3 +59,29 @@ def test_a_games_spectator_delay_is_its_matchs_and_its_later_games():
     assert (first.late, later.late) == (30_000, 30_000)
     assert {m.delay_s for m in Match.objects.filter(pk__in=[first.match_id,
                                                             later.match_id])} == {30}
+
+
+def test_a_played_turn_is_stored_through_a_hold_and_not_after_a_void():
+    """A turn both programs have played is stored even when the judges hold the match
+    before it is (the hold stops the next step, not a turn already played), counted
+    from the lines its server stored; a void match stores no more turns."""
+    from matches.models import Match
+    from matches.services.control import match_pause, match_void
+
+    board = protocol.map_board("CHaser test map", BOARD, "a test", "chaser")
+    game = protocol.game_create(board=board, team_names=["Alpha", "Beta"], turns=TURNS,
+                                title="Alpha vs Beta", public_live=False)
+    counted = {side: (protocol.line_store(game, side, 1, b"lu\r\n", AT, "127.0.0.1",
+                                          status=202, actions=[{"command": "lu"}]),
+                      [{"command": "lu"}]) for side in (0, 1)}
+    match_pause(match_id=game.match_id, reason="a cable", judge="judy")
+    protocol.turn_store(game, 1, counted)
+    match = Match.objects.get(pk=game.match_id)
+    assert match.resolved_turns == 1 and match.turn_rows.count() == 1
+    assert set(Submission.objects.filter(counted=True).values_list("pk", flat=True)) == \
+        {pk for pk, _ in counted.values()}
+
+    match_void(match_id=game.match_id, reason="wrong map", judge="judy")
+    protocol.game_look(game)
+    protocol.turn_store(game, 2, {})
+    assert Match.objects.get(pk=game.match_id).turn_rows.count() == 1

@@ -32,7 +32,7 @@ from django.utils import timezone
 
 from matches.live import messages
 from matches.live.broadcast import step_announce
-from matches.models import Match, Submission
+from matches.models import Submission
 from matches.protocol_servers.chaser.connection import EXPECTED, Fault, Line, Program
 from matches.rules import chaser
 from matches.services import protocol
@@ -53,6 +53,10 @@ class Stopped(Exception):
 
 
 HOLD_POLL = 0.25  # seconds between looks at a match the judges hold
+# Seconds between looks at the match (whether the judges hold it, what else they or a
+# tournament changed): a game without a step delay plays a step in a fraction of a
+# millisecond, and a look is a query.
+HOLD_LOOK = 0.05
 
 
 @dataclass
@@ -135,12 +139,17 @@ class ChaserGame:
         self.state = chaser.new_state(settings.board.data, settings.turns)
         self.game: protocol.Game | None = None
         self.last_mover: int | None = None  # whose step (or fault) came last
+        self.looked = -HOLD_LOOK  # when hold() last asked the database (monotonic)
+        self.played: int | None = None  # a turn both have played, not yet stored
+        # The turn's counted lines so far: each side's last accepted, (id, actions).
+        self.counted: dict[int, tuple[int, Any]] = {}
 
     def play(self) -> GameResult | None:
         """The game's result; None when the server stopped during it."""
         try:
             return self._play()
         except Stopped:
+            self.turn_stored()
             return None
         finally:
             db.connection.close()  # this thread's own connection
@@ -173,7 +182,8 @@ class ChaserGame:
                     break
                 self.step(player, turn)
             self.state = chaser.end_turn(self.state)
-            protocol.turn_store(self.game, turn)
+            self.played = turn
+        self.turn_stored()
         self.finish(turn)
         return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
                           self.names)
@@ -181,13 +191,17 @@ class ChaserGame:
     def hold(self) -> None:
         """Before a step: while the judges hold the match (services/control.py), wait,
         sending the programs nothing (each waits for its `@`, as between any two
-        steps); a void match ends here."""
+        steps); a void match ends here. The match is looked at (protocol.game_look: what
+        the judges or a tournament changed) at most once a HOLD_LOOK."""
+        now = time.monotonic()
+        if now - self.looked < HOLD_LOOK:
+            return
+        self.looked = now
         while True:
-            paused, result = Match.objects.filter(pk=self.game.match_id).values_list(
-                "paused_at", "result").get()
-            if (result or {}).get("decided_by") == VOID:
+            match = protocol.game_look(self.game)
+            if (match.result or {}).get("decided_by") == VOID:
                 raise Stopped
-            if paused is None:
+            if match.paused_at is None:
                 return
             if self.stopping.wait(HOLD_POLL):
                 raise Stopped
@@ -201,6 +215,7 @@ class ChaserGame:
         command = None
         try:
             program.send("@")
+            self.turn_stored()  # the turn before, while the program answers its `@`
             self.expect(player, turn, "gr")
             program.send(chaser.ready_digits(self.state, player))
             line = program.read(s.timeout)
@@ -209,11 +224,14 @@ class ChaserGame:
             if fields["result"] != "ok":
                 self.store(player, turn, line, 400, error="unknown_command",
                            detail=fields["reason"])
-                protocol.fault_store(self.game, player, turn, line.at, [{"command": command}],
-                                     fields["reason"])
+                actions = [{"command": command}]
+                self.counted[player] = (protocol.fault_store(
+                    self.game, player, turn, line.at, actions, fields["reason"]), actions)
                 self.announce(player, turn, command, "fault", fields["reason"])
                 return
-            self.store(player, turn, line, 202, actions=[{"command": command}])
+            actions = [{"command": command}]
+            self.counted[player] = (self.store(player, turn, line, 202, actions=actions),
+                                    actions)
             program.send(fields["reply"])
             self.announce(player, turn, command, "ok")
             if fields["reply"].startswith("0"):  # the game is over: a late `#` is welcome
@@ -224,6 +242,15 @@ class ChaserGame:
             if self.stopping.is_set():  # the server closed the connection, not the program
                 raise Stopped from None
             self.faulted(player, turn, fault, command)
+
+    def turn_stored(self) -> None:
+        """Store the turn both have played, if it is not yet: a turn is derived from
+        its stored lines, so it is stored while the next program thinks (after its
+        `@`), not between the last line and that `@`. Its announcement still comes
+        before the next step's."""
+        if self.played is not None:
+            protocol.turn_store(self.game, self.played, self.counted)
+            self.played, self.counted = None, {}
 
     def expect(self, player: int, turn: int, wanted: str) -> None:
         line = self.programs[player].read(self.settings.timeout)
@@ -246,7 +273,8 @@ class ChaserGame:
                                 detail=fault.detail)
         # after a played command the fault is a second entry: the command stands
         actions = [{"command": command}, {"command": None}] if command else [{"command": None}]
-        protocol.fault_store(self.game, player, turn, now, actions, fault.detail)
+        self.counted[player] = (protocol.fault_store(self.game, player, turn, now, actions,
+                                                     fault.detail), actions)
         self.state = chaser.fault(self.state, player)
         self.announce(player, turn, command, "fault", fault.detail)
         log.info("CHaser match %s: %s faulted in turn %d: %s", self.game.match_id,
@@ -268,9 +296,9 @@ class ChaserGame:
                 self.expect_end(player, turn)
 
     def store(self, player: int, turn: int | None, line: Line, status: int, *,
-              actions: list | None = None, error: str = "", detail: str = "") -> None:
-        """Store a line, before the server sends anything more."""
-        protocol.line_store(self.game, player, turn, line.raw, line.at,
+              actions: list | None = None, error: str = "", detail: str = "") -> int:
+        """Store a line, before the server sends anything more; its id."""
+        return protocol.line_store(self.game, player, turn, line.raw, line.at,
                             self.programs[player].address, status=status, actions=actions,
                             error=error, detail=detail)
 
@@ -278,10 +306,13 @@ class ChaserGame:
                  reason: str = "") -> None:
         """The step to the match's sockets: who acted, the command, what it read."""
         self.last_mover = player
-        cells = None
-        if command and result == "ok" and command[0] in "ls":
-            cells = chaser.cells_read(command, self.state.positions[player])
-        view = RULES.view(self.state)
-        step_announce(self.game.match_id, self.game.late, lambda: messages.step(
-            turn, player, command, result, view, rules=RULES, reason=reason, cells=cells))
+        state = self.state  # (a frozen value: the announcer builds from it off this thread)
+
+        def build() -> dict:
+            cells = None
+            if command and result == "ok" and command[0] in "ls":
+                cells = chaser.cells_read(command, state.positions[player])
+            return messages.step(turn, player, command, result, RULES.view(state),
+                                 rules=RULES, reason=reason, cells=cells)
+        step_announce(self.game.match_id, self.game.late, build)
 
