@@ -6,14 +6,13 @@ by a Celery worker in sandboxes."""
 
 import subprocess
 import textwrap
-import time
 
 import pytest
 from django.core.management import call_command
 
 from matches.hosting import sandbox
 from matches.models import Fixture, HostedRun, Match, Submission, Tournament
-from tests.hosting.test_scrimmage import LINES, start_worker, stop_worker
+from tests.hosting.test_scrimmage import LINES, start_worker, stop_worker, wait_for
 
 # (one pass: the queue on Redis is the scrimmages' to show, in test_scrimmage.py)
 pytestmark = [pytest.mark.one_backend,
@@ -81,10 +80,10 @@ def test_a_swiss_of_eight_handed_in_programs_runs_to_its_end_unattended(
                      "swiss", "--programs", *map(str, ids), "--clock", "2", "--start-in",
                      "0", "--gap", "0", "--public")
         tournament = Tournament.objects.get(name="Hosted Swiss")
-        deadline = time.monotonic() + 150
-        while time.monotonic() < deadline and \
-                Tournament.objects.get(pk=tournament.pk).finished_at is None:
-            time.sleep(1)
+        # its end, and every run's (a run is done once its worker has seen its match end)
+        wait_for(lambda: Tournament.objects.get(pk=tournament.pk).finished_at is not None
+                 and not HostedRun.objects.filter(match__fixture__tournament=tournament)
+                 .exclude(status=HostedRun.DONE).exists(), 150)
     finally:
         stop_worker(worker)
     log = (tmp_path / "worker.log").read_text()[-3000:]
