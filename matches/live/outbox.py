@@ -149,9 +149,11 @@ class Outbox:
         loop = self._serving()
         if loop is not None:
             with self._lock:
+                asleep = not self._pending  # (else its wake-up is on its way already)
                 self._pending.extend(news)
             try:
-                loop.call_soon_threadsafe(self._announce_soon)
+                if asleep:  # (a wake-up costs the loop's thread and the caller's a switch)
+                    loop.call_soon_threadsafe(self._announce_soon)
                 return
             except RuntimeError:  # the loop closed in between: no sockets are left to it
                 with self._lock:
