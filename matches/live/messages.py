@@ -167,14 +167,16 @@ def _drawing_extras(match: Match) -> dict[str, Any]:
 
 
 def step(turn: int, team: int, command: str | None, result: str, state: dict[str, Any], *,
-         rules: GameRules | None = None, reason: str = "", cells=None) -> dict[str, Any]:
+         rules: GameRules | None = None, reason: str = "", cells=None,
+         before: dict[str, Any] | None = None) -> dict[str, Any]:
     """One player's step of a game its protocol server plays (docs/live-protocol.md,
     `step`): the command, what became of it, the position after, and, as the game's
     `rules` say of that position, who leads (`lead`) and the cards' words (`panel`,
     `panels`), so a screen never shows a step's number beside a turn's words, and what
     the screens mark of the step on the board (`last`, the rules' `last_turn` of the
-    position with this step as its one outcome); `reason` for a fault, `cells` the
-    cells a look or a search read."""
+    position with this step as its one outcome, played on `before`, the position
+    before the step); `reason` for a fault, `cells` the cells a look or a search
+    read."""
     message = {"type": "step", "turn": turn, "team": team, "command": command,
                "result": result, "state": state}
     if rules is not None:
@@ -182,7 +184,7 @@ def step(turn: int, team: int, command: str | None, result: str, state: dict[str
         outcomes: list[list[dict[str, Any]]] = [[], []]
         outcomes[team] = [{"command": command, "result": result}]
         message.update(lead=rules.lead(state["scores"]), panel=panels["en"], panels=panels,
-                       last=rules.last_turn({**state, "outcomes": outcomes}))
+                       last=rules.last_turn({**state, "outcomes": outcomes}, before))
     if reason:
         message["reason"] = reason
         message["reasons"] = selectors.reasons_said([[{"reason": reason}]])

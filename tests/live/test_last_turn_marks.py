@@ -80,6 +80,15 @@ def test_a_step_carries_its_own_marks():
     assert faulted["last"] == {"marks": [], "moves": []}
 
 
+def test_a_step_draws_its_move_from_the_position_it_was_played_on():
+    """The server gives a step the position before it (as a turn's message has), so its
+    move starts where the player stood, not where the state after suggests."""
+    rules = rules_for("chaser")
+    walked = messages.step(4, 0, "wr", "ok", chaser([[[2, 1]], [[4, 2]]]), rules=rules,
+                           before=chaser([[[3, 0]], [[4, 2]]]))
+    assert walked["last"]["moves"] == [[[3, 0], [2, 1], 0]]
+
+
 def test_a_walk_into_the_other_player_moves_nobody_and_draws_no_move():
     """Both players walk into each other and stay: no move from behind, neither from a
     step nor from the turn (the screens had drawn a dot on each player)."""

@@ -143,6 +143,7 @@ class ChaserGame:
         self.played: int | None = None  # a turn both have played, not yet stored
         # The turn's counted lines so far: each side's last accepted, (id, actions).
         self.counted: dict[int, tuple[int, Any]] = {}
+        self.before = self.state  # the position the step under way is played on
 
     def play(self) -> GameResult | None:
         """The game's result; None when the server stopped during it."""
@@ -212,6 +213,7 @@ class ChaserGame:
         if s.step_delay:
             time.sleep(s.step_delay)
         self.hold()
+        self.before = self.state  # the position the step is played on
         command = None
         try:
             program.send("@")
@@ -306,13 +308,15 @@ class ChaserGame:
                  reason: str = "") -> None:
         """The step to the match's sockets: who acted, the command, what it read."""
         self.last_mover = player
-        state = self.state  # (a frozen value: the announcer builds from it off this thread)
+        # (frozen values: the announcer builds from them off this thread)
+        state, before = self.state, self.before
 
         def build() -> dict:
             cells = None
             if command and result == "ok" and command[0] in "ls":
                 cells = chaser.cells_read(command, state.positions[player])
             return messages.step(turn, player, command, result, RULES.view(state),
-                                 rules=RULES, reason=reason, cells=cells)
+                                 rules=RULES, reason=reason, cells=cells,
+                                 before=RULES.view(before))
         step_announce(self.game.match_id, self.game.late, build)
 
