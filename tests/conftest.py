@@ -44,6 +44,10 @@ SLOW_FILES = ("services/test_clock.py", "spectator/test_settings.py", "api/test_
               "rules/test_kakomimasu_properties.py")
 
 
+# The test modules that use the shared server (SharedServer, below).
+SERVER_MODULES: set[Path] = set()
+
+
 def pytest_collection_modifyitems(config, items):
     def slow_first(item) -> int:  # (sorted stably: each file's tests keep their order)
         path = Path(item.path).relative_to(ROOT / "tests")
@@ -51,6 +55,8 @@ def pytest_collection_modifyitems(config, items):
 
     items.sort(key=slow_first)
     for item in items:
+        if "server_process" in item.fixturenames:
+            SERVER_MODULES.add(Path(item.path))
         path = Path(item.path).relative_to(ROOT / "tests")
         pure = path.parts[0] in ONE_BACKEND_FOLDERS or path.as_posix() in ONE_BACKEND_FILES
         drawn = item.get_closest_marker("e2e") and not item.get_closest_marker("live_stack")
@@ -183,21 +189,56 @@ def untrusted_server_process(spawn, tmp_path):
 
 
 @pytest.fixture
-def live_server_process(module_server_process, transactional_db):
+def live_server_process(server_process, transactional_db):
     """The whole system in one process (pages, API, sockets, clock) on the test database:
-    the module's (below), reading the rows this test commits."""
-    return module_server_process
+    the one the test process shares between its modules (below), reading the rows this
+    test commits."""
+    return server_process
 
 
 @pytest.fixture(scope="module")
-def module_server_process(django_db_setup, tmp_path_factory):
-    """As live_server_process, one for all the tests of a module: each test still makes
-    its own rows (transactional_db: committed, so the server reads them, and flushed
-    after it). Nothing the server keeps can mislead the next test: its caches key
-    every value by the match's identity (matches/caches.py), and a flushed id is not
-    given again."""
-    with demo_server(tmp_path_factory) as base:
-        yield base
+def server_process(django_db_setup, shared_server):
+    """As live_server_process, for all the tests of a module, and for the modules that
+    follow it in this test process while they ask for one too: each test still makes its
+    own rows (transactional_db: committed, so the server reads them, and flushed after
+    it). Nothing the server keeps can mislead the next test: its caches key every value
+    by the match's identity (matches/caches.py), and a flushed id is not given again.
+    (A server a module started about 35 a pass, a second of CPU each, on a machine the
+    suite keeps busy.)"""
+    return shared_server.base()
+
+
+class SharedServer:
+    """`demo --no-bots` started at the first test that asks for it, stopped before the
+    first test of a module that does not (whose own clocks must be the only ones to
+    claim its turns), and at the end."""
+
+    def __init__(self, tmp_path_factory) -> None:
+        self.tmp_path_factory, self.running = tmp_path_factory, None
+
+    def base(self) -> str:
+        if self.running is None:
+            self.running = contextlib.ExitStack()
+            self.address = self.running.enter_context(demo_server(self.tmp_path_factory))
+        return self.address
+
+    def stop(self) -> None:
+        if self.running is not None:
+            self.running.close()
+            self.running = None
+
+
+@pytest.fixture(scope="session")
+def shared_server(tmp_path_factory):
+    shared = SharedServer(tmp_path_factory)
+    yield shared
+    shared.stop()
+
+
+@pytest.fixture(autouse=True)
+def _shared_server_only_where_asked(request, shared_server):
+    if Path(request.node.path) not in SERVER_MODULES:
+        shared_server.stop()
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture(scope="module")
-def module_server_process(django_db_setup, tmp_path_factory):
+def server_process(django_db_setup, tmp_path_factory):
     """The demo server with a var folder of its own: the boards it saves go there."""
     var = tmp_path_factory.mktemp("var")
     with demo_server(tmp_path_factory, SPECTATOR_VAR_DIR=str(var)) as base:

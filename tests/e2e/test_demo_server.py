@@ -8,10 +8,10 @@ import pytest
 
 
 @pytest.fixture(scope="module")
-def demo(module_server_process) -> int:
-    """The port of the module's `demo --no-bots` server (tests/conftest.py): nothing here
-    writes, so the seven tests share one."""
-    return int(module_server_process.rsplit(":", 1)[1])
+def demo(server_process) -> int:
+    """The port of the test process's `demo --no-bots` server (tests/conftest.py):
+    nothing here writes."""
+    return int(server_process.rsplit(":", 1)[1])
 
 
 def raw_get(port: int, path: str) -> tuple[int, bytes]:
