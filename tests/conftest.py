@@ -197,7 +197,7 @@ def live_server_process(server_process, transactional_db):
 
 
 @pytest.fixture(scope="module")
-def server_process(django_db_setup, shared_server):
+def server_process(shared_server, tmp_path_factory):
     """As live_server_process, for all the tests of a module, and for the modules that
     follow it in this test process while they ask for one too: each test still makes its
     own rows (transactional_db: committed, so the server reads them, and flushed after
@@ -205,7 +205,7 @@ def server_process(django_db_setup, shared_server):
     by the match's identity (matches/caches.py), and a flushed id is not given again.
     (A server a module started about 35 a pass, a second of CPU each, on a machine the
     suite keeps busy.)"""
-    return shared_server.base()
+    return shared_server.base(tmp_path_factory)
 
 
 class SharedServer:
@@ -213,13 +213,12 @@ class SharedServer:
     first test of a module that does not (whose own clocks must be the only ones to
     claim its turns), and at the end."""
 
-    def __init__(self, tmp_path_factory) -> None:
-        self.tmp_path_factory, self.running = tmp_path_factory, None
+    running: contextlib.ExitStack | None = None
 
-    def base(self) -> str:
+    def base(self, tmp_path_factory) -> str:
         if self.running is None:
             self.running = contextlib.ExitStack()
-            self.address = self.running.enter_context(demo_server(self.tmp_path_factory))
+            self.address = self.running.enter_context(demo_server(tmp_path_factory))
         return self.address
 
     def stop(self) -> None:
@@ -228,17 +227,21 @@ class SharedServer:
             self.running = None
 
 
+SHARED_SERVER = SharedServer()
+
+
 @pytest.fixture(scope="session")
-def shared_server(tmp_path_factory):
-    shared = SharedServer(tmp_path_factory)
-    yield shared
-    shared.stop()
+def shared_server(django_db_setup):
+    """(Stopped before the test database is dropped: PostgreSQL refuses to drop a database
+    a server is still connected to.)"""
+    yield SHARED_SERVER
+    SHARED_SERVER.stop()
 
 
 @pytest.fixture(autouse=True)
-def _shared_server_only_where_asked(request, shared_server):
+def _shared_server_only_where_asked(request):
     if Path(request.node.path) not in SERVER_MODULES:
-        shared_server.stop()
+        SHARED_SERVER.stop()
 
 
 @contextlib.contextmanager
