@@ -19,17 +19,30 @@ UNTRUSTED = {"SPECTATOR_TRUSTED_NETWORKS": ""}
 
 # Tests whose outcome cannot depend on the database or the channel layer: `make test`
 # runs them on the embedded default only, not again on PostgreSQL and Redis (CI time).
-# Pure rules and documents, the settings a fresh process reads, the replay command (a
-# record in, a timeline out), and the browser tests of what pages do with what the
-# server sends. The browser tests of the live path itself are marked `live_stack` and
-# run on both: the venue screen following turns, the list's socket, a CHaser game
-# step by step (and tests/deploy/ drives pages through Redis restarts and two servers).
+# The rule: a test runs once if nothing it checks goes through the database, the cache
+# or the channel layer (what the second pass swaps for PostgreSQL and Redis), in this
+# process or in a server it starts. Pure rules and documents, the settings a fresh process
+# reads, the replay command (a record in, a timeline out), the structure of the code
+# (its layers, the front end's modules, the routes' declared costs), the CPU jobs'
+# processes, and the browser tests of what pages do with what the server sends. Whatever
+# stores, reads, locks, broadcasts or counts in the shared cache runs on both. The
+# browser tests of the live path itself are marked `live_stack` and run on both: the
+# venue screen following turns, the list's socket, a CHaser game step by step (and
+# tests/deploy/ drives pages through Redis restarts and two servers).
 ONE_BACKEND_FOLDERS = ("rules", "conformance", "i18n")
 ONE_BACKEND_FILES = ("test_docs.py", "tournaments/test_pairing.py",
                      "tournaments/test_standings.py", "spectator/test_startup.py",
-                     "spectator/test_settings.py", "commands/test_replay.py",
+                     "spectator/test_settings.py", "spectator/test_settings_scaled.py",
+                     "commands/test_replay.py", "commands/test_game_commands.py",
                      # the levels played against each other in-process, on the pure rules
-                     "bots/test_blokus_duo_levels.py", "bots/test_level4.py")
+                     "bots/test_blokus_duo_levels.py", "bots/test_level4.py",
+                     # what a message, an origin or a route's cost is made of
+                     "live/test_step_message.py", "live/test_origins.py",
+                     "live/test_batches.py", "spectator/test_route_costs.py",
+                     "protocol_servers/test_registry.py",
+                     # the code's structure, and the suite's own helpers
+                     "test_layers.py", "services/test_layers.py", "test_front_end.py",
+                     "test_jobs.py", "test_test_helpers.py")
 
 
 # Folders whose tests start servers and browsers, and the longest other files (each
