@@ -49,7 +49,11 @@ ONE_BACKEND_FILES = ("test_docs.py", "tournaments/test_pairing.py",
 # over half a minute): collected first, so that the test processes of a parallel run
 # (make test hands the files out in this order) take these long files early and share
 # the short ones out at the end, instead of one waiting while the other plays a browser
-# file.
+# file. First of all the hosted programs' tests, which wait for sandboxes, workers and
+# clocks of seconds far more than they compute: beside the browser tests, which keep
+# both cores busy, instead of at the end, where three of them together left the cores
+# idle half the last minute of a pass.
+WAITING_FOLDERS = ("hosting",)
 SLOW_FOLDERS = ("e2e", "deploy", "dialects", "protocol_servers")
 SLOW_FILES = ("services/test_clock.py", "spectator/test_settings.py", "api/test_fuzz.py",
               "api/test_client_example.py", "tournaments/test_runs.py",
@@ -64,7 +68,9 @@ SERVER_MODULES: set[Path] = set()
 def pytest_collection_modifyitems(config, items):
     def slow_first(item) -> int:  # (sorted stably: each file's tests keep their order)
         path = Path(item.path).relative_to(ROOT / "tests")
-        return 0 if path.parts[0] in SLOW_FOLDERS or path.as_posix() in SLOW_FILES else 1
+        if path.parts[0] in WAITING_FOLDERS:
+            return 0
+        return 1 if path.parts[0] in SLOW_FOLDERS or path.as_posix() in SLOW_FILES else 2
 
     items.sort(key=slow_first)
     for item in items:
