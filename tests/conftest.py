@@ -1,4 +1,5 @@
 import contextlib
+import gc
 import os
 import socket
 import subprocess
@@ -81,6 +82,17 @@ def pytest_collection_modifyitems(config, items):
         drawn = item.get_closest_marker("e2e") and not item.get_closest_marker("live_stack")
         if pure or drawn:
             item.add_marker(pytest.mark.one_backend)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """After a test process's last test, its session's fixtures end, the test database
+    with them: garbage collected first. A thread that has ended leaves its database
+    connection open until its wrapper is collected, and PostgreSQL refuses to drop a
+    database a session is still open on (after waiting 5 s for it)."""
+    if nextitem is None:
+        gc.collect()
+    return (yield)
 
 
 @pytest.fixture(autouse=True)
