@@ -33,10 +33,11 @@ for every move on its way. The moves considered: at the top, the TOP best by the
 worth as they stand (the value above); below, the WIDTH best by the quick measure. In a
 playout each team places one of its biggest pieces that still fit, where it fits, at
 random, but most of the time (BLOCK) where it takes a corner cell the other team could
-have used. Playouts are fast (a bit scan over the biggest pieces only) so that a second
-gives a few thousand of them. Without a deadline it makes a fixed number of runs (the
-same moves for the same seed); with one, as many as fit. A team that cannot move
-passes.
+have used. Playouts are fast (a bit scan over the biggest pieces only, in a shuffled
+order, stopping at the first that fits; a team that could not move is not looked at
+again) so that a second gives a few thousand of them. Without a deadline it makes a
+fixed number of runs (the same moves for the same seed); with one, as many as fit. A
+team that cannot move passes.
 """
 
 from __future__ import annotations
@@ -264,48 +265,46 @@ _BY_SIZE = tuple(
     tuple((piece, shape, where) for piece in range(len(PIECE_SIZES))
           if PIECE_SIZES[piece] == size for shape, where in _SCAN_ORDER[piece])
     for size in sorted(set(PIECE_SIZES), reverse=True))
-# the same in a few shuffled orders, so that the first shape that fits from a random
-# place in a random order is close to a shape drawn at random among those that fit
-_ORDERS = tuple(tuple(random.Random(n).sample(shapes, len(shapes)) for n in range(16))
-                for shapes in _BY_SIZE)
+# the same in ORDERS shuffled orders: the first shape that fits, in one of them drawn at
+# random, is close to a shape drawn at random among those that fit
+ORDERS = 64
+_ORDERS = tuple(tuple(tuple(random.Random(n).sample(shapes, len(shapes)))
+                      for n in range(ORDERS)) for shapes in _BY_SIZE)
 
 
 def _one_biggest(state: BlokusDuoState, team: int,
                  rng: random.Random) -> tuple[int, int] | None:
     """(shape, its legal reference cells) for one of the team's biggest pieces that fit
     anywhere, or None if none does: blokus_duo_board._scan's bit scan, over the shapes
-    of the biggest size from a random one on, stopping at the first that fits."""
+    of the biggest size in a random order, stopping at the first that fits."""
     corners = state.corners[team]
     if not corners:
         return None
     t, f = _shifted(corners), _shifted(state.forbidden[team])
     unused = state.unused[team]
     for orders in _ORDERS:
-        shapes = orders[int(rng.random() * 16)]
-        start = int(rng.random() * len(shapes))
-        for part in (shapes[start:], shapes[:start]):
-            for piece, s, (a, b, c, d, e) in part:
-                if unused >> piece & 1:
-                    refs = t[a] | t[b] | t[c] | t[d] | t[e]
+        for piece, s, (a, b, c, d, e) in orders[int(rng.random() * ORDERS)]:
+            if unused >> piece & 1:
+                refs = t[a] | t[b] | t[c] | t[d] | t[e]
+                if refs:
+                    refs &= ~(f[a] | f[b] | f[c] | f[d] | f[e])
                     if refs:
-                        refs &= ~(f[a] | f[b] | f[c] | f[d] | f[e])
-                        if refs:
-                            return s, refs
+                        return s, refs
     return None
 
 
 def playout(state: BlokusDuoState, side: int, rng: random.Random) -> int:
     """Play the game out from `state`, `side` to move, each team placing one of its
     biggest pieces that fit anywhere it fits, at random; the margin for team 0 (the
-    other's squares left less its own)."""
-    passed = 0
-    while passed < 2:
-        found = _one_biggest(state, side, rng)
+    other's squares left less its own). A team that cannot move now never can again (its
+    corner cells grow only with its own pieces): it is not looked at again."""
+    stuck = [False, False]
+    while not (stuck[0] and stuck[1]):
+        found = None if stuck[side] else _one_biggest(state, side, rng)
         if found is None:
-            passed += 1
+            stuck[side] = True
             side = 1 - side
             continue
-        passed = 0
         s, refs = found
         if BLOCK and rng.random() < BLOCK:  # where it takes a cell the other could use
             theirs = state.corners[1 - side] & ~state.forbidden[1 - side]

@@ -3,6 +3,7 @@ moves within the budget from the opening to the end (and a pass when there is no
 level 4 thinking longer when given more time, repeatable without a budget, and beating
 level 3 in short matches. Their strength against Pentobi: bench/pentobi.py."""
 
+import dataclasses
 import importlib.util
 import random
 import time
@@ -117,6 +118,12 @@ def test_a_playout_ends_the_game_with_a_margin():
     state = new_state()
     margins = {search.playout(state, 0, random.Random(seed)) for seed in range(5)}
     assert all(-89 <= margin <= 89 for margin in margins) and len(margins) > 1
+
+
+def test_a_playout_plays_on_for_the_team_that_can_still_move():
+    shut_in = dataclasses.replace(new_state(), corners=(new_state().corners[0], 0))
+    for seed in range(3):  # team 1 (to move first) cannot move: team 0 places on
+        assert search.playout(shut_in, 1, random.Random(seed)) > 40
 
 
 def _bench():
