@@ -16,8 +16,13 @@ With `--chsr PATH/chsr.rb` (the public Ruby server, MIT: github.com/t-akisato/CH
 Server; Ruby installed), the same games are played on it too, by the same clients, in
 the same run (on its fixed ports 2009 and 2010, started with `-w 0`, no display wait,
 the shipped map with its turns set): the figure to compare with. It stores nothing.
-Measured so (2026-11-29, quiet 2-core machine): chsr.rb 0.11 s for 125 turns; ours
-0.53 s (4.3 ms a turn, most of it storing each turn: services/transition.py).
+Each game's line also gives the server process's processor time a turn (all its
+threads), which a busy machine changes less than the wall clock's.
+Measured so (2026-11-29, 5 games of 125 turns, quiet 2-core machine): chsr.rb 0.087-0.089
+s a game (0.70 ms a turn); ours 0.26-0.29 s (2.1-2.3 ms a turn, 1.9-2.2 ms of processor),
+from 0.67-0.72 s that morning. With no announcement at all (switched off by hand) a turn
+took 1.25 ms: the rest is the announcing, mostly the handing of the interpreter's lock
+between the game's thread, the announcer's and the event loop.
 """
 
 from __future__ import annotations

@@ -18,7 +18,9 @@ each game runs to its last turn), served by the worker and reached through their
 as any hosted program's: each game's time from its first line stored to its last, and
 the program's step (its command's arrival to the next) p50/p99 from the stored lines.
 Goal: a game no longer than the public Ruby server chsr.rb's, which stores nothing
-(about 0.6 s for 125 turns on this machine: bench/chaser.py), while storing every line.
+(0.09 s for 125 turns on this machine between clients that answer at once:
+bench/chaser.py --chsr), while storing every line. Measured 2026-11-29 (quiet): 0.34-0.43
+s for 125 turns (0.70-0.73 s the day before); not met.
 Ctrl-C stops it and everything it started.
 """
 
