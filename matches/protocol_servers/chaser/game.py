@@ -226,9 +226,8 @@ class ChaserGame:
             if fields["result"] != "ok":
                 self.store(player, turn, line, 400, error="unknown_command",
                            detail=fields["reason"])
-                actions = [{"command": command}]
-                self.counted[player] = (protocol.fault_store(
-                    self.game, player, turn, line.at, actions, fields["reason"]), actions)
+                self.fault_entry(player, turn, line.at, [{"command": command}],
+                                 fields["reason"])
                 self.announce(player, turn, command, "fault", fields["reason"])
                 return
             actions = [{"command": command}]
@@ -275,8 +274,7 @@ class ChaserGame:
                                 detail=fault.detail)
         # after a played command the fault is a second entry: the command stands
         actions = [{"command": command}, {"command": None}] if command else [{"command": None}]
-        self.counted[player] = (protocol.fault_store(self.game, player, turn, now, actions,
-                                                     fault.detail), actions)
+        self.fault_entry(player, turn, now, actions, fault.detail)
         self.state = chaser.fault(self.state, player)
         self.announce(player, turn, command, "fault", fault.detail)
         log.info("CHaser match %s: %s faulted in turn %d: %s", self.game.match_id,
@@ -301,8 +299,13 @@ class ChaserGame:
               actions: list | None = None, error: str = "", detail: str = "") -> int:
         """Store a line, before the server sends anything more; its id."""
         return protocol.line_store(self.game, player, turn, line.raw, line.at,
-                            self.programs[player].address, status=status, actions=actions,
-                            error=error, detail=detail)
+                                   self.programs[player].address, status=status,
+                                   actions=actions, error=error, detail=detail)
+
+    def fault_entry(self, player: int, turn: int, at, actions: list, reason: str) -> None:
+        """The server's entry for a side's fault, which its turn counts (protocol.py)."""
+        self.counted[player] = (protocol.fault_store(self.game, player, turn, at, actions,
+                                                     reason), actions)
 
     def announce(self, player: int, turn: int, command: str | None, result: str,
                  reason: str = "") -> None:
