@@ -48,7 +48,7 @@ from urllib.parse import urlsplit
 
 import aiohttp
 from live import Server, free_port, percentile
-from loadgen import Turns, Viewer, Watcher, client_processes, collect, submit_process, view
+from loadgen import Turns, Viewer, Watcher, client_processes, collect, ended, submit_process, view
 
 STRATEGY, TRANSITION = 0.8, 0.2
 LATE_MS = 250.0
@@ -112,11 +112,7 @@ async def _storm(plan: dict, results, stop) -> None:
             viewer.error = f"no snapshot within {CONNECT_SECONDS} s"
     errors = [viewer.error for viewer in viewers if not viewer.connected]
     results.put(("ready", len(viewers) - len(errors), errors[:1]))
-    while not stop.is_set():
-        await asyncio.sleep(0.1)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await ended(stop, tasks)
     sizes: dict = {}
     for viewer in viewers:
         for kind, size in viewer.sizes.items():

@@ -216,6 +216,15 @@ async def view(viewer: Viewer, turns: Turns, watching: type[Watcher] | None = No
         viewer.ready.set()
 
 
+async def ended(stop, tasks: list) -> None:
+    """Wait until `stop` (a multiprocessing Event) is set, then end the viewers' tasks."""
+    while not stop.is_set():
+        await asyncio.sleep(0.1)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+
+
 async def connect_all(viewers: list[Viewer]) -> list:
     """Start every viewer, with at most CONNECTING handshakes under way at once: as fast
     as the servers accept them. Returns their tasks once all are connected or failed."""
@@ -250,11 +259,7 @@ async def _watch(urls: list[str], results, stop) -> None:
     tasks = await connect_all(viewers)
     errors = [viewer.error for viewer in viewers if not viewer.connected]
     results.put(("ready", len(viewers) - len(errors), errors[:1]))
-    while not stop.is_set():
-        await asyncio.sleep(0.1)
-    for task in tasks:
-        task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await ended(stop, tasks)
     lag_task.cancel()
     results.put(("done", [arrival for viewer in viewers for arrival in viewer.arrivals], lags))
 
