@@ -89,10 +89,30 @@ def pytest_runtest_teardown(item, nextitem):
     """After a test process's last test, its session's fixtures end, the test database
     with them: garbage collected first. A thread that has ended leaves its database
     connection open until its wrapper is collected, and PostgreSQL refuses to drop a
-    database a session is still open on (after waiting 5 s for it)."""
+    database a session is still open on (after waiting 5 s for it, and leaving it in the
+    cluster): so too a thread still running (the announcer, the seats' driver, asgiref's
+    executor), whose sessions are ended here, the database about to go."""
     if nextitem is None:
         gc.collect()
+        _other_sessions_ended()
     return (yield)
+
+
+def _other_sessions_ended() -> None:
+    """End the sessions on this process's PostgreSQL test database but its own thread's."""
+    from django.db import connection
+
+    database = connection.settings_dict
+    if connection.vendor != "postgresql" or not database["NAME"].startswith("test_"):
+        return
+    import psycopg
+
+    own = connection.connection.info.backend_pid if connection.connection else 0
+    with psycopg.connect(dbname="postgres", user=database["USER"], host=database["HOST"],
+                         port=database["PORT"] or None, password=database["PASSWORD"] or None,
+                         autocommit=True) as admin:
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                      " WHERE datname = %s AND pid <> %s", [database["NAME"], own])
 
 
 @pytest.fixture(autouse=True)
