@@ -28,6 +28,8 @@ class LibraryProgram(threading.Thread):
         self.failure: str | None = None
         self.reads = 0
         self.played: list[int] = []
+        # what it saw, for a failure's message: (seconds, GET or PATCH, status, turn)
+        self.seen: list[tuple[float, str, int, object]] = []
 
     def call(self, method: str, path: str, body=None, auth: str | None = None):
         headers = {"Content-Type": "application/json"} if body is not None else {}
@@ -63,10 +65,12 @@ class LibraryProgram(threading.Thread):
             return
         while game["status"] != "ended":
             if game["status"] == "gaming":
-                status, _ = self.call("PATCH", f"/v1/matches/{self.match_id}/actions",
-                                      {"actions": [{"agentId": 0, "type": "NONE"}]}, auth=pic)
+                status, body = self.call("PATCH", f"/v1/matches/{self.match_id}/actions",
+                                         {"actions": [{"agentId": 0, "type": "NONE"}]}, auth=pic)
                 if status == 200:
                     self.played.append(game["turn"])
+                self.seen.append((round(time.time() % 100, 2), "PATCH", status,
+                                  game["turn"] if status == 200 else body))
             # waitNextTurn: sleep until the next turn's start, then read until a 200
             time.sleep(max(0.0, game["startedAtUnixTime"] + (game["operationSec"] +
                        game["transitionSec"]) * game["turn"] - time.time()))
@@ -76,7 +80,11 @@ class LibraryProgram(threading.Thread):
 
     def read(self):
         self.reads += 1
-        return self.call("GET", f"/v1/matches/{self.match_id}")
+        status, game = self.call("GET", f"/v1/matches/{self.match_id}")
+        if status == 200 and game["startedAtUnixTime"] is not None:
+            self.seen.append((round(time.time() % 100, 2), "GET", status,
+                              (game["status"], game["turn"])))
+        return status, game
 
 
 def test_two_library_programs_behind_one_address_both_wait_and_play(untrusted_server_process):
@@ -88,4 +96,4 @@ def test_two_library_programs_behind_one_address_both_wait_and_play(untrusted_se
         program.join(timeout=40)
     for program in programs:
         assert program.failure is None
-        assert program.played == [1, 2]
+        assert program.played == [1, 2], program.seen
