@@ -23,6 +23,7 @@ import contextlib
 import fcntl
 import json
 import os
+import random
 import selectors
 import shutil
 import signal
@@ -95,8 +96,11 @@ def available() -> str:
     if shutil.which("prlimit") is None:
         return "prlimit (util-linux) is not installed"
     try:
-        probe = subprocess.run(command(["/bin/true"], None, Limits()), capture_output=True,
-                               timeout=10)
+        # in a workspace, as every sandbox: probes at once (each test process asks) as
+        # one user shared its process limit, and one was refused a fork now and then
+        with workspace() as folder:
+            probe = subprocess.run(command(["/bin/true"], folder, Limits()),
+                                   capture_output=True, timeout=10)
     except (OSError, subprocess.TimeoutExpired) as error:
         return f"bubblewrap could not start: {error}"
     if probe.returncode != 0:
@@ -109,7 +113,10 @@ def available() -> str:
 # of its own, one of USERS from SPECTATOR_SANDBOX_UID (600000): the kernel counts the
 # process limit per user, so sandboxes running at once must not share one (a fork bomb
 # in one would leave the others no process to start). A user is held, across the
-# machine's processes, by a lock on its file in the workspaces' folder.
+# machine's processes, by a lock on its file in the workspaces' folder. The search for a
+# free one starts at a random place: a user just let go was taken again at once by the
+# next sandbox, and its start was refused a fork ("Resource temporarily unavailable")
+# now and then, as if the processes that had just ended still counted.
 USERS = 512
 
 
@@ -135,7 +142,8 @@ def _user() -> Iterator[int | None]:
         yield None
         return
     root = workspaces()
-    for slot in range(1, USERS):
+    start = random.randrange(1, USERS)
+    for slot in [*range(start, USERS), *range(1, start)]:
         with open(root / f"user-{slot}.lock", "a") as lock:
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
