@@ -28,9 +28,10 @@ demo: $(STAMP)
 # the API's fuzzing runs once, on PostgreSQL (marked once_on_postgres).
 # JOBS processes share the work (pytest-xdist, a test file each at a time; each has its
 # own test database and Redis database: tests/workers.py): `make test JOBS=1` runs one.
-# Three on this machine's two cores: the tests wait for turns and pages about as much
-# as they compute (with two processes the cores were 70 % busy; three: each pass
-# 11-17 % shorter).
+# Four on this machine's two cores: the tests wait for turns, pages and programs about
+# as much as they compute (with two processes the cores were 70 % busy; three: each
+# pass 11-17 % shorter, the cores 79 % busy on SQLite and 70 % on PostgreSQL, by
+# vmstat; four: 250 s against 263-276 s on SQLite, 146 s against 160-172 s).
 # Files are handed out in the order tests/conftest.py gives them, the long ones first
 # (xdist would otherwise hand out the files of most tests first, and leave a process
 # alone at the end with a browser file).
@@ -38,7 +39,7 @@ demo: $(STAMP)
 # (Side by side, the two passes took 551-612 s here instead of 722; but in a fresh
 # clone four test processes on two cores left servers over 30 s to start, and tests
 # failed: so one after the other.)
-JOBS ?= 3
+JOBS ?= 4
 PYTEST := $(PY) -m pytest --durations=25 $(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
 # Each run's processes count their /metrics numbers in a folder of the run's own.
 test: export PROMETHEUS_MULTIPROC_DIR = $(CURDIR)/var/metrics-test
