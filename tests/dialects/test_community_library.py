@@ -88,7 +88,9 @@ class LibraryProgram(threading.Thread):
 
 
 def test_two_library_programs_behind_one_address_both_wait_and_play(untrusted_server_process):
-    match, tokens = make_match(start_in=4, strategy=1, transition=1, turns=2)
+    # (2 s steps: on a loaded machine a read of the library's once came back a second
+    # after the start, turn 1's step of 1 s then over, and its PATCH was refused)
+    match, tokens = make_match(start_in=4, strategy=2, transition=1, turns=2)
     programs = [LibraryProgram(untrusted_server_process, match.pk, token) for token in tokens]
     for program in programs:
         program.start()
