@@ -94,20 +94,23 @@ def pytest_runtest_teardown(item, nextitem):
     with them: garbage collected first. A thread that has ended leaves its database
     connection open until its wrapper is collected, and PostgreSQL refuses to drop a
     database a session is still open on (after waiting 5 s for it, and leaving it in the
-    cluster): so too a thread still running (the announcer, the seats' driver, asgiref's
-    executor), whose sessions are ended here, the database about to go."""
+    cluster). A thread still running keeps its own: django_db_setup, below."""
     if nextitem is None:
         gc.collect()
-        _other_sessions_ended()
     return (yield)
 
 
-def _other_sessions_ended() -> None:
-    """End the sessions on this process's PostgreSQL test database but its own thread's."""
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's, and before it drops the test database, the other sessions on it
+    ended: a thread of this process still running (the announcer, the seats' driver,
+    asgiref's executor) holds a connection out of the pool, which the pool's closing
+    leaves open, and PostgreSQL waited 5 s, then refused to drop the database."""
+    yield
     from django.db import connection
 
     database = connection.settings_dict
-    if connection.vendor != "postgresql" or not database["NAME"].startswith("test_"):
+    if connection.vendor != "postgresql":
         return
     import psycopg
 
