@@ -101,7 +101,7 @@ def available() -> str:
         with workspace() as folder:
             probe = subprocess.run(command(["/bin/true"], folder, Limits()),
                                    capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired) as error:
+    except (OSError, RuntimeError, subprocess.TimeoutExpired) as error:  # (every user taken)
         return f"bubblewrap could not start: {error}"
     if probe.returncode != 0:
         return ("bubblewrap could not make its namespaces (unprivileged user namespaces "
