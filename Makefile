@@ -31,7 +31,8 @@ demo: $(STAMP)
 # Four on this machine's two cores: the tests wait for turns, pages and programs about
 # as much as they compute (with two processes the cores were 70 % busy; three: each
 # pass 11-17 % shorter, the cores 79 % busy on SQLite and 70 % on PostgreSQL, by
-# vmstat; four: 250 s against 263-276 s on SQLite, 146 s against 160-172 s).
+# vmstat; four: 95-100 % most of each pass, and the passes 237-266 s against 263-276 s
+# on SQLite, 134-157 s against 160-172 s on PostgreSQL).
 # Files are handed out in the order tests/conftest.py gives them, the long ones first
 # (xdist would otherwise hand out the files of most tests first, and leave a process
 # alone at the end with a browser file).

@@ -28,7 +28,8 @@ class LibraryProgram(threading.Thread):
         self.failure: str | None = None
         self.reads = 0
         self.played: list[int] = []
-        # what it saw, for a failure's message: (seconds, GET or PATCH, status, turn)
+        # what it saw, for a failure's message: (the clock's seconds modulo 100, GET or
+        # PATCH, status, the match's status and turn or the turn played or the refusal)
         self.seen: list[tuple[float, str, int, object]] = []
 
     def call(self, method: str, path: str, body=None, auth: str | None = None):
