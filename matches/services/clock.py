@@ -195,21 +195,26 @@ def heartbeat() -> None:
 def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> float:
     """One step: resolve what is due, then let the clock's listeners do theirs; return
     how long to sleep before the next. `woken`: the clock was told something changed.
-    What the step stored goes to the outbox once it is over, together (live/outbox.py):
-    its messages are built and sent while the clock sleeps, not while it ticks."""
+    The turns it stored go to the outbox together once they are all stored (live/outbox.py),
+    before the clock's listeners do theirs, and what the listeners post goes once they
+    are done: a turn's messages are built and sent while the clock sleeps or its
+    listeners run, never while turns are being stored."""
     close_old_connections()
     heartbeat()
     with OUTBOX.together():
         matches = unfinished_matches()  # the tick's one read of the matches
         resolved = clock_tick(matches=matches)
-        if resolved:
-            log.info("resolved %d turn(s)", resolved)
-        now = timezone.now()
+    if resolved:
+        log.info("resolved %d turn(s)", resolved)
+    now = timezone.now()
+    with OUTBOX.together():
         asked = [seconds for _, seconds in clock_ticked.send(sender=None, now=now,
                                                              woken=woken)
                  if seconds is not None]
     wakeup = next_wakeup(now, matches)
-    delay = idle_seconds if wakeup is None else (wakeup - now).total_seconds()
+    # (from the time the sleep starts, not `now`: the listeners' time would make the
+    # next turn that much late)
+    delay = idle_seconds if wakeup is None else (wakeup - timezone.now()).total_seconds()
     delay = min(idle_seconds, max(delay, 0.0), *asked)
     log.debug("tick: next in %.3f s", delay)
     return delay
