@@ -50,6 +50,9 @@ IDLE_SECONDS = 5.0  # the longest sleep: how late a turn is when a notification 
 RETRY_SECONDS = 1.0  # after a failed tick, or a lost listening connection
 DRAIN_SECONDS = 1.0  # the longest a stopping clock waits for its last turns to be sent
 REJOIN_SECONDS = 3600.0
+# How much earlier than a deadline the clock's loop wakes its tick, which reads what it
+# reads first and then waits for the deadline on its own thread (`tick_and_wait`'s `at`)
+LEAD_SECONDS = 0.005
 
 # What the clock reads of each unfinished match: enough for its deadlines (`created_at`:
 # its identity, by which the thinking time used is kept). The turns themselves read the
@@ -192,9 +195,14 @@ def heartbeat() -> None:
             log.warning("the clock's heartbeat could not be written to the cache")
 
 
-def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> float:
+def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
+                  at: float | None = None) -> float:
     """One step: resolve what is due, then let the clock's listeners do theirs; return
     how long to sleep before the next. `woken`: the clock was told something changed.
+    `at` (time.monotonic()): the time the step was meant for, which the clock's loop
+    wakes it a little before (LEAD_SECONDS): what it reads first is read then, and the
+    turns are resolved at `at` exactly, not when the loop's timer and the hop to this
+    thread would have made it (1.3-2.7 ms after a deadline, and the read another 1).
     The turns it stored go to the outbox together once they are all stored (live/outbox.py),
     before the clock's listeners do theirs, and what the listeners post goes once they
     are done: a turn's messages are built and sent while the clock sleeps or its
@@ -203,6 +211,9 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False) -> fl
     heartbeat()
     with OUTBOX.together():
         matches = unfinished_matches()  # the tick's one read of the matches
+        if at is not None:
+            while (left := at - time.monotonic()) > 0:
+                time.sleep(left)
         resolved = clock_tick(matches=matches)
     if resolved:
         log.info("resolved %d turn(s)", resolved)
@@ -246,17 +257,21 @@ async def run_clock(stop: asyncio.Event | None = None, *,
     # queued behind a tick in the same process (the embedded demo).
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock")
     step = sync_to_async(tick_and_wait, thread_sensitive=False, executor=executor)
+    at = None
     try:
         async with clock_alarm(stop) as alarm:
             while not stop.is_set():
                 woken = alarm.rung.is_set()
                 alarm.rung.clear()  # a notification during the tick rings again after it
                 try:
-                    delay = await step(idle_seconds, woken)
+                    delay = await step(idle_seconds, woken, at)
                 except Exception:  # a database hiccup must not stop the match clock
                     log.exception("clock tick failed; retrying")
                     delay = RETRY_SECONDS
-                await alarm.sleep(delay)
+                at = time.monotonic() + delay
+                await alarm.sleep(max(0.0, delay - LEAD_SECONDS))
+                if alarm.rung.is_set():  # woken before its time: at once
+                    at = None
     finally:  # the last turns sent; the thread's database connection closes with the clock
         await OUTBOX.drained(DRAIN_SECONDS)
         executor.submit(connections.close_all)
