@@ -231,6 +231,13 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
     return delay
 
 
+def _tick_until(idle_seconds: float, woken: bool, at: float | None) -> float:
+    """`tick_and_wait`, its answer as the time (time.monotonic()) the next step is for,
+    taken on the tick's thread: the loop may come back to it later than that."""
+    delay = tick_and_wait(idle_seconds, woken, at)
+    return time.monotonic() + delay
+
+
 class Alarm:
     """What ends a clock's sleep: its stop, a notification, or the time."""
 
@@ -256,7 +263,7 @@ async def run_clock(stop: asyncio.Event | None = None, *,
     # One thread of its own: one database connection, and HTTP views are never
     # queued behind a tick in the same process (the embedded demo).
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock")
-    step = sync_to_async(tick_and_wait, thread_sensitive=False, executor=executor)
+    step = sync_to_async(_tick_until, thread_sensitive=False, executor=executor)
     at = None
     try:
         async with clock_alarm(stop) as alarm:
@@ -264,12 +271,11 @@ async def run_clock(stop: asyncio.Event | None = None, *,
                 woken = alarm.rung.is_set()
                 alarm.rung.clear()  # a notification during the tick rings again after it
                 try:
-                    delay = await step(idle_seconds, woken, at)
+                    at = await step(idle_seconds, woken, at)
                 except Exception:  # a database hiccup must not stop the match clock
                     log.exception("clock tick failed; retrying")
-                    delay = RETRY_SECONDS
-                at = time.monotonic() + delay
-                await alarm.sleep(max(0.0, delay - LEAD_SECONDS))
+                    at = time.monotonic() + RETRY_SECONDS
+                await alarm.sleep(max(0.0, at - time.monotonic() - LEAD_SECONDS))
                 if alarm.rung.is_set():  # woken before its time: at once
                     at = None
     finally:  # the last turns sent; the thread's database connection closes with the clock
