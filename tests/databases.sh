@@ -113,17 +113,35 @@ start_postgres() {
   if [ ! -f "$data/pg/PG_VERSION" ]; then
     as_db_owner "$bin/initdb" -D "$data/pg" -U postgres -A trust --no-sync >/dev/null
   fi
-  as_db_owner "$bin/pg_ctl" -D "$data/pg" -l "$data/postgres.log" -w -o \
-    "-p $PG_PORT -k $data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200" start >/dev/null
+  # Its port is in the kernel's range for outgoing connections (32768-60999): right after
+  # a run with thousands of loopback connections (a bench), one of them may hold it for a
+  # moment ("Address already in use"); then it is tried again, twice, 3 s apart.
+  local attempt
+  for attempt in 1 2 3; do
+    if as_db_owner "$bin/pg_ctl" -D "$data/pg" -l "$data/postgres.log" -w -o \
+      "-p $PG_PORT -k $data -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200" start >/dev/null 2>&1; then
+      return
+    fi
+    grep -q "Address already in use" "$data/postgres.log" 2>/dev/null || break
+    [ "$attempt" = 3 ] || sleep 3
+  done
+  # (what make test's stop then removes with the folder: the reason, said here)
+  echo "PostgreSQL did not start on port $PG_PORT; the end of its log:" >&2
+  tail -n 8 "$data/postgres.log" >&2 || true
+  exit 1
 }
 
 start_redis() {
   local data=$1
   if redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1; then return; fi  # (ours: check_ports)
-  redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes --save "" \
-    --appendonly no --dir "$data" --logfile "$data/redis.log" --pidfile "$data/redis.pid"
-  for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return; sleep 0.1; done
-  echo "Redis did not start; see $data/redis.log" >&2
+  local attempt
+  for attempt in 1 2 3; do  # (its port may be held a moment too: see start_postgres)
+    redis-server --port "$REDIS_PORT" --bind 127.0.0.1 --daemonize yes --save "" \
+      --appendonly no --dir "$data" --logfile "$data/redis.log" --pidfile "$data/redis.pid"
+    for _ in $(seq 50); do redis-cli -p "$REDIS_PORT" ping >/dev/null 2>&1 && return; sleep 0.1; done
+  done
+  echo "Redis did not start on port $REDIS_PORT; the end of its log:" >&2
+  tail -n 8 "$data/redis.log" >&2 || true
   exit 1
 }
 
