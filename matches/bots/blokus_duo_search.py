@@ -59,6 +59,7 @@ from matches.rules.blokus_duo_board import (
     BlokusDuoState,
     Placement,
     _legal,
+    cover,
     placed,
     play,
 )
@@ -281,9 +282,9 @@ def playout(state: BlokusDuoState, side: int, rng: random.Random) -> int:
     its own). A team that cannot move now never can again (its corner cells grow only
     with its own pieces): it is not looked at again.
 
-    The position is kept in plain numbers here, not in states (what `placed` does,
-    without the board's letters): a playout makes thousands of moves a second, and
-    making a state for each was a fifth of its time."""
+    The position is kept in plain numbers here, not in states (the rules' `cover`, as
+    `placed` uses it, without the board's letters): a playout makes thousands of moves a
+    second, and making a state for each was a fifth of its time."""
     forbidden, corners = list(state.forbidden), list(state.corners)
     unused, remaining = list(state.unused), list(state.remaining)
     stuck = [False, False]
@@ -329,12 +330,7 @@ def playout(state: BlokusDuoState, side: int, rng: random.Random) -> int:
             pick -= 1
         shift = (refs & -refs).bit_length() - 1 - ORIGIN  # (no board cell is below ORIGIN)
         mask, edges, diagonals, size = _SHAPE_MASKS[s]
-        mask <<= shift
-        barred = forbidden[side] | mask | edges << shift
-        forbidden[side] = barred
-        corners[side] = (corners[side] | diagonals << shift) & ~barred
-        forbidden[other] |= mask
-        corners[other] &= ~mask
+        cover(forbidden, corners, side, mask << shift, edges << shift, diagonals << shift)
         unused[side] &= ~(1 << piece)
         remaining[side] -= size
         side = other

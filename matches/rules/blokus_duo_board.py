@@ -395,6 +395,18 @@ def play(state: BlokusDuoState, team: int, where: Placement | None) -> BlokusDuo
     return placed(state, team, (mask, edges, diagonals), where.piece, bytes(cells))
 
 
+def cover(forbidden: list[int], corners: list[int], team: int, mask: int, edges: int,
+          diagonals: int) -> None:
+    """What `team`'s piece on the squares `mask` (the cells beside it `edges`, at its
+    corners `diagonals`) changes, per team, in the lists given: the cells each may no
+    longer cover, and those where each may still start a piece."""
+    barred = forbidden[team] | mask | edges
+    forbidden[team] = barred
+    corners[team] = (corners[team] | diagonals) & ~barred
+    forbidden[1 - team] |= mask
+    corners[1 - team] &= ~mask
+
+
 def placed(state: BlokusDuoState, team: int, bits: tuple[int, int, int], piece: int,
            cells: bytes) -> BlokusDuoState:
     """The next state after `team` places `piece` on the squares `bits` gives (its mask,
@@ -403,10 +415,7 @@ def placed(state: BlokusDuoState, team: int, bits: tuple[int, int, int], piece: 
     team may no longer cover and where each may still start a piece."""
     mask, edges, diagonals = bits
     forbidden, corners = list(state.forbidden), list(state.corners)
-    forbidden[team] |= mask | edges
-    corners[team] = (corners[team] | diagonals) & ~forbidden[team]
-    forbidden[1 - team] |= mask
-    corners[1 - team] &= ~mask
+    cover(forbidden, corners, team, mask, edges, diagonals)
     squares, unused, remaining = list(state.squares), list(state.unused), list(state.remaining)
     squares[team] |= mask
     unused[team] &= ~(1 << piece)
