@@ -22,7 +22,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
@@ -38,7 +38,7 @@ from matches.live.hub import stop_if_cancelled
 from matches.live.outbox import OUTBOX
 from matches.models import Match
 from matches.responsive import keep_responsive
-from matches.services.transition import Due, time_out, turns_resolve
+from matches.services.transition import Due, time_out, turns_ahead, turns_resolve
 
 # Sent after every tick with `now` and `woken` (the clock was told something changed,
 # maybe in another process); each receiver does what is due and returns how many
@@ -67,11 +67,14 @@ def unfinished_matches() -> list[Match]:
     return sorted(Match.objects.unfinished().only(*CLOCK_FIELDS), key=lambda match: match.pk)
 
 
-def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) -> int:
+def clock_tick(now: datetime | None = None, matches: list[Match] | None = None, *,
+               ahead: dict[int, Match] | None = None, checkpoint: bool = True) -> int:
     """Resolve every due turn of every match, in order, and end the alternating games
     whose mover's time has run out (`matches`: the unfinished ones, read here when not
-    given; their turns and ends are brought up to date). Returns how many turns and
-    games this call did.
+    given; their turns and ends are brought up to date; `ahead`: those with a turn due,
+    read before the deadline, `turns_ahead`). Returns how many turns and games this call
+    did. Then, on SQLite, the write-ahead log is folded back (`wal_checkpoint`) unless
+    the caller does it (`checkpoint`: False) once the turns are posted.
 
     The turns due at once are resolved together, in waves: each match's first due turn
     in one transaction, then the second of those with two or more, and so on
@@ -98,7 +101,7 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) 
             waiting[match.pk] = turns
     while waiting:
         wave = [turns.pop(0) for turns in waiting.values()]
-        taken = turns_resolve(wave)
+        taken = turns_resolve(wave, ahead=ahead)
         resolved += len(taken)
         for match_id, row in taken.items():  # the caller's copies stay current
             listed[match_id].resolved_turns = row.number
@@ -106,7 +109,7 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None) 
         # a match whose turn another clock took is that clock's to carry on, in order
         waiting = {match_id: turns for match_id, turns in waiting.items()
                    if turns and match_id in taken}
-    if resolved:
+    if resolved and checkpoint:
         wal_checkpoint()
     return resolved
 
@@ -200,22 +203,28 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
     """One step: resolve what is due, then let the clock's listeners do theirs; return
     how long to sleep before the next. `woken`: the clock was told something changed.
     `at` (time.monotonic()): the time the step was meant for, which the clock's loop
-    wakes it a little before (LEAD_SECONDS): what it reads first is read then, and the
-    turns are resolved at `at` exactly, not when the loop's timer and the hop to this
-    thread would have made it (1.3-2.7 ms after a deadline, and the read another 1).
-    The turns it stored go to the outbox together once they are all stored (live/outbox.py),
-    before the clock's listeners do theirs, and what the listeners post goes once they
-    are done: a turn's messages are built and sent while the clock sleeps or its
-    listeners run, never while turns are being stored."""
+    wakes it a little before (LEAD_SECONDS): what it reads first is read then (the
+    unfinished matches, and those with a turn due at `at` with their board and teams,
+    so that the claim at the deadline reads only their rows), and the turns are resolved
+    at `at` exactly, not when the loop's timer and the hop to this thread would have
+    made it (1.3-2.7 ms after a deadline, and the read another 1).
+    The turns it stored go to the outbox together once they are all stored
+    (live/outbox.py), before the log is folded back and the clock's listeners do
+    theirs, and what the listeners post goes once they are done: a turn's messages are
+    built and sent while the clock sleeps or its listeners run, never while turns are
+    being stored."""
     close_old_connections()
     heartbeat()
     with OUTBOX.together():
         matches = unfinished_matches()  # the tick's one read of the matches
+        ahead = None
         if at is not None:
+            ahead = _due_ahead(matches, at)
             while (left := at - time.monotonic()) > 0:
                 time.sleep(left)
-        resolved = clock_tick(matches=matches)
+        resolved = clock_tick(matches=matches, ahead=ahead, checkpoint=False)
     if resolved:
+        wal_checkpoint()  # (after the turns are posted: not part of their making)
         log.info("resolved %d turn(s)", resolved)
     now = timezone.now()
     with OUTBOX.together():
@@ -229,6 +238,15 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
     delay = min(idle_seconds, max(delay, 0.0), *asked)
     log.debug("tick: next in %.3f s", delay)
     return delay
+
+
+def _due_ahead(matches: list[Match], at: float) -> dict[int, Match] | None:
+    """The matches with a turn due at `at` (time.monotonic()), read now, before it, with
+    their board and teams (transition.turns_ahead): at the deadline their claim reads
+    only their rows. None when none has."""
+    when = timezone.now() + timedelta(seconds=max(0.0, at - time.monotonic()))
+    due = [match.pk for match in matches if match.due_turns(when)]
+    return turns_ahead(due) if due else None
 
 
 def _tick_until(idle_seconds: float, woken: bool, at: float | None) -> float:

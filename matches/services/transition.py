@@ -16,15 +16,14 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from django.db import transaction
-from django.db.models import F
+from django.db import connection, transaction
 from django.dispatch import Signal
 from django.utils import timezone
 
 from matches import metrics, selectors
 from matches.caches import Kept, identity
 from matches.live.broadcast import end_announce, turns_announce
-from matches.models import Board, Match, Submission, Turn
+from matches.models import Match, Submission, Turn
 from matches.rules import rules_for
 from matches.rules.timeline import states
 
@@ -82,11 +81,16 @@ def turn_resolve(*, match_id: int, number: int, now: datetime | None = None,
     return turns_resolve([Due(match_id, number, deadline)], now).get(match_id)
 
 
-def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn]:
+def turns_resolve(due: list[Due], now: datetime | None = None,
+                  ahead: dict[int, Match] | None = None) -> dict[int, Turn]:
     """Resolve every turn in `due` (one per match) that nobody has yet, in one
     transaction whose queries do not grow with the number of turns; return the stored
     turns by match id. A turn is left out when another clock claimed it, or its match is
     paused, or the judges moved its deadlines since it was found due.
+
+    `ahead`: the matches as read just before their deadline, with their board and teams
+    (`turns_ahead`): the claim then reads only their rows, under its lock, at the
+    deadline.
 
     A match ends after its turn when it was the last or the rules say the game is
     decided (a capture, neither player able to move): its result is stored then. Once
@@ -95,12 +99,20 @@ def turns_resolve(due: list[Due], now: datetime | None = None) -> dict[int, Turn
     messages off this thread."""
     now = now or timezone.now()
     with transaction.atomic():
-        matches = _claim({turn.match_id: turn for turn in due})
+        matches = _claim({turn.match_id: turn for turn in due}, ahead or {})
         if not matches:
             return {}
         played = _play(matches, _counted({match.pk: match.resolved_turns
                                           for match in matches}), now)
     return _kept(played)
+
+
+def turns_ahead(match_ids: list[int]) -> dict[int, Match]:
+    """The matches whose turns fall due next, read before their deadline (a clock reads
+    them while it waits for it) with what a turn's storage and its announcement read of
+    them besides their row: their board and their teams (names change rarely, never
+    between two reads a few milliseconds apart that matter). By id."""
+    return Match.objects.select_related("board").prefetch_related("teams").in_bulk(match_ids)
 
 
 def played_turn_store(match: Match, counted: dict[int, tuple[int, Any]],
@@ -167,26 +179,59 @@ def _kept(played: list[tuple[Match, Turn, Any, Any]]) -> dict[int, Turn]:
     return {match.pk: row for match, row, _, _ in played}
 
 
-def _claim(due: dict[int, Due]) -> list[Match]:
+def _claim(due: dict[int, Due], ahead: dict[int, Match]) -> list[Match]:
     """The matches whose due turn this clock takes, in id order, each with its
     `resolved_turns` moved on to that turn: their rows are locked (on PostgreSQL, in id
     order, so that two clocks never wait on each other in a circle) and only those
     still at the turn before, unpaused, open and with the deadline they were found due by
-    are taken."""
-    locked = (Match.objects.select_for_update().prefetch_related("teams")
-              .filter(pk__in=due, ended_early=False, paused_at=None).order_by("pk"))
+    are taken.
+
+    At a deadline this is the turn's first work, so it reads and moves on the rows with
+    two plain statements (the ORM's building of them was half the turn's making), and
+    takes their board and teams from `ahead` (`turns_ahead`: read before the deadline;
+    read here for a match not in it). Each match is a copy of its own: the announcer
+    reads it while a later wave claims the next turn."""
+    locked = _locked(sorted(due))
     taken = [match for match in locked
-             if match.resolved_turns == due[match.pk].number - 1
+             if not match.ended_early and match.paused_at is None
+             and match.resolved_turns == due[match.pk].number - 1
              and due[match.pk].deadline in (None, match.deadline(due[match.pk].number))]
     if not taken:
         return []
-    Match.objects.filter(pk__in=[match.pk for match in taken]).update(
-        resolved_turns=F("resolved_turns") + 1)
-    boards = Board.objects.in_bulk({match.board_id for match in taken})  # read once each
-    for match in taken:
+    _move_on([match.pk for match in taken])
+    known = dict(ahead)
+    missing = [match.pk for match in taken if match.pk not in known]
+    if missing:
+        known.update(turns_ahead(missing))
+    claimed = []
+    for row in taken:
+        match = copy.copy(known[row.pk])
+        for column in Match._meta.concrete_fields:  # the row as locked (a changed board
+            setattr(match, column.attname, getattr(row, column.attname))  # is read anew)
         match.resolved_turns += 1
-        match.board = boards[match.board_id]
-    return taken
+        claimed.append(match)
+    return claimed
+
+
+def _locked(match_ids: list[int]) -> list[Match]:
+    """The matches' whole rows, locked until the transaction ends (SQLite has no FOR
+    UPDATE: its writing transaction holds the whole database), in id order."""
+    quote = connection.ops.quote_name
+    marks = ", ".join(["%s"] * len(match_ids))
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    return list(Match.objects.raw(
+        f"SELECT * FROM {quote(Match._meta.db_table)} WHERE {quote('id')} IN ({marks}) "
+        f"ORDER BY {quote('id')}{lock}", match_ids))
+
+
+def _move_on(match_ids: list[int]) -> None:
+    """Each match's version (`resolved_turns`) one turn on, its row locked already."""
+    quote = connection.ops.quote_name
+    version = quote("resolved_turns")
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE {quote(Match._meta.db_table)} SET {version} = {version} + 1 "
+                       f"WHERE {quote('id')} IN ({', '.join(['%s'] * len(match_ids))})",
+                       match_ids)
 
 
 def _end(match: Match, row: Turn, state: Any) -> None:

@@ -93,3 +93,34 @@ def test_a_wave_leaves_out_the_paused_the_moved_and_the_taken_and_resolves_the_r
     assert list(rows) == [free.pk] and rows[free.pk].number == 1
     assert {m.pk: m.resolved_turns for m in Match.objects.filter(pk__in=[m.pk for m in made])} \
         == {paused.pk: 0, moved.pk: 0, taken.pk: 1, free.pk: 1}
+
+
+def test_read_ahead_the_claim_reads_only_the_rows_and_a_change_since_still_counts():
+    """A clock reads the matches with a turn about to fall due before its deadline, with
+    their board and teams (transition.turns_ahead); at the deadline the claim reads only
+    their rows, locked: what the judges changed meanwhile (a hold, a moved deadline,
+    the match's title) is what counts, and the read-ahead copy is left as it was."""
+    from matches.services.transition import Due, turns_ahead, turns_resolve
+
+    made = [make_match(start_in=-10, strategy=1, transition=1)[0] for _ in range(4)]
+    held, moved, renamed, plain = made
+    ahead = turns_ahead([m.pk for m in made])
+    Match.objects.filter(pk=held.pk).update(paused_at=timezone.now())
+    Match.objects.filter(pk=moved.pk).update(start_at=moved.start_at + timedelta(seconds=3))
+    Match.objects.filter(pk=renamed.pk).update(title="Final, renamed")
+    due = [Due(m.pk, 1, m.deadline(1)) for m in made]
+    with CaptureQueriesContext(connection) as read:
+        rows = turns_resolve(due, ahead=ahead)
+    assert sorted(rows) == sorted([renamed.pk, plain.pk])
+    assert rows[renamed.pk].match.title == "Final, renamed"
+    assert ahead[renamed.pk].resolved_turns == 0 and ahead[renamed.pk].title != "Final, renamed"
+    with CaptureQueriesContext(connection) as later:  # (what the announcement reads)
+        assert rows[plain.pk].match.board.width == plain.board.width
+        assert [team.name for team in rows[plain.pk].match.teams.all()] == ["Alpha", "Beta"]
+    assert len(later) == 0
+    reads = [query["sql"] for query in read.captured_queries if query["sql"].startswith("SELECT")]
+    assert sum('FROM "matches_match"' in sql for sql in reads) == 1, reads  # the locked one
+    assert not any('FROM "matches_board"' in sql or 'FROM "matches_team"' in sql
+                   for sql in reads), reads
+    assert {m.pk: m.resolved_turns for m in Match.objects.filter(pk__in=[m.pk for m in made])} \
+        == {held.pk: 0, moved.pk: 0, renamed.pk: 1, plain.pk: 1}
