@@ -89,6 +89,8 @@ class Hub:
         self.ended = False  # the last member left: join no more
         self.joining: asyncio.Task | None = None  # (`_keep_joined`)
         self.subscribed = asyncio.get_running_loop().create_future()
+        self.idle = asyncio.Event()  # set: no event is being handed out (`handed_out`)
+        self.idle.set()
         self.task = asyncio.create_task(self._run(), name=f"hub {self.group}")
 
     @classmethod
@@ -198,7 +200,23 @@ class Hub:
                 log.exception("hub %s: resync of %r failed", self.group, member)
 
     async def _deliver(self, event: dict[str, Any]) -> None:
-        await hand_out(self.members, event, f"hub {self.group}")
+        self.idle.clear()
+        try:
+            await hand_out(self.members, event, f"hub {self.group}")
+        finally:
+            self.idle.set()
+
+    @classmethod
+    async def handed_out(cls) -> None:
+        """Wait until this loop's hubs have handed out the events they have received,
+        those sent to the layer just before included: the in-memory layer's reach their
+        hubs within the loop's next turn (Redis's come later, and are not waited for)."""
+        await asyncio.sleep(0)
+        loop = asyncio.get_running_loop()
+        busy = [hub.idle.wait() for hub in list(cls._hubs.values())
+                if hub.key[0] is loop and not hub.idle.is_set()]
+        if busy:
+            await asyncio.gather(*busy)
 
 
 async def hand_out(members: dict[Member, None], event: dict[str, Any], name: str) -> None:

@@ -21,6 +21,7 @@ import contextlib
 import json
 import logging
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -29,6 +30,8 @@ from typing import Any
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections, transaction
+
+from matches.live.hub import Hub
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +104,11 @@ class Outbox:
         self._build = sync_to_async(self._build_here, thread_sensitive=False,
                                     executor=self._executor)
         self._local = threading.local()
+        # How many pieces of news were posted to the loop, and how many of those have
+        # been sent and handed to this process's sockets (`handed_out`)
+        self._posted = 0
+        self._handed = 0
+        self._handed_news = threading.Condition()
 
     def serve_from(self, loop: asyncio.AbstractEventLoop) -> None:
         """The event loop this process's sockets (and its layer's connections) live on:
@@ -151,6 +159,7 @@ class Outbox:
             with self._lock:
                 asleep = not self._pending  # (else its wake-up is on its way already)
                 self._pending.extend(news)
+                self._posted += len(news)
             try:
                 if asleep:  # (a wake-up costs the loop's thread and the caller's a switch)
                     loop.call_soon_threadsafe(self._announce_soon)
@@ -190,6 +199,38 @@ class Outbox:
                 await _send_all(triples)
             except Exception:
                 log.exception("an announcement of %d piece(s) of news failed", len(news))
+            asyncio.ensure_future(self._note_handed_out(len(news)))
+
+    async def _note_handed_out(self, count: int) -> None:  # (on the loop)
+        try:
+            await Hub.handed_out()
+        finally:
+            with self._handed_news:
+                self._handed += count
+                self._handed_news.notify_all()
+
+    def handed_out(self, seconds: float) -> bool:
+        """On a thread of its own: wait, `seconds` at most, until what was posted so far
+        has been sent and this process's sockets have been handed it; whether it was.
+        (A clock's tick waits so before its other work, which would otherwise take the
+        interpreter from its turns' fan-out, sharing its lock.) At once where no loop
+        serves (what is posted is sent on the caller's thread) or on the loop itself."""
+        loop = self._serving()
+        if loop is None:
+            return True
+        with contextlib.suppress(RuntimeError):  # (no loop runs on this thread)
+            if asyncio.get_running_loop() is loop:
+                return True
+        with self._lock:
+            wanted = self._posted
+        until = time.monotonic() + seconds
+        with self._handed_news:
+            while self._handed < wanted:
+                left = until - time.monotonic()
+                if left <= 0:
+                    return False
+                self._handed_news.wait(left)
+        return True
 
     @staticmethod
     def _build_here(news: list[News]) -> list[Triple]:  # (on the announcer's thread)

@@ -53,6 +53,9 @@ REJOIN_SECONDS = 3600.0
 # How much earlier than a deadline the clock's loop wakes its tick, which reads what it
 # reads first and then waits for the deadline on its own thread (`tick_and_wait`'s `at`)
 LEAD_SECONDS = 0.005
+# The longest a tick waits, once its turns are posted, for this process's sockets to be
+# handed them before it does its other work (the log's checkpoint, its listeners).
+FANOUT_WAIT = 0.05
 
 # What the clock reads of each unfinished match: enough for its deadlines (`created_at`:
 # its identity, by which the thinking time used is kept). The turns themselves read the
@@ -209,10 +212,11 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
     at `at` exactly, not when the loop's timer and the hop to this thread would have
     made it (1.3-2.7 ms after a deadline, and the read another 1).
     The turns it stored go to the outbox together once they are all stored
-    (live/outbox.py), before the log is folded back and the clock's listeners do
-    theirs, and what the listeners post goes once they are done: a turn's messages are
-    built and sent while the clock sleeps or its listeners run, never while turns are
-    being stored."""
+    (live/outbox.py); the tick then waits (FANOUT_WAIT at most) until this process's
+    sockets have been handed them, and only then folds the log back and lets the
+    clock's listeners do theirs (what they post goes once they are done): a turn's
+    messages are built and sent while the clock waits or sleeps, never while turns are
+    being stored nor while other Python work of the clock's takes the interpreter."""
     close_old_connections()
     heartbeat()
     with OUTBOX.together():
@@ -224,7 +228,9 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
                 time.sleep(left)
         resolved = clock_tick(matches=matches, ahead=ahead, checkpoint=False)
     if resolved:
-        wal_checkpoint()  # (after the turns are posted: not part of their making)
+        # the turns' fan-out first: what follows would share the interpreter with it
+        OUTBOX.handed_out(FANOUT_WAIT)
+        wal_checkpoint()
         log.info("resolved %d turn(s)", resolved)
     now = timezone.now()
     with OUTBOX.together():

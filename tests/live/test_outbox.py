@@ -5,6 +5,7 @@ runs (in memory, or Redis when REDIS_URL is set)."""
 
 import asyncio
 import json
+import os
 import threading
 
 import pytest
@@ -173,3 +174,45 @@ def test_a_matchs_end_is_told_from_the_turn_just_stored_without_reading_it_back(
     told = messages.end(ended)  # (read from the database)
     with django_assert_num_queries(0):
         assert messages.end(ended, row.state()) == told
+
+
+@pytest.mark.skipif(bool(os.environ.get("REDIS_URL")),
+                    reason="waits for the in-memory layer's events only: those that come "
+                           "back from Redis come later, and a clock sharing a process with "
+                           "sockets is the embedded default's")
+async def test_a_thread_waits_until_the_sockets_were_handed_what_it_posted_or_its_time():
+    """A clock's tick lets its turns reach this process's sockets before its other work
+    (services/clock.py): `handed_out` returns once the hubs have handed the news to
+    every member, and gives up after its time."""
+    from matches.live.hub import Hub
+
+    outbox = Outbox()
+    outbox.serve_from(asyncio.get_running_loop())
+    handed: list[int] = []
+    pace = {"seconds": 0.2}
+
+    class Slow:
+        async def deliver(self, event):
+            await asyncio.sleep(pace["seconds"])  # a crowd's fan-out, say
+            handed.append(json.loads(event["text"])["n"])
+
+    member = Slow()
+    hub = await Hub.join("match.9", member)
+    try:
+        def post_and_wait(n: int, seconds: float) -> tuple[bool, list[int]]:
+            outbox.post(news("match.9", "turn", n))
+            return outbox.handed_out(seconds), list(handed)
+
+        waited = sync_to_async(post_and_wait, thread_sensitive=False)
+        assert await waited(1, 5) == (True, [1])  # back only once the member had it
+        pace["seconds"] = 1.0
+        assert await waited(2, 0.2) == (False, [1])  # not yet: its time ran out first
+        assert outbox.handed_out(0) is True  # on the loop itself: never waits
+    finally:
+        await hub.leave(member)
+
+
+def test_with_no_serving_loop_a_thread_never_waits_to_be_handed_out():
+    outbox = Outbox()
+    outbox.post(lambda: [])
+    assert outbox.handed_out(5) is True
