@@ -114,6 +114,33 @@ async def test_a_crowd_larger_than_a_batch_is_served_whole_and_in_order(monkeypa
         await hub.leave(member)
 
 
+async def test_a_member_that_takes_an_event_at_once_is_not_awaited_and_one_that_declines_is():
+    """`deliver_now` (a turn to an up-to-date socket, written without a coroutine) is
+    tried first; what it declines goes through `deliver`, in the same order."""
+    class Quick(Recorder):
+        def __init__(self):
+            super().__init__()
+            self.now = []
+
+        def deliver_now(self, event):
+            if '"turn":2' in event["text"]:
+                return False  # (a gap to fill, say: the awaited way)
+            self.now.append(event["text"])
+            return True
+
+    quick, plain = Quick(), Recorder()
+    hub = await Hub.join("match.11", quick)
+    await Hub.join("match.11", plain)
+    for number in (1, 2, 3):
+        await send("match.11", number)
+    await settle(plain, count=3)
+    texts = [f'{{"type":"turn","turn":{n}}}' for n in (1, 2, 3)]
+    assert plain.events == texts
+    assert quick.now == [texts[0], texts[2]] and quick.events == [texts[1]]
+    for member in (quick, plain):
+        await hub.leave(member)
+
+
 async def test_a_member_that_leaves_during_a_delivery_is_skipped():
     first, second = Recorder(), Recorder()
     hub = await Hub.join("match.6", first)
