@@ -200,37 +200,50 @@ async def test_the_answer_api_and_the_clock_leave_a_tcp_match_alone(serve, async
         client.writer.close()
 
 
-async def test_each_step_reaches_the_sockets_before_its_turn(serve):
+async def test_each_step_reaches_the_sockets_before_its_turn_while_one_watches(serve,
+                                                                             monkeypatch):
+    """A step is sent while a socket watches the match (the viewer count, looked at
+    before each step here): Cool's first step, played before anyone watched, is not;
+    every later one is, before its turn."""
     from channels.layers import get_channel_layer
 
     from matches.live.broadcast import match_group
+    from matches.live.viewers import viewers_change
+    from matches.protocol_servers.chaser import game
 
-    server = await serve(BOARD, 1)
+    monkeypatch.setattr(game, "HOLD_LOOK", 0.0)
+    server = await serve(BOARD, 2)
     cool = await Client.connect(server.ports[0], b"C")
     hot = await Client.connect(server.ports[1], b"H")
-    assert await cool.line() == "@"  # the game's match is stored by now
+    assert await cool.line() == "@"  # the game's match is stored by now, and looked at
     match = await database_sync_to_async(Match.objects.get)()
     layer = get_channel_layer()
     channel = await layer.new_channel()
     await layer.group_add(match_group(match.pk), channel)
-    cool.heard.clear()
-    await cool.send("gr")
-    await cool.line()
-    await cool.send("sr")
-    await cool.line()
-    await cool.send("#")
-    await asyncio.gather(cool.play(scripted([])), hot.play(scripted(["wu"])))
-    kinds = []
-    while len(kinds) < 3:
-        event = await asyncio.wait_for(layer.receive(channel), 5)
-        kinds.append(json.loads(event["text"]))
-    first, second, turn = kinds
-    assert (first["type"], first["team"], first["command"], first["result"]) == (
-        "step", 0, "sr", "ok")
-    assert first["cells"] == [[x, 1] for x in range(1, 10)]  # Cool at (0, 1) reads right
-    assert (second["type"], second["team"], second["command"]) == ("step", 1, "wu")
-    assert second["state"]["agents"] == [[[0, 1]], [[4, 0]]] and "cells" not in second
+    await database_sync_to_async(viewers_change)(match.pk, +1)  # as a socket's opening
+    try:
+        cool.heard.clear()
+        await cool.send("gr")
+        await cool.line()
+        await cool.send("sr")
+        await cool.line()
+        await cool.send("#")
+        await asyncio.gather(cool.play(scripted(["sr"])), hot.play(scripted(["ll", "ll"])))
+        heard = []
+        while len(heard) < 3:  # (a turn's `viewers` comes too: the count changed)
+            message = json.loads((await asyncio.wait_for(layer.receive(channel), 5))["text"])
+            if message["type"] in ("step", "turn"):
+                heard.append(message)
+    finally:
+        await database_sync_to_async(viewers_change)(match.pk, -1)
+    hot_step, turn, cool_step = heard
+    assert (hot_step["type"], hot_step["team"], hot_step["command"], hot_step["turn"]) == (
+        "step", 1, "ll", 1)
+    assert hot_step["state"]["agents"] == [[[0, 1]], [[4, 1]]] and len(hot_step["cells"]) == 9
     assert (turn["type"], turn["turn"]) == ("turn", 1)
+    assert (cool_step["type"], cool_step["team"], cool_step["command"], cool_step["result"],
+            cool_step["turn"]) == ("step", 0, "sr", "ok", 2)
+    assert cool_step["cells"] == [[x, 1] for x in range(1, 10)]  # Cool at (0, 1) reads right
 
 
 async def test_every_surface_works_on_a_tcp_game(serve):

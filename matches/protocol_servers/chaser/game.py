@@ -32,6 +32,7 @@ from django.utils import timezone
 
 from matches.live import messages
 from matches.live.broadcast import step_announce
+from matches.live.viewers import viewers
 from matches.models import Submission
 from matches.protocol_servers.chaser.connection import EXPECTED, Fault, Line, Program
 from matches.rules import chaser
@@ -54,8 +55,8 @@ class Stopped(Exception):
 
 HOLD_POLL = 0.25  # seconds between looks at a match the judges hold
 # Seconds between looks at the match (whether the judges hold it, what else they or a
-# tournament changed): a game without a step delay plays a step in a fraction of a
-# millisecond, and a look is a query.
+# tournament changed, whether anyone watches it): a game without a step delay plays a
+# step in a fraction of a millisecond, and a look is a query.
 HOLD_LOOK = 0.05
 
 
@@ -144,6 +145,9 @@ class ChaserGame:
         # The turn's counted lines so far: each side's last accepted, (id, actions).
         self.counted: dict[int, tuple[int, Any]] = {}
         self.before = self.state  # the position the step under way is played on
+        # Whether a socket watches the match (`viewers`, at the last look): its steps are
+        # built and sent only then (its turns always)
+        self.watched = True
 
     def play(self) -> GameResult | None:
         """The game's result; None when the server stopped during it."""
@@ -193,11 +197,15 @@ class ChaserGame:
         """Before a step: while the judges hold the match (services/control.py), wait,
         sending the programs nothing (each waits for its `@`, as between any two
         steps); a void match ends here. The match is looked at (protocol.game_look: what
-        the judges or a tournament changed) at most once a HOLD_LOOK."""
+        the judges or a tournament changed) at most once a HOLD_LOOK, and so is whether
+        a socket watches it (live/viewers.py: the count every process's sockets keep in
+        the cache that reaches as far as the channel layer: both shared, or both this
+        process's own)."""
         now = time.monotonic()
         if now - self.looked < HOLD_LOOK:
             return
         self.looked = now
+        self.watched = viewers(self.game.match_id) > 0
         while True:
             match = protocol.game_look(self.game)
             if (match.result or {}).get("decided_by") == VOID:
@@ -309,8 +317,14 @@ class ChaserGame:
 
     def announce(self, player: int, turn: int, command: str | None, result: str,
                  reason: str = "") -> None:
-        """The step to the match's sockets: who acted, the command, what it read."""
+        """The step to the match's sockets: who acted, the command, what it read; none
+        while no socket watches the match (a socket that opens sees the steps from the
+        next look on, HOLD_LOOK at most, and every turn: a step is not versioned). A game
+        played as fast as its programs answer spent a fifth of its time on steps that
+        nobody could see."""
         self.last_mover = player
+        if not self.watched:
+            return
         # (frozen values: the announcer builds from them off this thread)
         state, before = self.state, self.before
 
