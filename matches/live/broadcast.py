@@ -61,27 +61,32 @@ def late_of(match: Match) -> int:
     return match.delay_s * 1000
 
 
-def turn_news(match: Match, row: Turn, before: dict[str, Any] | None = None) -> list[Triple]:
+def turn_news(match: Match, row: Turn, before: dict[str, Any] | None = None,
+              watched: bool = True) -> list[Triple]:
     """A stored turn: the turn (and the end) to the match's sockets, the viewer count
     when it changed, and the match's new line to the lists (`before`: the timeline/1
-    state of the turn before, when the caller holds it)."""
+    state of the turn before, when the caller holds it). `watched` False (a protocol
+    server's game that no socket watched at its last look): the turn is not built for
+    the match's sockets (one that opens since fills the gap from the stored turns), its
+    end and its line still are."""
     now, late, group = timezone.now(), late_of(match), match_group(match.pk)
-    news = [(group, messages.turn(match, row, now, before), late)]
+    news = [(group, messages.turn(match, row, now, before), late)] if watched else []
     if match.over:  # (its end from the turn just stored: nothing read back)
         news.append((group, messages.end(match, row.state()), late))
-    count = viewers_news(match.pk)
+    count = viewers_news(match.pk) if watched else None
     if count is not None:
         news.append((group, messages.viewers(count), 0))
     return news + summary_news(match, now, row.scores)
 
 
-def turns_news(played: list[tuple[Match, Turn, dict[str, Any] | None]]) -> list[Triple]:
+def turns_news(played: list[tuple[Match, Turn, dict[str, Any] | None]],
+               watched: bool = True) -> list[Triple]:
     """`turn_news` of several matches' turns; one that fails to build is logged and the
     others still go."""
     news: list[Triple] = []
     for match, row, before in played:
         try:
-            news.extend(turn_news(match, row, before))
+            news.extend(turn_news(match, row, before, watched))
         except Exception:
             log.exception("the announcement of match %s's turn %s failed",
                           match.pk, row.number)
@@ -153,9 +158,10 @@ def tournament_news(tournament_id: int) -> list[Triple]:
 # What the services call, in the transaction that stores the change (or after it): each
 # posts its news to the outbox once the transaction commits.
 
-def turns_announce(played: list[tuple[Match, Turn, dict[str, Any] | None]]) -> None:
-    """Turns stored (several matches' at once: a clock's tick)."""
-    OUTBOX.on_commit(partial(turns_news, played))
+def turns_announce(played: list[tuple[Match, Turn, dict[str, Any] | None]],
+                   watched: bool = True) -> None:
+    """Turns stored (several matches' at once: a clock's tick; `watched`: turn_news)."""
+    OUTBOX.on_commit(partial(turns_news, played, watched))
 
 
 def control_announce(match: Match, action: str) -> None:

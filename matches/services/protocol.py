@@ -190,10 +190,11 @@ def fault_store(game: Game, team: int, turn: int, at: datetime, actions: list,
         note=f"protocol fault: {reason}").pk
 
 
-def turn_store(game: Game, number: int, counted: dict[int, tuple[int, Any]]) -> None:
+def turn_store(game: Game, number: int, counted: dict[int, tuple[int, Any]],
+               watched: bool = True) -> None:
     """Play turn `number` from its stored commands (`counted`: each team's last accepted
     line of the turn, (id, actions) by team index, as its server stored them); its
-    storage posts the turn and the list's line to the outbox, after the steps the game
-    posted before it."""
+    storage posts the turn (unless no socket `watched` the game at its server's last
+    look) and the list's line to the outbox, after the steps the game posted before it."""
     if game.match.resolved_turns == number - 1:
-        played_turn_store(game.match, counted)
+        played_turn_store(game.match, counted, watched=watched)

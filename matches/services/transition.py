@@ -116,7 +116,7 @@ def turns_ahead(match_ids: list[int]) -> dict[int, Match]:
 
 
 def played_turn_store(match: Match, counted: dict[int, tuple[int, Any]],
-                      now: datetime | None = None) -> Turn | None:
+                      now: datetime | None = None, watched: bool = True) -> Turn | None:
     """The next turn of a match a protocol server plays (services/protocol.py), stored
     the moment its server has played it: both players' lines are stored, so the turn is
     resolved from them as every turn is (`_play`). No clock claims such a turn, so it is
@@ -124,7 +124,8 @@ def played_turn_store(match: Match, counted: dict[int, tuple[int, Any]],
     holds the server's next step, not a turn already played; None once the match has
     ended (made void). `match` (its board read) is the server's own copy, moved on;
     `counted`, what `_counted` would read: each team's last accepted line of the turn,
-    (id, actions) by team index, as the server stored them."""
+    (id, actions) by team index, as the server stored them. `watched` False: no socket
+    watched the game at its server's last look (live/broadcast.py's `turn_news`)."""
     now = now or timezone.now()
     number = match.resolved_turns + 1
     with transaction.atomic():
@@ -133,12 +134,12 @@ def played_turn_store(match: Match, counted: dict[int, tuple[int, Any]],
             return None
         match.resolved_turns = number
         # (the announcer reads a copy of its own)
-        played = _play([copy.copy(match)], {match.pk: counted}, now)
+        played = _play([copy.copy(match)], {match.pk: counted}, now, watched)
     return _kept(played)[match.pk]
 
 
 def _play(matches: list[Match], counted: dict[int, dict[int, tuple[int, Any]]],
-          now: datetime) -> list[tuple[Match, Turn, Any, Any]]:
+          now: datetime, watched: bool = True) -> list[tuple[Match, Turn, Any, Any]]:
     """Resolve and store the claimed turn of each match (`resolved_turns`, moved on) from
     its counted lines (`_counted`), in the caller's transaction; what follows its commit
     is told then."""
@@ -167,7 +168,7 @@ def _play(matches: list[Match], counted: dict[int, dict[int, tuple[int, Any]]],
             _end(match, row, state)
             transaction.on_commit(partial(match_ended.send, turn_resolve, match=match),
                                   robust=True)
-    transaction.on_commit(lambda: _committed(played), robust=True)
+    transaction.on_commit(lambda: _committed(played, watched), robust=True)
     return played
 
 
@@ -243,14 +244,14 @@ def _end(match: Match, row: Turn, state: Any) -> None:
     match.save(update_fields=["result", "ended_early", "ended_at"])
 
 
-def _committed(played: list[tuple[Match, Turn, Any, Any]]) -> None:
+def _committed(played: list[tuple[Match, Turn, Any, Any]], watched: bool = True) -> None:
     """After the turns' transaction commits (and what follows a match's end has been
     told): count them and announce them."""
     for match, row, _, _ in played:
         late = None if match.alternating or match.protocol_played else \
             (row.resolved_at - match.deadline(row.number)).total_seconds()
         metrics.turn_resolved(match.game, late)
-    turns_announce([(match, row, shown) for match, row, _, shown in played])
+    turns_announce([(match, row, shown) for match, row, _, shown in played], watched)
 
 
 def move_resolve(*, match_id: int, number: int, now: datetime) -> Turn:

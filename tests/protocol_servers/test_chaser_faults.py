@@ -246,6 +246,52 @@ async def test_each_step_reaches_the_sockets_before_its_turn_while_one_watches(s
     assert cool_step["cells"] == [[x, 1] for x in range(1, 10)]  # Cool at (0, 1) reads right
 
 
+async def test_a_game_nobody_watches_sends_its_sockets_only_its_end_and_the_lists_every_turn(
+        serve, monkeypatch):
+    """No socket counted on the match: neither its steps nor its turns are built for its
+    sockets (one that opens fills the gap from the stored turns); its end is, and the
+    judges' list hears each turn's line."""
+    from channels.layers import get_channel_layer
+
+    from matches.live.broadcast import JUDGES_LIST_GROUP, match_group
+    from matches.protocol_servers.chaser import game
+
+    monkeypatch.setattr(game, "HOLD_LOOK", 0.0)
+    server = await serve(BOARD, 3)
+    cool = await Client.connect(server.ports[0], b"C")
+    hot = await Client.connect(server.ports[1], b"H")
+    assert await cool.line() == "@"
+    match = await database_sync_to_async(Match.objects.get)()
+    layer = get_channel_layer()
+    sockets, lists = await layer.new_channel(), await layer.new_channel()
+    await layer.group_add(match_group(match.pk), sockets)
+    await layer.group_add(JUDGES_LIST_GROUP, lists)
+    await cool.send("gr")
+    await cool.line()
+    await cool.send("lu")
+    await cool.line()
+    await cool.send("#")
+    await asyncio.gather(cool.play(scripted(["ld", "lu"])), hot.play(scripted(STEADY)))
+    await server.task
+
+    async def heard(channel: str, count: int) -> list[dict]:
+        return [json.loads((await asyncio.wait_for(layer.receive(channel), 5))["text"])
+                for _ in range(count)]
+
+    (end,) = await heard(sockets, 1)
+    assert (end["type"], end["turn"]) == ("end", 3)
+    turns = []  # (its line at its making may come first)
+    while 3 not in turns:
+        (line,) = await heard(lists, 1)
+        if line["type"] == "summary" and line["match"]["id"] == match.pk:
+            turns.append(line["match"]["turn"])
+    assert [turn for turn in turns if turn] == [1, 2, 3]
+    with pytest.raises(TimeoutError):  # nothing else came to the sockets
+        await asyncio.wait_for(layer.receive(sockets), 0.3)
+    stored = await database_sync_to_async(Match.objects.get)(pk=match.pk)
+    assert stored.resolved_turns == 3  # every turn stored all the same
+
+
 async def test_every_surface_works_on_a_tcp_game(serve):
     """Replay, audit (with the raw lines and the fault), exports, picture, verify and
     publication, as for every game."""

@@ -142,10 +142,10 @@ def test_the_clock_sends_its_turns_from_a_thread_of_their_own_in_order(transacti
     heard = []
     build = broadcast.turns_news
 
-    def turns_news(played):
+    def turns_news(played, watched=True):
         stored = Turn.objects.filter(match=played[0][0], number=played[0][1].number).exists()
         heard.append((threading.current_thread().name, played[0][1].number, stored))
-        return build(played)
+        return build(played, watched)
 
     monkeypatch.setattr(broadcast, "turns_news", turns_news)
     with clock_in_this_process():

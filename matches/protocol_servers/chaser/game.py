@@ -145,8 +145,8 @@ class ChaserGame:
         # The turn's counted lines so far: each side's last accepted, (id, actions).
         self.counted: dict[int, tuple[int, Any]] = {}
         self.before = self.state  # the position the step under way is played on
-        # Whether a socket watches the match (`viewers`, at the last look): its steps are
-        # built and sent only then (its turns always)
+        # Whether a socket watches the match (`viewers`, at the last look): its steps and
+        # turns are built for its sockets only then (its end and its lists' line always)
         self.watched = True
 
     def play(self) -> GameResult | None:
@@ -258,7 +258,7 @@ class ChaserGame:
         `@`), not between the last line and that `@`. Its announcement still comes
         before the next step's."""
         if self.played is not None:
-            protocol.turn_store(self.game, self.played, self.counted)
+            protocol.turn_store(self.game, self.played, self.counted, self.watched)
             self.played, self.counted = None, {}
 
     def expect(self, player: int, turn: int, wanted: str) -> None:
