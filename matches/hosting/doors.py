@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import re
 import shutil
 import socket
@@ -91,9 +92,10 @@ class Doors:
 
     def own(self, ports: tuple[int, ...], name: str) -> Path:
         """Ports `ports` inside all lead to a socket file the caller listens on itself
-        (a hosted CHaser server's seat, no relay between): its path, to bind before the
-        program starts (then `sandbox.handed_over(doors.folder, workspace)`)."""
-        self.pairs += [f"{port}={INSIDE}/{name}.sock" for port in ports]
+        (a hosted CHaser server's seat): its path, to bind before the program starts
+        (then `sandbox.handed_over(doors.folder, workspace)`). The launcher hands each
+        connection itself over through it (`handed_connection`): no relay between."""
+        self.pairs += [f"{port}@{INSIDE}/{name}.sock" for port in ports]
         return self.folder / f"{name}.sock"
 
     def binds(self) -> tuple[tuple[str, str], ...]:
@@ -125,6 +127,37 @@ class Doors:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+HAND_WAIT = 10.0  # seconds a door's launcher has to hand over a connection
+
+
+def handed_connection(door: socket.socket) -> socket.socket | None:
+    """The program's own connection, which the launcher in its sandbox (launch.py) hands
+    over through a connection to an `own` door: one byte and the connection's
+    descriptor. The server reads and writes it directly, nothing carrying its bytes.
+    None for anything else that comes (no descriptor, several, one that is not a stream
+    socket): what came is closed. The door's connection is closed either way."""
+    with door:
+        try:
+            door.settimeout(HAND_WAIT)
+            _, descriptors, flags, _ = socket.recv_fds(door, 1, 1)
+        except OSError:
+            return None
+    # (more than one sent: the kernel closed those beyond the first, and says so)
+    if len(descriptors) != 1 or flags & socket.MSG_CTRUNC:
+        for descriptor in descriptors:
+            os.close(descriptor)
+        return None
+    try:
+        handed = socket.socket(fileno=descriptors[0])
+    except OSError:  # not a socket
+        os.close(descriptors[0])
+        return None
+    if handed.type != socket.SOCK_STREAM:
+        handed.close()
+        return None
+    return handed
 
 
 def _guarded(serve: Callable[[socket.socket], None], client: socket.socket) -> None:

@@ -1,12 +1,16 @@
 """The first program in a hosted program's sandbox (docs/programs.md, "The way to its
 match"): run by the system's Python 3 with its standard library alone, as
-`python3 launch.py PORT=SOCKET [PORT=SOCKET ...] -- PROGRAM ARGS...`.
+`python3 launch.py PORT=SOCKET|PORT@SOCKET ... -- PROGRAM ARGS...`.
 
 The sandbox has no network but its own loopback. For each PORT=SOCKET, this listens on
 127.0.0.1:PORT inside it and carries each connection to the socket file SOCKET, which
-the worker outside serves (and which leads only to the program's own match). Then it
-runs the program, with its standard streams, and ends with it: its exit status is the
-program's (128 + the signal, for a program ended by one).
+the worker outside serves (and which leads only to the program's own match). For each
+PORT@SOCKET it hands each connection itself over through SOCKET instead (the socket's
+descriptor, with one byte), and the server outside reads and writes the program's
+connection directly: nothing carries its bytes (a CHaser seat, a line protocol whose
+every line waits for its answer). Then it runs the program, with its standard streams,
+and ends with it: its exit status is the program's (128 + the signal, for a program
+ended by one).
 """
 
 import contextlib
@@ -52,10 +56,19 @@ def connection(client: socket.socket, path: str) -> None:
             back.join()
 
 
-def door(listener: socket.socket, path: str) -> None:
+def hand_over(client: socket.socket, path: str) -> None:
+    """The connection itself to the server behind SOCKET; this side's copy closed."""
+    no_delay(client)
+    with (client, contextlib.suppress(OSError),  # (the client sees its connection closed)
+          socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as outside):
+        outside.connect(path)
+        socket.send_fds(outside, [b"\0"], [client.fileno()])
+
+
+def door(listener: socket.socket, path: str, serve=connection) -> None:
     while True:
         client, _ = listener.accept()
-        threading.Thread(target=connection, args=(client, path), daemon=True).start()
+        threading.Thread(target=serve, args=(client, path), daemon=True).start()
 
 
 def main(argv: list[str]) -> int:
@@ -64,9 +77,11 @@ def main(argv: list[str]) -> int:
         return 2
     split = argv.index("--")
     for pair in argv[:split]:
-        port, _, path = pair.partition("=")
+        handed = "@" in pair
+        port, _, path = pair.partition("@" if handed else "=")
         listener = socket.create_server(("127.0.0.1", int(port)), backlog=64)
-        threading.Thread(target=door, args=(listener, path), daemon=True).start()
+        threading.Thread(target=door, args=(listener, path, hand_over if handed else connection),
+                         daemon=True).start()
     try:
         program = subprocess.Popen(argv[split + 1:])
     except OSError as error:

@@ -6,7 +6,8 @@ once) and adopted by the server when the worker starts it (`Settings.made`). The
 serves the match's games (`HostedServer`, on no TCP port at all) and starts each game's
 two programs in sandboxes, each with a door to its own seat only: the worker's driver
 (matches/hosted/play.py) has the server listen for each program on a socket file in its
-sandbox's doors (`seat_listen`), so nothing relays between them. A seat is taken by
+sandbox's doors (`seat_listen`), through which the launcher in the sandbox hands over
+the program's connection itself, so nothing relays between them. A seat is taken by
 whatever comes through its door (`Settings.seats_by_port`): only that sandbox's user
 can connect to it.
 """
@@ -19,6 +20,7 @@ import socket
 import threading
 from datetime import datetime
 
+from matches.hosting.doors import handed_connection
 from matches.models import Match, Team
 from matches.protocol_servers.chaser.game import SIDES, GameResult, Settings
 from matches.protocol_servers.chaser.maps import MAPS, map_path, map_read, map_settings
@@ -132,21 +134,26 @@ class HostedServer:
 
     def seat_listen(self, number: int, team: int, path) -> socket.socket:
         """Team `team`'s seat of game `number` on a Unix socket at `path` (the door its
-        program's sandbox is given: no relay between it and the server); close it after
-        the game."""
+        program's sandbox is given, through which its launcher hands over the program's
+        connection itself: no relay between it and the server); close it after the
+        game."""
         side = (number - 1 + team) % 2
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(str(path))
         listener.listen(4)
 
+        def arrived(door: socket.socket) -> None:
+            connection = handed_connection(door)  # (the program's own, no relay)
+            if connection is not None:
+                self.server._arrived(side, connection)
+
         def accepting() -> None:
             while True:
                 try:
-                    connection, _ = listener.accept()
+                    door, _ = listener.accept()
                 except OSError:
                     return  # closed
-                threading.Thread(target=self.server._arrived, args=(side, connection),
-                                 daemon=True).start()
+                threading.Thread(target=arrived, args=(door,), daemon=True).start()
         threading.Thread(target=accepting, daemon=True, name=f"seat {side}").start()
         return listener
 
