@@ -18,11 +18,12 @@ the same run (on its fixed ports 2009 and 2010, started with `-w 0`, no display 
 the shipped map with its turns set): the figure to compare with. It stores nothing.
 Each game's line also gives the server process's processor time a turn (all its
 threads), which a busy machine changes less than the wall clock's.
-Measured so (2026-11-29, 5 games of 125 turns, quiet 2-core machine): chsr.rb 0.087-0.089
-s a game (0.70 ms a turn); ours 0.26-0.29 s (2.1-2.3 ms a turn, 1.9-2.2 ms of processor),
-from 0.67-0.72 s that morning. With no announcement at all (switched off by hand) a turn
-took 1.25 ms: the rest is the announcing, mostly the handing of the interpreter's lock
-between the game's thread, the announcer's and the event loop.
+Measured so (2026-11-29, 5 games of 125 turns, quiet 2-core machine): chsr.rb 0.096-0.102
+s a game (0.77-0.82 ms a turn); ours 0.20-0.23 s (1.60-1.84 ms a turn, 1.44-1.76 ms of
+processor) since the steps and turns are built only while a socket watches (the bench has
+none); 0.26-0.29 s before, 0.67-0.72 s the morning before. Parts switched off by hand
+(400-turn games, not kept): storing only the lines, 0.71 ms a turn; the turn's storage
+0.57 ms more; its announcement (the lists' line, and the turn when watched) the rest.
 """
 
 from __future__ import annotations
