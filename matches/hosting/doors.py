@@ -136,8 +136,9 @@ def handed_connection(door: socket.socket) -> socket.socket | None:
     """The program's own connection, which the launcher in its sandbox (launch.py) hands
     over through a connection to an `own` door: one byte and the connection's
     descriptor. The server reads and writes it directly, nothing carrying its bytes.
-    None for anything else that comes (no descriptor, several, one that is not a stream
-    socket): what came is closed. The door's connection is closed either way."""
+    None for anything else that comes (no descriptor, several, one that is not a TCP
+    connection, which the launcher's always is): what came is closed. The door's
+    connection is closed either way."""
     with door:
         try:
             door.settimeout(HAND_WAIT)
@@ -154,7 +155,12 @@ def handed_connection(door: socket.socket) -> socket.socket | None:
     except OSError:  # not a socket
         os.close(descriptors[0])
         return None
-    if handed.type != socket.SOCK_STREAM:
+    try:
+        connected = handed.type == socket.SOCK_STREAM and handed.family in (
+            socket.AF_INET, socket.AF_INET6) and handed.getpeername()
+    except OSError:  # not connected (a listener, say)
+        connected = False
+    if not connected:
         handed.close()
         return None
     return handed

@@ -110,8 +110,8 @@ def turns_resolve(due: list[Due], now: datetime | None = None,
 def turns_ahead(match_ids: list[int]) -> dict[int, Match]:
     """The matches whose turns fall due next, read before their deadline (a clock reads
     them while it waits for it) with what a turn's storage and its announcement read of
-    them besides their row: their board and their teams (names change rarely, never
-    between two reads a few milliseconds apart that matter). By id."""
+    them besides their row: their board and their teams (a team renamed in the last
+    milliseconds before a deadline is named so from the next turn on). By id."""
     return Match.objects.select_related("board").prefetch_related("teams").in_bulk(match_ids)
 
 

@@ -64,11 +64,24 @@ def test_a_door_that_hands_over_nothing_or_too_much_or_no_socket_is_turned_away(
     assert handed_connection(server_end) is None  # not a stream
     sender.close()
 
+    named = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    named.bind(str(tmp_path / "its.sock"))  # its peer's "address" would be a path
+    server_end, sender = door_pair()
+    socket.send_fds(sender, [b"\0"], [named.fileno()])
+    assert handed_connection(server_end) is None  # not a TCP connection
+    sender.close()
+
+    unconnected = socket.create_server(("127.0.0.1", 0))  # a listener: no peer
+    server_end, sender = door_pair()
+    socket.send_fds(sender, [b"\0"], [unconnected.fileno()])
+    assert handed_connection(server_end) is None
+    sender.close()
+
     server_end, sender = door_pair()
     sender.close()  # gone before it sent anything
     assert handed_connection(server_end) is None
 
-    for kept in (first, second, file, datagram):
+    for kept in (first, second, file, datagram, named, unconnected):
         kept.close()
     os.close(readable)
     os.close(writable)
