@@ -28,7 +28,7 @@ from matches.models import Board, Match, Submission, Team
 from matches.models.titles import game_parts
 from matches.services.boards import board_store
 from matches.services.matches import match_create
-from matches.services.transition import played_turn_store
+from matches.services.transition import played_turn_store, played_turns_store
 
 KEPT_BYTES = 1024  # a line is at most 1 KiB; anything longer is a fault, its start kept
 CONTENT_TYPE = "text/plain; tcp"
@@ -198,3 +198,10 @@ def turn_store(game: Game, number: int, counted: dict[int, tuple[int, Any]],
     look) and the list's line to the outbox, after the steps the game posted before it."""
     if game.match.resolved_turns == number - 1:
         played_turn_store(game.match, counted, watched=watched)
+
+
+def turns_store(game: Game, turns: list[dict[int, tuple[int, Any]]],
+                watched: bool = True) -> None:
+    """`turn_store` of several turns played one after another, from the game's next
+    one on, in one transaction (a game played faster than anyone watches)."""
+    played_turns_store(game.match, turns, watched=watched)

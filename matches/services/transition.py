@@ -118,24 +118,39 @@ def turns_ahead(match_ids: list[int]) -> dict[int, Match]:
 def played_turn_store(match: Match, counted: dict[int, tuple[int, Any]],
                       now: datetime | None = None, watched: bool = True) -> Turn | None:
     """The next turn of a match a protocol server plays (services/protocol.py), stored
-    the moment its server has played it: both players' lines are stored, so the turn is
-    resolved from them as every turn is (`_play`). No clock claims such a turn, so it is
-    taken with one statement instead of `_claim`'s locked read, and a judge's pause
-    holds the server's next step, not a turn already played; None once the match has
+    the moment its server has played it: `played_turns_store` of that one turn; None
+    once the match has ended (made void)."""
+    stored = played_turns_store(match, [counted], now, watched)
+    return stored[0] if stored else None
+
+
+def played_turns_store(match: Match, turns: list[dict[int, tuple[int, Any]]],
+                       now: datetime | None = None, watched: bool = True) -> list[Turn]:
+    """The next turns of a match a protocol server plays (services/protocol.py), in
+    order, in one transaction: both players' lines of each are stored, so each is
+    resolved from them as every turn is (`_play`). No clock claims such turns, so they
+    are taken with one statement instead of `_claim`'s locked read, and a judge's pause
+    holds the server's next step, not turns already played; none once the match has
     ended (made void). `match` (its board read) is the server's own copy, moved on;
-    `counted`, what `_counted` would read: each team's last accepted line of the turn,
-    (id, actions) by team index, as the server stored them. `watched` False: no socket
-    watched the game at its server's last look (live/broadcast.py's `turn_news`)."""
+    `turns`, what `_counted` would read for each: each team's last accepted line of the
+    turn, (id, actions) by team index, as the server stored them. `watched` False: no
+    socket watched the game at its server's last look (live/broadcast.py's
+    `turn_news`)."""
     now = now or timezone.now()
-    number = match.resolved_turns + 1
+    first = match.resolved_turns + 1
     with transaction.atomic():
-        if not Match.objects.filter(pk=match.pk, resolved_turns=number - 1,
-                                    ended_early=False).update(resolved_turns=number):
-            return None
-        match.resolved_turns = number
-        # (the announcer reads a copy of its own)
-        played = _play([copy.copy(match)], {match.pk: counted}, now, watched)
-    return _kept(played)[match.pk]
+        if not turns or not Match.objects.filter(
+                pk=match.pk, resolved_turns=first - 1, ended_early=False).update(
+                resolved_turns=first + len(turns) - 1):
+            return []
+        stored = []
+        for counted in turns:
+            match.resolved_turns += 1
+            # (the announcer reads a copy of its own; the state is kept at once: the
+            # next turn is played on it)
+            played = _play([copy.copy(match)], {match.pk: counted}, now, watched)
+            stored.append(_kept(played)[match.pk])
+    return stored
 
 
 def _play(matches: list[Match], counted: dict[int, dict[int, tuple[int, Any]]],

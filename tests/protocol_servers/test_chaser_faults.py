@@ -292,6 +292,45 @@ async def test_a_game_nobody_watches_sends_its_sockets_only_its_end_and_the_list
     assert stored.resolved_turns == 3  # every turn stored all the same
 
 
+async def test_a_game_nobody_watches_stores_its_turns_together_and_all_by_its_end(
+        serve, monkeypatch):
+    """Unwatched, a game's turns are stored together (STORE_EVERY apart at most: here
+    longer than the game, so all at its end, in one transaction, one time for all);
+    watched, each as soon as it is played. Either way the record verifies."""
+    from matches.live.viewers import viewers_change
+    from matches.protocol_servers.chaser import game
+
+    monkeypatch.setattr(game, "STORE_EVERY", 60.0)
+
+    async def played(watched: bool) -> list:
+        server = await serve(BOARD, 3)
+        cool = await Client.connect(server.ports[0], b"C")
+        hot = await Client.connect(server.ports[1], b"H")
+        assert await cool.line() == "@"
+        match = await database_sync_to_async(Match.objects.latest)("pk")
+        if watched:
+            monkeypatch.setattr(game, "HOLD_LOOK", 0.0)  # (seen from the next step on)
+            await database_sync_to_async(viewers_change)(match.pk, +1)
+        try:
+            await cool.send("gr")
+            await cool.line()
+            await cool.send("lu")
+            await cool.line()
+            await cool.send("#")
+            await asyncio.gather(cool.play(scripted(["ld", "lu"])), hot.play(scripted(STEADY)))
+            (result,) = await server.task
+        finally:
+            if watched:
+                await database_sync_to_async(viewers_change)(match.pk, -1)
+        stored = await finished(result.match_id)
+        assert stored.resolved_turns == 3
+        return await database_sync_to_async(list)(
+            stored.turn_rows.order_by("number").values_list("resolved_at", flat=True))
+
+    assert len(set(await played(watched=False))) == 1  # one store at the end
+    assert len(set(await played(watched=True))) == 3  # one a turn
+
+
 async def test_every_surface_works_on_a_tcp_game(serve):
     """Replay, audit (with the raw lines and the fault), exports, picture, verify and
     publication, as for every game."""

@@ -58,6 +58,10 @@ HOLD_POLL = 0.25  # seconds between looks at a match the judges hold
 # tournament changed, whether anyone watches it): a game without a step delay plays a
 # step in a fraction of a millisecond, and a look is a query.
 HOLD_LOOK = 0.05
+# While no socket watches a game, its turns are stored together, this long apart at
+# most (a transaction a turn was a third of a fast game's time); each as soon as it is
+# played while one watches, and whatever is played before a hold, a void or the end.
+STORE_EVERY = 0.02
 
 
 @dataclass
@@ -141,7 +145,10 @@ class ChaserGame:
         self.game: protocol.Game | None = None
         self.last_mover: int | None = None  # whose step (or fault) came last
         self.looked = -HOLD_LOOK  # when hold() last asked the database (monotonic)
-        self.played: int | None = None  # a turn both have played, not yet stored
+        # The turns both have played, not yet stored (each its counted lines), and when
+        # turns were last stored (monotonic)
+        self.pending: list[dict[int, tuple[int, Any]]] = []
+        self.stored_at = time.monotonic()
         # The turn's counted lines so far: each side's last accepted, (id, actions).
         self.counted: dict[int, tuple[int, Any]] = {}
         self.before = self.state  # the position the step under way is played on
@@ -154,7 +161,7 @@ class ChaserGame:
         try:
             return self._play()
         except Stopped:
-            self.turn_stored()
+            self.turn_stored(at_once=True)
             return None
         finally:
             db.connection.close()  # this thread's own connection
@@ -187,8 +194,9 @@ class ChaserGame:
                     break
                 self.step(player, turn)
             self.state = chaser.end_turn(self.state)
-            self.played = turn
-        self.turn_stored()
+            self.pending.append(self.counted)
+            self.counted = {}
+        self.turn_stored(at_once=True)
         self.finish(turn)
         return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
                           self.names)
@@ -212,6 +220,7 @@ class ChaserGame:
                 raise Stopped
             if match.paused_at is None:
                 return
+            self.turn_stored(at_once=True)  # (what was played before the hold)
             if self.stopping.wait(HOLD_POLL):
                 raise Stopped
 
@@ -252,14 +261,17 @@ class ChaserGame:
                 raise Stopped from None
             self.faulted(player, turn, fault, command)
 
-    def turn_stored(self) -> None:
-        """Store the turn both have played, if it is not yet: a turn is derived from
+    def turn_stored(self, at_once: bool = False) -> None:
+        """Store the turns both have played, if they are not yet: a turn is derived from
         its stored lines, so it is stored while the next program thinks (after its
-        `@`), not between the last line and that `@`. Its announcement still comes
-        before the next step's."""
-        if self.played is not None:
-            protocol.turn_store(self.game, self.played, self.counted, self.watched)
-            self.played, self.counted = None, {}
+        `@`), not between the last line and that `@`; its announcement still comes
+        before the next step's. While no socket watches, turns are stored together,
+        STORE_EVERY apart at most (`at_once`: now, whatever is pending)."""
+        if not self.pending or (not at_once and not self.watched
+                                and time.monotonic() - self.stored_at < STORE_EVERY):
+            return
+        protocol.turns_store(self.game, self.pending, self.watched)
+        self.pending, self.stored_at = [], time.monotonic()
 
     def expect(self, player: int, turn: int, wanted: str) -> None:
         line = self.programs[player].read(self.settings.timeout)
