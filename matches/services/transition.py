@@ -144,20 +144,23 @@ def played_turns_store(match: Match, turns: list[dict[int, tuple[int, Any]]],
                 resolved_turns=first + len(turns) - 1):
             return []
         stored = []
-        for counted in turns:
+        for index, counted in enumerate(turns, 1):
             match.resolved_turns += 1
             # (the announcer reads a copy of its own; the state is kept at once: the
-            # next turn is played on it)
-            played = _play([copy.copy(match)], {match.pk: counted}, now, watched)
+            # next turn is played on it). Unwatched, only the last turn is told (its
+            # line in the lists, its end): the others' would be replaced at once.
+            played = _play([copy.copy(match)], {match.pk: counted}, now, watched,
+                           told=watched or index == len(turns))
             stored.append(_kept(played)[match.pk])
     return stored
 
 
 def _play(matches: list[Match], counted: dict[int, dict[int, tuple[int, Any]]],
-          now: datetime, watched: bool = True) -> list[tuple[Match, Turn, Any, Any]]:
+          now: datetime, watched: bool = True,
+          told: bool = True) -> list[tuple[Match, Turn, Any, Any]]:
     """Resolve and store the claimed turn of each match (`resolved_turns`, moved on) from
     its counted lines (`_counted`), in the caller's transaction; what follows its commit
-    is told then."""
+    is told then (announced unless `told` is False; counted always)."""
     played, rows = [], []
     for match in matches:
         number = match.resolved_turns
@@ -183,7 +186,7 @@ def _play(matches: list[Match], counted: dict[int, dict[int, tuple[int, Any]]],
             _end(match, row, state)
             transaction.on_commit(partial(match_ended.send, turn_resolve, match=match),
                                   robust=True)
-    transaction.on_commit(lambda: _committed(played, watched), robust=True)
+    transaction.on_commit(lambda: _committed(played, watched, told), robust=True)
     return played
 
 
@@ -259,14 +262,16 @@ def _end(match: Match, row: Turn, state: Any) -> None:
     match.save(update_fields=["result", "ended_early", "ended_at"])
 
 
-def _committed(played: list[tuple[Match, Turn, Any, Any]], watched: bool = True) -> None:
+def _committed(played: list[tuple[Match, Turn, Any, Any]], watched: bool = True,
+               told: bool = True) -> None:
     """After the turns' transaction commits (and what follows a match's end has been
     told): count them and announce them."""
     for match, row, _, _ in played:
         late = None if match.alternating or match.protocol_played else \
             (row.resolved_at - match.deadline(row.number)).total_seconds()
         metrics.turn_resolved(match.game, late)
-    turns_announce([(match, row, shown) for match, row, _, shown in played], watched)
+    if told:
+        turns_announce([(match, row, shown) for match, row, _, shown in played], watched)
 
 
 def move_resolve(*, match_id: int, number: int, now: datetime) -> Turn:
