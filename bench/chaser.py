@@ -18,12 +18,14 @@ the same run (on its fixed ports 2009 and 2010, started with `-w 0`, no display 
 the shipped map with its turns set): the figure to compare with. It stores nothing.
 Each game's line also gives the server process's processor time a turn (all its
 threads), which a busy machine changes less than the wall clock's.
-Measured so (2026-11-29, 5 games of 125 turns, quiet 2-core machine): chsr.rb 0.096-0.102
-s a game (0.77-0.82 ms a turn); ours 0.20-0.23 s (1.60-1.84 ms a turn, 1.44-1.76 ms of
-processor) since the steps and turns are built only while a socket watches (the bench has
-none); 0.26-0.29 s before, 0.67-0.72 s the morning before. Parts switched off by hand
-(400-turn games, not kept): storing only the lines, 0.71 ms a turn; the turn's storage
-0.57 ms more; its announcement (the lists' line, and the turn when watched) the rest.
+Measured so (2026-11-29, 5 games of 125 turns, quiet 2-core machine, two runs): ours
+0.091-0.124 s a game (medians 0.097 and 0.117 s), chsr.rb 0.094-0.170 s in the same runs
+(medians 0.099 and 0.124 s): chsr.rb's pace, every line stored before its answer. The
+bench watches no game: its steps and turns are built for no socket, and its turns are
+stored together, 20 ms apart (a line waits up to 14 ms then). Before those: 0.20-0.23 s
+that afternoon, 0.26-0.29 s that morning, 0.67-0.72 s the morning before. Parts switched
+off by hand then (400-turn games, not kept): storing only the lines, 0.71 ms a turn; a
+transaction a turn 0.57 ms more; the announcements the rest.
 """
 
 from __future__ import annotations

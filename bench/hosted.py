@@ -19,10 +19,11 @@ as any hosted program's: each game's time from its first line stored to its last
 the program's step (its command's arrival to the next) p50/p99 from the stored lines.
 Goal: a game no longer than the public Ruby server chsr.rb's, which stores nothing
 (0.09 s for 125 turns on this machine between clients that answer at once:
-bench/chaser.py --chsr), while storing every line. Measured 2026-11-29 (quiet): 0.24-0.33
-s for 125 turns since a seat's connection is handed over to the server, no relay between,
-and steps and turns are built only while someone watches (0.31-0.42 s before, that
-afternoon; 0.70-0.73 s the day before); not met.
+bench/chaser.py --chsr), while storing every line. Measured 2026-11-29 (quiet): 0.13-0.19
+s for 125 turns, with the seat's connection handed over to the server (no relay), an
+unwatched game's turns stored together and the worker as responsive as a server; the same
+two programs as processes of their own (no sandbox) on chsr.rb: 0.107-0.121 s. Not met
+(that afternoon 0.31-0.42 s; 0.70-0.73 s the day before).
 Ctrl-C stops it and everything it started.
 """
 
