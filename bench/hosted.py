@@ -1,5 +1,5 @@
 """Hosted matches a minute: python bench/hosted.py [--matches 12] [--turns 30]
-[--chaser-turns 125]
+[--chaser-turns 125] [--chsr PATH]
 
 Starts, in a scratch folder on the embedded default (SQLite, the filesystem queue), a
 server (`manage.py demo --no-bots`) and Celery workers, hands in two small Python
@@ -17,9 +17,11 @@ handed-in Python programs that answer at once, with reads only (look and search,
 each game runs to its last turn), served by the worker and reached through their doors
 as any hosted program's: each game's time from its first line stored to its last, and
 the program's step (its command's arrival to the next) p50/p99 from the stored lines.
-Goal: a game no longer than the public Ruby server chsr.rb's, which stores nothing
-(0.09 s for 125 turns on this machine between clients that answer at once:
-bench/chaser.py --chsr), while storing every line. Measured 2026-11-29 (quiet): 0.13-0.19
+Goal: a game no longer than the public Ruby server chsr.rb's, which stores nothing,
+while storing every line. With `--chsr PATH/chsr.rb` (Ruby installed) the same two
+programs, each a process of its own without a sandbox, then play three games on it (its
+fixed ports 2009 and 2010): each game's time from the first `@` a program read to the
+later one's end. Measured 2026-11-29 (quiet): 0.13-0.19
 s for 125 turns, with the seat's connection handed over to the server (no relay), an
 unwatched game's turns stored together and the worker as responsive as a server; the same
 two programs as processes of their own (no sandbox) on chsr.rb: 0.107-0.121 s. Not met
@@ -74,7 +76,7 @@ PROGRAM = """
 
 
 READER = """
-    import os, socket
+    import os, socket, time
 
     connection = socket.create_connection(("127.0.0.1", int(os.environ["CHASER_PORT"])))
     connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -86,8 +88,9 @@ READER = """
         stream.flush()
 
     send("reader")
-    step = 0
+    step, began = 0, None
     while stream.readline().strip() == b"@":
+        began = began or time.time()
         send("gr")
         ready = stream.readline()
         if not ready or ready[:1] == b"0":
@@ -98,6 +101,9 @@ READER = """
             break
         send("#")
         step += 1
+    if os.environ.get("BENCH_TIMES"):  # (--chsr: its first `@` and its end, for the bench)
+        with open(os.environ["BENCH_TIMES"], "a") as times:
+            times.write(f"{began} {time.time()}\\n")
 """
 
 
@@ -216,6 +222,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=12)
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--chaser-turns", type=int, default=125)
+    parser.add_argument("--chsr", help="the path of chsr.rb: the same CHaser programs on it")
     options = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="bench-hosted-"))
     os.environ.update(SPECTATOR_VAR_DIR=str(scratch), SPECTATOR_DEMO_HOSTED="0",
@@ -284,6 +291,40 @@ def run(options, scratch: Path, started: Started) -> None:
     reader = scratch / "reader.py"
     reader.write_text(textwrap.dedent(READER))
     chaser_match(handed_in(reader, "chaser", ("Reader A", "Reader B")), options.chaser_turns)
+    if options.chsr:
+        chsr_games(Path(options.chsr), reader, options.chaser_turns, scratch)
+
+
+def chsr_games(path: Path, reader: Path, turns: int, scratch: Path) -> None:
+    """The same two programs, each a process of its own (no sandbox), on the public Ruby
+    server chsr.rb (its fixed ports 2009 and 2010, `-w 0`, the same map with its turns
+    set): each game's time from the first `@` either program read to the later's end."""
+    text = (ROOT / "matches" / "boards" / "chaser" / "akisato_m01.map").read_text()
+    map_file = scratch / "chsr.map"
+    map_file.write_text("\n".join(f"T:{turns}" if line.startswith("T:") else line
+                                  for line in text.splitlines()) + "\n")
+    for number in range(1, 4):
+        times = scratch / f"chsr-{number}.times"
+        server = subprocess.Popen(["ruby", str(path), "-w", "0", "-m", str(map_file)],
+                                  cwd=path.parent, stdin=subprocess.PIPE,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(0.5)
+            programs = [subprocess.Popen([sys.executable, str(reader)], env=dict(
+                os.environ, CHASER_PORT=str(port), BENCH_TIMES=str(times)))
+                for port in (2009, 2010)]
+            time.sleep(0.5)
+            server.stdin.write(b"\n")  # its Enter, once both are connected
+            server.stdin.flush()
+            for program in programs:
+                program.wait(60)
+        finally:
+            server.kill()
+            server.wait()
+        spans = [tuple(map(float, line.split())) for line in times.read_text().splitlines()]
+        seconds = max(end for _, end in spans) - min(begun for begun, _ in spans)
+        print(f"chsr.rb game {number}: the same programs, no sandbox, {seconds:.2f} s "
+              f"({seconds * 125 / turns:.2f} s for 125 turns)")
 
 
 if __name__ == "__main__":

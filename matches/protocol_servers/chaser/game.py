@@ -331,9 +331,9 @@ class ChaserGame:
                  reason: str = "") -> None:
         """The step to the match's sockets: who acted, the command, what it read; none
         while no socket watches the match (a socket that opens sees the steps from the
-        next look on, HOLD_LOOK at most, and every turn: a step is not versioned). A game
-        played as fast as its programs answer spent a fifth of its time on steps that
-        nobody could see."""
+        next look on, HOLD_LOOK at most: a step is not versioned, and the turns it
+        missed are filled from the stored ones). A game played as fast as its programs
+        answer spent a fifth of its time on steps that nobody could see."""
         self.last_mover = player
         if not self.watched:
             return
