@@ -24,8 +24,8 @@ fixed ports 2009 and 2010): each game's time from the first `@` a program read t
 later one's end. Measured 2026-11-29 (quiet): 0.13-0.19
 s for 125 turns, with the seat's connection handed over to the server (no relay), an
 unwatched game's turns stored together and the worker as responsive as a server; the same
-two programs as processes of their own (no sandbox) on chsr.rb: 0.107-0.121 s. Not met
-(that afternoon 0.31-0.42 s; 0.70-0.73 s the day before).
+two programs as processes of their own (no sandbox) on chsr.rb (`--chsr`): 0.11-0.13 s.
+Not met (that afternoon 0.31-0.42 s; 0.70-0.73 s the day before).
 Ctrl-C stops it and everything it started.
 """
 
