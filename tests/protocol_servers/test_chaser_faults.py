@@ -35,6 +35,16 @@ async def finished(match_id: int) -> Match:
     return match
 
 
+async def first_step_by_hand(client: Client, command: str) -> None:
+    """A program's first step played by the test itself, after its `@`: `gr`, the
+    command, `#`, reading the server's answers."""
+    await client.send("gr")
+    await client.line()
+    await client.send(command)
+    await client.line()
+    await client.send("#")
+
+
 async def test_every_line_is_stored_as_sent_before_its_answer(serve):
     server = await serve(BOARD, 2)
     cool = await Client.connect(server.ports[0], b"C1")
@@ -223,11 +233,7 @@ async def test_each_step_reaches_the_sockets_before_its_turn_while_one_watches(s
     await database_sync_to_async(viewers_change)(match.pk, +1)  # as a socket's opening
     try:
         cool.heard.clear()
-        await cool.send("gr")
-        await cool.line()
-        await cool.send("sr")
-        await cool.line()
-        await cool.send("#")
+        await first_step_by_hand(cool, "sr")
         await asyncio.gather(cool.play(scripted(["sr"])), hot.play(scripted(["ll", "ll"])))
         heard = []
         while len(heard) < 3:  # (a turn's `viewers` comes too: the count changed)
@@ -268,11 +274,7 @@ async def test_a_game_nobody_watches_sends_its_sockets_only_its_end_and_the_list
     sockets, lists = await layer.new_channel(), await layer.new_channel()
     await layer.group_add(match_group(match.pk), sockets)
     await layer.group_add(JUDGES_LIST_GROUP, lists)
-    await cool.send("gr")
-    await cool.line()
-    await cool.send("lu")
-    await cool.line()
-    await cool.send("#")
+    await first_step_by_hand(cool, "lu")
     await asyncio.gather(cool.play(scripted(["ld", "lu"])), hot.play(scripted(STEADY)))
     await server.task
 
@@ -314,11 +316,7 @@ async def test_a_game_nobody_watches_stores_its_turns_together_and_all_by_its_en
             monkeypatch.setattr(game, "HOLD_LOOK", 0.0)  # (seen from the next step on)
             await database_sync_to_async(viewers_change)(match.pk, +1)
         try:
-            await cool.send("gr")
-            await cool.line()
-            await cool.send("lu")
-            await cool.line()
-            await cool.send("#")
+            await first_step_by_hand(cool, "lu")
             await asyncio.gather(cool.play(scripted(["ld", "lu"])), hot.play(scripted(STEADY)))
             (result,) = await server.task
         finally:
