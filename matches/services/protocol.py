@@ -28,7 +28,7 @@ from matches.models import Board, Match, Submission, Team
 from matches.models.titles import game_parts
 from matches.services.boards import board_store
 from matches.services.matches import match_create
-from matches.services.transition import played_turn_store, played_turns_store
+from matches.services.transition import played_turns_store
 
 KEPT_BYTES = 1024  # a line is at most 1 KiB; anything longer is a fault, its start kept
 CONTENT_TYPE = "text/plain; tcp"
@@ -190,18 +190,13 @@ def fault_store(game: Game, team: int, turn: int, at: datetime, actions: list,
         note=f"protocol fault: {reason}").pk
 
 
-def turn_store(game: Game, number: int, counted: dict[int, tuple[int, Any]],
-               watched: bool = True) -> None:
-    """Play turn `number` from its stored commands (`counted`: each team's last accepted
-    line of the turn, (id, actions) by team index, as its server stored them); its
-    storage posts the turn (unless no socket `watched` the game at its server's last
-    look) and the list's line to the outbox, after the steps the game posted before it."""
-    if game.match.resolved_turns == number - 1:
-        played_turn_store(game.match, counted, watched=watched)
-
-
 def turns_store(game: Game, turns: list[dict[int, tuple[int, Any]]],
                 watched: bool = True) -> None:
-    """`turn_store` of several turns played one after another, from the game's next
-    one on, in one transaction (a game played faster than anyone watches)."""
+    """Play the game's next turns, one after another, from their stored commands
+    (`turns`: for each, each team's last accepted line of the turn, (id, actions) by team
+    index, as its server stored them), in one transaction: one as soon as it is played
+    while someone watches, several together while nobody does. Their storage posts the
+    turns (unless no socket `watched` the game at its server's last look) and the
+    lists' line to the outbox, after the steps the game posted before them. Nothing once
+    the match has ended (made void)."""
     played_turns_store(game.match, turns, watched=watched)

@@ -115,15 +115,6 @@ def turns_ahead(match_ids: list[int]) -> dict[int, Match]:
     return Match.objects.select_related("board").prefetch_related("teams").in_bulk(match_ids)
 
 
-def played_turn_store(match: Match, counted: dict[int, tuple[int, Any]],
-                      now: datetime | None = None, watched: bool = True) -> Turn | None:
-    """The next turn of a match a protocol server plays (services/protocol.py), stored
-    the moment its server has played it: `played_turns_store` of that one turn; None
-    once the match has ended (made void)."""
-    stored = played_turns_store(match, [counted], now, watched)
-    return stored[0] if stored else None
-
-
 def played_turns_store(match: Match, turns: list[dict[int, tuple[int, Any]]],
                        now: datetime | None = None, watched: bool = True) -> list[Turn]:
     """The next turns of a match a protocol server plays (services/protocol.py), in

@@ -75,7 +75,7 @@ def test_a_played_turn_is_stored_through_a_hold_and_not_after_a_void():
                                           status=202, actions=[{"command": "lu"}]),
                       [{"command": "lu"}]) for side in (0, 1)}
     match_pause(match_id=game.match_id, reason="a cable", judge="judy")
-    protocol.turn_store(game, 1, counted)
+    protocol.turns_store(game, [counted])
     match = Match.objects.get(pk=game.match_id)
     assert match.resolved_turns == 1 and match.turn_rows.count() == 1
     assert set(Submission.objects.filter(counted=True).values_list("pk", flat=True)) == \
@@ -83,5 +83,5 @@ def test_a_played_turn_is_stored_through_a_hold_and_not_after_a_void():
 
     match_void(match_id=game.match_id, reason="wrong map", judge="judy")
     protocol.game_look(game)
-    protocol.turn_store(game, 2, {})
+    protocol.turns_store(game, [{}])
     assert Match.objects.get(pk=game.match_id).turn_rows.count() == 1
