@@ -39,7 +39,7 @@ def _refused(error: ProgramError) -> Status:
 
 
 @router.post("", response={201: dict[str, Any], 400: Error, 401: Error, 413: Error,
-                           429: Error},
+                           422: Error, 429: Error},
              summary="Hand in a version of your team's program",
              description=(
                  "The body is the program as it is: one source file, an executable, or a "
@@ -68,7 +68,7 @@ def hand_in(request: HttpRequest, game: str, language: str, filename: str = "mai
                         "show": f"/api/programs/{version.program_id}"})
 
 
-@router.get("/{program_id}", response={200: dict[str, Any], 401: Error, 404: Error},
+@router.get("/{program_id}", response={200: dict[str, Any], 401: Error, 404: Error, 422: Error},
             summary="A program's versions and their build logs",
             description="To its team's token (and to the judges): each version, newest "
                         "first, with its status (`building`, `ready`, `failed`) and its "
