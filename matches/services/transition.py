@@ -102,9 +102,10 @@ def turns_resolve(due: list[Due], now: datetime | None = None,
         matches = _claim({turn.match_id: turn for turn in due}, ahead or {})
         if not matches:
             return {}
-        played = _play(matches, _counted({match.pk: match.resolved_turns
-                                          for match in matches}), now)
-    return _kept(played)
+        counted = _counted({match.pk: match.resolved_turns for match in matches})
+        played = _play([(match, counted.get(match.pk, {})) for match in matches], now)
+    _kept(played)
+    return {match.pk: row for match, row, _, _ in played}
 
 
 def turns_ahead(match_ids: list[int]) -> dict[int, Match]:
@@ -119,14 +120,15 @@ def played_turns_store(match: Match, turns: list[dict[int, tuple[int, Any]]],
                        now: datetime | None = None, watched: bool = True) -> list[Turn]:
     """The next turns of a match a protocol server plays (services/protocol.py), in
     order, in one transaction: both players' lines of each are stored, so each is
-    resolved from them as every turn is (`_play`). No clock claims such turns, so they
-    are taken with one statement instead of `_claim`'s locked read, and a judge's pause
-    holds the server's next step, not turns already played; none once the match has
-    ended (made void). `match` (its board read) is the server's own copy, moved on;
-    `turns`, what `_counted` would read for each: each team's last accepted line of the
-    turn, (id, actions) by team index, as the server stored them. `watched` False: no
-    socket watched the game at its server's last look (live/broadcast.py's
-    `turn_news`)."""
+    resolved from them as every turn is (`_play`, all of them in its few queries). No
+    clock claims such turns, so they are taken with one statement instead of `_claim`'s
+    locked read, and a judge's pause holds the server's next step, not turns already
+    played; none once the match has ended (made void). `match` (its board read) is the
+    server's own copy, moved on; `turns`, what `_counted` would read for each: each
+    team's last accepted line of the turn, (id, actions) by team index, as the server
+    stored them. `watched` False: no socket watched the game at its server's last look
+    (live/broadcast.py's `turn_news`), and only the last turn is told (its line in the
+    lists, its end): the others' would be replaced at once."""
     now = now or timezone.now()
     first = match.resolved_turns + 1
     with transaction.atomic():
@@ -134,42 +136,46 @@ def played_turns_store(match: Match, turns: list[dict[int, tuple[int, Any]]],
                 pk=match.pk, resolved_turns=first - 1, ended_early=False).update(
                 resolved_turns=first + len(turns) - 1):
             return []
-        stored = []
-        for index, counted in enumerate(turns, 1):
+        plays = []
+        for counted in turns:
             match.resolved_turns += 1
-            # (the announcer reads a copy of its own; the state is kept at once: the
-            # next turn is played on it). Unwatched, only the last turn is told (its
-            # line in the lists, its end): the others' would be replaced at once.
-            played = _play([copy.copy(match)], {match.pk: counted}, now, watched,
-                           told=watched or index == len(turns))
-            stored.append(_kept(played)[match.pk])
-    return stored
+            # (each turn's announcement reads a copy of its own, at its number)
+            plays.append((copy.copy(match), counted))
+        played = _play(plays, now, watched, last_told=not watched)
+        _kept(played)
+    return [row for _, row, _, _ in played]
 
 
-def _play(matches: list[Match], counted: dict[int, dict[int, tuple[int, Any]]],
-          now: datetime, watched: bool = True,
-          told: bool = True) -> list[tuple[Match, Turn, Any, Any]]:
-    """Resolve and store the claimed turn of each match (`resolved_turns`, moved on) from
-    its counted lines (`_counted`), in the caller's transaction; what follows its commit
-    is told then (announced unless `told` is False; counted always)."""
+def _play(plays: list[tuple[Match, dict[int, tuple[int, Any]]]], now: datetime,
+          watched: bool = True, last_told: bool = False) -> list[tuple[Match, Turn, Any, Any]]:
+    """Resolve and store the claimed turns, each a match (its `resolved_turns` moved on
+    to the turn) and its counted lines (`_counted`: (id, actions) by team index), in the
+    caller's transaction and in three queries however many they are: one match's
+    several turns come in order, each played on the one before. What follows its commit
+    is told then: each turn counted, and announced (only the last, `last_told`)."""
     played, rows = [], []
-    for match in matches:
+    latest: dict[int, tuple[int, Any, Any]] = {}  # this call's last turn by match id
+    for match, mine in plays:
         number = match.resolved_turns
         rules = rules_for(match.game)
-        cached = STATES.peek(identity(match))
-        shown = cached[2] if cached and cached[0] == number - 1 else None
-        state = position_before(match, number)
+        before = latest.get(match.pk)
+        if before and before[0] == number - 1:
+            _, state, shown = before
+        else:
+            cached = STATES.peek(identity(match))
+            shown = cached[2] if cached and cached[0] == number - 1 else None
+            state = position_before(match, number)
         if number == 1:  # the empty board's state, shown (a secret one is open by now)
             shown = rules.view(state)
-        mine = counted.get(match.pk, {})
         actions = [mine[index][1] if index in mine else [] for index in (0, 1)]
         state, outcomes = rules.resolve_turn(state, actions)
         view = rules.view(state)
         row = Turn(match=match, number=number, cells=view["cells"], agents=view["agents"],
                    outcomes=outcomes, scores=view["scores"], resolved_at=now)
+        latest[match.pk] = (number, state, row.state())
         played.append((match, row, state, shown))
         rows.append(row)
-    Submission.objects.filter(pk__in=[pk for mine in counted.values()
+    Submission.objects.filter(pk__in=[pk for _, mine in plays
                                       for pk, _ in mine.values()]).update(counted=True)
     Turn.objects.bulk_create(rows)
     for match, row, state, _ in played:
@@ -177,16 +183,17 @@ def _play(matches: list[Match], counted: dict[int, dict[int, tuple[int, Any]]],
             _end(match, row, state)
             transaction.on_commit(partial(match_ended.send, turn_resolve, match=match),
                                   robust=True)
-    transaction.on_commit(lambda: _committed(played, watched, told), robust=True)
+    told = played[-1:] if last_told else played
+    transaction.on_commit(lambda: _committed(played, told, watched), robust=True)
     return played
 
 
-def _kept(played: list[tuple[Match, Turn, Any, Any]]) -> dict[int, Turn]:
-    """After the commit: each match's new state kept for its next turn; the stored turns
-    by match id."""
-    for match, row, state, _ in played:
+def _kept(played: list[tuple[Match, Turn, Any, Any]]) -> None:
+    """Each match's new state kept for its next turn (its last turn's, once the turns
+    are stored)."""
+    latest = {match.pk: (match, row, state) for match, row, state, _ in played}
+    for match, row, state in latest.values():
         STATES.put(identity(match), (row.number, state, row.state()))
-    return {match.pk: row for match, row, _, _ in played}
 
 
 def _claim(due: dict[int, Due], ahead: dict[int, Match]) -> list[Match]:
@@ -253,16 +260,16 @@ def _end(match: Match, row: Turn, state: Any) -> None:
     match.save(update_fields=["result", "ended_early", "ended_at"])
 
 
-def _committed(played: list[tuple[Match, Turn, Any, Any]], watched: bool = True,
-               told: bool = True) -> None:
+def _committed(played: list[tuple[Match, Turn, Any, Any]],
+               told: list[tuple[Match, Turn, Any, Any]], watched: bool = True) -> None:
     """After the turns' transaction commits (and what follows a match's end has been
-    told): count them and announce them."""
+    told): count them all and announce those `told`."""
     for match, row, _, _ in played:
         late = None if match.alternating or match.protocol_played else \
             (row.resolved_at - match.deadline(row.number)).total_seconds()
         metrics.turn_resolved(match.game, late)
     if told:
-        turns_announce([(match, row, shown) for match, row, _, shown in played], watched)
+        turns_announce([(match, row, shown) for match, row, _, shown in told], watched)
 
 
 def move_resolve(*, match_id: int, number: int, now: datetime) -> Turn:
