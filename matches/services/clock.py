@@ -38,6 +38,7 @@ from matches.live.hub import stop_if_cancelled
 from matches.live.outbox import OUTBOX
 from matches.models import Match
 from matches.responsive import keep_responsive
+from matches.services import wal
 from matches.services.transition import Due, time_out, turns_ahead, turns_resolve
 
 # Sent after every tick with `now` and `woken` (the clock was told something changed,
@@ -78,7 +79,7 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None, 
     whose mover's time has run out (`matches`: the unfinished ones, read here when not
     given; their turns and ends are brought up to date; `ahead`: those with a turn due,
     read before the deadline, `turns_ahead`). Returns how many turns and games this call
-    did. Then, on SQLite, the write-ahead log is folded back (`wal_checkpoint`) unless
+    did. Then, on SQLite, the write-ahead log is folded back (services/wal.py) unless
     the caller does it (`checkpoint`: False) once the turns are posted.
 
     The turns due at once are resolved together, in waves: each match's first due turn
@@ -115,19 +116,8 @@ def clock_tick(now: datetime | None = None, matches: list[Match] | None = None, 
         waiting = {match_id: turns for match_id, turns in waiting.items()
                    if turns and match_id in taken}
     if resolved and checkpoint:
-        wal_checkpoint()
+        wal.checkpoint()
     return resolved
-
-
-def wal_checkpoint() -> None:
-    """On SQLite, fold the write-ahead log back into the database now, in the clock's
-    connection, right after a transition: the settings raise the automatic
-    checkpoint's threshold so that it never lands on a team's submission instead.
-    PASSIVE: it never waits for, nor blocks, a reader or a writer. (SQLite refuses
-    it inside a transaction, and a caller's transaction is left to its own commit.)"""
-    if connection.vendor == "sqlite" and not connection.in_atomic_block:
-        with connection.cursor() as cursor:
-            cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 def next_wakeup(now: datetime, matches: list[Match] | None = None) -> datetime | None:
@@ -232,7 +222,7 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
     if resolved:
         # the turns' fan-out first: what follows would share the interpreter with it
         OUTBOX.handed_out(FANOUT_WAIT)
-        wal_checkpoint()
+        wal.checkpoint()
         log.info("resolved %d turn(s)", resolved)
     now = timezone.now()
     with OUTBOX.together():

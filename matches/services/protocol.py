@@ -29,6 +29,7 @@ from matches.models.titles import game_parts
 from matches.services.boards import board_store
 from matches.services.matches import match_create
 from matches.services.transition import played_turns_store
+from matches.services.wal import fold_soon
 
 KEPT_BYTES = 1024  # a line is at most 1 KiB; anything longer is a fault, its start kept
 CONTENT_TYPE = "text/plain; tcp"
@@ -198,5 +199,7 @@ def turns_store(game: Game, turns: list[dict[int, tuple[int, Any]]],
     while someone watches, several together while nobody does. Their storage posts the
     turns (unless no socket `watched` the game at its server's last look) and the
     lists' line to the outbox, after the steps the game posted before them. Nothing once
-    the match has ended (made void)."""
+    the match has ended (made void). Then the write-ahead log is folded back soon, off
+    the game's thread (services/wal.py: a game's lines make much of it)."""
     played_turns_store(game.match, turns, watched=watched)
+    fold_soon()
