@@ -197,7 +197,10 @@ def chaser_match(programs: tuple[int, int], turns: int) -> None:
     steps: list[float] = []
     for game in [match, *Match.objects.filter(first_game=match).order_by("pk")]:
         game = Match.objects.get(pk=game.pk)
-        times = sorted(Submission.objects.filter(match=game, team__isnull=False)
+        # (from the first line of turn 1, the answer to the first `@`, as chsr.rb's games
+        # are timed from it: not from the name lines, which wait for the other program)
+        times = sorted(Submission.objects.filter(match=game, team__isnull=False,
+                                                 turn__isnull=False)
                        .values_list("received_at", flat=True))
         if len(times) < 2:
             continue
@@ -226,6 +229,7 @@ def main() -> None:
     options = parser.parse_args()
     scratch = Path(tempfile.mkdtemp(prefix="bench-hosted-"))
     os.environ.update(SPECTATOR_VAR_DIR=str(scratch), SPECTATOR_DEMO_HOSTED="0",
+                      SPECTATOR_LADDER_GAMES_AN_HOUR="0",
                       DJANGO_SETTINGS_MODULE="spectator.settings")
     os.environ.pop("DATABASE_URL", None)
     os.environ.pop("REDIS_URL", None)
