@@ -45,6 +45,41 @@ async def first_step_by_hand(client: Client, command: str) -> None:
     await client.send("#")
 
 
+async def test_the_other_program_hears_the_end_before_the_last_movers_late_hash(serve):
+    """Hot's reply ends the game; Hot sends its `#` only once Cool has heard the end (a
+    program that takes its time over it, or ends and closes). The server tells Cool
+    first and reads Hot's `#` after, so it is stored; had it waited for Hot's `#`
+    first, it would have given up on it (END_WAIT) and never read it."""
+    server = await serve(BOARD, 2)
+    cool = await Client.connect(server.ports[0], b"C1")
+    hot = await Client.connect(server.ports[1], b"H1")
+    cool_done = asyncio.Event()
+
+    async def cool_plays() -> None:
+        await cool.play(scripted(STEADY))
+        cool_done.set()
+
+    async def hot_plays() -> None:
+        for command in STEADY:
+            assert await hot.line() == "@"
+            await hot.send("gr")
+            await hot.line()
+            await hot.send(command)
+            if (await hot.line()).startswith("0"):
+                await asyncio.wait_for(cool_done.wait(), 5)
+                await hot.send("#")
+                assert await hot.line() is None  # (the server closes once it has it)
+                return
+            await hot.send("#")
+
+    await asyncio.gather(cool_plays(), hot_plays())
+    (result,) = await server.task
+    lines = await lines_of(result.match_id)
+    assert cool.heard[-1].startswith("0")
+    assert [(team, turn, bytes(body), status) for team, turn, body, status, *_ in lines[-2:]] \
+        == [(0, 2, b"gr\r\n", 200), (1, 2, b"#\r\n", 200)]
+
+
 async def test_every_line_is_stored_as_sent_before_its_answer(serve):
     server = await serve(BOARD, 2)
     cool = await Client.connect(server.ports[0], b"C1")
@@ -60,8 +95,9 @@ async def test_every_line_is_stored_as_sent_before_its_answer(serve):
         (0, 1, b"gr\r\n", 200), (0, 1, b"lu\r\n", 202), (0, 1, b"#\r\n", 200),
         (1, 1, b"gr\n", 200), (1, 1, b"lu\n", 202), (1, 1, b"#\n", 200),
         (0, 2, b"gr\r\n", 200), (0, 2, b"ld\r\n", 202), (0, 2, b"#\r\n", 200),
-        (1, 2, b"gr\n", 200), (1, 2, b"ld\n", 202), (1, 2, b"#\n", 200),
+        (1, 2, b"gr\n", 200), (1, 2, b"ld\n", 202),
         (0, 2, b"gr\r\n", 200),  # the end of game: Cool's `@`, `gr`, and 0 digits
+        (1, 2, b"#\n", 200),  # Hot's `#` after its reply that ended the game: read last
     ]
     assert cool.heard[-1].startswith("0") and hot.replies[-1][1].startswith("0")
     match = await finished(result.match_id)

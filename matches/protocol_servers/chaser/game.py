@@ -144,6 +144,8 @@ class ChaserGame:
         self.state = chaser.new_state(settings.board.data, settings.turns)
         self.game: protocol.Game | None = None
         self.last_mover: int | None = None  # whose step (or fault) came last
+        # (side, turn) of a reply that ended the game: its `#` is read at the end
+        self.owed: tuple[int, int] | None = None
         self.looked = -HOLD_LOOK  # when hold() last asked the database (monotonic)
         # The turns both have played, not yet stored (each its counted lines), and when
         # turns were last stored (monotonic)
@@ -196,8 +198,8 @@ class ChaserGame:
             self.state = chaser.end_turn(self.state)
             self.pending.append(self.counted)
             self.counted = {}
-        self.turn_stored(at_once=True)
         self.finish(turn)
+        self.turn_stored(at_once=True)
         return GameResult(self.game.match_id, self.state.winner, self.state.decided_by or "",
                           self.names)
 
@@ -252,8 +254,8 @@ class ChaserGame:
                                     actions)
             program.send(fields["reply"])
             self.announce(player, turn, command, "ok")
-            if fields["reply"].startswith("0"):  # the game is over: a late `#` is welcome
-                self.expect_end(player, turn)
+            if fields["reply"].startswith("0"):  # the game is over: a late `#` is welcome,
+                self.owed = (player, turn)  # read once the other program knows (finish)
                 return
             self.expect(player, turn, "#")
         except Fault as fault:
@@ -302,7 +304,11 @@ class ChaserGame:
 
     def finish(self, turn: int) -> None:
         """The end of the game for each program still there: the one that did not make
-        the last step gets `@`, answers `gr` and reads a reply starting with `0`."""
+        the last step gets `@`, answers `gr` and reads a reply starting with `0`; then
+        the `#` the last mover may still send after its own reply that ended the game is
+        read (END_WAIT at most), not before: the other program is not kept waiting for
+        it, nor for the last mover's program to end and close its connection (the
+        last 15-20 ms of a hosted game)."""
         for player in (0, 1):
             program = self.programs[player]
             if program.gone or self.last_mover == player:
@@ -314,6 +320,8 @@ class ChaserGame:
                     self.store(player, turn, line, 200)
                 program.send("0" + chaser.ready_digits(self.state, player)[1:])
                 self.expect_end(player, turn)
+        if self.owed is not None and not self.programs[self.owed[0]].gone:
+            self.expect_end(*self.owed)
 
     def store(self, player: int, turn: int | None, line: Line, status: int, *,
               actions: list | None = None, error: str = "", detail: str = "") -> int:
