@@ -1,12 +1,12 @@
 """SQLite's write-ahead log, folded back into the database by the processes that write
-it, off the path anyone waits on (docs/deployment.md, "The embedded default").
+it, off the path anyone waits on (docs/architecture.md, "The outbox").
 
 The settings raise SQLite's automatic checkpoint to 16,384 pages, a backstop: the
 commit that crosses it copies the whole log on the thread that made it, a third of a
 second for 64 MB. So the log is folded back before it gets there: by the clock, on its
 own thread, after each transition (services/clock.py); and, for the protocol servers'
-games, which write a line's commit at a time (a 125-turn CHaser game leaves 17 MB of
-log, and once every four games a program waited 0.24-0.34 s for its answer), by a
+games, which commit a line at a time (a 125-turn CHaser game leaves 17 MB of log, and
+SQLite's own checkpoint landed on a game's commit every fourth game), by a
 thread of the process's own that `fold_soon` wakes: it checkpoints on a connection of
 its own, in SQLite's code, without the interpreter's lock, while the game goes on.
 PASSIVE, always: a checkpoint never waits for, nor blocks, a reader or a writer.
