@@ -18,7 +18,11 @@ the same run (on its fixed ports 2009 and 2010, started with `-w 0`, no display 
 the shipped map with its turns set): the figure to compare with. It stores nothing.
 Each game's line also gives the server process's processor time a turn (all its
 threads), which a busy machine changes less than the wall clock's.
-Measured so (2026-11-29, 5 games of 125 turns, quiet 2-core machine, two runs): ours
+Measured so (2026-11-29 evening, 5 games of 125 turns, two runs, both servers slower than
+that afternoon): ours 0.143-0.217 s a game (medians 0.186 and 0.180 s), chsr.rb
+0.158-0.187 s (medians 0.163 and 0.169 s); a line's answer p50 0.18 ms against chsr.rb's
+0.20, p99 3.9-4.3 ms against 0.6: six batches of turns a game, 5-6 ms each, stored in
+three queries a batch. That afternoon (quiet 2-core machine, two runs): ours
 0.091-0.124 s a game (medians 0.097 and 0.117 s), chsr.rb 0.094-0.170 s in the same runs
 (medians 0.099 and 0.124 s): chsr.rb's pace, every line stored before its answer. The
 bench watches no game: its steps and turns are built for no socket, and its turns are

@@ -15,17 +15,20 @@ all share them). Goal (issue 48): at least 30 such matches a minute per core.
 Then a hosted CHaser match (best of three, `--chaser-turns` turns a game) between two
 handed-in Python programs that answer at once, with reads only (look and search, so
 each game runs to its last turn), served by the worker and reached through their doors
-as any hosted program's: each game's time from its first line stored to its last, and
+as any hosted program's: each game's time from its first line of turn 1 (the answer to
+the first `@`) to its last stored, and
 the program's step (its command's arrival to the next) p50/p99 from the stored lines.
 Goal: a game no longer than the public Ruby server chsr.rb's, which stores nothing,
 while storing every line. With `--chsr PATH/chsr.rb` (Ruby installed) the same two
 programs, each a process of its own without a sandbox, then play three games on it (its
 fixed ports 2009 and 2010): each game's time from the first `@` a program read to the
-later one's end. Measured 2026-11-29 (quiet): 0.13-0.19
-s for 125 turns, with the seat's connection handed over to the server (no relay), an
-unwatched game's turns stored together and the worker as responsive as a server; the same
-two programs as processes of their own (no sandbox) on chsr.rb (`--chsr`): 0.11-0.13 s.
-Not met (that afternoon 0.31-0.42 s; 0.70-0.73 s the day before).
+later one's end. The demo server's ladder is off (its matches would be played beside
+these). Measured 2026-11-29 (evening), three runs: hosted 0.11-0.19 s for 125 turns (median 0.17),
+a program's line to its next p50 0.19-0.20 ms, p99 4.6-5.2 ms (a batch of turns stored);
+chsr.rb 0.15-0.20 s (median 0.17). Kakomimasu: 60.5-63.7 matches a minute with one
+worker (30.2-31.8 a core), 60.2-63.4 with two: the server the programs poll is the
+bound, not the workers. (That afternoon: CHaser 0.13-0.19 s against chsr.rb's
+0.11-0.13; Kakomimasu 21.5-28.6 a core with one worker, while the ladder played too.)
 Ctrl-C stops it and everything it started.
 """
 
