@@ -2,13 +2,14 @@
 it, off the path anyone waits on (docs/architecture.md, "The outbox").
 
 The settings raise SQLite's automatic checkpoint to 16,384 pages, a backstop: the
-commit that crosses it copies the whole log on the thread that made it, a third of a
-second for 64 MB. So the log is folded back before it gets there: by the clock, on its
-own thread, after each transition (services/clock.py); and, for the protocol servers'
-games, which commit a line at a time (a 125-turn CHaser game leaves 17 MB of log, and
-SQLite's own checkpoint landed on a game's commit every fourth game), by a
-thread of the process's own that `fold_soon` wakes: it checkpoints on a connection of
-its own, in SQLite's code, without the interpreter's lock, while the game goes on.
+commit that crosses it copies the whole log on the thread that made it (about 50 ms for
+64 MB on this machine, in a CHaser game's store of its turns). So the log is folded back
+before it gets there: by the clock, on its own thread, after each transition
+(services/clock.py); and, for the protocol servers' games, which commit a line at a time
+(a 125-turn CHaser game leaves 17 MB of log: SQLite's own checkpoint landed on a game
+every fourth game), by a thread of the process's own that `fold_soon` wakes: it
+checkpoints on a connection of its own, in SQLite's code, without the interpreter's
+lock, while the game goes on.
 PASSIVE, always: a checkpoint never waits for, nor blocks, a reader or a writer.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 
 from django.db import close_old_connections, connection
 
@@ -36,8 +38,9 @@ def checkpoint() -> None:
 
 
 class Folder:
-    """The process's folding thread, started at the first `soon`: it folds the log back
-    once `soon` was asked since its last fold, FOLD_GAP apart at most."""
+    """The process's folding thread, started at the first `soon` (again in a process
+    forked from one that had it: a fork has no other thread): it folds the log back once
+    `soon` was asked since its last fold, FOLD_GAP apart at least."""
 
     def __init__(self) -> None:
         self.wanted = threading.Event()
@@ -49,9 +52,9 @@ class Folder:
         if connection.vendor != "sqlite":
             return
         self.wanted.set()
-        if self.thread is None:
+        if self.thread is None or not self.thread.is_alive():  # (none yet, or forked)
             with self.started:
-                if self.thread is None:
+                if self.thread is None or not self.thread.is_alive():
                     self.thread = threading.Thread(target=self._run, name="wal-folder",
                                                    daemon=True)
                     self.thread.start()
@@ -66,7 +69,7 @@ class Folder:
                 self.folds += 1
             except Exception as error:  # (the next fold tries again: the thread lives on)
                 log.warning("the write-ahead log was not folded back: %s", error)
-            threading.Event().wait(FOLD_GAP)
+            time.sleep(FOLD_GAP)
 
 
 FOLDER = Folder()
