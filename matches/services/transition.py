@@ -150,9 +150,11 @@ def _play(plays: list[tuple[Match, dict[int, tuple[int, Any]]]], now: datetime,
           watched: bool = True, last_told: bool = False) -> list[tuple[Match, Turn, Any, Any]]:
     """Resolve and store the claimed turns, each a match (its `resolved_turns` moved on
     to the turn) and its counted lines (`_counted`: (id, actions) by team index), in the
-    caller's transaction and in three queries however many they are: one match's
-    several turns come in order, each played on the one before. What follows its commit
-    is told then: each turn counted, and announced (only the last, `last_told`)."""
+    caller's transaction, in a number of queries that does not grow with them (one
+    update of the counted lines, one insert of the turns; a save for each match that
+    ends): one match's several turns come in order, each played on the one before. What
+    follows its commit is told then: each turn counted, and announced (only the last,
+    `last_told`)."""
     played, rows = [], []
     latest: dict[int, tuple[int, Any, Any]] = {}  # this call's last turn by match id
     for match, mine in plays:
