@@ -7,6 +7,8 @@ window here is exact; the last test sends real requests to two server processes.
 import json
 import logging
 import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from urllib import request as urllib_request
 from urllib.error import HTTPError
@@ -166,3 +168,23 @@ def test_without_an_answering_redis_the_limit_is_counted_in_this_process(api, cl
         assert burst(api, clock, match, tokens[0], 21, spacing=0.01) == [202] * 20 + [429]
     finally:
         limits._redis.cache_clear()
+
+
+def test_without_redis_an_answers_rate_window_loads_no_redis_client():
+    """The embedded default counts its windows in the process: its first answer does not
+    load redis-py (a quarter of a second, which that answer spent holding SQLite's
+    lock). In a process of its own, where nothing else has loaded it yet."""
+    checked = subprocess.run(
+        [sys.executable, "-c", "\n".join([
+            "import sys, django",
+            "django.setup()",
+            "from django.utils import timezone",
+            "from matches.services.submissions import limits",
+            "assert 'redis' not in sys.modules",
+            "limits._window_count('token:x', timezone.now())",
+            "print('redis' in sys.modules)"])],
+        env={**os.environ, "REDIS_URL": "", "CHANNEL_REDIS_URLS": "",
+             "DJANGO_SETTINGS_MODULE": "spectator.settings"},
+        capture_output=True, text=True, timeout=60)
+    assert checked.returncode == 0, checked.stderr[-2000:]
+    assert checked.stdout.strip() == "False"

@@ -16,6 +16,8 @@ from collections import deque
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
+
 from matches.models import Team
 from matches.services.submissions.answers import Refusal, Request, client_address
 
@@ -134,7 +136,11 @@ def rate_windows_reset() -> None:
 @functools.cache
 def _redis() -> Any:
     """This process's Redis client for the rate windows, if Redis is configured (the
-    client library is loaded only then): REDIS_URL's, through the Sentinels if any."""
+    client library is loaded only then: loading it took a quarter of a second, which the
+    embedded default's first answer spent holding SQLite's lock): REDIS_URL's, through
+    the Sentinels if any."""
+    if not settings.REDIS_URL:
+        return None
     from matches.redis_sentinel import settings_client
 
     return settings_client()
