@@ -2,14 +2,15 @@
 it, off the path anyone waits on (docs/architecture.md, "The outbox").
 
 The settings raise SQLite's automatic checkpoint to 16,384 pages, a backstop: the
-commit that crosses it copies the whole log on the thread that made it (about 50 ms for
-64 MB on this machine, in a CHaser game's store of its turns). So the log is folded back
-before it gets there: by the clock, on its own thread, after each transition
+commit that crosses it copies the whole log on the thread that made it (66-67 ms on this
+machine, in a CHaser game's store of its turns: bench/store.py --no-fold). So the log is
+folded back before it gets there: by the clock, on its own thread, after each transition
 (services/clock.py); and, for the protocol servers' games, which commit a line at a time
-(a 125-turn CHaser game leaves 17 MB of log: SQLite's own checkpoint landed on a game
-every fourth game), by a thread of the process's own that `fold_soon` wakes: it
-checkpoints on a connection of its own, in SQLite's code, without the interpreter's
-lock, while the game goes on.
+(a 125-turn CHaser game leaves 17 MB of log), by a thread of the process's own that
+`fold_soon` wakes: it checkpoints on a connection of its own, in SQLite's code, without
+the interpreter's lock, while the game goes on. Games played back to back without a
+pause still let the log grow (SQLite restarts it only once a fold has caught up with
+every write), and the backstop then lands on a game with less to copy (12-35 ms).
 PASSIVE, always: a checkpoint never waits for, nor blocks, a reader or a writer.
 """
 
