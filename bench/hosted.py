@@ -23,10 +23,11 @@ while storing every line. With `--chsr PATH/chsr.rb` (Ruby installed) the same t
 programs, each a process of its own without a sandbox, then play three games on it (its
 fixed ports 2009 and 2010): each game's time from the first `@` a program read to the
 later one's end. The demo server's ladder is off (its matches would be played beside
-these). Measured 2026-11-29 (evening), three runs: hosted 0.11-0.19 s for 125 turns (median 0.17),
-a program's line to its next p50 0.19-0.20 ms, p99 4.6-5.2 ms (a batch of turns stored);
-chsr.rb 0.15-0.20 s (median 0.17). Kakomimasu: 60.5-63.7 matches a minute with one
-worker (30.2-31.8 a core), 60.2-63.4 with two: the server the programs poll is the
+these). Measured 2026-11-29 (evening), six runs: hosted 0.10-0.23 s for 125 turns (median
+of the 18 games 0.155), a program's line to its next p50 0.16-0.21 ms, p99 3.9-5.2 ms (a
+batch of turns stored); chsr.rb 0.14-0.30 s (median 0.165). Kakomimasu, eight runs:
+60.5-71.0 matches a minute with one worker (30.2-35.5 a core), 60.2-71.6 with two: the
+cores a third idle (vmstat), the waits (the programs' polls, SQLite's one writer) are the
 bound, not the workers. (That afternoon: CHaser 0.13-0.19 s against chsr.rb's
 0.11-0.13; Kakomimasu 21.5-28.6 a core with one worker, while the ladder played too.)
 With `--deployed`, on the PostgreSQL and Redis of DATABASE_URL and REDIS_URL instead, as
@@ -36,8 +37,8 @@ PostgreSQL and a Redis, where `createdb` makes it one). Measured so that evening
 test PostgreSQL, fsync and synchronous_commit off; two runs): Kakomimasu 38.3-41.3
 matches a minute (19.2-20.6 a core); CHaser 0.45-0.48 s a game against chsr.rb's 0.17 in
 the same run, a line to the next p50 0.47-0.48 ms:
-each line's insert and commit is a round trip to PostgreSQL, 0.27 ms p50 by itself
-(0.24 without the foreign keys' checks), so that 750 lines before their answers take
+each line's insert and commit is a round trip to PostgreSQL, 0.22 ms p50 by itself
+(bench/store.py --deployed; 0.036 ms on SQLite), so that 750 lines before their answers take
 longer than chsr.rb's whole game. Not met there.
 Ctrl-C stops it and everything it started.
 """
