@@ -26,6 +26,20 @@ function busy() {
   return Boolean(part.querySelector("details[open]")); // a judge's box open (a confirmation, a form)
 }
 
+// How far each table wider than the screen is scrolled sideways, by its section: a read
+// puts each back where its reader left it (on a phone, the standings and the cross table
+// scroll; a match starting or ending elsewhere must not throw them back to column one).
+function scrolled() {
+  return new Map([...part.querySelectorAll(".scroll")].map((box) => [box.closest("[id]")?.id, box.scrollLeft]));
+}
+
+function rescroll(kept) {
+  for (const box of part.querySelectorAll(".scroll")) {
+    const left = kept.get(box.closest("[id]")?.id);
+    if (left) box.scrollLeft = left;
+  }
+}
+
 // Read the part once it is wanted (at the version's moment) and nobody is typing into it.
 function schedule() {
   if (live.wanted <= live.shown || live.timer !== null || live.reading || busy()) return;
@@ -50,8 +64,10 @@ async function read() {
       const version = Number(response.headers.get("X-Version"));
       const html = await response.text();
       if (html !== part.dataset.shown) {
+        const kept = scrolled();
         part.innerHTML = html;
         part.dataset.shown = html;
+        rescroll(kept);
       }
       if (version) {
         clock.update(version);

@@ -1,6 +1,9 @@
 """A real Chromium reads a tournament's page: the schedule's columns line up from round
 to round, and on a phone a table wider than the screen says that it scrolls sideways."""
 
+import json
+import re
+
 import pytest
 from django.utils import timezone
 
@@ -62,3 +65,36 @@ def test_on_a_phone_a_table_wider_than_the_screen_says_it_scrolls(tournament,
     wide.evaluate("(box) => { box.scrollLeft = box.scrollWidth; }")
     page.wait_for_function(
         "document.querySelector('.scroll[data-sideways]').dataset.sideways === 'end'")
+
+
+def test_a_table_scrolled_sideways_stays_so_when_the_part_is_read_again(tournament,
+                                                                        live_server_process,
+                                                                        browser):
+    """The page's socket says the part changed (a match started or ended elsewhere, here
+    said by the test through the page's own socket) and the part is read again: the
+    table its reader scrolled to its end on a phone stays scrolled there."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    sockets = []
+
+    def through(socket):
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    page.route_web_socket(re.compile(r".*/ws/tournaments/\d+/.*"), through)
+
+    def read_again(route):  # (the same part, with a mark: it differs, so it is put in)
+        answer = route.fetch()
+        route.fulfill(response=answer, body=answer.text() + "<!-- read again -->")
+
+    page.goto(f"{live_server_process}/tournaments/{tournament}/")
+    page.wait_for_selector("[data-live-part][data-live=open]")
+    box = "document.querySelector('#standings .scroll')"
+    page.evaluate(f"{box}.scrollLeft = {box}.scrollWidth")
+    page.wait_for_function(f"{box}.dataset.sideways === 'end'")
+    page.route(re.compile(r".*[?&]part=live.*"), read_again)
+    version = int(page.get_attribute("[data-live-part]", "data-version"))
+    sockets[0].send(json.dumps({"type": "changed", "version": version + 1}))
+    page.wait_for_function("(document.querySelector('[data-live-part]').dataset.shown"
+                           " || '').includes('read again')")
+    assert page.evaluate(f"{box}.scrollLeft") > 0
+    assert page.evaluate(f"{box}.dataset.sideways") == "end"
