@@ -92,8 +92,9 @@ def test_a_table_scrolled_sideways_stays_so_when_the_part_is_read_again(tourname
     page.goto(f"{live_server_process}/tournaments/{tournament}/")
     page.wait_for_selector("[data-live-part][data-live=open]")
     box = "document.querySelector('#standings .scroll')"
-    page.evaluate(f"{box}.scrollLeft = {box}.scrollWidth")
-    page.wait_for_function(f"{box}.dataset.sideways === 'end'")
+    # (at each look, as in the test above: a read of the part may come meanwhile)
+    page.wait_for_function(f"({box}.scrollLeft = {box}.scrollWidth, "
+                           f"{box}.dataset.sideways === 'end')")
     page.route(re.compile(r".*[?&]part=live.*"), read_again)
     left = page.evaluate(f"{box}.scrollLeft")
     version = int(page.get_attribute("[data-live-part]", "data-version"))
