@@ -275,6 +275,11 @@ HOSTED_LOST_SECONDS = float(os.environ.get("SPECTATOR_HOSTED_LOST_SECONDS", "30"
 # under way at once (the workers are shared with scrimmages and tournaments).
 HOSTED_LADDER_GAMES_AN_HOUR = int(os.environ.get("SPECTATOR_LADDER_GAMES_AN_HOUR", "4"))
 HOSTED_LADDER_AT_ONCE = int(os.environ.get("SPECTATOR_LADDER_AT_ONCE", "2"))
+# Whether a process that serves a protocol's lines (CHaser's) stores each first in a
+# journal on its own machine, moved into the database with its turn
+# (matches/services/local_journal.py): by default whenever the database is not SQLite.
+LINE_JOURNAL = (env_flag("SPECTATOR_LINE_JOURNAL", False)
+                if os.environ.get("SPECTATOR_LINE_JOURNAL", "").strip() else None)
 
 # Failed logins are counted per account at an address and per address
 # (matches.login_limits): nobody can lock a judge out from another address.

@@ -25,6 +25,7 @@ def test_a_running_tcp_game_has_no_offline_entry_and_refuses_one():
     protocol.line_store(game, 0, 1, b"gr\r\n", AT, "127.0.0.1", status=200)
     protocol.line_store(game, 0, 1, b"lu\r\n", AT, "127.0.0.1", status=202,
                         actions=[{"command": "lu"}])
+    protocol.lines_move(game)  # (from the process's journal, where it keeps one)
     judge = User.objects.create_user("judy", password="pw")
     judge.user_permissions.add(Permission.objects.get(codename="judge"))
     browser = Browser(HTTP_HOST="127.0.0.1")
@@ -78,8 +79,10 @@ def test_a_played_turn_is_stored_through_a_hold_and_not_after_a_void():
     protocol.turns_store(game, [counted])
     match = Match.objects.get(pk=game.match_id)
     assert match.resolved_turns == 1 and match.turn_rows.count() == 1
-    assert set(Submission.objects.filter(counted=True).values_list("pk", flat=True)) == \
-        {pk for pk, _ in counted.values()}
+    assert sorted((match, side, bytes(body)) for match, side, body in
+                  Submission.objects.filter(counted=True).values_list(
+                      "match_id", "team__index", "body")) == \
+        [(game.match_id, 0, b"lu\r\n"), (game.match_id, 1, b"lu\r\n")]
 
     match_void(match_id=game.match_id, reason="wrong map", judge="judy")
     protocol.game_look(game)

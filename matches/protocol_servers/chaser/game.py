@@ -59,8 +59,10 @@ HOLD_POLL = 0.25  # seconds between looks at a match the judges hold
 # step in a fraction of a millisecond, and a look is a query.
 HOLD_LOOK = 0.05
 # While no socket watches a game, its turns are stored together, this long apart at
-# most (a transaction a turn was a third of a fast game's time); each as soon as it is
-# played while one watches, and whatever is played before a hold, a void or the end.
+# least, behind the game on a thread of their own (a transaction a turn was a third of a
+# fast game's time; a batch stored on the game's thread, a third on PostgreSQL); each as
+# soon as it is played while one watches, and whatever is played before a hold, a void
+# or the end.
 STORE_EVERY = 0.02
 
 
@@ -143,6 +145,7 @@ class ChaserGame:
         self.stopping = stopping or threading.Event()  # set: the server is going away
         self.state = chaser.new_state(settings.board.data, settings.turns)
         self.game: protocol.Game | None = None
+        self.storer: protocol.Storer | None = None  # (the game's, once it is made)
         self.last_mover: int | None = None  # whose step (or fault) came last
         # (side, turn) of a reply that ended the game: its `#` is read at the end
         self.owed: tuple[int, int] | None = None
@@ -166,6 +169,14 @@ class ChaserGame:
             self.turn_stored(at_once=True)
             return None
         finally:
+            if self.storer is not None:
+                self.storer.close()
+            if self.game is not None:  # (its last lines, kept by the process's journal)
+                try:
+                    protocol.lines_move(self.game)
+                except Exception:  # (left in the journal: moved once this process has ended)
+                    log.exception("CHaser match %s: its last lines not moved",
+                                  self.game.match_id)
             db.connection.close()  # this thread's own connection
 
     def _play(self) -> GameResult:
@@ -182,6 +193,7 @@ class ChaserGame:
                                          delay_seconds=s.delay,
                                          practice_by=f"tcp:{visitors[0]}"
                                          if any(seats) and visitors else "")
+        self.storer = protocol.Storer(self.game)
         self.on_start(self.game.match_id)
         for refusal in self.refused:
             refusal.store(self.game.match_id)
@@ -215,7 +227,10 @@ class ChaserGame:
         if now - self.looked < HOLD_LOOK:
             return
         self.looked = now
-        self.watched = viewers(self.game.match_id) > 0
+        watched = viewers(self.game.match_id) > 0
+        if watched and not self.watched:  # (its sockets see the turns stored behind it
+            self.storer.drain()           # before the next step)
+        self.watched = watched
         while True:
             match = protocol.game_look(self.game)
             if (match.result or {}).get("decided_by") == VOID:
@@ -268,12 +283,21 @@ class ChaserGame:
         its stored lines, so it is stored while the next program thinks (after its
         `@`), not between the last line and that `@`; its announcement still comes
         before the next step's. While no socket watches, turns are stored together,
-        STORE_EVERY apart at most (`at_once`: now, whatever is pending)."""
-        if not self.pending or (not at_once and not self.watched
-                                and time.monotonic() - self.stored_at < STORE_EVERY):
+        STORE_EVERY apart at least, behind the game (protocol.Storer: once the last
+        batch is stored, whatever was played since); at once (`at_once`, or while a
+        socket watches), once those are stored."""
+        if self.storer is None:  # (no game yet)
             return
-        protocol.turns_store(self.game, self.pending, self.watched)
-        self.pending, self.stored_at = [], time.monotonic()
+        if not at_once and not self.watched:
+            if self.pending and not self.storer.busy \
+                    and time.monotonic() - self.stored_at >= STORE_EVERY:
+                self.storer.put(self.pending, False)
+                self.pending, self.stored_at = [], time.monotonic()
+            return
+        self.storer.drain()
+        if self.pending:
+            protocol.turns_store(self.game, self.pending, self.watched)
+            self.pending, self.stored_at = [], time.monotonic()
 
     def expect(self, player: int, turn: int, wanted: str) -> None:
         line = self.programs[player].read(self.settings.timeout)
