@@ -1,5 +1,5 @@
 """Hosted matches a minute: python bench/hosted.py [--matches 12] [--turns 30]
-[--chaser-turns 125] [--chsr PATH] [--deployed]
+[--chaser-turns 125] [--chsr PATH] [--chaser-only] [--deployed]
 
 Starts, in a scratch folder on the embedded default (SQLite, the filesystem queue), a
 server (`manage.py demo --no-bots`) and Celery workers, hands in two small Python
@@ -240,6 +240,8 @@ def main() -> None:
     parser.add_argument("--turns", type=int, default=30)
     parser.add_argument("--chaser-turns", type=int, default=125)
     parser.add_argument("--chsr", help="the path of chsr.rb: the same CHaser programs on it")
+    parser.add_argument("--chaser-only", action="store_true",
+                        help="the CHaser match (and chsr.rb's games) only")
     parser.add_argument("--deployed", action="store_true",
                         help="on DATABASE_URL's PostgreSQL and REDIS_URL's Redis")
     options = parser.parse_args()
@@ -296,10 +298,11 @@ def run(options, scratch: Path, started: Started) -> None:
                   dict(os.environ), scratch / "server.log")
     wait_for_port(port)
     cores = os.cpu_count() or 1
-    print(f"{options.matches} hosted Kakomimasu scrimmages at once, {options.turns} turns, "
-          f"fast play; {cores} cores")
+    if not options.chaser_only:
+        print(f"{options.matches} hosted Kakomimasu scrimmages at once, {options.turns} "
+              f"turns, fast play; {cores} cores")
     workers: list[subprocess.Popen] = []
-    for count in (1, 2):
+    for count in (1,) if options.chaser_only else (1, 2):
         while len(workers) < count:
             workers.append(started.start(
                 [python, "-m", "celery", "-A", "spectator", "worker", "--pool", "threads",
@@ -307,6 +310,8 @@ def run(options, scratch: Path, started: Started) -> None:
                  "--without-gossip", "--loglevel", "WARNING", "-n", f"bench{len(workers)}@%h"],
                 dict(os.environ, SPECTATOR_HOSTED_SERVER=base), scratch / "worker.log"))
         time.sleep(3)  # (the workers' start)
+        if options.chaser_only:
+            break
         seconds, complete = round_of(options.matches, options.turns, tuple(programs))
         per_minute = options.matches / seconds * 60
         print(f"{count} worker(s): {seconds:6.1f} s, {complete}/{options.matches} played "
