@@ -1,4 +1,5 @@
-"""The answer endpoint, `POST /api/matches/<id>/actions`, served straight from ASGI.
+"""The answer endpoint, `POST /api/matches/<id>/actions`, and a team's read of its own
+match, `GET /api/matches/<id>`, served straight from ASGI.
 
 At every deadline all teams' programs post at once, so this one route skips Django's
 request machinery. Under ASGI Django runs each request in a context of its own: a
@@ -9,6 +10,16 @@ database connection and which nothing else uses (a stranger's request runs on an
 a team's answer never waits behind a page, a picture, a socket's opening, a stream or a
 flood of strangers' posts (docs/architecture.md, "Time apart from reads"). The match
 row lock inside the service still orders submissions against the clock.
+
+A team's program reads its match's state between its answers, as often as it likes
+(the community's clients every 50-500 ms): in a hosted league, two programs a match,
+most of what a server does. Under Django's handler each read was a new thread and a new
+database connection (a quarter of its time on SQLite: SQLite's functions registered
+anew, its settings run anew). A read with a token this process knows (`token_known`) is
+served here on the reads' own thread (OWN_READS, its connection kept) when the token's
+team plays in that match (`matches.api.own_state_text`, which the django-ninja operation
+answers it with too); anything else (a visitor's read, a judge's, another match's
+token, no such match) is handed on to Django unchanged.
 
 The django-ninja operation in `matches.api` is the same endpoint for the OpenAPI
 schema and for any server that is not ASGI; both build their `Request` with
@@ -29,7 +40,7 @@ from asgiref.sync import sync_to_async
 from django.db import connection
 from django.utils import timezone
 
-from matches.access import token_known
+from matches.access import TokenRefused, bearer_holder, reads_own, token_known
 from matches.admission import tarpit
 from matches.security import host_allowed, is_secure, security_headers
 from matches.services.submissions import MAX_BODY, Reply, Request, submission_receive
@@ -41,6 +52,10 @@ from matches.services.submissions import MAX_BODY, Reply, Request, submission_re
 ANSWERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="answers")
 STRANGERS = ThreadPoolExecutor(max_workers=1, thread_name_prefix="strangers")
 ROUTE = re.compile(r"/api/matches/(\d{1,18})/actions/?")
+# A team's reads of its own match: two threads, each with its database connection (one
+# may build a turn's text while the other answers from the kept ones).
+OWN_READS = ThreadPoolExecutor(max_workers=2, thread_name_prefix="own-reads")
+READ_ROUTE = re.compile(r"/api/matches/(\d{1,18})")
 
 
 class AnswerEndpoint:
@@ -50,9 +65,13 @@ class AnswerEndpoint:
         self.application = application
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
-        found = ROUTE.fullmatch(scope.get("path", "")) if scope["type"] == "http" else None
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        found = ROUTE.fullmatch(path)
         if found is None or scope["method"] != "POST":
-            return await self.application(scope, receive, send)
+            read = READ_ROUTE.fullmatch(path) if scope.get("method") == "GET" else None
+            if read is None or not await _own_read(scope, int(read.group(1)), send):
+                return await self.application(scope, receive, send)
+            return None
         headers = {name.decode("latin-1").lower(): value.decode("latin-1")
                    for name, value in scope["headers"]}
         if not host_allowed(headers.get("host", "")):  # Django answers it with its 400
@@ -87,6 +106,55 @@ async def receive_in_thread(request: Request, known: bool) -> Reply:
     transaction of their own thread put a thread-sensitive call here instead, to see
     their uncommitted rows.)"""
     return await (_ANSWERED if known else _REFUSED)(request)
+
+
+async def _own_read(scope: dict, match_id: int, send: Any) -> bool:
+    """A team's read of its own match answered (True), or nothing sent (False: it is
+    Django's)."""
+    headers = {name.decode("latin-1").lower(): value.decode("latin-1")
+               for name, value in scope["headers"]}
+    authorization = headers.get("authorization", "")
+    if not token_known(authorization) or not host_allowed(headers.get("host", "")):
+        return False
+    text = await read_in_thread(match_id, authorization)
+    if text is None:
+        return False
+    secure = is_secure(scope.get("scheme", "http"), headers)
+    response = [("content-type", "application/json; charset=utf-8"),
+                ("content-length", str(len(text))), *security_headers(secure)]
+    await send({"type": "http.response.start", "status": 200,
+                "headers": [(name.lower().encode(), value.encode())
+                            for name, value in response]})
+    await send({"type": "http.response.body", "body": text})
+    return True
+
+
+
+def _read(match_id: int, authorization: str) -> bytes | None:
+    """The state text of a team's own match (`matches.api.own_state_text`); None when
+    this is not a team's read of its own match, or there is no such match."""
+    from matches.api import own_state_text
+
+    try:
+        try:
+            holder = bearer_holder(authorization, match_id)
+        except TokenRefused:
+            return None
+        if not reads_own(holder, match_id):
+            return None
+        return own_state_text(holder, match_id)
+    finally:
+        if connection.errors_occurred:
+            connection.close_if_unusable_or_obsolete()
+
+
+_OWN_READ = sync_to_async(_read, thread_sensitive=False, executor=OWN_READS)
+
+
+async def read_in_thread(match_id: int, authorization: str) -> bytes | None:
+    """`_read` on the reads' own thread. (Tests inside a database transaction put a
+    thread-sensitive call here instead, as for the answers.)"""
+    return await _OWN_READ(match_id, authorization)
 
 
 async def _read_body(receive: Any) -> tuple[bytes, int]:

@@ -32,7 +32,7 @@ def lines_insert(rows: list[tuple[Any, ...]]) -> list[int]:
     ops = database.ops
     ids: list[int] = []
     with database.wrap_database_errors:
-        cursor = _cursor(database)
+        cursor = database.connection.cursor()
         for start in range(0, len(rows), INSERTED_AT_ONCE):
             chunk = rows[start:start + INSERTED_AT_ONCE]
             sql, address, actions_field = _lines_insert(database.vendor, len(chunk))
@@ -72,13 +72,3 @@ def _lines_insert(vendor: str, count: int) -> tuple[str, Any, Any]:
 
 
 
-
-def _cursor(database: Any) -> Any:
-    """The driver's cursor; on PostgreSQL one that sends the values beside the statement
-    (the server binds them), not quoted into its text as Django's client-side binding
-    does: a batch's 100-odd lines, 17 values each, were quoted one by one in Python."""
-    if database.vendor == "postgresql":
-        import psycopg
-
-        return psycopg.Cursor(database.connection)
-    return database.connection.cursor()

@@ -39,10 +39,14 @@ class AsgiClient:
     def __init__(self, application) -> None:
         self.application = application
 
+    def get(self, path: str, **meta: str) -> Answer:
+        """As `post`, with no body."""
+        return self.post(path, method="GET", CONTENT_LENGTH="0", **meta)
+
     def post(self, path: str, data: bytes | str = b"", content_type: str = "",
              HTTP_AUTHORIZATION: str | None = None, host: str = "testserver",
              CONTENT_LENGTH: str | None = None, REMOTE_ADDR: str = "127.0.0.1",
-             secure: bool = False, **meta: str) -> Answer:
+             secure: bool = False, method: str = "POST", **meta: str) -> Answer:
         """As the test client's: no content type sends none; CONTENT_LENGTH may lie;
         `secure` is https; other headers as HTTP_X_NAME=value."""
         body = data.encode() if isinstance(data, str) else data
@@ -55,7 +59,7 @@ class AsgiClient:
         headers += [(name.removeprefix("HTTP_").replace("_", "-").lower().encode(),
                      value.encode("latin-1")) for name, value in meta.items()]
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-                 "method": "POST", "scheme": "https" if secure else "http",
+                 "method": method, "scheme": "https" if secure else "http",
                  "path": path, "raw_path": path.encode(),
                  "query_string": b"", "headers": headers, "client": (REMOTE_ADDR, 50000),
                  "server": ("testserver", 80)}
@@ -94,13 +98,15 @@ def fresh_rate_windows():
 
 @pytest.fixture(autouse=True)
 def answers_on_this_thread(monkeypatch):
-    """The answer endpoint's service on the test's thread, inside its transaction:
-    daphne runs it on the answers' own thread, which would not see the test's
-    uncommitted rows."""
+    """The answer endpoint's service (and a team's own reads) on the test's thread,
+    inside its transaction: daphne runs it on the answers' own thread (the reads'),
+    which would not see the test's uncommitted rows."""
     from matches import api_asgi
 
     here = sync_to_async(api_asgi._receive, thread_sensitive=True)
     monkeypatch.setattr(api_asgi, "receive_in_thread", lambda request, known: here(request))
+    monkeypatch.setattr(api_asgi, "read_in_thread",
+                        sync_to_async(api_asgi._read, thread_sensitive=True))
 
 
 @pytest.fixture(params=["ninja", "asgi"])
