@@ -5,6 +5,7 @@ where a process's journal moves them with their turn (services/local_journal.py)
 from __future__ import annotations
 
 import functools
+import json
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
@@ -29,6 +30,8 @@ def lines_insert(rows: list[tuple[Any, ...]]) -> list[int]:
     none)."""
     database = connections[DEFAULT_DB_ALIAS]
     database.ensure_connection()
+    if database.vendor == "postgresql" and len(rows) > 1:
+        return _unnested(database, rows)
     ops = database.ops
     ids: list[int] = []
     with database.wrap_database_errors:
@@ -48,6 +51,36 @@ def lines_insert(rows: list[tuple[Any, ...]]) -> list[int]:
             cursor.execute(sql, values)
             ids += [row[0] for row in cursor.fetchall()]
     return ids
+
+
+# Each column's type in PostgreSQL's arrays, in LINE_FIELDS' order
+_ARRAYS = ("bigint", "bigint", "integer", "timestamptz", "inet", "text", "bytea", "integer",
+           "text", "jsonb", "integer", "text", "text", "boolean", "text", "text", "text")
+
+
+def _unnested(database: Any, rows: list[tuple[Any, ...]]) -> list[int]:
+    """Many lines into PostgreSQL at once (a batch a journal moves): one array a column,
+    unnested into rows (as Django's bulk_create does there), whose statement's text does
+    not grow with them. Their many values quoted into one statement's text took longer
+    to write and to parse than to insert (2 ms a batch in psycopg's splitting of it)."""
+    meta, quote = Submission._meta, database.ops.quote_name
+    address = meta.get_field("remote_addr")
+    columns: list[list[Any]] = [[] for _ in LINE_FIELDS]
+    for (match, team, turn, at, remote, kind, body, size, sha, actions, status,
+         error, detail, entered_by, note) in rows:
+        for column, value in zip(columns, (
+                match, team, turn, at, address.get_db_prep_save(remote, database), kind,
+                body, size, sha, None if actions is None else json.dumps(actions), status,
+                error, detail, False, entered_by, note, ""), strict=True):
+            column.append(value)
+    sql = (f"INSERT INTO {quote(meta.db_table)} "
+           f"({', '.join(quote(meta.get_field(name).column) for name in LINE_FIELDS)}) "
+           f"SELECT * FROM unnest({', '.join(f'%s::{kind}[]' for kind in _ARRAYS)}) "
+           f"RETURNING {quote(meta.pk.column)}")
+    with database.wrap_database_errors:
+        cursor = database.connection.cursor()
+        cursor.execute(sql, columns)
+        return [row[0] for row in cursor.fetchall()]
 
 
 # Lines a statement inserts at most (17 values each: under SQLite's 32,766 and

@@ -60,10 +60,14 @@ HOLD_POLL = 0.25  # seconds between looks at a match the judges hold
 HOLD_LOOK = 0.05
 # While no socket watches a game, its turns are stored together, this long apart at
 # least, behind the game on a thread of their own (a transaction a turn was a third of a
-# fast game's time; a batch stored on the game's thread, a third on PostgreSQL); each as
-# soon as it is played while one watches, and whatever is played before a hold, a void
-# or the end.
-STORE_EVERY = 0.02
+# fast game's time; a batch stored on the game's thread, a third on PostgreSQL): a game
+# its programs play as fast as they answer (0.15 s) stores once or twice while it is
+# played and the rest once both programs have their end (0.02 s apart: 0.18-0.29 s a
+# game against 0.13-0.17 on PostgreSQL, 0.18-0.22 against 0.14-0.16 on SQLite, in
+# alternate runs of bench/hosted.py --chaser-only); a game of slower programs stores
+# each turn this long after it at most. Each as soon as it is played while one watches,
+# and whatever is played before a hold, a void or the end.
+STORE_EVERY = 0.1
 
 
 @dataclass
