@@ -16,30 +16,32 @@ Then a hosted CHaser match (best of three, `--chaser-turns` turns a game) betwee
 handed-in Python programs that answer at once, with reads only (look and search, so
 each game runs to its last turn), served by the worker and reached through their doors
 as any hosted program's: each game's time from its first line of turn 1 (the answer to
-the first `@`) to its last stored, and
+the first `@`) to its last line's arrival (what its programs wait through: the store of
+its last turns, once both have their end, is not in it; bench/store.py times that), and
 the program's step (its command's arrival to the next) p50/p99 from the stored lines.
 Goal: a game no longer than the public Ruby server chsr.rb's, which stores nothing,
 while storing every line. With `--chsr PATH/chsr.rb` (Ruby installed) the same two
 programs, each a process of its own without a sandbox, then play three games on it (its
 fixed ports 2009 and 2010): each game's time from the first `@` a program read to the
 later one's end. The demo server's ladder is off (its matches would be played beside
-these). Measured 2026-11-29 (evening), six runs: hosted 0.10-0.23 s for 125 turns (median
-of the 18 games 0.155), a program's line to its next p50 0.16-0.21 ms, p99 3.9-5.2 ms (a
-batch of turns stored); chsr.rb 0.14-0.30 s (median 0.165). Kakomimasu, eight runs:
-60.5-71.0 matches a minute with one worker (30.2-35.5 a core), 60.2-71.6 with two: the
-cores a third idle (vmstat), the waits (the programs' polls, SQLite's one writer) are the
-bound, not the workers. (That afternoon: CHaser 0.13-0.19 s against chsr.rb's
-0.11-0.13; Kakomimasu 21.5-28.6 a core with one worker, while the ladder played too.)
+these). `--chaser-only`: that match (and chsr.rb's games) alone, without the scrimmages.
 With `--deployed`, on the PostgreSQL and Redis of DATABASE_URL and REDIS_URL instead, as
 a league's several worker machines need them (a database of its own, empty: the bench
 migrates it and hands its programs in; `bash tests/databases.sh start` and `env` give a
-PostgreSQL and a Redis, where `createdb` makes it one). Measured so that evening (the
-test PostgreSQL, fsync and synchronous_commit off; two runs): Kakomimasu 38.3-41.3
-matches a minute (19.2-20.6 a core); CHaser 0.45-0.48 s a game against chsr.rb's 0.17 in
-the same run, a line to the next p50 0.47-0.48 ms:
-each line's insert and commit is a round trip to PostgreSQL, 0.22 ms p50 by itself
-(bench/store.py --deployed; 0.036 ms on SQLite), so that 750 lines before their answers take
-longer than chsr.rb's whole game. Not met there.
+PostgreSQL and a Redis, where `createdb` makes it one: the test one, fsync and
+synchronous_commit off).
+
+Measured 2026-11-29, late evening (three runs, then two `--deployed`), after a team's
+own reads were served from ASGI, a CHaser server's lines kept in its machine's journal
+on PostgreSQL and a fast game's turns stored 0.1 s apart behind it: Kakomimasu
+65.4-78.9 matches a minute with one worker (32.7-39.5 a core), 68.2-89.6 with two
+(34.1-44.8); on PostgreSQL 41.0-44.5 (20.5-22.3 a core), 40.8-42.0 with two. CHaser,
+hosted 0.15-0.22 s for 125 turns (median of the 9 games 0.17), chsr.rb 0.20-0.24 (median
+0.20), a program's line to its next p50 0.21-0.22 ms, p99 3.7-3.9 ms; on PostgreSQL hosted
+0.12-0.19 s (median 0.17), chsr.rb 0.19-0.24 s, p50 0.15-0.16 ms, p99 7.5-7.9 ms. (Earlier
+that evening: Kakomimasu 30.2-35.5 a core on SQLite, 19.2-20.6 on PostgreSQL; CHaser on
+PostgreSQL 0.45-0.48 s against chsr.rb's 0.17, each line a round trip to PostgreSQL
+before its answer.)
 Ctrl-C stops it and everything it started.
 """
 
