@@ -53,9 +53,16 @@ DRAIN_SECONDS = 1.0  # the longest a stopping clock waits for its last turns to 
 REJOIN_SECONDS = 3600.0
 # How much earlier than a deadline the clock's loop wakes its tick, which reads what it
 # reads first and then waits for the deadline on its own thread (`tick_and_wait`'s `at`)
-# (the loop's timer and the hop to the thread take 1-2 ms of it, the two reads 2-3 ms: a
-# lead of 5 ms left under a millisecond to spare, and a busy moment made the turn late)
-LEAD_SECONDS = 0.012
+# (the loop's timer and the hop to the thread take 1-2 ms of it, the two reads 2-3 ms on
+# a quiet server; a lead of 5 ms left under a millisecond to spare, and a busy moment
+# made the turn late). With 1,000 sockets held by the same process the loop woke the
+# tick up to 10 ms late and its two reads took 10-30 ms, sharing the interpreter with
+# the loop: at 12 ms every turn was resolved 7-33 ms after its deadline
+# (bench/capacity.py --only storm, traced). At 50 ms the reads are done with 34-41 ms
+# to spare and each turn is claimed within a millisecond of its deadline. (What is read
+# ahead is only the matches due and their board and teams: the claim at the deadline
+# reads each match's row again, locked, and the submissions.)
+LEAD_SECONDS = 0.05
 # The longest a tick waits, once its turns are posted, for this process's sockets to be
 # handed them before it does its other work (the log's checkpoint, its listeners).
 FANOUT_WAIT = 0.05
