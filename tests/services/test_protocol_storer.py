@@ -61,10 +61,11 @@ def test_a_failed_store_is_raised_on_the_games_thread_and_nothing_after_it_is_st
     game = a_game()
     storer = protocol.Storer(game)
     try:
-        storer.put([None], False)  # (no turn at all: the store fails)
-        storer.put([a_turn(game, 1)], False)
+        turn = a_turn(game, 1)
         with pytest.raises((TypeError, AttributeError)):
-            storer.drain()
+            storer.put([None], False)  # (no turn at all: the store fails)
+            storer.put([turn], False)  # (raised here if it has failed by now,
+            storer.drain()  # or here once it has)
         storer.drain()  # (raised once)
     finally:
         storer.close()
