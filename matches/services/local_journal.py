@@ -8,7 +8,8 @@ shares, it is a round trip to the database's host and a commit there (0.22 ms p5
 this machine with fsync off; a flush of its disk with it on) before each of the 750
 answers of a CHaser game: a hosted game took 2.8 times as long as on chsr.rb, which
 stores nothing. So a process that serves lines with any other database keeps them first
-in a journal of its own: a SQLite file under var/journal/ (WAL, synchronous NORMAL: what
+in a journal of its own: a SQLite file under var/journal/ (in a folder of the database's
+own: `folder`; WAL, synchronous NORMAL: what
 the embedded default promises, a line kept through the process's death but not a loss of
 the machine's power), locked by the process for its life. The lines are moved into the
 database with the turns they make, in the turns' transaction (protocol.turns_store), and
@@ -30,6 +31,8 @@ from __future__ import annotations
 import atexit
 import contextlib
 import fcntl
+import functools
+import hashlib
 import json
 import logging
 import os
@@ -71,7 +74,34 @@ def wanted() -> bool:
 
 
 def folder() -> Path:
-    return Path(settings.VAR_DIR) / "journal"
+    """The journals of this machine's processes for this database: a folder of its own
+    for each database (`_database_key`), so that a journal is only ever moved into the
+    database whose lines it kept, never into another that shares the machine's var/
+    folder (several test runs' databases; one made anew under the same name, whose rows
+    take the same ids again)."""
+    return Path(settings.VAR_DIR) / "journal" / _database_key()
+
+
+@functools.cache
+def _database_key() -> str:
+    """What tells this database from every other: where it is, its name and, on
+    PostgreSQL, its object id (a database dropped and made again gets a new one); on
+    SQLite (where a journal is kept only when asked for), its file's inode. (Read once
+    a process.)"""
+    database = connections[DEFAULT_DB_ALIAS]
+    name = str(database.settings_dict.get("NAME"))
+    if database.vendor == "sqlite":
+        try:
+            identity = str(os.stat(name).st_ino)
+        except OSError:
+            identity = ""
+    else:
+        with database.cursor() as cursor:
+            cursor.execute("SELECT oid FROM pg_database WHERE datname = current_database()")
+            identity = str(cursor.fetchone()[0])
+    where = f"{database.vendor}:{database.settings_dict.get('HOST')}:" \
+            f"{database.settings_dict.get('PORT')}:{name}:{identity}"
+    return f"{database.vendor}-{hashlib.sha256(where.encode()).hexdigest()[:16]}"
 
 
 class Journal:
@@ -79,10 +109,11 @@ class Journal:
     connection to it for each thread that stores (SQLite's connections stay with their
     thread)."""
 
-    def __init__(self) -> None:
+    def __init__(self, place: Path | None = None) -> None:
         self.pid = os.getpid()
         # (the machine's name and the process's, and a token: a pid comes round again)
-        self.path = folder() / f"{socket.gethostname()}-{self.pid}-{secrets.token_hex(4)}.sqlite3"
+        self.path = (place or folder()) / \
+            f"{socket.gethostname()}-{self.pid}-{secrets.token_hex(4)}.sqlite3"
         self.path.parent.mkdir(parents=True, exist_ok=True)
         # The lock first (a journal is never without its lock file: `recover`).
         self.lock = open(_lock_path(self.path), "w")  # noqa: SIM115 (held for life)
@@ -150,8 +181,7 @@ def recover() -> int:
     """Move the lines of every journal in the folder that no living process holds into
     the database, then delete it; how many lines were moved. A line already in the
     database (its process died after the database's commit, before the journal's) is not
-    moved again, nor one of a match the database does not have (a journal of another
-    database's, say a test run's): that is logged."""
+    moved again, nor one of a match the database no longer has: that is logged."""
     moved = 0
     for path in sorted(folder().glob("*.sqlite3")) if folder().is_dir() else ():
         with _unheld(path) as free:
@@ -174,9 +204,9 @@ def _recovered(path: Path, rows: list[tuple[Any, ...]]) -> int:
     """A dead process's lines moved into the database, but those already there."""
     matches = {row[1] for row in rows}
     known = set(Match.objects.filter(pk__in=matches).values_list("pk", flat=True))
-    if matches - known:
-        log.warning("journal %s: lines of matches %s not in the database: dropped", path,
-                    sorted(matches - known))
+    if matches - known:  # (matches deleted since: their lines go with them)
+        log.info("journal %s: lines of matches %s not in the database: dropped", path,
+                 sorted(matches - known))
     # (what tells one line from another: its team, when it came, its hash, its verdict
     # and who entered it; a row is its journal id, then COLUMNS)
     there = set(Submission.objects.filter(match_id__in=known).values_list(
@@ -185,9 +215,9 @@ def _recovered(path: Path, rows: list[tuple[Any, ...]]) -> int:
              and (row[2], row[4], row[9], row[11], row[14]) not in there]
     with transaction.atomic():
         lines_insert([row[1:] for row in fresh])
-    if fresh:
-        log.warning("journal %s of a process that ended: %d lines moved into the database "
-                    "(%d there already)", path, len(fresh), len(rows) - len(fresh))
+    if fresh:  # (what it is for: not a warning)
+        log.info("journal %s of a process that ended: %d lines moved into the database "
+                 "(%d there already)", path, len(fresh), len(rows) - len(fresh))
     return len(fresh)
 
 

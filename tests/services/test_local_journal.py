@@ -24,7 +24,7 @@ def kept(settings, tmp_path, monkeypatch):
     """Lines kept in a journal first (whatever the database), in a folder of the test's."""
     settings.LINE_JOURNAL, settings.VAR_DIR = True, tmp_path
     monkeypatch.setattr(local_journal, "_JOURNAL", None)
-    return tmp_path / "journal"
+    return local_journal.folder()
 
 
 def a_game() -> protocol.Game:
@@ -96,8 +96,9 @@ KEEPER = """
 import sys, django
 django.setup()
 from datetime import datetime
+from pathlib import Path
 from matches.services.local_journal import Journal
-journal = Journal()
+journal = Journal(Path(sys.argv[4]))  # (the test database's folder)
 match, team = int(sys.argv[1]), int(sys.argv[2])
 for body in (b"Alph\\r\\n", b"gr\\r\\n", b"lu\\r\\n"):
     journal.keep((match, team, 1, datetime.fromisoformat(sys.argv[3]), "127.0.0.1",
@@ -111,7 +112,8 @@ def test_a_dead_processs_journal_is_moved_once_and_a_living_ones_is_left(kept, t
     game = a_game()
     team = game.team_ids[0]
     keeper = subprocess.Popen(
-        [sys.executable, "-c", KEEPER, str(game.match_id), str(team), AT.isoformat()],
+        [sys.executable, "-c", KEEPER, str(game.match_id), str(team), AT.isoformat(),
+         str(kept)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
         env={**os.environ, "SPECTATOR_VAR_DIR": str(tmp_path),
              "DJANGO_SETTINGS_MODULE": "spectator.settings"})
@@ -136,9 +138,24 @@ def test_a_dead_processs_journal_is_moved_once_and_a_living_ones_is_left(kept, t
 
 
 def test_a_journal_of_a_match_this_database_lacks_is_dropped(kept, tmp_path):
-    """(a journal left by another database's process, a test run's say)"""
-    kept.mkdir()
+    """(a journal left in this database's folder for a match it no longer has)"""
+    kept.mkdir(parents=True)
     journal = local_journal.Journal()
     journal.keep((987654321, 1, 1, AT, None, "", b"x", 1, "", None, 200, "", "", "", ""))
     journal.lock.close()  # (its process gone)
     assert local_journal.recover() == 0 and list(kept.iterdir()) == []
+
+
+def test_each_database_has_a_folder_of_its_own(kept, monkeypatch):
+    """A journal kept for another database (another test run's, say, whose match ids this
+    database's rows may take again) is never moved into this one."""
+    game = a_game()
+    ours = local_journal._database_key()
+    monkeypatch.setattr(local_journal, "_database_key", lambda: "postgresql-another")
+    journal = local_journal.Journal()  # (kept by a process of the other database's)
+    journal.keep((game.match_id, game.team_ids[0], 1, AT, None, "", b"x", 1, "", None, 200,
+                  "", "", "", ""))
+    journal.lock.close()  # (its process gone)
+    monkeypatch.setattr(local_journal, "_database_key", lambda: ours)
+    assert local_journal.recover() == 0 and lines(game.match_id) == []
+    assert journal.path.exists() and journal.path.parent != kept
