@@ -171,7 +171,10 @@ def journal() -> Journal:
     if _JOURNAL is None or _JOURNAL.pid != os.getpid():
         with _OPENING:
             if _JOURNAL is None or _JOURNAL.pid != os.getpid():
-                recover()
+                try:
+                    recover()
+                except Exception:  # (the dead's lines wait for the next process: this
+                    log.exception("journals of ended processes not moved")  # one plays)
                 _JOURNAL = Journal()
                 atexit.register(_JOURNAL.close)
     return _JOURNAL
