@@ -16,7 +16,7 @@ A team's program reads its match's state between its answers, as often as it lik
 most of what a server does. Under Django's handler each read was a new thread and a new
 database connection (a quarter of its time on SQLite: SQLite's functions registered
 anew, its settings run anew). A read with a token this process knows (`token_known`) is
-served here on the reads' own thread (OWN_READS, its connection kept) when the token's
+served here on the reads' own threads (OWN_READS, their connections kept) when the token's
 team plays in that match (`matches.api.own_state_text`, which the django-ninja operation
 answers it with too); anything else (a visitor's read, a judge's, another match's
 token, no such match) is handed on to Django unchanged.

@@ -15,6 +15,9 @@ from matches.models import Submission
 LINE_FIELDS = ("match", "team", "turn", "received_at", "remote_addr", "content_type", "body",
                "body_size", "body_sha256", "actions", "status_code", "error", "detail",
                "counted", "entered_by", "note", "dialect")
+# Lines a statement inserts at most (17 values each: under SQLite's 32,766 and
+# PostgreSQL's 65,535 parameters)
+INSERTED_AT_ONCE = 500
 
 
 def lines_insert(rows: list[tuple[Any, ...]]) -> list[int]:
@@ -81,11 +84,6 @@ def _unnested(database: Any, rows: list[tuple[Any, ...]]) -> list[int]:
         cursor = database.connection.cursor()
         cursor.execute(sql, columns)
         return [row[0] for row in cursor.fetchall()]
-
-
-# Lines a statement inserts at most (17 values each: under SQLite's 32,766 and
-# PostgreSQL's 65,535 parameters)
-INSERTED_AT_ONCE = 500
 
 
 @functools.lru_cache(maxsize=64)
