@@ -172,7 +172,8 @@ def test_no_page_or_read_route_shows_a_submission_before_its_transition(monkeypa
     before = read_all()
     assert post(Client(), match.pk, {"actions": [move(0, 2, 2)]}, tokens[0]).status_code == 202
     assert post(Client(), match.pk, {"actions": "oops"}, tokens[1]).status_code == 400
-    assert read_all() == before
+    again = read_all()
+    assert {key: (before[key], seen) for key, seen in again.items() if seen != before[key]} == {}
     turn_resolve(match_id=match.pk, number=2)
     after = read_all()
     changed = {(reader, url) for (reader, url), seen in after.items()
