@@ -173,7 +173,9 @@ def test_no_page_or_read_route_shows_a_submission_before_its_transition(monkeypa
     assert post(Client(), match.pk, {"actions": [move(0, 2, 2)]}, tokens[0]).status_code == 202
     assert post(Client(), match.pk, {"actions": "oops"}, tokens[1]).status_code == 400
     again = read_all()
-    assert {key: (before[key], seen) for key, seen in again.items() if seen != before[key]} == {}
+    differ = {key: (before[key][0], before[key][1][:300], seen[0], seen[1][:300])
+              for key, seen in again.items() if seen != before[key]}
+    assert not differ, f"read again, these answered otherwise: {differ}"
     turn_resolve(match_id=match.pk, number=2)
     after = read_all()
     changed = {(reader, url) for (reader, url), seen in after.items()
