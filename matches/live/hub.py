@@ -24,15 +24,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
 log = logging.getLogger(__name__)
 
-# Members served between two turns of the event loop. Daphne writes a socket's frames out
-# only when the loop turns, so without a break the first viewer would wait for the last
-# one's frame to be queued; and HTTP requests would wait for the whole crowd.
+# How long a hand-out keeps the event loop before it lets it turn (other sockets' reads,
+# HTTP requests, daphne's timers). A turn to an up-to-date socket is written straight to
+# it (live/frames.py), not at the loop's next turn, so a crowd whose hand-out takes less
+# goes out in one go, as a bare broadcaster sends it: 1,000 sockets take some 12 ms here,
+# and letting the loop turn after every hundred of them made their turn 2-4 ms later at
+# the median and the p99 (bench/capacity.py --only storm). A larger crowd lets the loop
+# turn every SLICE_SECONDS, so that nothing waits behind it longer than that.
+SLICE_SECONDS = 0.02
+# Members served between two looks at the time.
 BATCH = 100
 # Channel layers drop a group member after a day (`group_expiry`); a hub lives as long as
 # it has viewers, so it joins again now and then.
@@ -224,10 +231,12 @@ class Hub:
 
 
 async def hand_out(members: dict[Member, None], event: dict[str, Any], name: str) -> None:
-    """An event to every member (a hub's, a delay line's), in the order they joined, a
-    BATCH at a time: by its `deliver_now` where it has one and takes the event so (a
-    turn to a socket that is up to date: no coroutine a socket, which was a fifth of a
-    crowd's fan-out), else by awaiting its `deliver`."""
+    """An event to every member (a hub's, a delay line's), in the order they joined: by
+    its `deliver_now` where it has one and takes the event so (a turn to a socket that is
+    up to date: no coroutine a socket, which was a fifth of a crowd's fan-out), else by
+    awaiting its `deliver`; the loop let turn once the hand-out has held it SLICE_SECONDS
+    (looked at every BATCH members)."""
+    since = time.monotonic()
     for count, member in enumerate(list(members), 1):
         if member not in members:  # left while the loop was writing
             continue
@@ -237,5 +246,6 @@ async def hand_out(members: dict[Member, None], event: dict[str, Any], name: str
                 await member.deliver(event)
         except Exception:  # one broken socket must not cost the others the event
             log.exception("%s: delivery to %r failed", name, member)
-        if count % BATCH == 0:
-            await asyncio.sleep(0)  # let the loop write out the frames queued so far
+        if count % BATCH == 0 and time.monotonic() - since >= SLICE_SECONDS:
+            await asyncio.sleep(0)  # (what was queued meanwhile, the frames Twisted holds)
+            since = time.monotonic()

@@ -1,6 +1,7 @@
 """matches.live.hub: one subscription per process and group, every event to every member."""
 
 import asyncio
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -112,6 +113,45 @@ async def test_a_crowd_larger_than_a_batch_is_served_whole_and_in_order(monkeypa
                for m in crowd)
     for member in crowd:
         await hub.leave(member)
+
+
+class Quick:
+    """A member that takes each event at once (an up-to-date socket), in `seconds`."""
+
+    def __init__(self, served, seconds=0.0):
+        self.served, self.seconds = served, seconds
+
+    def deliver_now(self, event):
+        time.sleep(self.seconds)
+        self.served.append(self)
+        return True
+
+    async def deliver(self, event):
+        raise AssertionError("taken at once: never awaited")
+
+
+async def test_a_crowd_served_within_a_slice_goes_out_in_one_go_and_a_longer_one_lets_the_loop_turn(
+        monkeypatch):
+    """What waits for the loop (here a callback; a socket's read, a request) waits for a
+    hand-out shorter than SLICE_SECONDS to end, as it would for a bare broadcaster's,
+    and comes in once a longer one has held the loop that long (looked at every BATCH)."""
+    monkeypatch.setattr(hub_module, "BATCH", 4)
+    loop = asyncio.get_running_loop()
+    order = []
+    quick = {Quick(order): None for _ in range(12)}
+    loop.call_soon(order.append, "loop")
+    await hub_module.hand_out(quick, {"kind": "turn"}, "test")
+    assert order == list(quick)  # all twelve, and the loop has not turned
+    await asyncio.sleep(0)
+    assert order[-1] == "loop"
+
+    order.clear()
+    monkeypatch.setattr(hub_module, "SLICE_SECONDS", 0.005)
+    slow = {Quick(order, seconds=0.002): None for _ in range(12)}
+    loop.call_soon(order.append, "loop")
+    await hub_module.hand_out(slow, {"kind": "turn"}, "test")
+    members = list(slow)
+    assert order == [*members[:4], "loop", *members[4:]]  # 8 ms held after the first four
 
 
 async def test_a_member_that_takes_an_event_at_once_is_not_awaited_and_one_that_declines_is():
