@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core import checks
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
 
 from matches.models import Match, Submission
@@ -65,12 +66,61 @@ _INSERT = (f"INSERT INTO line ({', '.join(COLUMNS)}) "
 
 
 def wanted() -> bool:
-    """Whether this process keeps its lines in a journal first: SPECTATOR_LINE_JOURNAL
-    (settings), by default whenever the database is not SQLite."""
+    """Whether this machine's processes keep their lines in a journal first:
+    SPECTATOR_LINE_JOURNAL (settings), by default whenever the database is not SQLite."""
     chosen = getattr(settings, "LINE_JOURNAL", None)
     if chosen is not None:
         return bool(chosen)
     return connections[DEFAULT_DB_ALIAS].vendor != "sqlite"
+
+
+def in_use() -> bool:
+    """Whether this process keeps its lines in its journal: it is `wanted`, and opens
+    (now, at the process's first line). A process whose journal cannot be opened (its
+    folder not writable by the server's user, a full disk) says so once in its log and
+    stores each line in the database, as on SQLite: slower, nothing lost, no game
+    stopped. (`manage.py check` and every command's start warn of an unwritable folder
+    beforehand: `journal_folder_check`.)"""
+    if not wanted():
+        return False
+    if _JOURNAL is not None and _JOURNAL.pid == os.getpid():
+        return True
+    if os.getpid() == _UNUSABLE:
+        return False
+    try:
+        journal()
+    except (OSError, sqlite3.Error) as error:
+        _unusable(error)
+        return False
+    return True
+
+
+_UNUSABLE: int | None = None  # the process whose journal could not be opened
+
+
+def _unusable(error: Exception) -> None:
+    global _UNUSABLE
+    _UNUSABLE = os.getpid()
+    log.error("no journal of lines can be kept in %s (%r): this process stores each line "
+              "in the database before its answer instead (slower)", folder(), error)
+
+
+@checks.register()
+def journal_folder_check(app_configs=None, **kwargs) -> list[checks.CheckMessage]:
+    """Said at every command's start where the journal is wanted and its folder cannot be
+    made or written (a worker machine's var/ left to another user): its processes will
+    store their lines in the database instead."""
+    if not wanted():
+        return []
+    place = Path(settings.VAR_DIR) / "journal"
+    existing = next(folder for folder in (place, *place.parents) if folder.exists())
+    if os.access(existing, os.W_OK | os.X_OK) and existing.is_dir():
+        return []
+    return [checks.Warning(
+        f"{place}: the journal of lines cannot be kept there ({existing} is not a "
+        "writable folder); each CHaser line will be stored in the database before its "
+        "answer instead, slower", hint="make it a folder the servers' user can write, or "
+        "set SPECTATOR_LINE_JOURNAL=0", id="spectator.W001")]
 
 
 def folder() -> Path:

@@ -179,7 +179,7 @@ def _stored(row: tuple[Any, ...]) -> int:
     """A line (local_journal.COLUMNS' values) stored before its answer: in the process's
     journal when it keeps one, else in the database; its id there (the journal's,
     negative)."""
-    if local_journal.wanted():
+    if local_journal.in_use():
         return -local_journal.journal().keep(row)
     return lines_insert([row])[0]
 
@@ -187,7 +187,7 @@ def _stored(row: tuple[Any, ...]) -> int:
 def lines_move(game: Game) -> None:
     """The game's lines kept in the process's journal moved into the database now (at
     its end; its turns move them as they are stored): in a transaction of its own."""
-    if local_journal.wanted():
+    if local_journal.in_use():
         with transaction.atomic():
             last = _moved(game)
         if last:
@@ -221,7 +221,7 @@ def turns_store(game: Game, turns: list[dict[int, tuple[int, Any]]],
     write-ahead log is folded back soon after, off the game's thread (services/wal.py:
     a game's lines make much of it)."""
     match = _adopted(game)
-    if not local_journal.wanted():
+    if not local_journal.in_use():
         played_turns_store(match, turns, watched=watched)
         fold_soon()
         return

@@ -24,6 +24,7 @@ def kept(settings, tmp_path, monkeypatch):
     """Lines kept in a journal first (whatever the database), in a folder of the test's."""
     settings.LINE_JOURNAL, settings.VAR_DIR = True, tmp_path
     monkeypatch.setattr(local_journal, "_JOURNAL", None)
+    monkeypatch.setattr(local_journal, "_UNUSABLE", None)
     return local_journal.folder()
 
 
@@ -159,3 +160,30 @@ def test_each_database_has_a_folder_of_its_own(kept, monkeypatch):
     monkeypatch.setattr(local_journal, "_database_key", lambda: ours)
     assert local_journal.recover() == 0 and lines(game.match_id) == []
     assert journal.path.exists() and journal.path.parent != kept
+
+
+def test_a_process_whose_journal_cannot_be_opened_stores_its_lines_in_the_database(
+        kept, settings, tmp_path, caplog):
+    """(var/journal not a folder the process can write, on a worker machine): the lines
+    go to the database before their answers, as on SQLite, the game goes on, and the log
+    and the checks say why."""
+    (tmp_path / "journal").write_text("not a folder")
+    [warning] = local_journal.journal_folder_check()
+    assert warning.id == "spectator.W001" and str(tmp_path / "journal") in warning.msg
+    game = a_game()
+    counted = {side: (protocol.line_store(game, side, 1, b"lu\r\n", AT, "127.0.0.1",
+                                          status=202, actions=[{"command": "lu"}]),
+                      [{"command": "lu"}]) for side in (0, 1)}
+    assert all(pk > 0 for pk, _ in counted.values())  # (the database's ids)
+    assert local_journal.wanted() and not local_journal.in_use()
+    assert lines(game.match_id) == [(0, 1, b"lu\r\n", 202, False), (1, 1, b"lu\r\n", 202, False)]
+    protocol.turns_store(game, [counted])
+    assert [counted for *_, counted in lines(game.match_id)] == [True, True]
+    assert [record.levelname for record in caplog.records
+            if "no journal of lines" in record.getMessage()] == ["ERROR"]  # once
+
+
+def test_the_checks_say_nothing_of_a_writable_folder_or_a_journal_not_wanted(kept, settings):
+    assert local_journal.journal_folder_check() == []  # (tmp_path: not made yet, writable)
+    settings.LINE_JOURNAL, settings.VAR_DIR = False, "/proc/no-such-place"
+    assert local_journal.journal_folder_check() == []
