@@ -19,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 
-from asgiref.sync import async_to_sync, sync_to_async
+from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
@@ -51,17 +52,16 @@ IDLE_SECONDS = 5.0  # the longest sleep: how late a turn is when a notification 
 RETRY_SECONDS = 1.0  # after a failed tick, or a lost listening connection
 DRAIN_SECONDS = 1.0  # the longest a stopping clock waits for its last turns to be sent
 REJOIN_SECONDS = 3600.0
-# How much earlier than a deadline the clock's loop wakes its tick, which reads what it
-# reads first and then waits for the deadline on its own thread (`tick_and_wait`'s `at`)
-# (the loop's timer and the hop to the thread take 1-2 ms of it, the two reads 2-3 ms on
-# a quiet server; a lead of 5 ms left under a millisecond to spare, and a busy moment
-# made the turn late). With 1,000 sockets held by the same process the loop woke the
-# tick up to 10 ms late and its two reads took 10-30 ms, sharing the interpreter with
-# the loop: at 12 ms every turn was resolved 7-33 ms after its deadline
-# (bench/capacity.py --only storm, traced). At 50 ms the reads are done with 34-41 ms
-# to spare and each turn is claimed within a millisecond of its deadline. (What is read
-# ahead is only the matches due and their board and teams: the claim at the deadline
-# reads each match's row again, locked, and the submissions.)
+# How much earlier than a deadline the clock's thread wakes from its sleep for its tick,
+# which reads what it reads first and then waits for the deadline (`tick_and_wait`'s
+# `at`) (the two reads take 2-3 ms on a quiet server; a lead of 5 ms left under a
+# millisecond to spare, and a busy moment made the turn late). With 1,000 sockets held
+# by the same process its two reads took 10-30 ms, sharing the interpreter with the
+# loop: at 12 ms every turn was resolved 7-33 ms after its deadline (bench/capacity.py
+# --only storm, traced). At 50 ms the reads are done with 34-41 ms to spare and each
+# turn is claimed within a millisecond of its deadline. (What is read ahead is only the
+# matches due and their board and teams: the claim at the deadline reads each match's
+# row again, locked, and the submissions.)
 LEAD_SECONDS = 0.05
 # The longest a tick waits, once its turns are posted, for this process's sockets to be
 # handed them before it does its other work (the log's checkpoint, its listeners).
@@ -204,12 +204,12 @@ def tick_and_wait(idle_seconds: float = IDLE_SECONDS, woken: bool = False,
                   at: float | None = None) -> float:
     """One step: resolve what is due, then let the clock's listeners do theirs; return
     how long to sleep before the next. `woken`: the clock was told something changed.
-    `at` (time.monotonic()): the time the step was meant for, which the clock's loop
-    wakes it a little before (LEAD_SECONDS): what it reads first is read then (the
+    `at` (time.monotonic()): the time the step was meant for, which the clock's thread
+    wakes for a little before (LEAD_SECONDS): what it reads first is read then (the
     unfinished matches, and those with a turn due at `at` with their board and teams,
     so that the claim at the deadline reads only their rows), and the turns are resolved
-    at `at` exactly, not when the loop's timer and the hop to this thread would have
-    made it (1.3-2.7 ms after a deadline, and the read another 1).
+    at `at` exactly, not when a timer's wake-up would have made it (1.3-2.7 ms after a
+    deadline, and the read another 1).
     The turns it stored go to the outbox together once they are all stored
     (live/outbox.py); the tick then waits (FANOUT_WAIT at most) until this process's
     sockets have been handed them, and only then folds the log back and lets the
@@ -262,49 +262,79 @@ def _tick_until(idle_seconds: float, woken: bool, at: float | None) -> float:
 
 
 class Alarm:
-    """What ends a clock's sleep: its stop, a notification, or the time."""
+    """What ends a clock's sleep: its stop, or a notification (`rung`, set on the loop)."""
 
     def __init__(self, stop: asyncio.Event) -> None:
         self.stop = stop
         self.rung = asyncio.Event()
 
-    async def sleep(self, seconds: float) -> None:
-        waits = [asyncio.ensure_future(self.rung.wait()), asyncio.ensure_future(self.stop.wait())]
-        try:
-            await asyncio.wait(waits, timeout=seconds, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for wait in waits:
-                wait.cancel()
-
 
 async def run_clock(stop: asyncio.Event | None = None, *,
                     idle_seconds: float = IDLE_SECONDS) -> None:
-    """Tick until `stop` is set; a tick under way when it is set is finished first."""
+    """Tick until `stop` is set; a tick under way when it is set is finished first.
+
+    The ticks and the sleeps between them are a thread's of its own (`_keep_time`): the
+    loop only rings it early (a notification, the stop). A loop that serves sockets can
+    be busy for 100 ms and more at a time (a storm of a thousand connects): while it
+    timed the clock's sleeps, a turn due then was resolved that late."""
     stop = stop or asyncio.Event()
     keep_responsive()  # (a full collection held the tick it met for 50 ms or more)
-    OUTBOX.serve_from(asyncio.get_running_loop())  # the turns go out from this loop
+    loop = asyncio.get_running_loop()
+    OUTBOX.serve_from(loop)  # the turns go out from this loop
     # One thread of its own: one database connection, and HTTP views are never
     # queued behind a tick in the same process (the embedded demo).
     executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clock")
-    step = sync_to_async(_tick_until, thread_sensitive=False, executor=executor)
-    at = None
+    bell, stopped = threading.Event(), threading.Event()
     try:
         async with clock_alarm(stop) as alarm:
-            while not stop.is_set():
-                woken = alarm.rung.is_set()
-                alarm.rung.clear()  # a notification during the tick rings again after it
-                try:
-                    at = await step(idle_seconds, woken, at)
-                except Exception:  # a database hiccup must not stop the match clock
-                    log.exception("clock tick failed; retrying")
-                    at = time.monotonic() + RETRY_SECONDS
-                await alarm.sleep(max(0.0, at - time.monotonic() - LEAD_SECONDS))
-                if alarm.rung.is_set():  # woken before its time: at once
-                    at = None
-    finally:  # the last turns sent; the thread's database connection closes with the clock
+            relay = asyncio.create_task(_relay(alarm, bell, stopped))
+            try:
+                await loop.run_in_executor(executor, _keep_time, idle_seconds, bell, stopped)
+            finally:
+                stopped.set()
+                bell.set()
+                relay.cancel()
+    finally:  # the last turns sent
         await OUTBOX.drained(DRAIN_SECONDS)
-        executor.submit(connections.close_all)
         executor.shutdown(wait=False)
+
+
+def _keep_time(idle_seconds: float, bell: threading.Event, stopped: threading.Event) -> None:
+    """The clock's thread: a tick, then a sleep until LEAD_SECONDS before the time the
+    tick asked for, or until the bell rings (a notification: a tick at once, told it was
+    woken; the stop: no more ticks). Its database connection closes as it ends."""
+    at = None
+    try:
+        while not stopped.is_set():
+            woken = bell.is_set()
+            bell.clear()  # (a notification during the tick rings again after it)
+            try:
+                at = _tick_until(idle_seconds, woken, at)
+            except Exception:  # a database hiccup must not stop the match clock
+                log.exception("clock tick failed; retrying")
+                at = time.monotonic() + RETRY_SECONDS
+            if bell.wait(max(0.0, at - time.monotonic() - LEAD_SECONDS)):
+                at = None  # woken before its time: at once
+    finally:
+        connections.close_all()
+
+
+async def _relay(alarm: Alarm, bell: threading.Event, stopped: threading.Event) -> None:
+    """On the loop: each notification, and the stop, rung on the clock thread's bell."""
+    stopping = asyncio.ensure_future(alarm.stop.wait())
+    try:
+        while True:
+            ringing = asyncio.ensure_future(alarm.rung.wait())
+            await asyncio.wait([ringing, stopping], return_when=asyncio.FIRST_COMPLETED)
+            ringing.cancel()
+            if stopping.done():
+                stopped.set()
+                bell.set()
+                return
+            alarm.rung.clear()
+            bell.set()
+    finally:
+        stopping.cancel()
 
 
 @contextlib.asynccontextmanager

@@ -155,6 +155,28 @@ def test_the_clock_sends_its_turns_from_a_thread_of_their_own_in_order(transacti
     assert all(name.startswith("announcer") and stored for name, _, stored in heard), heard
 
 
+def test_a_turn_falls_due_while_the_event_loop_is_held_and_is_resolved_all_the_same(
+        transactional_db):
+    """The clock sleeps and wakes on a thread of its own, the loop only rings it early: a
+    turn due while the loop that serves the sockets is held (a storm of connects; here
+    one callback that holds it from 0.3 s before the deadline for 1.5 s) is resolved
+    before the loop is free again."""
+    from django.utils import timezone
+
+    with clock_in_this_process() as loop:
+        match, _ = make_match(strategy=1.0, transition=0.2, start_in=0.5, turns=1)
+        freed = []
+
+        def hold():
+            time.sleep(1.5)
+            freed.append(timezone.now())
+
+        lead = (match.deadline(1) - timezone.now()).total_seconds() - 0.3
+        loop.call_soon_threadsafe(loop.call_later, lead, hold)
+        wait_for(lambda: freed, "the loop free again")
+        assert Turn.objects.get(match=match, number=1).resolved_at < freed[0]
+
+
 @contextlib.contextmanager
 def clock_in_this_process():
     """A clock on an event loop in a thread of this process, as the demo runs it, that
@@ -191,7 +213,7 @@ def clock_in_this_process():
         for _ in range(1 + listens):
             assert ticked.acquire(timeout=30), "the clock did not tick"
     try:
-        yield
+        yield loop
     finally:
         loop.call_soon_threadsafe(stop.set)
         server.join(timeout=30)
