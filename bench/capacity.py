@@ -17,8 +17,9 @@ collector off), and measure both servers alike, one after the other, in the same
            when each viewer first had it (its `turn` message, or a snapshot that already
            holds it) after its deadline, p50/p99/max and how many had it more than
            250 ms late; how long the viewers took to connect (start to snapshot); then
-           the steady turns after it (deadline to arrival). The same for the bare
-           broadcaster, and the ratios.
+           the steady turns after it (deadline to arrival); when the clock resolved the
+           storm's turn and those after it (their stored time, after their deadline).
+           The same for the bare broadcaster, and the ratios.
   held:    sockets held on one match: for each count of `--held` (after the storm's),
            viewers connected before the match starts, then its turns' deadline-to-arrival
            p50/p99, the real server's and the bare broadcaster's; the most sockets whose
@@ -37,13 +38,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import math
 import multiprocessing
 import os
+import sqlite3
 import tempfile
 import time
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 import aiohttp
@@ -259,6 +263,21 @@ def print_storm(name: str, figures: dict) -> None:
           f"{_p(figures['fanout'], .5):5.1f} ms  p99 {_p(figures['fanout'], .99):5.1f} ms")
 
 
+def print_resolved(server: Server, match_id: int, start: float, storm_turn: int,
+                   after: int) -> None:
+    """When the clock resolved each turn (its stored `resolved_at`), after its deadline:
+    the storm's turn, and the turns after it."""
+    with contextlib.closing(sqlite3.connect(server.database)) as database:
+        rows = database.execute("SELECT number, resolved_at FROM matches_turn WHERE "
+                                "match_id = ? ORDER BY number", (match_id,)).fetchall()
+    late = {number: (datetime.fromisoformat(at).replace(tzinfo=UTC).timestamp()
+                     - deadline(start, number)) * 1000 for number, at in rows}
+    later = [late[number] for number in late if number >= after]
+    print(f"         the clock resolved the storm's turn {late.get(storm_turn, math.nan):.1f} ms "
+          f"after its deadline; the turns from turn {after}: p50 {_p(later, .5):.1f} ms, "
+          f"max {max(later, default=math.nan):.1f} ms")
+
+
 def storm(server: Server, options) -> None:
     clients, processes = options.clients, options.client_processes
     storm_turn, turns = 3, 15  # a turn during the storm; steady ones once all connected
@@ -272,6 +291,7 @@ def storm(server: Server, options) -> None:
     began, seen, sizes = watch_match(url, clients, processes, at, clients, end)
     real = storm_figures(start, began, seen, storm_turn)
     print_storm("server", real)
+    print_resolved(server, match["id"], start, storm_turn, real["after"])
     if "snapshot" not in sizes or "turn" not in sizes:
         print("  (no snapshot or turn message arrived: no bare broadcaster to compare)")
         return

@@ -66,6 +66,7 @@ class Server:
         self.env.pop("REDIS_URL", None)
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
+        self.database = os.path.join(scratch, "db.sqlite3")  # (the embedded default's)
         self.manage("migrate", "-v0")
         self.process = subprocess.Popen(
             [sys.executable, "manage.py", "demo", "--no-bots", "--port", str(self.port)],
