@@ -147,14 +147,14 @@ class System:
             # (stopped again at the end unless they were running already: left running,
             # they would hold the ports of another checkout's `make test`)
             self.services_started = subprocess.run(
-                ["redis-cli", "-p", "56379", "ping"], capture_output=True).returncode != 0
+                ["redis-cli", "-p", "26379", "ping"], capture_output=True).returncode != 0
             subprocess.run(["bash", "tests/databases.sh", "start"], cwd=ROOT, check=True,
                            stdout=subprocess.DEVNULL)
             self.env |= {"DATABASE_URL": VENUE_DATABASE, "REDIS_URL": VENUE_REDIS}
             for command in (["dropdb", "--if-exists"], ["createdb"]):
                 subprocess.run([*_pg(command[0]), *command[1:], "-h", "127.0.0.1", "-p",
-                                "55432", "-U", "postgres", "spectator_attack"], check=True)
-            subprocess.run(["redis-cli", "-p", "56379", "-n", "15", "flushdb"], check=True,
+                                "25432", "-U", "postgres", "spectator_attack"], check=True)
+            subprocess.run(["redis-cli", "-p", "26379", "-n", "15", "flushdb"], check=True,
                            stdout=subprocess.DEVNULL)
             self.process = subprocess.Popen(
                 ["bash", "deploy/serve.sh", "2"], cwd=ROOT, stdout=self.log,
@@ -220,7 +220,7 @@ class System:
             return sum(path.stat().st_size for path in self.scratch.glob("db.sqlite3*"))
         said = ""
         for _ in range(5):
-            done = subprocess.run([*_pg("psql"), "-h", "127.0.0.1", "-p", "55432", "-U",
+            done = subprocess.run([*_pg("psql"), "-h", "127.0.0.1", "-p", "25432", "-U",
                                    "postgres", "-tAc",
                                    "SELECT pg_database_size('spectator_attack')"],
                                   capture_output=True, text=True)
@@ -243,10 +243,10 @@ class System:
                            stdout=subprocess.DEVNULL)
 
 
-VENUE_DATABASE = "postgres://postgres@127.0.0.1:55432/spectator_attack"
+VENUE_DATABASE = "postgres://postgres@127.0.0.1:25432/spectator_attack"
 # Redis db 15: `make test`'s workers take db 1 + their index (tests/workers.py), serve.sh
 # db 1; the bench flushes its own at each start, so it must be none of theirs.
-VENUE_REDIS = "redis://127.0.0.1:56379/15"
+VENUE_REDIS = "redis://127.0.0.1:26379/15"
 
 
 def _pg(program: str) -> list[str]:

@@ -80,8 +80,8 @@ stop_all() {
 trap stop_all INT TERM EXIT
 
 if [ -z "${DATABASE_URL:-}" ] || [ -z "${REDIS_URL:-}" ]; then
-  pg_port=${TEST_PG_PORT:-55432}
-  redis_port=${TEST_REDIS_PORT:-56379}
+  pg_port=${TEST_PG_PORT:-25432}
+  redis_port=${TEST_REDIS_PORT:-26379}
   pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
   # Stopped again at the end, unless they were already running (for the tests, say).
   redis-cli -p "$redis_port" ping >/dev/null 2>&1 ||

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The services the test suite runs against, installed from Debian's packages where
-# missing and started privately (ports 55432 and 56379).
+# missing and started privately (ports 25432 and 26379).
 #   tests/databases.sh start          install what is missing, start PostgreSQL and Redis
 #   tests/databases.sh stop [--keep]  stop them and remove their data (--keep: keep it
 #                                     for the next start, as `make serve` does)
@@ -21,8 +21,10 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 RUN="$ROOT/var/services"
-PG_PORT=${TEST_PG_PORT:-55432}
-REDIS_PORT=${TEST_REDIS_PORT:-56379}
+# (below Linux's range of ephemeral ports, 32768-60999: a busy machine's own outgoing
+# connections once held 55432 for a moment, and PostgreSQL could not listen on it)
+PG_PORT=${TEST_PG_PORT:-25432}
+REDIS_PORT=${TEST_REDIS_PORT:-26379}
 RECORD="$RUN/data-dir.$PG_PORT"  # holds the data folder's path
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -83,7 +85,7 @@ data_dir() {
 taken() {
   echo "Port $1 is taken by $2, not by this checkout's services ($3)." >&2
   echo "Stop those (in their checkout: bash tests/databases.sh stop), or choose other" >&2
-  echo "ports for this one: TEST_PG_PORT=55442 TEST_REDIS_PORT=56389 make test" >&2
+  echo "ports for this one: TEST_PG_PORT=25442 TEST_REDIS_PORT=26389 make test" >&2
   exit 1
 }
 
