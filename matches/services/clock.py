@@ -294,6 +294,8 @@ async def run_clock(stop: asyncio.Event | None = None, *,
                 stopped.set()
                 bell.set()
                 relay.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await relay  # (ended here, not left pending on the loop)
     finally:  # the last turns sent
         await OUTBOX.drained(DRAIN_SECONDS)
         executor.shutdown(wait=False)
